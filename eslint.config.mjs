@@ -1,0 +1,38 @@
+// Lint runs in `npm test`. Workflow code (libs/engine) is replayed by Temporal, so it may import nothing
+// that does I/O or reads the clock outside the workflow sandbox; floating promises are errors everywhere.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false, fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['libs/engine/src/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*', 'fs', 'http', 'https', 'crypto', 'path', 'os', 'child_process', 'net'], message: 'Workflow code must stay deterministic: no Node built-ins.' },
+          { group: ['openai', 'typeorm', 'mysql2', '@nestjs/*', '@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@app/persistence', '@app/providers', '@app/config'], message: 'Workflow code must not do I/O: call an activity.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['libs/domain/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', 'openai', '@temporalio/*', '@app/persistence', '@app/providers', '@app/engine', '@app/config'], message: 'contracts and domain are pure: no framework, database or provider.' }],
+      }],
+    },
+  },
+);

@@ -1,0 +1,37 @@
+// One jest run, two projects: pure unit specs next to the code, and the integration/e2e specs in test/
+// that need the real MySQL and Temporal brought up by scripts/test.sh (see test/support/global-setup.ts).
+const fs = require('node:fs');
+const path = require('node:path');
+
+const swcrc = JSON.parse(fs.readFileSync(path.join(__dirname, '.swcrc'), 'utf8'));
+delete swcrc.exclude; // .swcrc skips specs for the build; jest must compile them
+delete swcrc.$schema;
+swcrc.jsc.baseUrl = __dirname;
+const transform = { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] };
+
+const moduleNameMapper = {
+  '^@app/(contracts|domain|persistence|engine|providers|config)$': '<rootDir>/libs/$1/src',
+};
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/{apps,libs,scripts}/**/*.spec.ts'],
+      transform,
+      moduleNameMapper,
+      testEnvironment: 'node',
+    },
+    {
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform,
+      moduleNameMapper,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      testTimeout: 120000,
+    },
+  ],
+};

@@ -1,0 +1,78 @@
+// The workflow definition as users send it, as it is stored (JSON details) and as a run snapshots it.
+// One snake_case shape from the wire to the workflow input, so no layer has to translate field names.
+
+export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const TRIGGER_TYPES = ['manual', 'webhook', 'schedule'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than'] as const;
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Per-step override of the Temporal activity retry policy. */
+export interface RetryPolicy {
+  max_attempts?: number;
+  initial_interval_seconds?: number;
+  backoff_coefficient?: number;
+  maximum_interval_seconds?: number;
+}
+
+export interface StopCondition {
+  step_definition_uuid: string;
+  /** JSONPath into the referenced step's raw_data, e.g. `$.alerts.length`. */
+  extraction_json_path: string;
+  operator: ConditionOperator;
+  target_value: JsonValue;
+}
+
+interface StepBase {
+  uuid: string;
+  name: string;
+  description: string;
+  retry_policy?: RetryPolicy | null;
+}
+
+export interface CustomLlmStep extends StepBase {
+  type: 'custom_llm';
+  model: string;
+  system_prompt: string;
+  output_schema?: JsonObject | null;
+}
+
+export interface CustomAgentStep extends StepBase {
+  type: 'custom_agent';
+  model: string;
+  system_prompt: string;
+  /** Names of tools from the registry (built-ins and user-registered). */
+  tools: string[];
+  max_iterations?: number | null;
+  output_schema?: JsonObject | null;
+}
+
+export interface StopCheckerStep extends StepBase {
+  type: 'stop_checker';
+  stop_conditions: StopCondition[];
+}
+
+export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep;
+
+export interface TriggerDefinition {
+  uuid: string;
+  type: TriggerType;
+  filter_rules: JsonObject;
+  initial_data_description: string;
+}
+
+/** A whole workflow: what export writes, import reads and a run snapshots. */
+export interface WorkflowDefinition {
+  uuid: string;
+  name: string;
+  description: string;
+  is_active: boolean;
+  steps: StepDefinition[];
+  trigger: TriggerDefinition | null;
+}

@@ -1,0 +1,49 @@
+// Coded errors raised by services and domain logic. They run in the API and in the worker alike, so they
+// carry no HTTP status: the API's exception filter and the activities map each code at their edge.
+
+export enum ErrorCode {
+  // request shape
+  InvalidBody = 'INVALID_BODY',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  ValidationFailed = 'VALIDATION_FAILED',
+  // definitions
+  UnknownStepType = 'UNKNOWN_STEP_TYPE',
+  UnknownTriggerType = 'UNKNOWN_TRIGGER_TYPE',
+  DuplicateStepName = 'DUPLICATE_STEP_NAME',
+  DuplicateStepUuid = 'DUPLICATE_STEP_UUID',
+  UnknownStepReference = 'UNKNOWN_STEP_REFERENCE',
+  ForwardStepReference = 'FORWARD_STEP_REFERENCE',
+  InvalidJsonPath = 'INVALID_JSON_PATH',
+  InvalidOutputSchema = 'INVALID_OUTPUT_SCHEMA',
+  InvalidPlaceholder = 'INVALID_PLACEHOLDER',
+  NotAPermutation = 'NOT_A_PERMUTATION',
+  ImportUnparseable = 'IMPORT_UNPARSEABLE',
+  UnknownTool = 'UNKNOWN_TOOL',
+  // resources
+  NotFound = 'NOT_FOUND',
+  Conflict = 'CONFLICT',
+  // auth
+  Unauthorized = 'UNAUTHORIZED',
+  // runs
+  RunNotActive = 'RUN_NOT_ACTIVE',
+}
+
+/** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */
+export interface ErrorDetails {
+  field?: string;
+  [key: string]: unknown;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string, uuid: string): DomainError =>
+  new DomainError(ErrorCode.NotFound, `${what} ${uuid} not found`, { uuid });
