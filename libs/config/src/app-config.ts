@@ -1,0 +1,52 @@
+// Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
+
+export interface AppConfig {
+  databaseUrl: string;
+  temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string };
+  api: { port: number; bodyLimitBytes: number };
+  model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, key: string, fallback: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${key} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function url(env: Env, key: string, fallback: string): string {
+  const raw = env[key] || fallback;
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(`${key} must be a URL, got "${raw}"`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  return {
+    databaseUrl: url(env, 'DATABASE_URL', 'mysql://root@127.0.0.1:3306/stepwise'),
+    temporal: {
+      address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+      namespace: env.TEMPORAL_NAMESPACE || 'default',
+      taskQueue: env.TEMPORAL_TASK_QUEUE || 'stepwise-runs',
+      webUiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
+    },
+    api: {
+      port: integer(env, 'API_PORT', 3000),
+      bodyLimitBytes: integer(env, 'API_BODY_LIMIT_BYTES', 1024 * 1024),
+    },
+    model: {
+      baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'),
+      apiKey: env.OPENAI_API_KEY || 'not-set',
+      defaultModel: env.DEFAULT_MODEL || 'gpt-4o-mini',
+      timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
+    },
+  };
+}
