@@ -1,1 +1,2 @@
 export * from './definition';
+export * from './run';

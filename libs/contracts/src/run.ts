@@ -1,0 +1,34 @@
+// What the API, the worker and the run workflow agree on about runs.
+import searchAttributes from './search-attributes.json';
+
+export const RUN_STATUSES = ['running', 'completed', 'stopped', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const STEP_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** Custom search attributes every run carries; scripts/lib/temporal.sh registers the same file. */
+export const SEARCH_ATTRIBUTE_NAMES = Object.keys(searchAttributes) as (keyof typeof searchAttributes)[];
+export type SearchAttributeName = keyof typeof searchAttributes;
+
+/** A chat message as sent to and received from the model, and as audited on a step instance. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: ToolCallRequest[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  /** The JSON arguments as the model wrote them (may be malformed; the tool call validates). */
+  arguments: string;
+}
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
