@@ -1,1 +1,5 @@
 export * from './errors';
+export * from './definition';
+export * from './placeholders';
+export * from './conditions';
+export * from './outputs';

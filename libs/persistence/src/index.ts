@@ -1,1 +1,2 @@
 export * from './data-source';
+export * from './migrate';

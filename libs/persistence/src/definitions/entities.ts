@@ -1,2 +1,2 @@
 // Entities of workflow definitions: workflows, workflow_steps, triggers, api_keys.
-export const definitionEntities: Function[] = [];
+export const definitionEntities: (new (...args: never[]) => unknown)[] = [];

@@ -1,2 +1,2 @@
 // Entities of run records: runs, step instances, outputs, model calls, tool calls, tools.
-export const runEntities: Function[] = [];
+export const runEntities: (new (...args: never[]) => unknown)[] = [];

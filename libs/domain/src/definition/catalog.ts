@@ -1,0 +1,35 @@
+import { STEP_TYPES, TRIGGER_TYPES, type StepType, type TriggerType } from '@app/contracts';
+import { STEP_SCHEMAS, TRIGGER_SCHEMAS } from './schemas';
+
+export interface TypeInfo<T extends string> {
+  type: T;
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+const STEP_TEXT: Record<StepType, [string, string]> = {
+  custom_llm: ['LLM call', 'One chat completion; optional output_schema makes the answer structured JSON.'],
+  custom_agent: ['Agent with tools', 'A model that calls tools in a loop (each turn and call durable) until it answers.'],
+  stop_checker: ['Stop checker', 'Ends the run as stopped when a condition on an earlier output holds.'],
+};
+
+const TRIGGER_TEXT: Record<TriggerType, [string, string]> = {
+  manual: ['Manual', 'Runs start through POST /workflows/{uuid}/runs.'],
+  webhook: ['Webhook', 'An HTTP endpoint starts a run when the event matches the filter rules.'],
+  schedule: ['Schedule', 'A Temporal Schedule starts runs once or on a cron.'],
+};
+
+export const STEP_TYPE_CATALOG: TypeInfo<StepType>[] = STEP_TYPES.map((type) => ({
+  type,
+  name: STEP_TEXT[type][0],
+  description: STEP_TEXT[type][1],
+  schema: STEP_SCHEMAS[type],
+}));
+
+export const TRIGGER_TYPE_CATALOG: TypeInfo<TriggerType>[] = TRIGGER_TYPES.map((type) => ({
+  type,
+  name: TRIGGER_TEXT[type][0],
+  description: TRIGGER_TEXT[type][1],
+  schema: TRIGGER_SCHEMAS[type],
+}));

@@ -1,0 +1,59 @@
+// Rules across the steps of a chain: unique names and uuids, and references (placeholders, stop
+// conditions) only to steps that exist and come earlier.
+import type { StepDefinition } from '@app/contracts';
+import { ErrorCode } from '../errors';
+import { findPlaceholders } from '../placeholders';
+import { throwIssues, type Issue } from './issues';
+
+function referenceIssue(target: string, at: number, positions: Map<string, number>, field: string): Issue | null {
+  const position = positions.get(target);
+  if (position === undefined) {
+    return { code: ErrorCode.UnknownStepReference, field, message: `${field} refers to step ${target}, which is not in this workflow` };
+  }
+  if (position >= at) {
+    return { code: ErrorCode.ForwardStepReference, field, message: `${field} refers to step ${target}, which does not come earlier` };
+  }
+  return null;
+}
+
+export function validateStepChain(steps: readonly StepDefinition[], field = 'steps'): void {
+  const issues: Issue[] = [];
+  const positions = new Map<string, number>();
+  const names = new Map<string, number>();
+  steps.forEach((step, i) => {
+    if (positions.has(step.uuid)) {
+      issues.push({ code: ErrorCode.DuplicateStepUuid, field: `${field}[${i}].uuid`, message: `step uuid ${step.uuid} appears twice` });
+    } else positions.set(step.uuid, i);
+    const name = step.name.trim().toLowerCase();
+    if (names.has(name)) {
+      issues.push({ code: ErrorCode.DuplicateStepName, field: `${field}[${i}].name`, message: `step name "${step.name}" is already used by ${field}[${names.get(name)}]` });
+    } else names.set(name, i);
+  });
+  steps.forEach((step, i) => {
+    if (step.type === 'stop_checker') {
+      step.stop_conditions.forEach((condition, j) => {
+        const at = `${field}[${i}].stop_conditions[${j}].step_definition_uuid`;
+        const issue = referenceIssue(condition.step_definition_uuid.toLowerCase(), i, positions, at);
+        if (issue) issues.push(issue);
+      });
+      return;
+    }
+    for (const ref of findPlaceholders(step.system_prompt)) {
+      if (ref.kind !== 'step' || !ref.step_uuid) continue;
+      const issue = referenceIssue(ref.step_uuid, i, positions, `${field}[${i}].system_prompt`);
+      if (issue) issues.push(issue);
+    }
+  });
+  throwIssues(issues);
+}
+
+/** The uuids of the steps whose definition refers to `stepUuid`. */
+export function stepsReferring(steps: readonly StepDefinition[], stepUuid: string): string[] {
+  return steps
+    .filter((step) =>
+      step.type === 'stop_checker'
+        ? step.stop_conditions.some((c) => c.step_definition_uuid.toLowerCase() === stepUuid)
+        : findPlaceholders(step.system_prompt).some((ref) => ref.step_uuid === stepUuid),
+    )
+    .map((step) => step.uuid);
+}
