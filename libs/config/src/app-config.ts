@@ -1,10 +1,11 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 
-export interface AppConfig {
-  databaseUrl: string;
-  temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string };
-  api: { port: number; bodyLimitBytes: number };
-  model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
+/** An abstract class rather than an interface so that it is also the Nest injection token. */
+export abstract class AppConfig {
+  declare readonly databaseUrl: string;
+  declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string };
+  declare readonly api: { port: number; bodyLimitBytes: number };
+  declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}

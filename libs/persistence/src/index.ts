@@ -1,2 +1,4 @@
 export * from './data-source';
 export * from './migrate';
+export * from './definitions';
+export * from './persistence.module';

@@ -1,2 +1,4 @@
+import { ApiKeyEntity, TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
+
 // Entities of workflow definitions: workflows, workflow_steps, triggers, api_keys.
-export const definitionEntities: (new (...args: never[]) => unknown)[] = [];
+export const definitionEntities: (new () => unknown)[] = [WorkflowEntity, WorkflowStepEntity, TriggerEntity, ApiKeyEntity];

@@ -1,0 +1,51 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { jsonColumn } from '../json-column';
+
+@Entity('workflows')
+export class WorkflowEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'varchar' }) name!: string;
+  @Column({ type: 'text' }) description!: string;
+  @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) is_active!: boolean;
+  @Column({ type: 'char', length: 36, nullable: true }) trigger_uuid!: string | null;
+  /** Step uuids in run order. */
+  @Column({ type: 'longtext', transformer: jsonColumn }) steps!: string[];
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
+}
+
+@Entity('workflow_steps')
+export class WorkflowStepEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 36 }) workflow_uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'varchar' }) name!: string;
+  @Column({ type: 'varchar' }) type!: string;
+  /** Every field of the step definition but uuid, name and type. */
+  @Column({ type: 'longtext', transformer: jsonColumn }) details!: Record<string, unknown>;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
+}
+
+@Entity('triggers')
+export class TriggerEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 36 }) workflow_uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'varchar' }) type!: string;
+  @Column({ type: 'longtext', transformer: jsonColumn }) details!: Record<string, unknown>;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
+}
+
+@Entity('api_keys')
+export class ApiKeyEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 64 }) key_hash!: string;
+  @Column({ type: 'varchar' }) key_prefix!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'varchar' }) name!: string;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
+  @Column({ type: 'datetime', precision: 3, nullable: true }) revoked_at!: Date | null;
+}

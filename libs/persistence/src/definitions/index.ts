@@ -1,0 +1,3 @@
+export * from './workflow.repository';
+export * from './typeorm-workflow.repository';
+export * from './api-key.repository';

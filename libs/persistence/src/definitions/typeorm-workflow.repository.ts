@@ -1,0 +1,106 @@
+import type { WorkflowDefinition } from '@app/contracts';
+import { In, type DataSource, type EntityManager } from 'typeorm';
+import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
+import { toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
+import { WorkflowRepository, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
+
+export class TypeormWorkflowRepository extends WorkflowRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async list(userId: string, limit: number, offset: number): Promise<Page<WorkflowSummary>> {
+    const [rows, total] = await this.dataSource.getRepository(WorkflowEntity).findAndCount({
+      where: { user_id: userId },
+      order: { created_at: 'DESC', uuid: 'ASC' },
+      take: limit,
+      skip: offset,
+    });
+    return { items: rows.map((row) => ({ ...row })), total, limit, offset };
+  }
+
+  find(userId: string, uuid: string): Promise<WorkflowRecord | null> {
+    return this.load(this.dataSource.manager, userId, uuid, false);
+  }
+
+  async findWorkflowOfStep(userId: string, stepUuid: string): Promise<string | null> {
+    const step = await this.dataSource.getRepository(WorkflowStepEntity).findOneBy({ uuid: stepUuid, user_id: userId });
+    return step?.workflow_uuid ?? null;
+  }
+
+  async findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null> {
+    const trigger = await this.dataSource.getRepository(TriggerEntity).findOneBy({ uuid: triggerUuid, user_id: userId });
+    return trigger?.workflow_uuid ?? null;
+  }
+
+  async ownerOfUuid(uuid: string): Promise<string | null> {
+    for (const entity of [WorkflowEntity, WorkflowStepEntity, TriggerEntity]) {
+      const row = await this.dataSource.getRepository(entity).findOne({ where: { uuid }, select: { uuid: true, user_id: true } });
+      if (row) return row.user_id;
+    }
+    return null;
+  }
+
+  async create(userId: string, definition: WorkflowDefinition): Promise<WorkflowRecord> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.insert(WorkflowEntity, {
+        uuid: definition.uuid,
+        user_id: userId,
+        name: definition.name,
+        description: definition.description,
+        is_active: definition.is_active,
+        trigger_uuid: definition.trigger?.uuid ?? null,
+        steps: definition.steps.map((step) => step.uuid),
+      });
+      await this.writeChildren(manager, userId, definition);
+      return (await this.load(manager, userId, definition.uuid, false))!;
+    });
+  }
+
+  async mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const current = await this.load(manager, userId, uuid, true);
+      if (!current) return null;
+      const { user_id: _u, created_at: _c, updated_at: _up, ...definition } = current;
+      const next = change(definition);
+      await manager.update(WorkflowEntity, { uuid, user_id: userId }, {
+        name: next.name,
+        description: next.description,
+        is_active: next.is_active,
+        trigger_uuid: next.trigger?.uuid ?? null,
+        steps: next.steps.map((step) => step.uuid),
+        updated_at: () => 'CURRENT_TIMESTAMP(3)',
+      } as never);
+      // Steps are rewritten whole: renames and swaps never trip the unique (workflow, name) key midway.
+      await manager.delete(WorkflowStepEntity, { workflow_uuid: uuid });
+      await manager.delete(TriggerEntity, { workflow_uuid: uuid });
+      await this.writeChildren(manager, userId, next);
+      return this.load(manager, userId, uuid, false);
+    });
+  }
+
+  async delete(userId: string, uuid: string): Promise<boolean> {
+    const result = await this.dataSource.getRepository(WorkflowEntity).delete({ uuid, user_id: userId });
+    return (result.affected ?? 0) > 0;
+  }
+
+  private async writeChildren(manager: EntityManager, userId: string, definition: WorkflowDefinition): Promise<void> {
+    if (definition.steps.length) {
+      await manager.insert(WorkflowStepEntity, definition.steps.map((step) => toStepRow(step, definition.uuid, userId)));
+    }
+    if (definition.trigger) await manager.insert(TriggerEntity, toTriggerRow(definition.trigger, definition.uuid, userId));
+  }
+
+  private async load(manager: EntityManager, userId: string, uuid: string, lock: boolean): Promise<WorkflowRecord | null> {
+    const workflow = await manager.findOne(WorkflowEntity, {
+      where: { uuid, user_id: userId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!workflow) return null;
+    const [steps, trigger] = await Promise.all([
+      workflow.steps.length ? manager.findBy(WorkflowStepEntity, { uuid: In(workflow.steps), workflow_uuid: uuid }) : [],
+      manager.findOneBy(TriggerEntity, { workflow_uuid: uuid }),
+    ]);
+    return toWorkflowRecord(workflow, steps, trigger);
+  }
+}

@@ -1,0 +1,42 @@
+import type { StepDefinition, TriggerDefinition, WorkflowDefinition } from '@app/contracts';
+import type { QueryDeepPartialEntity } from 'typeorm';
+import type { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
+import type { WorkflowRecord } from './workflow.repository';
+
+export function toStep(entity: WorkflowStepEntity): StepDefinition {
+  return { ...entity.details, uuid: entity.uuid, name: entity.name, type: entity.type } as StepDefinition;
+}
+
+type Row<T> = QueryDeepPartialEntity<T>;
+
+export function toStepRow(step: StepDefinition, workflowUuid: string, userId: string): Row<WorkflowStepEntity> {
+  const { uuid, name, type, ...details } = step;
+  return { uuid, name, type, details: details as Row<WorkflowStepEntity>['details'], workflow_uuid: workflowUuid, user_id: userId };
+}
+
+export function toTrigger(entity: TriggerEntity): TriggerDefinition {
+  return {
+    uuid: entity.uuid,
+    type: entity.type as TriggerDefinition['type'],
+    filter_rules: (entity.details.filter_rules as TriggerDefinition['filter_rules']) ?? {},
+    initial_data_description: (entity.details.initial_data_description as string) ?? '',
+  };
+}
+
+export function toTriggerRow(trigger: TriggerDefinition, workflowUuid: string, userId: string): Row<TriggerEntity> {
+  const { uuid, type, ...details } = trigger;
+  return { uuid, type, details: details as Row<TriggerEntity>['details'], workflow_uuid: workflowUuid, user_id: userId };
+}
+
+export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEntity[], trigger: TriggerEntity | null): WorkflowRecord {
+  const byUuid = new Map(steps.map((step) => [step.uuid, step]));
+  const definition: WorkflowDefinition = {
+    uuid: workflow.uuid,
+    name: workflow.name,
+    description: workflow.description,
+    is_active: workflow.is_active,
+    steps: workflow.steps.flatMap((uuid) => (byUuid.has(uuid) ? [toStep(byUuid.get(uuid)!)] : [])),
+    trigger: trigger ? toTrigger(trigger) : null,
+  };
+  return { ...definition, user_id: workflow.user_id, created_at: workflow.created_at, updated_at: workflow.updated_at };
+}

@@ -1,0 +1,35 @@
+import type { WorkflowDefinition } from '@app/contracts';
+
+/** A stored workflow: its whole definition plus ownership and timestamps. */
+export interface WorkflowRecord extends WorkflowDefinition {
+  user_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export type WorkflowSummary = Omit<WorkflowRecord, 'steps' | 'trigger'> & { steps: string[]; trigger_uuid: string | null };
+
+/** Every method is scoped to one user: another user's workflow is simply not found. */
+export abstract class WorkflowRepository {
+  abstract list(userId: string, limit: number, offset: number): Promise<Page<WorkflowSummary>>;
+  abstract find(userId: string, uuid: string): Promise<WorkflowRecord | null>;
+  /** The uuid of the user's workflow that holds this step, or null. */
+  abstract findWorkflowOfStep(userId: string, stepUuid: string): Promise<string | null>;
+  abstract findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null>;
+  /** Whether any user's workflow, step or trigger already uses this uuid (imports must not take them). */
+  abstract ownerOfUuid(uuid: string): Promise<string | null>;
+  abstract create(userId: string, definition: WorkflowDefinition): Promise<WorkflowRecord>;
+  /**
+   * Loads the workflow under a row lock, applies `change` and saves the result in the same transaction.
+   * If `change` throws, nothing is written. Returns null when the workflow is not the user's.
+   */
+  abstract mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord | null>;
+  abstract delete(userId: string, uuid: string): Promise<boolean>;
+}

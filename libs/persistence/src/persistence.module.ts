@@ -1,0 +1,32 @@
+// The database for both apps: one DataSource from the typed config, and the repositories behind their
+// abstract-class tokens. The worker imports the same module.
+import { Global, Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
+import { createDataSource } from './data-source';
+import { ApiKeyRepository, TypeormApiKeyRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+
+const repositories: Provider[] = [
+  { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
+  { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
+];
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: DataSource,
+      useFactory: (config: AppConfig) => createDataSource(config.databaseUrl).initialize(),
+      inject: [AppConfig],
+    },
+    ...repositories,
+  ],
+  exports: [DataSource, ...repositories],
+})
+export class PersistenceModule implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
