@@ -21,6 +21,20 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
   };
 }
 
+interface PoolWithEvents {
+  on(event: 'connection', listener: (connection: { query(sql: string): unknown }) => void): void;
+}
+
+/** Every pooled connection runs in UTC, so DB-side CURRENT_TIMESTAMP and the driver agree on any server. */
 export function createDataSource(databaseUrl: string): DataSource {
-  return new DataSource(dataSourceOptions(databaseUrl));
+  const dataSource = new DataSource(dataSourceOptions(databaseUrl));
+  const initialize = dataSource.initialize.bind(dataSource);
+  dataSource.initialize = async () => {
+    await initialize();
+    const pool = (dataSource.driver as unknown as { pool: PoolWithEvents }).pool;
+    pool.on('connection', (connection) => connection.query("SET time_zone = '+00:00'"));
+    await dataSource.query("SET time_zone = '+00:00'");
+    return dataSource;
+  };
+  return dataSource;
 }

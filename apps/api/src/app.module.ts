@@ -1,0 +1,20 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { type AppConfig, ConfigModule } from '@app/config';
+import { PersistenceModule } from '@app/persistence';
+import { AuthModule } from './auth';
+import { ApiExceptionFilter } from './common/exception.filter';
+import { DefinitionsModule } from './definitions.module';
+import { HealthController } from './health/health.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config?: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), PersistenceModule, AuthModule, DefinitionsModule],
+      controllers: [HealthController],
+      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ApiKeyRepository, type ApiKeyRecord } from '@app/persistence';
+
+export interface AuthenticatedUser {
+  userId: string;
+  keyId: string;
+}
+
+const hash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** Keys are `sk_<random>`, shown once; only their sha256 is stored. */
+@Injectable()
+export class ApiKeyService {
+  constructor(private readonly keys: ApiKeyRepository) {}
+
+  async create(userId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
+    const key = `sk_${randomBytes(24).toString('base64url')}`;
+    const uuid = randomUUID();
+    await this.keys.insert({ uuid, key_hash: hash(key), key_prefix: key.slice(0, 10), user_id: userId, name });
+    const record = (await this.keys.list(userId)).find((k) => k.uuid === uuid)!;
+    return { key, record };
+  }
+
+  async authenticate(key: string): Promise<AuthenticatedUser | null> {
+    const record = await this.keys.findActiveByHash(hash(key));
+    return record ? { userId: record.user_id, keyId: record.uuid } : null;
+  }
+
+  list(userId?: string): Promise<ApiKeyRecord[]> {
+    return this.keys.list(userId);
+  }
+
+  revoke(uuidOrPrefix: string): Promise<number> {
+    return this.keys.revoke(uuidOrPrefix);
+  }
+
+  /** A first key for user `dev` on an empty database, so `npm start` is usable at once. */
+  async ensureDevKey(): Promise<string | null> {
+    if ((await this.keys.count()) > 0) return null;
+    return (await this.create('dev', 'development')).key;
+  }
+}

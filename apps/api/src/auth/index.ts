@@ -1,0 +1,3 @@
+export * from './api-key.service';
+export * from './auth.decorators';
+export * from './auth.module';

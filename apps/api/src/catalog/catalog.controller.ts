@@ -1,0 +1,19 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { STEP_TYPE_CATALOG, TRIGGER_TYPE_CATALOG } from '@app/domain';
+
+/** The step and trigger types with the JSON Schema of their fields, for forms. */
+@ApiTags('catalog')
+@ApiBearerAuth()
+@Controller()
+export class CatalogController {
+  @Get('step-types')
+  stepTypes() {
+    return STEP_TYPE_CATALOG;
+  }
+
+  @Get('trigger-types')
+  triggerTypes() {
+    return TRIGGER_TYPE_CATALOG;
+  }
+}

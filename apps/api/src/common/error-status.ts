@@ -1,0 +1,37 @@
+import { HttpStatus } from '@nestjs/common';
+import { ErrorCode } from '@app/domain';
+
+/** Every domain error code has exactly one HTTP status; the compiler checks the list is complete. */
+export function statusOf(code: ErrorCode): HttpStatus {
+  switch (code) {
+    case ErrorCode.InvalidBody:
+      return HttpStatus.BAD_REQUEST;
+    case ErrorCode.PayloadTooLarge:
+      return HttpStatus.PAYLOAD_TOO_LARGE;
+    case ErrorCode.Unauthorized:
+      return HttpStatus.UNAUTHORIZED;
+    case ErrorCode.NotFound:
+      return HttpStatus.NOT_FOUND;
+    case ErrorCode.Conflict:
+    case ErrorCode.RunNotActive:
+      return HttpStatus.CONFLICT;
+    case ErrorCode.ValidationFailed:
+    case ErrorCode.UnknownStepType:
+    case ErrorCode.UnknownTriggerType:
+    case ErrorCode.DuplicateStepName:
+    case ErrorCode.DuplicateStepUuid:
+    case ErrorCode.UnknownStepReference:
+    case ErrorCode.ForwardStepReference:
+    case ErrorCode.InvalidJsonPath:
+    case ErrorCode.InvalidOutputSchema:
+    case ErrorCode.InvalidPlaceholder:
+    case ErrorCode.NotAPermutation:
+    case ErrorCode.ImportUnparseable:
+    case ErrorCode.UnknownTool:
+      return HttpStatus.UNPROCESSABLE_ENTITY;
+    default: {
+      const unmapped: never = code;
+      throw new Error(`unmapped error code ${String(unmapped)}`);
+    }
+  }
+}

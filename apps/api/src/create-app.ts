@@ -1,0 +1,28 @@
+// Builds the API application: main.ts listens with it, and e2e tests start it on port 0.
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
+import type { AppConfig } from '@app/config';
+import { AppModule } from './app.module';
+import { requestIdMiddleware } from './common/request-id';
+
+export async function createApiApp(config: AppConfig): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: ['error', 'warn'] });
+  app.use(requestIdMiddleware);
+  // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
+  app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.setGlobalPrefix('api/v1');
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('stepwise')
+      .setDescription('Durable LLM workflows on Temporal. Field names are snake_case; errors are {code, message, details, request_id}.')
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document);
+  return app;
+}

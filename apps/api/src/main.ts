@@ -1,0 +1,15 @@
+import 'reflect-metadata';
+import { loadConfig } from '@app/config';
+import { createApiApp } from './create-app';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApiApp(config);
+  await app.listen(config.api.port, '0.0.0.0');
+  console.log(`[stepwise] API listening on http://127.0.0.1:${config.api.port}/api/v1 (docs: /api/docs)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { StepsService } from './steps.service';
+
+@ApiTags('steps')
+@ApiBearerAuth()
+@Controller()
+export class StepsController {
+  constructor(private readonly steps: StepsService) {}
+
+  @Post('workflows/:uuid/steps')
+  add(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
+    return this.steps.add(user.userId, uuid, body);
+  }
+
+  @Put('workflows/:uuid/steps/order')
+  reorder(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
+    return this.steps.reorder(user.userId, uuid, body);
+  }
+
+  @Delete('workflows/:uuid/steps/:stepUuid')
+  remove(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Param('stepUuid') stepUuid: string) {
+    return this.steps.remove(user.userId, uuid, stepUuid);
+  }
+
+  @Get('steps/:stepUuid')
+  get(@CurrentUser() user: AuthenticatedUser, @Param('stepUuid') stepUuid: string) {
+    return this.steps.get(user.userId, stepUuid);
+  }
+
+  @Patch('steps/:stepUuid')
+  update(@CurrentUser() user: AuthenticatedUser, @Param('stepUuid') stepUuid: string, @Body() body: unknown) {
+    return this.steps.update(user.userId, stepUuid, body);
+  }
+}

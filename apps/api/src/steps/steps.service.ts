@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
+import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, validateStepChain } from '@app/domain';
+import { DefinitionStore } from '../workflows/definition-store.service';
+import { toDetailsView, type WorkflowDetailsView } from '../workflows/workflow.views';
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object', { field: 'body' });
+  }
+  return body as Record<string, unknown>;
+}
+
+function positionOf(value: unknown, length: number): number {
+  if (value === undefined || value === null || value === -1) return length;
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > length) {
+    throw new DomainError(ErrorCode.ValidationFailed, `position must be an integer from 0 to ${length}, or -1 to append`, { field: 'position' });
+  }
+  return value as number;
+}
+
+/** Re-checks the whole chain after any structural change: references must still point backwards. */
+function withSteps(current: WorkflowDefinition, steps: StepDefinition[]): WorkflowDefinition {
+  validateStepChain(steps);
+  return { ...current, steps };
+}
+
+function indexOfStep(current: WorkflowDefinition, stepUuid: string): number {
+  const index = current.steps.findIndex((step) => step.uuid === stepUuid);
+  if (index < 0) throw notFound('Step', stepUuid);
+  return index;
+}
+
+@Injectable()
+export class StepsService {
+  constructor(private readonly store: DefinitionStore) {}
+
+  async add(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
+    const { position, ...fields } = bodyObject(body);
+    const step = parseStep(fields, '', randomUUID);
+    await this.store.assertUuidsFree([{ uuid: step.uuid, field: 'uuid' }]);
+    const record = await this.store.edit(userId, workflowUuid, (current) => {
+      const steps = [...current.steps];
+      steps.splice(positionOf(position, steps.length), 0, step);
+      return withSteps(current, steps);
+    });
+    return toDetailsView(record);
+  }
+
+  async remove(userId: string, workflowUuid: string, stepUuid: string): Promise<WorkflowDetailsView> {
+    const record = await this.store.edit(userId, workflowUuid, (current) => {
+      const index = indexOfStep(current, stepUuid);
+      return withSteps(current, current.steps.filter((_, i) => i !== index));
+    });
+    return toDetailsView(record);
+  }
+
+  async reorder(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
+    const { step_uuids } = bodyObject(body);
+    const record = await this.store.edit(userId, workflowUuid, (current) => {
+      const order = checkPermutation(current.steps.map((step) => step.uuid), step_uuids);
+      return withSteps(current, order.map((uuid) => current.steps.find((step) => step.uuid === uuid)!));
+    });
+    return toDetailsView(record);
+  }
+
+  async get(userId: string, stepUuid: string): Promise<StepDefinition> {
+    const workflow = await this.store.get(userId, await this.store.workflowOfStep(userId, stepUuid));
+    return workflow.steps[indexOfStep(workflow, stepUuid)];
+  }
+
+  /** Merges the fields into the stored step and validates the result like a new one; uuid and type stay. */
+  async update(userId: string, stepUuid: string, body: unknown): Promise<StepDefinition> {
+    const patch = bodyObject(body);
+    for (const field of ['uuid', 'type'] as const) {
+      if (field in patch) throw new DomainError(ErrorCode.ValidationFailed, `${field} of a step cannot change`, { field });
+    }
+    const workflowUuid = await this.store.workflowOfStep(userId, stepUuid);
+    const record = await this.store.edit(userId, workflowUuid, (current) => {
+      const index = indexOfStep(current, stepUuid);
+      const updated = parseStep({ ...current.steps[index], ...patch }, '', randomUUID);
+      return withSteps(current, current.steps.map((step, i) => (i === index ? updated : step)));
+    });
+    return record.steps.find((step) => step.uuid === stepUuid)!;
+  }
+}

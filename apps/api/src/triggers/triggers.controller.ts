@@ -1,0 +1,31 @@
+import { Body, Controller, Delete, Get, Param, Patch, Put } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { TriggersService } from './triggers.service';
+
+@ApiTags('triggers')
+@ApiBearerAuth()
+@Controller()
+export class TriggersController {
+  constructor(private readonly triggers: TriggersService) {}
+
+  @Put('workflows/:uuid/trigger')
+  put(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
+    return this.triggers.put(user.userId, uuid, body);
+  }
+
+  @Delete('workflows/:uuid/trigger')
+  remove(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
+    return this.triggers.remove(user.userId, uuid);
+  }
+
+  @Get('triggers/:triggerUuid')
+  get(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string) {
+    return this.triggers.get(user.userId, triggerUuid);
+  }
+
+  @Patch('triggers/:triggerUuid')
+  update(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string, @Body() body: unknown) {
+    return this.triggers.update(user.userId, triggerUuid, body);
+  }
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { TriggerDefinition } from '@app/contracts';
+import { DomainError, ErrorCode, notFound, parseTrigger } from '@app/domain';
+import { DefinitionStore } from '../workflows/definition-store.service';
+import { toDetailsView, type WorkflowDetailsView } from '../workflows/workflow.views';
+
+@Injectable()
+export class TriggersService {
+  constructor(private readonly store: DefinitionStore) {}
+
+  /** Sets the workflow's one trigger, keeping its uuid when it already has one. */
+  async put(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
+    const parsed = parseTrigger(body, '', randomUUID);
+    const current = await this.store.get(userId, workflowUuid);
+    const uuid = current.trigger?.uuid ?? parsed.uuid;
+    if (!current.trigger) await this.store.assertUuidsFree([{ uuid, field: 'uuid' }]);
+    const record = await this.store.edit(userId, workflowUuid, (definition) => ({ ...definition, trigger: { ...parsed, uuid } }));
+    return toDetailsView(record);
+  }
+
+  async remove(userId: string, workflowUuid: string): Promise<WorkflowDetailsView> {
+    const record = await this.store.edit(userId, workflowUuid, (definition) => {
+      if (!definition.trigger) throw notFound('Trigger of workflow', workflowUuid);
+      return { ...definition, trigger: null };
+    });
+    return toDetailsView(record);
+  }
+
+  async get(userId: string, triggerUuid: string): Promise<TriggerDefinition & { workflow_uuid: string }> {
+    const workflowUuid = await this.store.workflowOfTrigger(userId, triggerUuid);
+    const { trigger } = await this.store.get(userId, workflowUuid);
+    return { ...trigger!, workflow_uuid: workflowUuid };
+  }
+
+  async update(userId: string, triggerUuid: string, body: unknown): Promise<TriggerDefinition & { workflow_uuid: string }> {
+    if (body !== null && typeof body === 'object' && 'uuid' in body) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'uuid of a trigger cannot change', { field: 'uuid' });
+    }
+    const workflowUuid = await this.store.workflowOfTrigger(userId, triggerUuid);
+    const record = await this.store.edit(userId, workflowUuid, (definition) => ({
+      ...definition,
+      trigger: parseTrigger({ ...definition.trigger, ...(body as object) }, '', randomUUID),
+    }));
+    return { ...record.trigger!, workflow_uuid: workflowUuid };
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { WorkflowDefinition } from '@app/contracts';
+import { DomainError, ErrorCode, notFound } from '@app/domain';
+import { WorkflowRepository, type WorkflowRecord } from '@app/persistence';
+
+/** Loading and editing a user's workflow definitions, with the not-found and uuid-taken rules in one place. */
+@Injectable()
+export class DefinitionStore {
+  constructor(readonly workflows: WorkflowRepository) {}
+
+  async get(userId: string, uuid: string): Promise<WorkflowRecord> {
+    return (await this.workflows.find(userId, uuid)) ?? this.missing(uuid);
+  }
+
+  async edit(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord> {
+    return (await this.workflows.mutate(userId, uuid, change)) ?? this.missing(uuid);
+  }
+
+  async workflowOfStep(userId: string, stepUuid: string): Promise<string> {
+    return (await this.workflows.findWorkflowOfStep(userId, stepUuid)) ?? this.missing(stepUuid, 'Step');
+  }
+
+  async workflowOfTrigger(userId: string, triggerUuid: string): Promise<string> {
+    return (await this.workflows.findWorkflowOfTrigger(userId, triggerUuid)) ?? this.missing(triggerUuid, 'Trigger');
+  }
+
+  /** New rows must not take a uuid that any workflow, step or trigger already has. */
+  async assertUuidsFree(uuids: { uuid: string; field: string }[]): Promise<void> {
+    for (const { uuid, field } of uuids) {
+      if (await this.workflows.ownerOfUuid(uuid)) {
+        throw new DomainError(ErrorCode.Conflict, `${field} ${uuid} is already in use`, { field, uuid });
+      }
+    }
+  }
+
+  private missing(uuid: string, what = 'Workflow'): never {
+    throw notFound(what, uuid);
+  }
+}

@@ -1,0 +1,29 @@
+// What the API returns for workflows: the seed's WorkflowModel (steps as uuids) and WorkflowWithDetails.
+import type { StepDefinition, TriggerDefinition } from '@app/contracts';
+import type { WorkflowRecord } from '@app/persistence';
+
+export interface WorkflowView {
+  uuid: string;
+  user_id: string;
+  name: string;
+  description: string;
+  is_active: boolean;
+  trigger_uuid: string | null;
+  steps: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WorkflowDetailsView extends Omit<WorkflowView, 'steps'> {
+  steps: StepDefinition[];
+  trigger: TriggerDefinition | null;
+}
+
+export function toWorkflowView(record: WorkflowRecord): WorkflowView {
+  const { steps, trigger, ...rest } = record;
+  return { ...rest, trigger_uuid: trigger?.uuid ?? null, steps: steps.map((step) => step.uuid) };
+}
+
+export function toDetailsView(record: WorkflowRecord): WorkflowDetailsView {
+  return { ...toWorkflowView(record), steps: record.steps, trigger: record.trigger };
+}
