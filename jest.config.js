@@ -7,7 +7,14 @@ const swcrc = JSON.parse(fs.readFileSync(path.join(__dirname, '.swcrc'), 'utf8')
 delete swcrc.exclude; // .swcrc skips specs for the build; jest must compile them
 delete swcrc.$schema;
 swcrc.jsc.baseUrl = __dirname;
-const transform = { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] };
+// NestJS 12 ships ESM only: plain Node 20.19+ loads it with require(esm), but jest's module runtime
+// cannot (before Node 24.9), so jest compiles @nestjs/* to CommonJS as well.
+const esmToCjs = { swcrc: false, module: { type: 'commonjs' }, jsc: { target: 'es2022', parser: { syntax: 'ecmascript' } } };
+const transform = {
+  '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
+  '^.+/node_modules/@nestjs/.+\\.js$': ['@swc/jest', esmToCjs],
+};
+const transformIgnorePatterns = ['/node_modules/(?!@nestjs/)'];
 
 const moduleNameMapper = {
   '^@app/(contracts|domain|persistence|engine|providers|config)$': '<rootDir>/libs/$1/src',
@@ -20,6 +27,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/{apps,libs,scripts}/**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
       moduleNameMapper,
       testEnvironment: 'node',
     },
@@ -28,6 +36,7 @@ module.exports = {
       rootDir: __dirname,
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform,
+      transformIgnorePatterns,
       moduleNameMapper,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',

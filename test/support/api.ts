@@ -1,0 +1,80 @@
+// Starts the real API on an ephemeral port against the test database, and talks to it over real HTTP.
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { loadConfig, type AppConfig } from '../../libs/config/src';
+import { ApiKeyService } from '../../apps/api/src/auth/api-key.service';
+import { createApiApp } from '../../apps/api/src/create-app';
+
+export interface Reply<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly key: string | null,
+    readonly userId: string,
+  ) {}
+
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(this.key ? { authorization: `Bearer ${this.key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  }
+
+  get = (path: string) => this.call('GET', path);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.call('POST', path, body ?? {}, headers);
+  put = (path: string, body: unknown) => this.call('PUT', path, body);
+  patch = (path: string, body: unknown) => this.call('PATCH', path, body);
+  delete = (path: string) => this.call('DELETE', path);
+}
+
+export interface TestApi {
+  app: INestApplication;
+  config: AppConfig;
+  baseUrl: string;
+  /** A client for a brand-new user with its own key: specs never see each other's data. */
+  newUser(): Promise<ApiClient>;
+  anonymous(): ApiClient;
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl: string; bodyLimitBytes: number }> = {}): AppConfig {
+  const base = loadConfig();
+  return {
+    ...base,
+    temporal: { ...base.temporal, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}` },
+    api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
+    model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
+  };
+}
+
+export async function startApi(config: AppConfig = testConfig()): Promise<TestApi> {
+  const app = await createApiApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}/api/v1`;
+  const keys = app.get(ApiKeyService);
+  return {
+    app,
+    config,
+    baseUrl,
+    async newUser() {
+      const userId = `user-${randomUUID()}`;
+      const { key } = await keys.create(userId, 'test');
+      return new ApiClient(baseUrl, key, userId);
+    },
+    anonymous: () => new ApiClient(baseUrl, null, 'anonymous'),
+    close: () => app.close(),
+  };
+}
