@@ -5,10 +5,13 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { createDataSource } from './data-source';
 import { ApiKeyRepository, TypeormApiKeyRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+import { RunRepository, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
 
 const repositories: Provider[] = [
   { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
+  { provide: RunRepository, useFactory: (ds: DataSource) => new TypeormRunRepository(ds), inject: [DataSource] },
+  { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
 ];
 
 @Global()

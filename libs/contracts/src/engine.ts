@@ -1,0 +1,77 @@
+// The run workflow's input and result, and the activities it calls: the contract between the API (which
+// starts runs), libs/engine (the workflow) and apps/worker (the activities).
+import type { CustomAgentStep, CustomLlmStep, StopCheckerStep, WorkflowDefinition } from './definition';
+import type { ChatMessage, RunStatus, TokenUsage, ToolCallRequest } from './run';
+
+export const RUN_WORKFLOW_TYPE = 'runWorkflow';
+export const runWorkflowId = (runUuid: string): string => `run-${runUuid}`;
+
+export interface StepInstanceRef {
+  step_uuid: string;
+  instance_uuid: string;
+}
+
+export interface RunWorkflowInput {
+  run_uuid: string;
+  user_id: string;
+  /** The definition as it was when the run started: later edits never reach this run. */
+  definition: WorkflowDefinition;
+  instances: StepInstanceRef[];
+  /** How long an activity may go without a heartbeat before Temporal retries it elsewhere. */
+  heartbeat_timeout_seconds?: number;
+}
+
+export interface RunWorkflowResult {
+  status: RunStatus;
+  error_message: string | null;
+}
+
+/** What travels through Temporal instead of a step's data: the data itself stays in MySQL. */
+export interface OutputRef {
+  output_id: string;
+  summary: string;
+  size_bytes: number;
+}
+
+export interface StepContext {
+  run_uuid: string;
+  user_id: string;
+  instance_uuid: string;
+  /** The step that ran just before this one ($previous_output), null for the first. */
+  previous_step_uuid: string | null;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface AgentStart {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+}
+
+export interface AgentTurnResult {
+  message: ChatMessage;
+  usage: TokenUsage;
+}
+
+export interface StopCheckResult {
+  stopped: boolean;
+  reason: string | null;
+}
+
+export type FinalStatus = Exclude<RunStatus, 'running'>;
+
+/** The activities the run workflow calls; apps/worker implements them over its services. */
+export interface RunActivities {
+  runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<OutputRef>;
+  startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
+  agentTurn(input: StepContext & { step: CustomAgentStep; messages: ChatMessage[]; tools: ToolSpec[]; turn: number }): Promise<AgentTurnResult>;
+  callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest }): Promise<ChatMessage>;
+  completeAgentStep(input: StepContext & { step: CustomAgentStep; messages: ChatMessage[] }): Promise<OutputRef>;
+  runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;
+  failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
+  finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
+}

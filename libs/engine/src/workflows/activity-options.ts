@@ -1,0 +1,33 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+import type { RetryPolicy, StepDefinition } from '@app/contracts';
+
+export const DEFAULT_RETRY: Required<RetryPolicy> = {
+  max_attempts: 5,
+  initial_interval_seconds: 1,
+  backoff_coefficient: 2,
+  maximum_interval_seconds: 30,
+};
+
+/** Options of the activities that do a step's work: the step's retry policy, and its name in the UI. */
+export function stepActivityOptions(step: StepDefinition, heartbeatSeconds: number, summary: string): ActivityOptions {
+  const retry = { ...DEFAULT_RETRY, ...(step.retry_policy ?? {}) };
+  return {
+    summary,
+    startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: `${heartbeatSeconds} seconds`,
+    // Wait for a cancelled activity to stop, so that a cancelled run never has a call still in flight.
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+    retry: {
+      maximumAttempts: retry.max_attempts,
+      initialInterval: `${retry.initial_interval_seconds} seconds`,
+      backoffCoefficient: retry.backoff_coefficient,
+      maximumInterval: `${retry.maximum_interval_seconds} seconds`,
+    },
+  };
+}
+
+/** Audit writes: short, retried until the database answers. */
+export const BOOKKEEPING_OPTIONS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', backoffCoefficient: 2 },
+};

@@ -1,0 +1,100 @@
+// The run workflow: walks a snapshot of the definition and runs each step as activities. It holds no
+// data of its own beyond references; every write goes through an activity.
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type {
+  ChatMessage,
+  CustomAgentStep,
+  FinalStatus,
+  RunActivities,
+  RunWorkflowInput,
+  RunWorkflowResult,
+  StepContext,
+  StepDefinition,
+} from '@app/contracts';
+import { BOOKKEEPING_OPTIONS, stepActivityOptions } from './activity-options';
+import { nextStep } from './next-step';
+
+const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
+const DEFAULT_HEARTBEAT_SECONDS = 30;
+const DEFAULT_MAX_ITERATIONS = 10;
+
+function failureMessage(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  // Activity failures wrap the activity's own error: show the innermost message.
+  while (current?.cause) current = current.cause as typeof current;
+  return current?.message || String(error);
+}
+
+export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowResult> {
+  const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  const instanceOf = new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid]));
+  const activitiesFor = (step: StepDefinition, summary = `${step.name} (${step.type})`) =>
+    proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary));
+
+  async function runAgent(step: CustomAgentStep, context: StepContext): Promise<void> {
+    const { messages: initial, tools } = await activitiesFor(step).startAgentStep({ ...context, step });
+    let messages: ChatMessage[] = initial;
+    const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
+    for (let turn = 1; turn <= maxIterations; turn++) {
+      const { message } = await activitiesFor(step, `${step.name}: model turn ${turn}`).agentTurn({ ...context, step, messages, tools, turn });
+      messages = [...messages, message];
+      if (!message.tool_calls?.length) {
+        await activitiesFor(step).completeAgentStep({ ...context, step, messages });
+        return;
+      }
+      // Each tool call is its own activity: once completed, a crash never repeats it.
+      for (const call of message.tool_calls) {
+        messages = [...messages, await activitiesFor(step, `${step.name}: tool ${call.name}`).callTool({ ...context, step, call })];
+      }
+    }
+    throw ApplicationFailure.nonRetryable(
+      `Agent step "${step.name}" reached max_iterations (${maxIterations}) without a final answer`,
+      'MaxIterationsReached',
+    );
+  }
+
+  const finish = async (status: FinalStatus, error_message: string | null): Promise<RunWorkflowResult> => {
+    await bookkeeping.finishRun({ run_uuid: input.run_uuid, status, error_message });
+    return { status, error_message };
+  };
+
+  let current: StepDefinition | null = null;
+  let previousOutput: string | null = null;
+  try {
+    for (let step = nextStep(input.definition, null); step; step = nextStep(input.definition, step.uuid)) {
+      current = step;
+      const context: StepContext = {
+        run_uuid: input.run_uuid,
+        user_id: input.user_id,
+        instance_uuid: instanceOf.get(step.uuid)!,
+        previous_step_uuid: previousOutput,
+      };
+      if (step.type === 'custom_llm') {
+        await activitiesFor(step).runLlmStep({ ...context, step });
+      } else if (step.type === 'custom_agent') {
+        await runAgent(step, context);
+      } else {
+        const check = await activitiesFor(step).runStopChecker({ ...context, step });
+        if (check.stopped) return await finish('stopped', check.reason);
+        continue; // a stop checker produces no output: $previous_output still means the step before it
+      }
+      previousOutput = step.uuid;
+    }
+    current = null;
+    return await finish('completed', null);
+  } catch (error) {
+    const interrupted = current;
+    if (isCancellation(error)) {
+      await CancellationScope.nonCancellable(async () => {
+        if (interrupted) await bookkeeping.failStep({ instance_uuid: instanceOf.get(interrupted.uuid)!, error_message: 'Cancelled while running' });
+        await finish('cancelled', 'Cancelled by request');
+      });
+      throw error;
+    }
+    if (!interrupted) throw error;
+    const message = `Step "${interrupted.name}" failed: ${failureMessage(error)}`;
+    await bookkeeping.failStep({ instance_uuid: instanceOf.get(interrupted.uuid)!, error_message: failureMessage(error) });
+    await finish('failed', message);
+    throw ApplicationFailure.nonRetryable(message, 'StepFailed');
+  }
+}

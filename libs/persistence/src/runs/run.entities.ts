@@ -1,0 +1,110 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { jsonColumn } from '../json-column';
+
+const datetime = { type: 'datetime', precision: 3, nullable: true } as const;
+
+@Entity('workflow_runs')
+export class RunEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'char', length: 36 }) workflow_uuid!: string;
+  @Column({ type: 'varchar' }) workflow_name!: string;
+  @Column({ type: 'varchar' }) status!: string;
+  @Column({ type: 'longtext', transformer: jsonColumn }) definition!: unknown;
+  @Column({ type: 'char', length: 36, nullable: true }) trigger_output_id!: string | null;
+  @Column({ type: 'varchar' }) temporal_workflow_id!: string;
+  @Column({ type: 'text', nullable: true }) error_message!: string | null;
+  @Column({ type: 'int' }) prompt_tokens!: number;
+  @Column({ type: 'int' }) completion_tokens!: number;
+  @Column({ type: 'int' }) total_tokens!: number;
+  @Column({ ...datetime, insert: false }) started_at!: Date;
+  @Column(datetime) finished_at!: Date | null;
+  @Column({ ...datetime, insert: false, update: false }) created_at!: Date;
+  @Column({ ...datetime, insert: false, update: false }) updated_at!: Date;
+}
+
+@Entity('workflow_step_instances')
+export class StepInstanceEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 36 }) run_uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'char', length: 36 }) step_definition_uuid!: string;
+  @Column({ type: 'varchar' }) step_name!: string;
+  @Column({ type: 'varchar' }) step_type!: string;
+  @Column({ type: 'int' }) position!: number;
+  @Column({ type: 'varchar' }) status!: string;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input_data!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) messages!: unknown[] | null;
+  @Column({ type: 'char', length: 36, nullable: true }) output_id!: string | null;
+  @Column({ type: 'text', nullable: true }) error_message!: string | null;
+  @Column({ type: 'int' }) attempts!: number;
+  @Column({ type: 'int' }) prompt_tokens!: number;
+  @Column({ type: 'int' }) completion_tokens!: number;
+  @Column({ type: 'int' }) total_tokens!: number;
+  @Column({ type: 'int', nullable: true }) duration_ms!: number | null;
+  @Column(datetime) started_at!: Date | null;
+  @Column(datetime) finished_at!: Date | null;
+}
+
+@Entity('step_outputs')
+export class StepOutputEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 36 }) run_uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'char', length: 36, nullable: true }) step_instance_uuid!: string | null;
+  @Column({ type: 'longtext', transformer: jsonColumn }) raw_data!: unknown;
+  @Column({ type: 'text' }) summary!: string;
+  @Column({ type: 'longtext', nullable: true }) markdown_representation!: string | null;
+  @Column({ type: 'int' }) size_bytes!: number;
+  @Column({ ...datetime, insert: false, update: false }) created_at!: Date;
+}
+
+@Entity('model_calls')
+export class ModelCallEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 36 }) run_uuid!: string;
+  @Column({ type: 'char', length: 36 }) step_instance_uuid!: string;
+  @Column({ type: 'int' }) turn!: number;
+  @Column({ type: 'int' }) attempt!: number;
+  @Column({ type: 'varchar' }) model!: string;
+  @Column({ type: 'varchar' }) status!: string;
+  @Column({ type: 'text', nullable: true }) error_message!: string | null;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) request!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) response!: unknown;
+  @Column({ type: 'int' }) prompt_tokens!: number;
+  @Column({ type: 'int' }) completion_tokens!: number;
+  @Column({ type: 'int' }) total_tokens!: number;
+  @Column({ type: 'int', nullable: true }) duration_ms!: number | null;
+  @Column({ type: 'datetime', precision: 3 }) started_at!: Date;
+  @Column(datetime) finished_at!: Date | null;
+}
+
+@Entity('tool_calls')
+export class ToolCallEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 36 }) run_uuid!: string;
+  @Column({ type: 'char', length: 36 }) step_instance_uuid!: string;
+  @Column({ type: 'varchar' }) tool_call_id!: string;
+  @Column({ type: 'int' }) attempt!: number;
+  @Column({ type: 'varchar' }) tool_name!: string;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) output!: unknown;
+  @Column({ type: 'varchar' }) status!: string;
+  @Column({ type: 'text', nullable: true }) error_message!: string | null;
+  @Column({ type: 'int', nullable: true }) duration_ms!: number | null;
+  @Column({ type: 'datetime', precision: 3 }) started_at!: Date;
+  @Column(datetime) finished_at!: Date | null;
+}
+
+@Entity('tools')
+export class ToolEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'varchar' }) name!: string;
+  @Column({ type: 'text' }) description!: string;
+  @Column({ type: 'longtext', transformer: jsonColumn }) parameters!: Record<string, unknown>;
+  @Column({ type: 'varchar' }) transport!: string;
+  @Column({ type: 'text', nullable: true }) endpoint_url!: string | null;
+  @Column({ type: 'int' }) timeout_ms!: number;
+  @Column({ ...datetime, insert: false, update: false }) created_at!: Date;
+}

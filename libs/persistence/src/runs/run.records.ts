@@ -1,0 +1,98 @@
+// Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
+import type { RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+
+export interface OutputRecord {
+  uuid: string;
+  run_uuid: string;
+  user_id: string;
+  step_instance_uuid: string | null;
+  raw_data: unknown;
+  summary: string;
+  markdown_representation: string | null;
+  size_bytes: number;
+  created_at: Date;
+}
+
+export interface ModelCallRecord extends TokenUsage {
+  uuid: string;
+  step_instance_uuid: string;
+  turn: number;
+  attempt: number;
+  model: string;
+  status: 'completed' | 'failed';
+  error_message: string | null;
+  request: unknown;
+  response: unknown;
+  duration_ms: number | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+export interface ToolCallRecord {
+  uuid: string;
+  step_instance_uuid: string;
+  tool_call_id: string;
+  attempt: number;
+  tool_name: string;
+  input: unknown;
+  output: unknown;
+  status: 'completed' | 'failed';
+  error_message: string | null;
+  duration_ms: number | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+export interface StepInstanceRecord extends TokenUsage {
+  uuid: string;
+  run_uuid: string;
+  step_definition_uuid: string;
+  step_name: string;
+  step_type: string;
+  position: number;
+  status: StepStatus;
+  input_data: unknown;
+  messages: unknown[] | null;
+  output_id: string | null;
+  error_message: string | null;
+  attempts: number;
+  duration_ms: number | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface RunRecord extends TokenUsage {
+  uuid: string;
+  user_id: string;
+  workflow_uuid: string;
+  workflow_name: string;
+  status: RunStatus;
+  definition: unknown;
+  trigger_output_id: string | null;
+  temporal_workflow_id: string;
+  error_message: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+  created_at: Date;
+}
+
+export interface RunWithSteps extends RunRecord {
+  steps: (StepInstanceRecord & { output: OutputRecord | null; model_calls: ModelCallRecord[]; tool_calls: ToolCallRecord[] })[];
+  trigger_output: OutputRecord | null;
+}
+
+export interface NewRun {
+  uuid: string;
+  user_id: string;
+  workflow_uuid: string;
+  workflow_name: string;
+  definition: unknown;
+  temporal_workflow_id: string;
+  trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'>;
+  steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string }[];
+}
+
+export interface RunFilter {
+  status?: RunStatus;
+  workflow_uuid?: string;
+}

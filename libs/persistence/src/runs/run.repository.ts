@@ -1,0 +1,33 @@
+import type { FinalStatus } from '@app/contracts';
+import type { Page } from '../definitions/workflow.repository';
+import type { ModelCallRecord, NewRun, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
+
+export type NewOutput = Omit<OutputRecord, 'created_at'>;
+
+/** Reads of runs for the API (scoped by user) and the audit writes of the worker's activities. */
+export abstract class RunRepository {
+  /** The run, its trigger output and its pending step instances, in one transaction. */
+  abstract create(run: NewRun): Promise<void>;
+  abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
+  abstract list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>>;
+  abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;
+
+  /** The output of the latest completed instance of a step in a run, or the run's trigger output. */
+  abstract outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null>;
+  abstract triggerOutput(runUuid: string): Promise<OutputRecord | null>;
+  abstract instance(instanceUuid: string): Promise<StepInstanceRecord | null>;
+
+  /** Marks a step running (keeps the first started_at) and counts the attempt. */
+  abstract startStep(instanceUuid: string, inputData: unknown): Promise<void>;
+  abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
+  /** Stores the output and completes the step, summing its model calls' tokens, in one transaction. */
+  abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;
+  /** Fails a step that has not completed. */
+  abstract failStep(instanceUuid: string, errorMessage: string): Promise<void>;
+  /** Ends a running run: final status, tokens summed, steps not run marked skipped. Idempotent. */
+  abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void>;
+
+  /** One row per (step, turn, attempt): a retried activity rewrites its own row. */
+  abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void>;
+  abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'> & { run_uuid: string }): Promise<void>;
+}
