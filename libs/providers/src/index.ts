@@ -1,0 +1,6 @@
+export * from './model/model-client';
+export * from './model/model-call-error';
+export * from './model/openai-model-client';
+export * from './tools/tool-transport';
+export * from './tools/http-tool-transport';
+export * from './tools/http-request.tool';
