@@ -6,13 +6,14 @@ import { AuthModule } from './auth';
 import { ApiExceptionFilter } from './common/exception.filter';
 import { DefinitionsModule } from './definitions.module';
 import { HealthController } from './health/health.controller';
+import { RunsModule } from './runs/runs.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), PersistenceModule, AuthModule, DefinitionsModule],
+      imports: [ConfigModule.forRoot(config), PersistenceModule, AuthModule, DefinitionsModule, RunsModule],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -3,3 +3,4 @@ export * from './definition';
 export * from './placeholders';
 export * from './conditions';
 export * from './outputs';
+export * from './tools';

@@ -1,18 +1,6 @@
 import { fetchWithDeadline, readBody } from './http-fetch';
 import { ToolCallError } from './tool-transport';
 
-export const HTTP_REQUEST_PARAMETERS = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['url'],
-  properties: {
-    url: { type: 'string', description: 'http(s) URL' },
-    method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] },
-    headers: { type: 'object', additionalProperties: { type: 'string' } },
-    body: { description: 'JSON body (objects are sent as JSON, strings as text)' },
-  },
-};
-
 interface HttpRequestArgs {
   url: string;
   method?: string;

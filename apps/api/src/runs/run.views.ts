@@ -1,0 +1,61 @@
+// What the API returns for runs: the run with its step instances and their full audit.
+import type { OutputRecord, RunRecord, RunWithSteps } from '@app/persistence';
+
+export function toOutputView(output: OutputRecord) {
+  const { uuid, raw_data, summary, markdown_representation, size_bytes, created_at } = output;
+  return { uuid, raw_data, summary, markdown_representation, size_bytes, created_at };
+}
+
+const tokensOf = (record: { prompt_tokens: number; completion_tokens: number; total_tokens: number }) => ({
+  prompt: record.prompt_tokens,
+  completion: record.completion_tokens,
+  total: record.total_tokens,
+});
+
+const durationOf = (started: Date | null, finished: Date | null) => (started && finished ? finished.getTime() - started.getTime() : null);
+
+export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespace: string) {
+  return {
+    uuid: run.uuid,
+    workflow_uuid: run.workflow_uuid,
+    workflow_name: run.workflow_name,
+    user_id: run.user_id,
+    status: run.status,
+    error_message: run.error_message,
+    tokens: tokensOf(run),
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    duration_ms: durationOf(run.started_at, run.finished_at),
+    temporal: {
+      workflow_id: run.temporal_workflow_id,
+      ui_url: `${temporalUiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(run.temporal_workflow_id)}`,
+    },
+  };
+}
+
+export function toRunView(run: RunWithSteps, temporalUiUrl: string, namespace: string) {
+  return {
+    ...toRunSummaryView(run, temporalUiUrl, namespace),
+    trigger_output: run.trigger_output ? toOutputView(run.trigger_output) : null,
+    definition: run.definition,
+    steps: run.steps.map((step) => ({
+      uuid: step.uuid,
+      step_definition_uuid: step.step_definition_uuid,
+      name: step.step_name,
+      type: step.step_type,
+      position: step.position,
+      status: step.status,
+      started_at: step.started_at,
+      finished_at: step.finished_at,
+      duration_ms: step.duration_ms,
+      attempts: step.attempts,
+      input_data: step.input_data,
+      messages: step.messages ?? [],
+      output: step.output ? toOutputView(step.output) : null,
+      error_message: step.error_message,
+      tokens: tokensOf(step),
+      model_calls: step.model_calls.map(({ step_instance_uuid: _s, ...call }) => ({ ...call, tokens: tokensOf(call) })),
+      tool_calls: step.tool_calls.map(({ step_instance_uuid: _s, ...call }) => call),
+    })),
+  };
+}

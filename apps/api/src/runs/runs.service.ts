@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { RUN_STATUSES, runWorkflowId, type RunStatus, type RunWorkflowInput } from '@app/contracts';
+import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutput } from '@app/domain';
+import { RunRepository, type Page } from '@app/persistence';
+import type { Pagination } from '../common/pagination';
+import { DefinitionStore } from '../workflows/definition-store.service';
+import { RunLauncher } from './run-launcher';
+import { toOutputView, toRunSummaryView, toRunView } from './run.views';
+
+function triggerOutputOf(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object with an optional trigger_output', { field: 'body' });
+  }
+  return (body as { trigger_output?: unknown }).trigger_output ?? null;
+}
+
+export interface RunQuery extends Pagination {
+  status?: string;
+  workflow_uuid?: string;
+}
+
+@Injectable()
+export class RunsService {
+  private readonly logger = new Logger('runs');
+
+  constructor(
+    private readonly definitions: DefinitionStore,
+    private readonly runs: RunRepository,
+    private readonly launcher: RunLauncher,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Snapshots the definition, records the run and its pending steps, then starts the Temporal workflow. */
+  async start(userId: string, workflowUuid: string, body: unknown) {
+    const triggerOutput = triggerOutputOf(body);
+    const { user_id: _u, created_at: _c, updated_at: _up, ...definition } = await this.definitions.get(userId, workflowUuid);
+    if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
+    if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
+
+    const runUuid = randomUUID();
+    const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
+    await this.runs.create({
+      uuid: runUuid,
+      user_id: userId,
+      workflow_uuid: definition.uuid,
+      workflow_name: definition.name,
+      definition,
+      temporal_workflow_id: runWorkflowId(runUuid),
+      trigger_output: { uuid: randomUUID(), raw_data: triggerOutput, summary: summarizeOutput(triggerOutput), markdown_representation: markdownFor(triggerOutput), size_bytes: byteSize(triggerOutput) },
+      steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
+    });
+    const input: RunWorkflowInput = { run_uuid: runUuid, user_id: userId, definition, instances };
+    try {
+      await this.launcher.start(input, { workflow_name: definition.name });
+    } catch (error) {
+      this.logger.error(`run ${runUuid} could not start: ${(error as Error).message}`);
+      await this.runs.finishRun(runUuid, 'failed', `The run could not be started: ${(error as Error).message}`);
+      throw error;
+    }
+    return this.get(userId, runUuid);
+  }
+
+  async get(userId: string, runUuid: string) {
+    const run = await this.runs.find(userId, runUuid);
+    if (!run) throw notFound('Run', runUuid);
+    return toRunView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace);
+  }
+
+  async list(userId: string, query: RunQuery): Promise<Page<ReturnType<typeof toRunSummaryView>>> {
+    if (query.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(query.status)) {
+      throw new DomainError(ErrorCode.ValidationFailed, `status must be one of ${RUN_STATUSES.join(', ')}`, { field: 'status' });
+    }
+    const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid }, query.limit, query.offset);
+    return { ...page, items: page.items.map((run) => toRunSummaryView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace)) };
+  }
+
+  async cancel(userId: string, runUuid: string) {
+    const run = await this.runs.find(userId, runUuid);
+    if (!run) throw notFound('Run', runUuid);
+    if (run.status !== 'running') {
+      throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: only running runs can be cancelled`, { status: run.status });
+    }
+    await this.launcher.cancel(runUuid);
+    return { uuid: runUuid, status: run.status, cancel_requested: true };
+  }
+
+  async output(userId: string, outputId: string) {
+    const output = await this.runs.findOutput(userId, outputId);
+    if (!output) throw notFound('Output', outputId);
+    return toOutputView(output);
+  }
+}

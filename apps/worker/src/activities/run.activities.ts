@@ -1,0 +1,47 @@
+// The activities of the run workflow: thin adapters that give each service an abort signal and the
+// attempt number, keep the activity heartbeating (so cancellation and dead workers are noticed), and
+// turn errors into Temporal failures.
+import { Context } from '@temporalio/activity';
+import type { RunActivities } from '@app/contracts';
+import type { RunRepository } from '@app/persistence';
+import type { ActivityScope } from '../steps/activity-scope';
+import type { AgentStepService } from '../steps/agent-step.service';
+import type { LlmStepService } from '../steps/llm-step.service';
+import type { StopCheckerService } from '../steps/stop-checker.service';
+import type { ToolCallService } from '../steps/tool-call.service';
+import { toApplicationFailure } from './to-application-failure';
+
+export interface RunServices {
+  llm: LlmStepService;
+  agent: AgentStepService;
+  tools: ToolCallService;
+  stopChecker: StopCheckerService;
+  runs: RunRepository;
+}
+
+const HEARTBEAT_EVERY_MS = 1000;
+
+async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await work({ signal: context.cancellationSignal, attempt: context.info.attempt });
+  } catch (error) {
+    throw toApplicationFailure(error);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+export function createRunActivities(services: RunServices): RunActivities {
+  return {
+    runLlmStep: ({ step, ...context }) => inActivity((scope) => services.llm.run(context, step, scope)),
+    startAgentStep: ({ step, ...context }) => inActivity(() => services.agent.start(context, step)),
+    agentTurn: ({ step, messages, tools, turn, ...context }) => inActivity((scope) => services.agent.turn(context, step, messages, tools, turn, scope)),
+    callTool: ({ step, call, ...context }) => inActivity((scope) => services.tools.call(context, step, call, scope)),
+    completeAgentStep: ({ step, messages, ...context }) => inActivity(() => services.agent.complete(context, step, messages)),
+    runStopChecker: ({ step, ...context }) => inActivity(() => services.stopChecker.run(context, step)),
+    failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
+    finishRun: ({ run_uuid, status, error_message }) => services.runs.finishRun(run_uuid, status, error_message),
+  };
+}

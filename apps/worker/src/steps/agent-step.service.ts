@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, OutputRef, StepContext, ToolSpec } from '@app/contracts';
+import { RunRepository } from '@app/persistence';
+import type { ActivityScope } from './activity-scope';
+import { AgentToolsService } from './agent-tools.service';
+import { ModelCallService } from './model-call.service';
+import { StepInputService } from './step-input.service';
+import { answerData, newOutput } from './step-output';
+
+const REFERENCE_NOTE = '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
+
+/**
+ * custom_agent, one piece per activity: the workflow owns the loop, so every model turn and every tool
+ * call is its own durable step in the Temporal history.
+ */
+@Injectable()
+export class AgentStepService {
+  constructor(
+    private readonly inputs: StepInputService,
+    private readonly tools: AgentToolsService,
+    private readonly models: ModelCallService,
+    private readonly runs: RunRepository,
+  ) {}
+
+  async start(context: StepContext, step: CustomAgentStep): Promise<AgentStart> {
+    const tools = (await this.tools.resolve(context.user_id, step.tools)).map((tool) => tool.spec);
+    const input = await this.inputs.build(context, step.system_prompt, 'reference');
+    await this.runs.startStep(context.instance_uuid, { ...input.record, tools: tools.map((tool) => tool.name) });
+    const messages: ChatMessage[] = [
+      { role: 'system', content: input.system + REFERENCE_NOTE },
+      { role: 'user', content: input.user },
+    ];
+    await this.runs.saveMessages(context.instance_uuid, messages);
+    return { messages, tools };
+  }
+
+  async turn(context: StepContext, step: CustomAgentStep, messages: ChatMessage[], tools: ToolSpec[], turn: number, scope: ActivityScope): Promise<AgentTurnResult> {
+    const response = await this.models.call(context, turn, { model: step.model, messages, tools }, scope);
+    await this.runs.saveMessages(context.instance_uuid, [...messages, response.message]);
+    return { message: response.message, usage: response.usage };
+  }
+
+  async complete(context: StepContext, step: CustomAgentStep, messages: ChatMessage[]): Promise<OutputRef> {
+    const answer = [...messages].reverse().find((message) => message.role === 'assistant');
+    const output = newOutput(context, answerData(answer?.content ?? null, step.name, Boolean(step.output_schema)));
+    await this.runs.completeStep(context.instance_uuid, output, messages);
+    return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
+  }
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { StepContext } from '@app/contracts';
+import { RunRepository } from '@app/persistence';
+import { ModelCallError, ModelClient, type ModelRequest, type ModelResponse } from '@app/providers';
+import type { ActivityScope } from './activity-scope';
+
+/** One model call, audited whatever happens: a model_calls row per (step, turn, attempt). */
+@Injectable()
+export class ModelCallService {
+  constructor(
+    private readonly model: ModelClient,
+    private readonly runs: RunRepository,
+  ) {}
+
+  async call(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
+    const started_at = new Date();
+    const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, model: request.model, request, started_at };
+    try {
+      const response = await this.model.complete(request, { signal: scope.signal });
+      await this.runs.recordModelCall({
+        ...base,
+        status: 'completed',
+        error_message: null,
+        response: { message: response.message, finish_reason: response.finish_reason, model: response.model },
+        ...response.usage,
+        duration_ms: response.duration_ms,
+        finished_at: new Date(),
+      });
+      return response;
+    } catch (error) {
+      const finished_at = new Date();
+      await this.runs.recordModelCall({
+        ...base,
+        status: 'failed',
+        error_message: error instanceof ModelCallError ? error.message : String((error as Error)?.message ?? error),
+        response: null,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        total_tokens: 0,
+        duration_ms: finished_at.getTime() - started_at.getTime(),
+        finished_at,
+      });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import type { ChatMessage, CustomAgentStep, StepContext, ToolCallRequest } from '@app/contracts';
+import { RunRepository } from '@app/persistence';
+import { httpRequestTool, ToolCallError, ToolTransport } from '@app/providers';
+import type { ActivityScope } from './activity-scope';
+import { AgentToolsService, type ResolvedTool } from './agent-tools.service';
+
+const BUILTIN_TIMEOUT_MS = 30_000;
+
+/**
+ * One tool call of an agent, audited. Retryable failures (network, 5xx, timeouts) are thrown for Temporal
+ * to retry; final ones go back to the model as the tool's answer so the agent can react.
+ */
+@Injectable()
+export class ToolCallService {
+  private readonly transports: Map<string, ToolTransport>;
+
+  constructor(
+    private readonly tools: AgentToolsService,
+    private readonly runs: RunRepository,
+    transports: ToolTransport[],
+  ) {
+    this.transports = new Map(transports.map((transport) => [transport.kind, transport]));
+  }
+
+  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, scope: ActivityScope): Promise<ChatMessage> {
+    const started_at = new Date();
+    const audit = (fields: { status: 'completed' | 'failed'; output: unknown; error_message: string | null; input: unknown }) =>
+      this.runs.recordToolCall({
+        run_uuid: context.run_uuid,
+        step_instance_uuid: context.instance_uuid,
+        tool_call_id: call.id,
+        attempt: scope.attempt,
+        tool_name: call.name,
+        started_at,
+        finished_at: new Date(),
+        duration_ms: Date.now() - started_at.getTime(),
+        ...fields,
+      });
+    const answer = (content: unknown): ChatMessage => ({ role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) });
+
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments || '{}');
+    } catch {
+      const error_message = `arguments are not valid JSON: ${call.arguments}`;
+      await audit({ status: 'failed', input: null, output: null, error_message });
+      return answer({ error: error_message });
+    }
+    const tool = (await this.tools.resolve(context.user_id, step.tools)).find((candidate) => candidate.spec.name === call.name);
+    if (!tool) {
+      const error_message = `no tool named ${call.name} is available to this agent`;
+      await audit({ status: 'failed', input: args, output: null, error_message });
+      return answer({ error: error_message });
+    }
+    try {
+      const output = await this.execute(context, tool, args, scope.signal);
+      await audit({ status: 'completed', input: args, output, error_message: null });
+      return answer(output);
+    } catch (error) {
+      const error_message = (error as Error).message;
+      await audit({ status: 'failed', input: args, output: null, error_message });
+      if (!(error instanceof ToolCallError) || error.retryable) throw error;
+      return answer({ error: error_message });
+    }
+  }
+
+  private async execute(context: StepContext, tool: ResolvedTool, args: unknown, signal: AbortSignal): Promise<unknown> {
+    if (!tool.builtin) {
+      const transport = this.transports.get(tool.record.transport);
+      if (!transport) throw new ToolCallError(`no transport ${tool.record.transport} for tool ${tool.record.name}`, false);
+      return transport.call(tool.record, args, { signal });
+    }
+    if (tool.spec.name === 'http_request') return httpRequestTool(args as never, { signal, timeoutMs: BUILTIN_TIMEOUT_MS });
+    const outputId = (args as { output_id?: unknown })?.output_id;
+    const output = typeof outputId === 'string' ? await this.runs.findOutput(context.user_id, outputId) : null;
+    if (!output) throw new ToolCallError(`no output ${String(outputId)}`, false);
+    return output.raw_data;
+  }
+}

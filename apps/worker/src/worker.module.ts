@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { RunRepository } from '@app/persistence';
+import { HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
+import { AgentStepService } from './steps/agent-step.service';
+import { AgentToolsService } from './steps/agent-tools.service';
+import { LlmStepService } from './steps/llm-step.service';
+import { ModelCallService } from './steps/model-call.service';
+import { StepInputService } from './steps/step-input.service';
+import { StopCheckerService } from './steps/stop-checker.service';
+import { ToolCallService } from './steps/tool-call.service';
+
+/** The services behind the activities. Config and persistence come from the root module. */
+@Module({
+  providers: [
+    { provide: ModelClient, useFactory: (config: AppConfig) => new OpenAiModelClient({ ...config.model }), inject: [AppConfig] },
+    { provide: ToolTransport, useFactory: () => [new HttpToolTransport()] },
+    { provide: ToolCallService, useFactory: (tools: AgentToolsService, runs: RunRepository, transports: ToolTransport[]) => new ToolCallService(tools, runs, transports), inject: [AgentToolsService, RunRepository, ToolTransport] },
+    StepInputService,
+    ModelCallService,
+    AgentToolsService,
+    LlmStepService,
+    AgentStepService,
+    StopCheckerService,
+  ],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService],
+})
+export class WorkerModule {}

@@ -1,0 +1,30 @@
+import type { ToolSpec } from '@app/contracts';
+
+/** Tools every agent may use without registering them; their names are reserved in the registry. */
+export const BUILTIN_TOOLS: ToolSpec[] = [
+  {
+    name: 'get_output',
+    description: 'Fetch the full data of an earlier output by its output_id (you are given {output_id, summary} references).',
+    parameters: { type: 'object', additionalProperties: false, required: ['output_id'], properties: { output_id: { type: 'string' } } },
+  },
+  {
+    name: 'http_request',
+    description: 'Make an HTTP request and read the answer (status, content_type, body).',
+    parameters: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url'],
+      properties: {
+        url: { type: 'string', description: 'http(s) URL' },
+        method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        body: { description: 'JSON body (objects are sent as JSON, strings as text)' },
+      },
+    },
+  },
+];
+
+export const BUILTIN_TOOL_NAMES = BUILTIN_TOOLS.map((tool) => tool.name);
+
+/** OpenAI function names: letters, digits, _ and -, at most 64. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

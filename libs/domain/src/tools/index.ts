@@ -1,0 +1,2 @@
+export * from './builtin-tools';
+export * from './parse-tool';

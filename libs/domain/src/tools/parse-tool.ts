@@ -1,0 +1,39 @@
+import { DomainError, ErrorCode } from '../errors';
+import { jsonSchemaProblem, schemaIssues } from '../definition/json-schema';
+import { throwIssues } from '../definition/issues';
+import { BUILTIN_TOOL_NAMES } from './builtin-tools';
+
+export interface ToolInput {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  transport: 'http';
+  endpoint_url: string;
+  timeout_ms: number;
+}
+
+const TOOL_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'description', 'parameters', 'endpoint_url'],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+    description: { type: 'string', minLength: 1, maxLength: 2000 },
+    parameters: { type: 'object' },
+    transport: { enum: ['http'] },
+    endpoint_url: { type: 'string', pattern: '^https?://' },
+    timeout_ms: { type: 'integer', minimum: 100, maximum: 600_000 },
+  },
+};
+
+/** POST /tools: a tool the worker calls by POSTing the model's arguments to `endpoint_url`. */
+export function parseToolInput(input: unknown): ToolInput {
+  throwIssues(schemaIssues(TOOL_SCHEMA, input, ''));
+  const body = input as Partial<ToolInput>;
+  if (BUILTIN_TOOL_NAMES.includes(body.name!)) {
+    throw new DomainError(ErrorCode.Conflict, `${body.name} is a built-in tool name`, { field: 'name' });
+  }
+  const problem = jsonSchemaProblem(body.parameters);
+  if (problem) throw new DomainError(ErrorCode.InvalidOutputSchema, `parameters is not a valid JSON Schema: ${problem}`, { field: 'parameters' });
+  return { name: body.name!, description: body.description!, parameters: body.parameters!, transport: 'http', endpoint_url: body.endpoint_url!, timeout_ms: body.timeout_ms ?? 30_000 };
+}

@@ -1,0 +1,68 @@
+// The whole system for an e2e spec: the real API over HTTP, a real worker on its own task queue against
+// the real Temporal server, the real MySQL, and the model fake as the provider.
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createRunWorker, type RunWorker } from '../../apps/worker/src/create-worker';
+import { ModelFake } from './model-fake';
+import { startApi, testConfig, type ApiClient, type TestApi } from './api';
+import { loadWorkflowBundle } from './workflow-bundle';
+
+export interface Stack {
+  api: TestApi;
+  model: ModelFake;
+  worker: RunWorker;
+  user: ApiClient;
+  /** Polls GET /runs/{uuid} until `done` holds (or the deadline passes): no sleeping on workflows. */
+  waitForRun(runUuid: string, done?: (run: RunBody) => boolean, timeoutMs?: number): Promise<RunBody>;
+  startWorker(): Promise<RunWorker>;
+  close(): Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunBody = Record<string, any>;
+
+const finished = (run: RunBody) => run.status !== 'running';
+
+let runtimeInstalled = false;
+
+/** Worker state changes at INFO would drown the test output. */
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  runtimeInstalled = true;
+}
+
+export async function startStack(): Promise<Stack> {
+  quietRuntime();
+  const model = await ModelFake.start();
+  const config = testConfig({ modelBaseUrl: model.baseUrl });
+  const api = await startApi(config);
+  const bundle = loadWorkflowBundle();
+  const stack: Stack = {
+    api,
+    model,
+    worker: null as unknown as RunWorker,
+    user: await api.newUser(),
+    async startWorker() {
+      const worker = await createRunWorker(config, { workflowBundle: bundle });
+      void worker.run();
+      stack.worker = worker;
+      return worker;
+    },
+    async waitForRun(runUuid, done = finished, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const { body } = await stack.user.get(`/runs/${runUuid}`);
+        if (done(body)) return body;
+        if (Date.now() > deadline) throw new Error(`run ${runUuid} still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body.steps?.map((s: RunBody) => [s.name, s.status, s.error_message]))}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async close() {
+      await stack.worker?.shutdown();
+      await api.close();
+      await model.close();
+    },
+  };
+  await stack.startWorker();
+  return stack;
+}
