@@ -21,6 +21,8 @@ const moduleNameMapper = {
 };
 
 module.exports = {
+  // e2e runs wait on real Temporal timers (whole seconds); unit specs finish long before this.
+  testTimeout: 120000,
   projects: [
     {
       displayName: 'unit',
@@ -40,7 +42,6 @@ module.exports = {
       moduleNameMapper,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      testTimeout: 120000,
     },
   ],
 };

@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { reply } from './support/model-fake';
 import { startStack, type Stack } from './support/stack';
-import { llmStep, stopChecker } from './support/factories';
+import { agentStep, llmStep, stopChecker } from './support/factories';
+import { ToolServer } from './support/tool-server';
 
 describe('Runs', () => {
   let stack: Stack;
@@ -53,4 +54,202 @@ describe('Runs', () => {
     const output = await stack.user.get(`/outputs/${run.steps[0].output.uuid}`);
     expect(output.body).toMatchObject({ uuid: run.steps[0].output.uuid, raw_data: { summary: 'short', count: 2 } });
   });
+
+  it('runs the daily competitor price monitor: an agent with a registered tool, an LLM step, a stop checker', async () => {
+    const prices: Record<string, number> = { 'iPhone 15 Pro@Amazon': 999, 'iPhone 15 Pro@Walmart': 989, 'Galaxy S24@Amazon': 799, 'Galaxy S24@Walmart': 849 };
+    const tools = await ToolServer.start({
+      search_web: (args) => {
+        const { product, competitor } = args as { product: string; competitor: string };
+        return { product, competitor, price: prices[`${product}@${competitor}`], url: `https://${competitor.toLowerCase()}.example/${encodeURIComponent(product)}` };
+      },
+    });
+    try {
+      const toolName = `search_web_${randomUUID().slice(0, 6)}`;
+      const registered = await stack.user.post('/tools', {
+        name: toolName,
+        description: 'Search a competitor for a product price',
+        parameters: { type: 'object', properties: { product: { type: 'string' }, competitor: { type: 'string' } }, required: ['product', 'competitor'] },
+        endpoint_url: tools.url('search_web'),
+        timeout_ms: 5000,
+      });
+      expect(registered.status).toBe(201);
+
+      const fetcher = agentStep({ name: 'Price Fetcher', tools: [toolName], system_prompt: 'You are a price fetcher. For EACH product, search Amazon and Walmart (4 searches).' });
+      const comparator = llmStep({ name: 'Price Comparator', system_prompt: `Compare these prices with yesterday's and flag changes over 10%:\n<<step_output.${fetcher.uuid}>>`, output_schema: { type: 'object', required: ['alerts', 'summary'] } });
+      const checker = stopChecker(comparator.uuid, { name: 'No alerts', stop_conditions: [{ step_definition_uuid: comparator.uuid, extraction_json_path: '$.alerts.length', operator: 'equals', target_value: 0 }] });
+      const wf = await workflowWith([fetcher, comparator, checker]);
+
+      const searches = Object.keys(prices).map((key) => {
+        const [product, competitor] = key.split('@');
+        return { name: toolName, arguments: { product, competitor } };
+      });
+      const fetched = { prices: Object.entries(prices).map(([key, price]) => ({ product: key.split('@')[0], competitor: key.split('@')[1], price })) };
+      const alerts = { alerts: [{ product: 'Galaxy S24', old_price: 699, new_price: 799, change_percent: 14.3 }], summary: '1 alert' };
+      stack.model.script(
+        reply.toolCalls(searches.slice(0, 2), { usage: { prompt_tokens: 100, completion_tokens: 20 } }),
+        reply.toolCalls(searches.slice(2), { usage: { prompt_tokens: 150, completion_tokens: 20 } }),
+        reply.json(fetched, { usage: { prompt_tokens: 200, completion_tokens: 60 } }),
+        reply.json(alerts, { usage: { prompt_tokens: 300, completion_tokens: 40 } }),
+      );
+
+      const started = await startRun(wf.uuid, { products: ['iPhone 15 Pro', 'Galaxy S24'] });
+      const run = await stack.waitForRun(started.uuid);
+
+      expect(run).toMatchObject({ status: 'completed', tokens: { prompt: 750, completion: 140, total: 890 } });
+      const [agent, llm, stop] = run.steps;
+      expect([agent.status, llm.status, stop.status]).toEqual(['completed', 'completed', 'completed']);
+      expect(agent).toMatchObject({ tokens: { prompt: 450, completion: 100, total: 550 }, output: { raw_data: fetched } });
+      expect(agent.model_calls).toHaveLength(3);
+      expect(agent.tool_calls).toHaveLength(4);
+      for (const [i, call] of agent.tool_calls.entries()) {
+        expect(call).toMatchObject({ tool_name: toolName, status: 'completed', attempt: 1, input: searches[i].arguments, output: { price: expect.any(Number) }, error_message: null });
+        expect(call.duration_ms).toEqual(expect.any(Number));
+      }
+      expect(agent.messages.filter((m: { role: string }) => m.role === 'tool')).toHaveLength(4);
+      expect(stop.output).toBeNull();
+      for (const search of searches) expect(tools.countOf('search_web', search.arguments)).toBe(1);
+
+      const requests = stack.model.requests.map((r) => r.body);
+      expect(requests).toHaveLength(4);
+      // The agent gets a compact reference to the trigger data and the tools by name.
+      const triggerRef = JSON.parse(requests[0].messages[1].content!.replace('Previous output:\n', ''));
+      expect(triggerRef).toEqual({ output_id: run.trigger_output.uuid, summary: run.trigger_output.summary });
+      expect(requests[0].tools!.map((t) => t.function.name).sort()).toEqual(['get_output', toolName].sort());
+      // Turn 2 holds the two first tool answers; turn 3 all four.
+      expect(requests[1].messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content!).price)).toEqual([999, 989]);
+      expect(requests[2].messages.filter((m) => m.role === 'tool')).toHaveLength(4);
+      // The LLM step gets the agent's full output, and asks for JSON.
+      expect(requests[3].messages[0].content).toContain(JSON.stringify(fetched, null, 2));
+      expect(requests[3].response_format).toMatchObject({ type: 'json_schema' });
+      expect(llm.output.raw_data).toEqual(alerts);
+    } finally {
+      await tools.close();
+    }
+  });
+
+  it('stops the run when a stop checker fires and skips the steps after it', async () => {
+    const check = llmStep({ name: 'check' });
+    const after = llmStep({ name: 'never' });
+    const wf = await workflowWith([check, stopChecker(check.uuid), after]);
+    stack.model.script(reply.json({ status: 'stop' }));
+    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    expect(run.status).toBe('stopped');
+    expect(run.error_message).toContain('$.status equals "stop"');
+    expect(run.steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed', 'skipped']);
+  });
+
+  it('cancels a run mid-step: the model call is interrupted, the rest skipped, a second cancel is refused', async () => {
+    const slow = llmStep({ name: 'slow' });
+    const wf = await workflowWith([slow, llmStep({ name: 'next' })]);
+    stack.model.script(reply.text('too late', { delayMs: 60_000 }));
+    const started = await startRun(wf.uuid);
+    await stack.model.waitForRequests(1);
+
+    const cancelled = await stack.user.post(`/runs/${started.uuid}/cancel`);
+    expect(cancelled).toMatchObject({ status: 202, body: { cancel_requested: true } });
+    const run = await stack.waitForRun(started.uuid, (r) => r.status !== 'running', 20_000);
+
+    expect(run.status).toBe('cancelled');
+    expect(run.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'skipped']);
+    expect(run.steps[0].error_message).toBe('Cancelled while running');
+    expect(stack.model.requests[0].aborted).toBe(true);
+    expect((await stack.user.post(`/runs/${started.uuid}/cancel`)).body).toMatchObject({ code: 'RUN_NOT_ACTIVE' });
+  });
+
+  it('retries a 429 after its retry-after: one run, two audited attempts', async () => {
+    const wf = await workflowWith([llmStep()]);
+    stack.model.script(reply.error(429, { retryAfterSeconds: 1, message: 'rate limited' }), reply.text('fine'));
+    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    expect(run.status).toBe('completed');
+    expect(run.steps[0]).toMatchObject({ attempts: 2, output: { raw_data: 'fine', markdown_representation: 'fine' } });
+    expect(run.steps[0].model_calls.map((c: { attempt: number; status: string }) => [c.attempt, c.status])).toEqual([[1, 'failed'], [2, 'completed']]);
+    expect(run.steps[0].model_calls[0].error_message).toContain('rate limited');
+    const gap = stack.model.requests[1].received_at - stack.model.requests[0].received_at;
+    expect(gap).toBeGreaterThanOrEqual(900);
+  });
+
+  it('fails the run at once on a 400, with the provider message on the step and the run', async () => {
+    const wf = await workflowWith([llmStep({ name: 'bad' }), llmStep()]);
+    stack.model.script(reply.error(400, { message: 'model gpt-9 does not exist' }));
+    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    expect(run).toMatchObject({ status: 'failed', error_message: expect.stringContaining('model gpt-9 does not exist') });
+    expect(run.error_message).toContain('Step "bad" failed');
+    expect(run.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'skipped']);
+    expect(run.steps[0]).toMatchObject({ attempts: 1, error_message: expect.stringContaining('model gpt-9 does not exist') });
+    expect(stack.model.requests).toHaveLength(1);
+    const failedList = await stack.user.get(`/runs?status=failed&workflow_uuid=${wf.uuid}`);
+    expect(failedList.body.items.map((r: { uuid: string }) => r.uuid)).toEqual([run.uuid]);
+  });
+
+  it('runs the definition as it was at start, whatever edits come while it waits', async () => {
+    const first = llmStep({ name: 'first' });
+    const second = llmStep({ name: 'second', system_prompt: 'Original prompt' });
+    const wf = await workflowWith([first, second]);
+    stack.model.script(reply.text('one', { delayMs: 1500 }), reply.text('two'));
+    const started = await startRun(wf.uuid);
+    await stack.model.waitForRequests(1);
+
+    expect((await stack.user.patch(`/steps/${second.uuid}`, { system_prompt: 'Edited prompt' })).status).toBe(200);
+    expect((await stack.user.post(`/workflows/${wf.uuid}/steps`, llmStep({ name: 'added' }))).status).toBe(201);
+    const run = await stack.waitForRun(started.uuid);
+
+    expect(run.status).toBe('completed');
+    expect(run.steps).toHaveLength(2);
+    expect(stack.model.requests[1].body.messages[0].content).toBe('Original prompt');
+    expect(run.definition.steps[1].system_prompt).toBe('Original prompt');
+  });
+
+  it('lists runs per workflow and refuses to start runs it cannot', async () => {
+    const wf = await workflowWith([llmStep()]);
+    stack.model.script(reply.text('ok'));
+    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    const list = await stack.user.get(`/workflows/${wf.uuid}/runs`);
+    expect(list.body).toMatchObject({ total: 1, items: [{ uuid: run.uuid, status: 'completed' }] });
+    expect((await stack.user.get('/runs?status=bogus')).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'status' } });
+    expect((await stack.user.post(`/workflows/${randomUUID()}/runs`, {})).status).toBe(404);
+    const empty = await workflowWith([]);
+    expect((await stack.user.post(`/workflows/${empty.uuid}/runs`, {})).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'steps' } });
+    const other = await stack.api.newUser();
+    expect((await other.get(`/runs/${run.uuid}`)).status).toBe(404);
+    expect((await other.get(`/outputs/${run.steps[0].output.uuid}`)).status).toBe(404);
+  });
 });
+
+describe('Tools API', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  const tool = (overrides: Record<string, unknown> = {}) => ({
+    name: `t_${randomUUID().slice(0, 8)}`,
+    description: 'a tool',
+    parameters: { type: 'object', properties: { q: { type: 'string' } } },
+    endpoint_url: 'http://127.0.0.1:9/tool',
+    ...overrides,
+  });
+
+  it('registers, lists, reads and deletes tools', async () => {
+    const created = await stack.user.post('/tools', tool());
+    expect(created).toMatchObject({ status: 201, body: { transport: 'http', timeout_ms: 30000 } });
+    const list = await stack.user.get('/tools');
+    expect(list.body.items.map((t: { uuid: string }) => t.uuid)).toEqual([created.body.uuid]);
+    expect(list.body.builtin.map((t: { name: string }) => t.name)).toEqual(['get_output', 'http_request']);
+    expect((await stack.user.get(`/tools/${created.body.uuid}`)).body.name).toBe(created.body.name);
+    expect((await stack.user.delete(`/tools/${created.body.uuid}`)).status).toBe(204);
+    expect((await stack.user.get(`/tools/${created.body.uuid}`)).status).toBe(404);
+  });
+
+  it.each([
+    ['a duplicate name', async () => { const t = tool(); await stack.user.post('/tools', t); return t; }, 409, 'CONFLICT', 'name'],
+    ['a built-in name', async () => tool({ name: 'get_output' }), 409, 'CONFLICT', 'name'],
+    ['a bad name', async () => tool({ name: 'has space' }), 422, 'VALIDATION_FAILED', 'name'],
+    ['invalid parameters', async () => tool({ parameters: { type: 'nope' } }), 422, 'INVALID_OUTPUT_SCHEMA', 'parameters'],
+    ['a non-http endpoint', async () => tool({ endpoint_url: 'ftp://x' }), 422, 'VALIDATION_FAILED', 'endpoint_url'],
+  ])('refuses %s', async (_case, body, status, code, field) => {
+    const reply = await stack.user.post('/tools', await body());
+    expect(reply).toMatchObject({ status, body: { code, details: { field } } });
+  });
+});
+

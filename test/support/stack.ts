@@ -24,10 +24,10 @@ const finished = (run: RunBody) => run.status !== 'running';
 
 let runtimeInstalled = false;
 
-/** Worker state changes at INFO would drown the test output. */
+/** Worker state changes (INFO) and the failures tests provoke on purpose (WARN) would drown the output. */
 function quietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
   runtimeInstalled = true;
 }
 

@@ -3,7 +3,7 @@
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
   declare readonly databaseUrl: string;
-  declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string };
+  declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number };
   declare readonly api: { port: number; bodyLimitBytes: number };
   declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
 }
@@ -38,6 +38,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       namespace: env.TEMPORAL_NAMESPACE || 'default',
       taskQueue: env.TEMPORAL_TASK_QUEUE || 'stepwise-runs',
       webUiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
+      // How soon a dead worker's activity is retried elsewhere.
+      heartbeatTimeoutSeconds: integer(env, 'ACTIVITY_HEARTBEAT_TIMEOUT_SECONDS', 30),
     },
     api: {
       port: integer(env, 'API_PORT', 3000),

@@ -51,7 +51,13 @@ export class RunsService {
       trigger_output: { uuid: randomUUID(), raw_data: triggerOutput, summary: summarizeOutput(triggerOutput), markdown_representation: markdownFor(triggerOutput), size_bytes: byteSize(triggerOutput) },
       steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
     });
-    const input: RunWorkflowInput = { run_uuid: runUuid, user_id: userId, definition, instances };
+    const input: RunWorkflowInput = {
+      run_uuid: runUuid,
+      user_id: userId,
+      definition,
+      instances,
+      heartbeat_timeout_seconds: this.config.temporal.heartbeatTimeoutSeconds,
+    };
     try {
       await this.launcher.start(input, { workflow_name: definition.name });
     } catch (error) {

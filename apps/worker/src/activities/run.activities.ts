@@ -27,6 +27,8 @@ async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>): Promis
   try {
     return await work({ signal: context.cancellationSignal, attempt: context.info.attempt });
   } catch (error) {
+    // Cancelled: report it as the cancellation it is (the SDK's CancelledFailure), not as a failure.
+    if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
     throw toApplicationFailure(error);
   } finally {
     clearInterval(beat);

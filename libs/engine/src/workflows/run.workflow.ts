@@ -84,7 +84,7 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
     return await finish('completed', null);
   } catch (error) {
     const interrupted = current;
-    if (isCancellation(error)) {
+    if (isCancellation(error) || CancellationScope.current().consideredCancelled) {
       await CancellationScope.nonCancellable(async () => {
         if (interrupted) await bookkeeping.failStep({ instance_uuid: instanceOf.get(interrupted.uuid)!, error_message: 'Cancelled while running' });
         await finish('cancelled', 'Cancelled by request');
