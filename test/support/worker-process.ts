@@ -1,0 +1,55 @@
+// The built worker (dist/) as a child process, for tests that kill it the way a crash would.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { AppConfig } from '../../libs/config/src';
+
+const ENTRY = path.resolve(__dirname, '../../dist/apps/worker/src/main.js');
+
+export class WorkerProcess {
+  private constructor(private readonly child: ChildProcess) {}
+
+  /** Starts the worker and resolves once it polls its task queue. */
+  static async start(config: AppConfig, timeoutMs = 60_000): Promise<WorkerProcess> {
+    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first (npm test does)`);
+    const child = spawn(process.execPath, [ENTRY], {
+      env: {
+        ...process.env,
+        DATABASE_URL: config.databaseUrl,
+        TEMPORAL_ADDRESS: config.temporal.address,
+        TEMPORAL_NAMESPACE: config.temporal.namespace,
+        TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+        OPENAI_BASE_URL: config.model.baseUrl,
+        OPENAI_API_KEY: 'test-key',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('worker polling')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`worker exited with ${code} before it started:\n${output}`)));
+    });
+    return new WorkerProcess(child);
+  }
+
+  /** SIGKILL: no shutdown hooks, no draining, in-flight activities are simply lost. */
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}

@@ -1,0 +1,77 @@
+// A worker killed with SIGKILL in the middle of an agent's tool call: a new worker picks the run up,
+// completed model turns and tool calls are not repeated, and the run completes.
+import { randomUUID } from 'node:crypto';
+import { startApi, testConfig, type TestApi } from './support/api';
+import { agentStep } from './support/factories';
+import { ModelFake, reply } from './support/model-fake';
+import { ToolServer } from './support/tool-server';
+import { WorkerProcess } from './support/worker-process';
+
+describe('A worker crash during an agent step', () => {
+  let model: ModelFake;
+  let api: TestApi;
+  let tools: ToolServer;
+  let worker: WorkerProcess;
+  let killed = false;
+
+  beforeAll(async () => {
+    model = await ModelFake.start();
+    api = await startApi(testConfig({ modelBaseUrl: model.baseUrl }));
+    tools = await ToolServer.start({
+      lookup: async (args) => {
+        const { n } = args as { n: number };
+        if (n === 3 && !killed) {
+          // The third call is in flight: the worker dies before it gets the answer.
+          killed = true;
+          worker.kill();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        return { n, value: n * 10 };
+      },
+    });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await Promise.all([api.close(), model.close(), tools.close()]);
+  });
+
+  it('completes the run and the tool server sees each completed call exactly once', async () => {
+    const user = await api.newUser();
+    const name = `lookup_${randomUUID().slice(0, 6)}`;
+    await user.post('/tools', { name, description: 'look up n', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
+    const agent = agentStep({ name: 'looker', tools: [name] });
+    const wf = (await user.post('/workflows', { name: 'crash', steps: [agent] })).body;
+    const calls = [1, 2, 3, 4].map((n) => ({ name, arguments: { n } }));
+    model.script(...calls.map((call) => reply.toolCalls([call])), reply.json({ total: 100 }));
+
+    worker = await WorkerProcess.start(api.config);
+    const run = (await user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} })).body;
+    await new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const poll = setInterval(() => {
+        if (killed) resolve();
+        else if (Date.now() - started > 60_000) reject(new Error('the third tool call never arrived'));
+        if (killed || Date.now() - started > 60_000) clearInterval(poll);
+      }, 50);
+    });
+    worker = await WorkerProcess.start(api.config);
+
+    let body = (await user.get(`/runs/${run.uuid}`)).body;
+    for (const deadline = Date.now() + 90_000; body.status === 'running' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      body = (await user.get(`/runs/${run.uuid}`)).body;
+    }
+
+    expect(body.status).toBe('completed');
+    expect(body.steps[0].output.raw_data).toEqual({ total: 100 });
+    for (const n of [1, 2, 3, 4]) {
+      const completed = tools.calls.filter((call) => (call.args as { n: number }).n === n && call.completed);
+      expect(completed).toHaveLength(1);
+    }
+    expect(tools.countOf('lookup', { n: 3 })).toBe(2); // the interrupted call, then its retry
+    expect(model.requests).toHaveLength(5); // no model turn ran twice
+    model.assertDone();
+    const audited = body.steps[0].tool_calls.filter((call: { status: string }) => call.status === 'completed');
+    expect(audited.map((call: { input: { n: number } }) => call.input.n)).toEqual([1, 2, 3, 4]);
+  });
+});
