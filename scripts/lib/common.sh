@@ -1,36 +1,63 @@
-# Shared settings and helpers for the bring-up scripts. Sourced, never run.
+# Shared settings and helpers for the bring-up scripts. Sourced by scripts/*.sh, never run on its own.
+# Every message goes to stderr with a "[stepwise] " prefix, so a command's own output (an API key, the
+# test summary line) stays alone on stdout.
+
+if [ -z "${BASH_VERSINFO[0]:-}" ] || (( BASH_VERSINFO[0] < 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] < 3) )); then
+  echo "[stepwise] error: these scripts need bash 4.3 or newer (found ${BASH_VERSION:-no bash})" >&2
+  exit 1
+fi
+
 STEPWISE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 STEPWISE_DATA_DIR="${STEPWISE_DATA_DIR:-$STEPWISE_ROOT/.data}"
 STEPWISE_CACHE_DIR="${STEPWISE_CACHE_DIR:-$HOME/.cache/stepwise}"
 mkdir -p "$STEPWISE_DATA_DIR"
+STEPWISE_DATA_DIR="$(cd "$STEPWISE_DATA_DIR" && pwd)"  # absolute: servers are started from other folders
+cd "$STEPWISE_ROOT"
 
 say() { printf '[stepwise] %s\n' "$*" >&2; }
 die() { printf '[stepwise] error: %s\n' "$*" >&2; exit 1; }
 
-# Waits until "$@" succeeds, up to $deadline seconds.
-wait_for() {
-  local deadline="$1" what="$2"; shift 2
+# `detach COMMAND... &` runs a background server in its own session (setsid), so that Ctrl-C on `npm start`
+# does not reach it; exec keeps $! the server's pid. Only ever call it with &.
+detach() {
+  if command -v setsid >/dev/null 2>&1; then exec setsid nohup "$@"; else exec nohup "$@"; fi
+}
+
+pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
+
+# wait_until DEADLINE_SECONDS DESCRIPTION PID_OR_EMPTY COMMAND...: polls COMMAND until it succeeds. Fails
+# at the deadline, or at once if PID (the server being waited for) has exited.
+wait_until() {
+  local deadline="$1" what="$2" pid="$3"; shift 3
   local start=$SECONDS
   until "$@" >/dev/null 2>&1; do
-    (( SECONDS - start >= deadline )) && die "$what did not come up within ${deadline}s"
+    if [ -n "$pid" ] && ! pid_alive "$pid"; then return 2; fi
+    if (( SECONDS - start >= deadline )); then return 1; fi
     sleep 0.5
   done
+  say "$what is up ($(( SECONDS - start ))s)"
 }
 
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
+require_node() {
+  command -v node >/dev/null 2>&1 || die "Node.js 20.19 or newer is needed (https://nodejs.org); node is not on PATH"
+  command -v npm >/dev/null 2>&1 || die "npm is needed and is not on PATH"
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>20||(a===20&&b>=19)?0:1)' \
+    || die "Node.js 20.19 or newer is needed, found $(node --version)"
+}
+
 # npm ci when node_modules is missing or older than the lock file.
 ensure_node_modules() {
-  cd "$STEPWISE_ROOT"
+  require_node
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    say "installing npm dependencies (npm ci)"
-    npm ci --no-audit --no-fund >&2
+    say "installing npm dependencies (npm ci): node_modules is missing or older than package-lock.json"
+    npm ci --no-audit --no-fund </dev/null >&2 || die "npm ci failed"
   fi
 }
 
+# swc compiles apps/ and libs/ to dist/ in about a second, so every command builds.
 build() {
-  cd "$STEPWISE_ROOT"
   say "building (swc -> dist/)"
-  rm -rf dist
-  npm run --silent build >/dev/null
+  npm run --silent build </dev/null >&2 || die "the build failed (npm run build)"
 }
