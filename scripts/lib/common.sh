@@ -47,12 +47,14 @@ require_node() {
     || die "Node.js 20.19 or newer is needed, found $(node --version)"
 }
 
-# npm ci when node_modules is missing or older than the lock file.
+# Installs from the lock file when node_modules is missing or older than it. `npm install`, not `npm ci`:
+# registries that mirror only this platform's optional binaries (swc, resolvers) make `npm ci` refuse the
+# lock file, while `npm install` leaves it unchanged and installs the same versions.
 ensure_node_modules() {
   require_node
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    say "installing npm dependencies (npm ci): node_modules is missing or older than package-lock.json"
-    npm ci --no-audit --no-fund </dev/null >&2 || die "npm ci failed"
+    say "installing npm dependencies from package-lock.json: node_modules is missing or older than it"
+    npm install --no-audit --no-fund --loglevel=error </dev/null >&2 || die "npm install failed"
   fi
 }
 
