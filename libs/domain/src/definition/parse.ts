@@ -55,14 +55,17 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
   return issues;
 }
 
+function knownType<T extends string>(body: Record<string, unknown>, field: string, allowed: readonly T[], code: ErrorCode): T {
+  const type = body.type;
+  if (typeof type === 'string' && (allowed as readonly string[]).includes(type)) return type as T;
+  const at = fieldPath(field, 'type');
+  throw new DomainError(code, `${at} must be one of ${allowed.join(', ')}`, { field: at, allowed });
+}
+
 export function parseStep(input: unknown, field: string, newUuid: NewUuid): StepDefinition {
   const body = requireObject(input, field);
-  const type = body.type;
-  if (typeof type !== 'string' || !(STEP_TYPES as readonly string[]).includes(type)) {
-    const at = fieldPath(field, 'type');
-    throw new DomainError(ErrorCode.UnknownStepType, `${at} must be one of ${STEP_TYPES.join(', ')}`, { field: at, allowed: STEP_TYPES });
-  }
-  throwIssues([...schemaIssues(STEP_SCHEMAS[type as StepType], body, field), ...stepContentIssues(body, field)]);
+  const type = knownType<StepType>(body, field, STEP_TYPES, ErrorCode.UnknownStepType);
+  throwIssues([...schemaIssues(STEP_SCHEMAS[type], body, field), ...stepContentIssues(body, field)]);
   const step: Record<string, unknown> = { description: '', ...body, uuid: typeof body.uuid === 'string' ? body.uuid.toLowerCase() : newUuid() };
   if (type === 'custom_agent' && step.tools === undefined) step.tools = [];
   return step as unknown as StepDefinition;
@@ -70,15 +73,11 @@ export function parseStep(input: unknown, field: string, newUuid: NewUuid): Step
 
 export function parseTrigger(input: unknown, field: string, newUuid: NewUuid): TriggerDefinition {
   const body = requireObject(input, field);
-  const type = body.type;
-  if (typeof type !== 'string' || !(TRIGGER_TYPES as readonly string[]).includes(type)) {
-    const at = fieldPath(field, 'type');
-    throw new DomainError(ErrorCode.UnknownTriggerType, `${at} must be one of ${TRIGGER_TYPES.join(', ')}`, { field: at, allowed: TRIGGER_TYPES });
-  }
-  throwIssues(schemaIssues(TRIGGER_SCHEMAS[type as TriggerType], body, field));
+  const type = knownType<TriggerType>(body, field, TRIGGER_TYPES, ErrorCode.UnknownTriggerType);
+  throwIssues(schemaIssues(TRIGGER_SCHEMAS[type], body, field));
   return {
     uuid: typeof body.uuid === 'string' ? body.uuid.toLowerCase() : newUuid(),
-    type: type as TriggerType,
+    type,
     filter_rules: (body.filter_rules as TriggerDefinition['filter_rules']) ?? {},
     initial_data_description: (body.initial_data_description as string) ?? '',
   };

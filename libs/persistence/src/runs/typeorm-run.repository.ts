@@ -114,40 +114,24 @@ export class TypeormRunRepository extends RunRepository {
   async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       if (output) await manager.insert(StepOutputEntity, output as never);
-      const tokens = await this.sumTokens(manager, 'step_instance_uuid', instanceUuid);
-      await manager
-        .createQueryBuilder()
-        .update(StepInstanceEntity)
-        .set({
-          status: 'completed',
-          output_id: output?.uuid ?? null,
-          ...(messages ? { messages: messages as never } : {}),
-          ...tokens,
-          error_message: null,
-          finished_at: NOW,
-          duration_ms: () => 'TIMESTAMPDIFF(MICROSECOND, started_at, CURRENT_TIMESTAMP(3)) DIV 1000',
-        })
-        .where('uuid = :uuid', { uuid: instanceUuid })
-        .execute();
+      const closing = { status: 'completed', output_id: output?.uuid ?? null, error_message: null, ...(messages ? { messages: messages as never } : {}) };
+      await this.closeStep(manager, instanceUuid, closing, false);
     });
   }
 
   async failStep(instanceUuid: string, errorMessage: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const tokens = await this.sumTokens(manager, 'step_instance_uuid', instanceUuid);
-      await manager
-        .createQueryBuilder()
-        .update(StepInstanceEntity)
-        .set({
-          status: 'failed',
-          error_message: errorMessage,
-          ...tokens,
-          finished_at: NOW,
-          duration_ms: () => 'TIMESTAMPDIFF(MICROSECOND, started_at, CURRENT_TIMESTAMP(3)) DIV 1000',
-        })
-        .where('uuid = :uuid AND status <> :done', { uuid: instanceUuid, done: 'completed' })
-        .execute();
-    });
+    await this.dataSource.transaction((manager) => this.closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
+  }
+
+  /** Ends a step: its fields, its tokens summed from its model calls, its finish time and duration. */
+  private async closeStep(manager: EntityManager, instanceUuid: string, fields: Record<string, unknown>, unlessCompleted: boolean): Promise<void> {
+    const tokens = await this.sumTokens(manager, 'step_instance_uuid', instanceUuid);
+    await manager
+      .createQueryBuilder()
+      .update(StepInstanceEntity)
+      .set({ ...fields, ...tokens, finished_at: NOW, duration_ms: () => 'TIMESTAMPDIFF(MICROSECOND, started_at, CURRENT_TIMESTAMP(3)) DIV 1000' })
+      .where(unlessCompleted ? 'uuid = :uuid AND status <> :done' : 'uuid = :uuid', { uuid: instanceUuid, done: 'completed' })
+      .execute();
   }
 
   async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void> {
