@@ -1,5 +1,6 @@
 // Runs end to end: REST -> Temporal workflow -> activities -> MySQL audit, with the model fake.
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
 import { startStack, type Stack } from './support/stack';
 import { agentStep, llmStep, stopChecker } from './support/factories';
@@ -53,6 +54,20 @@ describe('Runs', () => {
 
     const output = await stack.user.get(`/outputs/${run.steps[0].output.uuid}`);
     expect(output.body).toMatchObject({ uuid: run.steps[0].output.uuid, raw_data: { summary: 'short', count: 2 } });
+
+    // What an engineer finds in the Temporal Web UI: the run by its attributes, each activity named by its step.
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      const handle = new Client({ connection }).workflow.getHandle(run.temporal.workflow_id);
+      const description = await handle.describe();
+      expect(description.searchAttributes).toMatchObject({ StepwiseRunUuid: [started.uuid], StepwiseWorkflowUuid: [wf.uuid], StepwiseWorkflowName: [wf.name], StepwiseUserId: [stack.user.userId] });
+      expect(description.memo).toMatchObject({ run_uuid: started.uuid, workflow_name: wf.name });
+      const history = await handle.fetchHistory();
+      const summaries = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.userMetadata?.summary?.data && Buffer.from(e.userMetadata.summary.data).toString());
+      expect(summaries).toEqual(expect.arrayContaining(['"summarise (custom_llm)"', '"label (custom_llm)"']));
+    } finally {
+      await connection.close();
+    }
   });
 
   it('runs the daily competitor price monitor: an agent with a registered tool, an LLM step, a stop checker', async () => {
