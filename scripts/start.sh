@@ -44,11 +44,21 @@ elif [ -z "$stopping" ] && (( health == 1 )); then
   say "the API does not answer $api_url/health after ${API_START_TIMEOUT:-60}s; still waiting on it and the worker"
 fi
 
-# Whichever child exits first (or a signal) ends the run; the other one is stopped, gently then firmly.
+# Whichever child exits first, a signal, or the parent going away ends the run; the other child is stopped,
+# gently then firmly. (`npm start` runs this under `sh -c`, which dies on SIGTERM without passing it on:
+# hence the parent check rather than a plain `wait -n`.)
+parent=$PPID
+while [ -z "$stopping" ] && pid_alive "$api" && pid_alive "$worker"; do
+  if ! pid_alive "$parent"; then say "the parent process went away: stopping the API and the worker"; stop_children TERM; fi
+  sleep 1 & wait $! 2>/dev/null || true
+done
 status=0
-wait -n "$api" "$worker" || status=$?
 if [ -z "$stopping" ]; then
-  if pid_alive "$api"; then say "the worker exited (status $status): stopping the API"; else say "the API exited (status $status): stopping the worker"; fi
+  if pid_alive "$api"; then
+    wait "$worker" || status=$?; say "the worker exited (status $status): stopping the API"
+  else
+    wait "$api" || status=$?; say "the API exited (status $status): stopping the worker"
+  fi
   stop_children TERM
   stopping=exit
 fi
