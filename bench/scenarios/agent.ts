@@ -1,0 +1,30 @@
+// Scenario 5: an agent step making 10 tool calls against a local tool server. A tool-call round is one
+// model turn plus one tool call; its overhead is (agent run - one-step run) / 10.
+import type { Runner } from '../support/runner';
+import { median, round } from '../support/stats';
+
+export const AGENT_TOOL_CALLS = 10;
+
+export interface AgentResult {
+  tool_calls: number;
+  agent_run_ms: number;
+  one_step_run_ms: number;
+  per_tool_call_round_ms: number;
+}
+
+export async function measureAgent(runner: Runner, runs: number, warmup: number): Promise<AgentResult> {
+  const agent = await runner.prepareAgent(AGENT_TOOL_CALLS);
+  const oneStep = await runner.prepareChain(1);
+  const time = async (runOnce: () => Promise<void>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < warmup + runs; i++) {
+      const started = Date.now();
+      await runOnce();
+      if (i >= warmup) samples.push(Date.now() - started);
+    }
+    return median(samples);
+  };
+  const agentMs = await time(agent);
+  const oneStepMs = await time(oneStep);
+  return { tool_calls: AGENT_TOOL_CALLS, agent_run_ms: agentMs, one_step_run_ms: oneStepMs, per_tool_call_round_ms: round((agentMs - oneStepMs) / AGENT_TOOL_CALLS) };
+}

@@ -1,0 +1,31 @@
+// Scenario 2: runs started as fast as they are accepted, by `concurrency` loops for a fixed period:
+// completed runs per second, errors, and run latency.
+import { distribution, type Distribution } from '../support/stats';
+
+export interface ThroughputSample {
+  runs_per_second: number;
+  completed: number;
+  errors: number;
+  latency_ms: Distribution;
+}
+
+export async function measureThroughput(runOnce: () => Promise<void>, concurrency: number, periodMs: number): Promise<ThroughputSample> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = Date.now();
+  const deadline = started + periodMs;
+  const loop = async () => {
+    while (Date.now() < deadline) {
+      const t0 = Date.now();
+      try {
+        await runOnce();
+        latencies.push(Date.now() - t0);
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, loop));
+  const elapsed = (Date.now() - started) / 1000;
+  return { runs_per_second: latencies.length / elapsed, completed: latencies.length, errors, latency_ms: distribution(latencies.length ? latencies : [NaN]) };
+}

@@ -1,0 +1,113 @@
+// The system under measurement, as `npm start` runs it: the built API and worker as their own processes,
+// on the real Temporal server and MySQL, with the model fake as the provider.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig, type AppConfig } from '@app/config';
+import { runWorkflowId } from '@app/contracts';
+import { createDataSource, migrateDatabase, TypeormApiKeyRepository } from '@app/persistence';
+import { ApiKeyService } from '../../apps/api/src/auth/api-key.service';
+
+const DIST = path.resolve(__dirname, '../..');
+
+export interface ProcessMemory {
+  rss_mb: number;
+  peak_rss_mb: number;
+}
+
+/** Current and peak resident memory of a process, from /proc (Linux). */
+export function memoryOf(pid: number): ProcessMemory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_rss_mb: Math.round(kb('VmHWM') / 1024) };
+}
+
+function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(DIST, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), 60_000);
+    const watch = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(ready)) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout!.on('data', watch);
+    child.stderr!.on('data', watch);
+    child.on('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${output}`)));
+  });
+}
+
+export interface System {
+  config: AppConfig;
+  apiUrl: string;
+  key: string;
+  api: ChildProcess;
+  worker: ChildProcess;
+  temporal: Client;
+  /** POST /workflows with these steps; returns the workflow uuid. */
+  createWorkflow(steps: unknown[]): Promise<string>;
+  /** POST /workflows/{uuid}/runs; returns the run uuid. */
+  startRun(workflowUuid: string): Promise<string>;
+  /** Waits on the Temporal workflow's result: no polling. */
+  waitForRun(runUuid: string): Promise<{ status: string }>;
+  get(path: string): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+export async function startSystem(modelBaseUrl: string): Promise<System> {
+  const base = loadConfig();
+  const port = 3400 + Math.floor(Math.random() * 500);
+  const taskQueue = `bench-${randomUUID()}`;
+  const config: AppConfig = { ...base, temporal: { ...base.temporal, taskQueue }, api: { ...base.api, port }, model: { ...base.model, baseUrl: modelBaseUrl } };
+  await migrateDatabase(config.databaseUrl);
+
+  const dataSource = await createDataSource(config.databaseUrl).initialize();
+  const { key } = await new ApiKeyService(new TypeormApiKeyRepository(dataSource)).create(`bench-${randomUUID()}`, 'bench');
+  await dataSource.destroy();
+
+  const env = { DATABASE_URL: config.databaseUrl, TEMPORAL_ADDRESS: config.temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, API_PORT: String(port), OPENAI_BASE_URL: modelBaseUrl, OPENAI_API_KEY: 'bench' };
+  const [api, worker] = await Promise.all([
+    startProcess('apps/api/src/main.js', env, 'API listening'),
+    startProcess('apps/worker/src/main.js', env, 'worker polling'),
+  ]);
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const apiUrl = `http://127.0.0.1:${port}/api/v1`;
+
+  async function call(method: string, route: string, body?: unknown): Promise<Record<string, unknown>> {
+    const response = await fetch(`${apiUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  return {
+    config,
+    apiUrl,
+    key,
+    api,
+    worker,
+    temporal,
+    createWorkflow: async (steps) => (await call('POST', '/workflows', { name: `bench-${randomUUID().slice(0, 8)}`, steps })).uuid as string,
+    startRun: async (workflowUuid) => (await call('POST', `/workflows/${workflowUuid}/runs`, { trigger_output: { bench: true } })).uuid as string,
+    waitForRun: (runUuid) => temporal.workflow.getHandle(runWorkflowId(runUuid)).result(),
+    get: (route) => call('GET', route),
+    async stop() {
+      await connection.close();
+      for (const child of [api, worker]) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}

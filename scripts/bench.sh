@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# npm run bench [-- --mode quick|full|smoke]: the same bring-up as npm start (database stepwise_bench),
+# then the benchmark, which starts the built API and worker itself next to the model fake.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$STEPWISE_ROOT/scripts/lib/temporal.sh"
+source "$STEPWISE_ROOT/scripts/lib/mysql.sh"
+
+ensure_node_modules
+ensure_temporal
+ensure_mysql stepwise_bench
+export DATABASE_URL TEMPORAL_ADDRESS TEMPORAL_NAMESPACE
+build
+node dist/bench/run.js "$@"
