@@ -8,9 +8,11 @@
 # ---- build: every dependency, compile with swc, then drop the dev dependencies ----
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# The manifests first, so the dependency layer is reused until they change.
+# The manifests first, so the dependency layer is reused until they change. `npm install` at the locked
+# versions rather than `npm ci`: package-lock.json lacks the optional native binaries of other platforms
+# (@swc/core-darwin-*, @unrs/resolver-binding-*, ...), and npm ci rejects it as out of sync with package.json.
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 # `npm run build` compiles apps/ and libs/ with .swcrc (JSON files such as the search attributes are copied).
 COPY .swcrc tsconfig.json ./
 COPY apps ./apps
