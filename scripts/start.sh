@@ -60,7 +60,7 @@ if [ -z "$stopping" ]; then
     wait "$api" || status=$?; say "the API exited (status $status): stopping the worker"
   fi
   stop_children TERM
-  stopping=exit
+  stopping="exit"
 fi
 deadline=$(( SECONDS + 30 ))
 while { pid_alive "$api" || pid_alive "$worker"; } && (( SECONDS < deadline )); do sleep 0.2; done

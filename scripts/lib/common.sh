@@ -12,7 +12,7 @@ STEPWISE_DATA_DIR="${STEPWISE_DATA_DIR:-$STEPWISE_ROOT/.data}"
 STEPWISE_CACHE_DIR="${STEPWISE_CACHE_DIR:-$HOME/.cache/stepwise}"
 mkdir -p "$STEPWISE_DATA_DIR"
 STEPWISE_DATA_DIR="$(cd "$STEPWISE_DATA_DIR" && pwd)"  # absolute: servers are started from other folders
-cd "$STEPWISE_ROOT"
+cd "$STEPWISE_ROOT" || exit 1
 
 say() { printf '[stepwise] %s\n' "$*" >&2; }
 die() { printf '[stepwise] error: %s\n' "$*" >&2; exit 1; }
