@@ -146,8 +146,9 @@ describe('Workflow definitions API', () => {
   describe('triggers', () => {
     it('sets, reads, patches and removes the trigger', async () => {
       const wf = await createWorkflow();
-      const set = await alice.put(`/workflows/${wf.uuid}/trigger`, { type: 'webhook', filter_rules: { all: [] }, initial_data_description: 'events' });
-      expect(set.body.trigger).toMatchObject({ type: 'webhook', filter_rules: { all: [] } });
+      const rules = { all: [{ path: '$.type', operator: 'exists' }] };
+      const set = await alice.put(`/workflows/${wf.uuid}/trigger`, { type: 'webhook', filter_rules: rules, initial_data_description: 'events' });
+      expect(set.body.trigger).toMatchObject({ type: 'webhook', filter_rules: rules });
       const uuid = set.body.trigger.uuid;
       const again = await alice.put(`/workflows/${wf.uuid}/trigger`, { type: 'manual' });
       expect(again.body.trigger).toMatchObject({ uuid, type: 'manual' });

@@ -5,13 +5,14 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import type { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { keepRawBody } from './common/raw-body';
 import { requestIdMiddleware } from './common/request-id';
 
 export async function createApiApp(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: ['error', 'warn'] });
   app.use(requestIdMiddleware);
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
-  app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
   app.setGlobalPrefix('api/v1');
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(

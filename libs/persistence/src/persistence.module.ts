@@ -4,12 +4,13 @@ import { Global, Inject, Module, type OnApplicationShutdown, type Provider } fro
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { createDataSource } from './data-source';
-import { ApiKeyRepository, TypeormApiKeyRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+import { ApiKeyRepository, TriggerHookRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
 import { RunRepository, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
 
 const repositories: Provider[] = [
   { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
+  { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   { provide: RunRepository, useFactory: (ds: DataSource) => new TypeormRunRepository(ds), inject: [DataSource] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
 ];

@@ -12,7 +12,7 @@ export class RunsController {
 
   @Post('workflows/:uuid/runs')
   start(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
-    return this.runs.start(user.userId, uuid, body);
+    return this.runs.startFromRequest(user.userId, uuid, body);
   }
 
   @Get('workflows/:uuid/runs')

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { RUN_STATUSES, runWorkflowId, type RunStatus, type RunWorkflowInput } from '@app/contracts';
 import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutput } from '@app/domain';
-import { RunRepository, type Page } from '@app/persistence';
+import { definitionOf, RunRepository, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { DefinitionStore } from '../workflows/definition-store.service';
 import { RunLauncher } from './run-launcher';
@@ -32,16 +32,22 @@ export class RunsService {
     private readonly config: AppConfig,
   ) {}
 
-  /** Snapshots the definition, records the run and its pending steps, then starts the Temporal workflow. */
-  async start(userId: string, workflowUuid: string, body: unknown) {
-    const triggerOutput = triggerOutputOf(body);
-    const { user_id: _u, created_at: _c, updated_at: _up, ...definition } = await this.definitions.get(userId, workflowUuid);
+  /** POST /workflows/{uuid}/runs */
+  async startFromRequest(userId: string, workflowUuid: string, body: unknown) {
+    return (await this.start(userId, workflowUuid, triggerOutputOf(body))).run;
+  }
+
+  /**
+   * Snapshots the definition, records the run and its pending steps, then starts the Temporal workflow.
+   * With a given `runUuid` that exists already, starts nothing and returns that run (`created: false`).
+   */
+  async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID()) {
+    const definition = definitionOf(await this.definitions.get(userId, workflowUuid));
     if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
 
-    const runUuid = randomUUID();
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
-    await this.runs.create({
+    const created = await this.runs.create({
       uuid: runUuid,
       user_id: userId,
       workflow_uuid: definition.uuid,
@@ -51,6 +57,7 @@ export class RunsService {
       trigger_output: { uuid: randomUUID(), raw_data: triggerOutput, summary: summarizeOutput(triggerOutput), markdown_representation: markdownFor(triggerOutput), size_bytes: byteSize(triggerOutput) },
       steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
     });
+    if (!created) return { created: false, run: await this.get(userId, runUuid) };
     const input: RunWorkflowInput = {
       run_uuid: runUuid,
       user_id: userId,
@@ -65,7 +72,7 @@ export class RunsService {
       await this.runs.finishRun(runUuid, 'failed', `The run could not be started: ${(error as Error).message}`);
       throw error;
     }
-    return this.get(userId, runUuid);
+    return { created: true, run: await this.get(userId, runUuid) };
   }
 
   async get(userId: string, runUuid: string) {

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Param, Patch, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { paginationOf } from '../common/pagination';
 import { TriggersService } from './triggers.service';
 
 @ApiTags('triggers')
@@ -27,5 +28,15 @@ export class TriggersController {
   @Patch('triggers/:triggerUuid')
   update(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string, @Body() body: unknown) {
     return this.triggers.update(user.userId, triggerUuid, body);
+  }
+
+  @Post('triggers/:triggerUuid/rotate-secret')
+  rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string) {
+    return this.triggers.rotateSecret(user.userId, triggerUuid);
+  }
+
+  @Get('triggers/:triggerUuid/events')
+  events(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string, @Query() query: Record<string, unknown>) {
+    return this.triggers.events(user.userId, triggerUuid, paginationOf(query));
   }
 }

@@ -2,12 +2,35 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { TriggerDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound, parseTrigger } from '@app/domain';
+import { TriggerHookRepository } from '@app/persistence';
+import type { Pagination } from '../common/pagination';
+import { newWebhookSecret } from '../hooks/webhook-auth';
 import { DefinitionStore } from '../workflows/definition-store.service';
 import { toDetailsView, type WorkflowDetailsView } from '../workflows/workflow.views';
 
 @Injectable()
 export class TriggersService {
-  constructor(private readonly store: DefinitionStore) {}
+  constructor(
+    private readonly store: DefinitionStore,
+    private readonly hooks: TriggerHookRepository,
+  ) {}
+
+  /** A new secret for a webhook trigger, shown this once; the previous one stops working at once. */
+  async rotateSecret(userId: string, triggerUuid: string) {
+    const trigger = await this.get(userId, triggerUuid);
+    if (trigger.type !== 'webhook') {
+      throw new DomainError(ErrorCode.ValidationFailed, `Trigger ${triggerUuid} is a ${trigger.type} trigger: only webhook triggers have secrets`, { field: 'type' });
+    }
+    const secret = newWebhookSecret();
+    await this.hooks.setSecret(triggerUuid, secret);
+    return { trigger_uuid: triggerUuid, secret, hook_path: `/api/v1/hooks/${triggerUuid}` };
+  }
+
+  /** Deliveries the webhook received, matched or ignored, newest first. */
+  async events(userId: string, triggerUuid: string, page: Pagination) {
+    await this.store.workflowOfTrigger(userId, triggerUuid);
+    return this.hooks.listEvents(userId, triggerUuid, page.limit, page.offset);
+  }
 
   /** Sets the workflow's one trigger, keeping its uuid when it already has one. */
   async put(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {

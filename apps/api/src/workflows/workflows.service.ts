@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { notFound, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
-import type { Page } from '@app/persistence';
+import { definitionOf, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { DefinitionStore } from './definition-store.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
@@ -48,8 +48,7 @@ export class WorkflowsService {
   }
 
   async export(userId: string, uuid: string): Promise<ReturnType<typeof toWorkflowDocument>> {
-    const { user_id: _u, created_at: _c, updated_at: _up, ...definition } = await this.store.get(userId, uuid);
-    return toWorkflowDocument(definition);
+    return toWorkflowDocument(definitionOf(await this.store.get(userId, uuid)));
   }
 
   /** With a uuid of one of the user's workflows: replaces it whole. Otherwise: creates it. */

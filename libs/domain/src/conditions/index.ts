@@ -1,1 +1,2 @@
 export * from './conditions';
+export * from './rules';

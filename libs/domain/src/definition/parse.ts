@@ -10,7 +10,7 @@ import {
   type WorkflowDefinition,
 } from '@app/contracts';
 import { DomainError, ErrorCode } from '../errors';
-import { isValidJsonPath } from '../conditions';
+import { isValidJsonPath, validateRules } from '../conditions';
 import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
 import { jsonSchemaProblem, schemaIssues } from './json-schema';
@@ -75,6 +75,7 @@ export function parseTrigger(input: unknown, field: string, newUuid: NewUuid): T
   const body = requireObject(input, field);
   const type = knownType<TriggerType>(body, field, TRIGGER_TYPES, ErrorCode.UnknownTriggerType);
   throwIssues(schemaIssues(TRIGGER_SCHEMAS[type], body, field));
+  if (body.filter_rules !== undefined) validateRules(body.filter_rules, fieldPath(field, 'filter_rules'));
   return {
     uuid: typeof body.uuid === 'string' ? body.uuid.toLowerCase() : newUuid(),
     type,

@@ -11,6 +11,10 @@ export class WorkflowEntity {
   @Column({ type: 'char', length: 36, nullable: true }) trigger_uuid!: string | null;
   /** Step uuids in run order. */
   @Column({ type: 'longtext', transformer: jsonColumn }) steps!: string[];
+  /** Written only by atomic increments in the run repository. */
+  @Column({ type: 'int', insert: false, update: false }) total_runs!: number;
+  @Column({ type: 'int', insert: false, update: false }) successful_runs!: number;
+  @Column({ type: 'int', insert: false, update: false }) failed_runs!: number;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
 }
@@ -48,4 +52,23 @@ export class ApiKeyEntity {
   @Column({ type: 'varchar' }) name!: string;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
   @Column({ type: 'datetime', precision: 3, nullable: true }) revoked_at!: Date | null;
+}
+
+@Entity('trigger_secrets')
+export class TriggerSecretEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) trigger_uuid!: string;
+  @Column({ type: 'varchar' }) secret!: string;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
+}
+
+@Entity('trigger_events')
+export class TriggerEventEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
+  @Column({ type: 'char', length: 36 }) trigger_uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'varchar', nullable: true }) delivery_key!: string | null;
+  @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) matched!: boolean;
+  @Column({ type: 'char', length: 36, nullable: true }) run_uuid!: string | null;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) body!: unknown;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) received_at!: Date;
 }

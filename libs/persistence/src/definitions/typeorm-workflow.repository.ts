@@ -2,7 +2,7 @@ import type { WorkflowDefinition } from '@app/contracts';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
 import { toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
-import { WorkflowRepository, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
+import { definitionOf, WorkflowRepository, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
 
 export class TypeormWorkflowRepository extends WorkflowRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -61,8 +61,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return this.dataSource.transaction(async (manager) => {
       const current = await this.load(manager, userId, uuid, true);
       if (!current) return null;
-      const { user_id: _u, created_at: _c, updated_at: _up, ...definition } = current;
-      const next = change(definition);
+      const next = change(definitionOf(current));
       await manager.update(WorkflowEntity, { uuid, user_id: userId }, {
         name: next.name,
         description: next.description,

@@ -38,5 +38,6 @@ export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEn
     steps: workflow.steps.flatMap((uuid) => (byUuid.has(uuid) ? [toStep(byUuid.get(uuid)!)] : [])),
     trigger: trigger ? toTrigger(trigger) : null,
   };
-  return { ...definition, user_id: workflow.user_id, created_at: workflow.created_at, updated_at: workflow.updated_at };
+  const { total_runs, successful_runs, failed_runs } = workflow;
+  return { ...definition, user_id: workflow.user_id, total_runs, successful_runs, failed_runs, created_at: workflow.created_at, updated_at: workflow.updated_at };
 }

@@ -1,10 +1,22 @@
 import type { WorkflowDefinition } from '@app/contracts';
 
 /** A stored workflow: its whole definition plus ownership and timestamps. */
-export interface WorkflowRecord extends WorkflowDefinition {
+export interface RunCounters {
+  total_runs: number;
+  successful_runs: number;
+  failed_runs: number;
+}
+
+export interface WorkflowRecord extends WorkflowDefinition, RunCounters {
   user_id: string;
   created_at: Date;
   updated_at: Date;
+}
+
+/** The definition alone, without ownership, counters and timestamps. */
+export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
+  const { uuid, name, description, is_active, steps, trigger } = record;
+  return { uuid, name, description, is_active, steps, trigger };
 }
 
 export interface Page<T> {

@@ -6,8 +6,11 @@ export type NewOutput = Omit<OutputRecord, 'created_at'>;
 
 /** Reads of runs for the API (scoped by user) and the audit writes of the worker's activities. */
 export abstract class RunRepository {
-  /** The run, its trigger output and its pending step instances, in one transaction. */
-  abstract create(run: NewRun): Promise<void>;
+  /**
+   * The run, its trigger output and its pending step instances, in one transaction, counted on its
+   * workflow. False when a run with that uuid exists already (a repeated delivery).
+   */
+  abstract create(run: NewRun): Promise<boolean>;
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
   abstract list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>>;
   abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;
@@ -24,7 +27,7 @@ export abstract class RunRepository {
   abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;
   /** Fails a step that has not completed. */
   abstract failStep(instanceUuid: string, errorMessage: string): Promise<void>;
-  /** Ends a running run: final status, tokens summed, steps not run marked skipped. Idempotent. */
+  /** Ends a running run: final status, tokens summed, steps not run marked skipped, the workflow's counters. Idempotent. */
   abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void>;
 
   /** One row per (step, turn, attempt): a retried activity rewrites its own row. */

@@ -15,7 +15,17 @@ export class TypeormRunRepository extends RunRepository {
     super();
   }
 
-  async create(run: NewRun): Promise<void> {
+  async create(run: NewRun): Promise<boolean> {
+    try {
+      await this.insertRun(run);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ER_DUP_ENTRY' && (await this.dataSource.manager.existsBy(RunEntity, { uuid: run.uuid }))) return false;
+      throw error;
+    }
+  }
+
+  private async insertRun(run: NewRun): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(RunEntity, {
         uuid: run.uuid,
@@ -37,6 +47,7 @@ export class TypeormRunRepository extends RunRepository {
           run.steps.map((step, position) => ({ ...step, run_uuid: run.uuid, user_id: run.user_id, position, status: 'pending', attempts: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })),
         );
       }
+      await manager.query('UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', [run.workflow_uuid]);
     });
   }
 
@@ -138,12 +149,17 @@ export class TypeormRunRepository extends RunRepository {
     await this.dataSource.transaction(async (manager) => {
       await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running']) }, { status: 'skipped' });
       const tokens = await this.sumTokens(manager, 'run_uuid', runUuid);
-      await manager
+      const ended = await manager
         .createQueryBuilder()
         .update(RunEntity)
         .set({ status, error_message: errorMessage, ...tokens, finished_at: NOW })
         .where('uuid = :uuid AND status = :running', { uuid: runUuid, running: 'running' })
         .execute();
+      // Counted once, by the update that ended the run: exact however many runs end at once.
+      const counter = status === 'failed' ? 'failed_runs' : status === 'cancelled' ? null : 'successful_runs';
+      if (ended.affected === 1 && counter) {
+        await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
+      }
     });
   }
 

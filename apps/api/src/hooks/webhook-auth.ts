@@ -1,0 +1,28 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const SECRET_HEADER = 'x-stepwise-secret';
+export const SIGNATURE_HEADER = 'x-stepwise-signature';
+
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+
+const sameText = (a: string, b: string): boolean => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+export const signBody = (secret: string, body: Buffer): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The secret itself in X-Stepwise-Secret, or `sha256=<hex HMAC of the raw body>` in X-Stepwise-Signature. */
+export function deliveryIsAuthentic(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: Buffer): boolean {
+  const given = headers[SECRET_HEADER];
+  if (typeof given === 'string' && sameText(given, secret)) return true;
+  const signature = headers[SIGNATURE_HEADER];
+  return typeof signature === 'string' && sameText(signature, signBody(secret, rawBody));
+}
+
+/** A repeated delivery (same trigger, same key) names the same run: a name-based (v5-style) uuid. */
+export function deliveryRunUuid(triggerUuid: string, key: string): string {
+  const hex = createHash('sha1').update(`${triggerUuid}:${key}`).digest('hex');
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { TriggerDefinition } from '@app/contracts';
+import { TriggerEntity, TriggerEventEntity, TriggerSecretEntity } from './definition.entities';
+import { toTrigger } from './workflow.mapper';
+import type { Page } from './workflow.repository';
+
+/** What a webhook delivery needs: the trigger, whose it is, and its secret (null until one is made). */
+export interface HookTarget {
+  trigger: TriggerDefinition;
+  workflow_uuid: string;
+  user_id: string;
+  secret: string | null;
+}
+
+export interface TriggerEventRecord {
+  uuid: string;
+  trigger_uuid: string;
+  delivery_key: string | null;
+  matched: boolean;
+  run_uuid: string | null;
+  body: unknown;
+  received_at: Date;
+}
+
+/** Webhook deliveries: looked up by trigger uuid alone (the caller proves itself with the secret). */
+export abstract class TriggerHookRepository {
+  abstract findTarget(triggerUuid: string): Promise<HookTarget | null>;
+  abstract setSecret(triggerUuid: string, secret: string): Promise<void>;
+  abstract recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string>;
+  abstract listEvents(userId: string, triggerUuid: string, limit: number, offset: number): Promise<Page<TriggerEventRecord>>;
+}
+
+export class TypeormTriggerHookRepository extends TriggerHookRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async findTarget(triggerUuid: string): Promise<HookTarget | null> {
+    const trigger = await this.dataSource.manager.findOneBy(TriggerEntity, { uuid: triggerUuid });
+    if (!trigger) return null;
+    const secret = await this.dataSource.manager.findOneBy(TriggerSecretEntity, { trigger_uuid: triggerUuid });
+    return { trigger: toTrigger(trigger), workflow_uuid: trigger.workflow_uuid, user_id: trigger.user_id, secret: secret?.secret ?? null };
+  }
+
+  async setSecret(triggerUuid: string, secret: string): Promise<void> {
+    await this.dataSource.manager.upsert(TriggerSecretEntity, { trigger_uuid: triggerUuid, secret }, ['trigger_uuid']);
+  }
+
+  async recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string> {
+    const uuid = randomUUID();
+    await this.dataSource.manager.insert(TriggerEventEntity, { ...event, uuid, body: event.body as never });
+    return uuid;
+  }
+
+  async listEvents(userId: string, triggerUuid: string, limit: number, offset: number): Promise<Page<TriggerEventRecord>> {
+    const [rows, total] = await this.dataSource.manager.findAndCount(TriggerEventEntity, {
+      where: { user_id: userId, trigger_uuid: triggerUuid },
+      order: { received_at: 'DESC', uuid: 'ASC' },
+      take: limit,
+      skip: offset,
+    });
+    return { items: rows.map(({ user_id: _u, ...event }) => event), total, limit, offset };
+  }
+}
