@@ -5,6 +5,7 @@ import { HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
+import { NotificationService } from './steps/notification.service';
 import { ModelCallService } from './steps/model-call.service';
 import { StepInputService } from './steps/step-input.service';
 import { StopCheckerService } from './steps/stop-checker.service';
@@ -22,7 +23,8 @@ import { ToolCallService } from './steps/tool-call.service';
     LlmStepService,
     AgentStepService,
     StopCheckerService,
+    NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, NotificationService],
 })
 export class WorkerModule {}

@@ -73,6 +73,10 @@ export interface WorkflowDefinition {
   name: string;
   description: string;
   is_active: boolean;
+  /** When a run ends, POST a signed summary here (if the matching flag below is on). */
+  notify_url: string | null;
+  notify_on_complete: boolean;
+  notify_on_failure: boolean;
   steps: StepDefinition[];
   trigger: TriggerDefinition | null;
 }

@@ -74,4 +74,6 @@ export interface RunActivities {
   runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
+  /** POSTs the run's signed summary to the workflow's notify_url; throws (and is retried) until it is taken. */
+  notifyRunEnd(input: { run_uuid: string; user_id: string; url: string }): Promise<void>;
 }

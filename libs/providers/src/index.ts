@@ -4,3 +4,4 @@ export * from './model/openai-model-client';
 export * from './tools/tool-transport';
 export * from './tools/http-tool-transport';
 export * from './tools/http-request.tool';
+export * from './signing';

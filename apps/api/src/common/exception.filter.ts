@@ -6,17 +6,27 @@ import { DomainError, ErrorCode } from '@app/domain';
 import { statusOf } from './error-status';
 import { requestIdOf } from './request-id';
 
-/** Framework errors that reach us as HttpExceptions (body parsing, unknown routes) keep a code too. */
-const HTTP_CODES: Partial<Record<number, [ErrorCode, string]>> = {
-  [HttpStatus.BAD_REQUEST]: [ErrorCode.InvalidBody, 'The request body is not valid JSON'],
-  [HttpStatus.PAYLOAD_TOO_LARGE]: [ErrorCode.PayloadTooLarge, 'The request body is larger than allowed'],
-  [HttpStatus.NOT_FOUND]: [ErrorCode.NotFound, 'No such route'],
-};
+/**
+ * Framework errors reach us as HttpExceptions: the JSON parser's (malformed body 400, over the limit 413,
+ * unsupported charset or encoding 415, aborted upload 400) and Express's unknown route (404). Each gets a
+ * code like any domain error. Their messages are safe to show: Nest keeps only the status text of any
+ * http-error not marked `expose`. A 5xx is a fault of ours and stays internal.
+ */
+export function fromHttpException(error: HttpException): DomainError | null {
+  const status = error.getStatus();
+  if (status === HttpStatus.NOT_FOUND) return new DomainError(ErrorCode.NotFound, 'No such route');
+  if (status === HttpStatus.PAYLOAD_TOO_LARGE) {
+    return new DomainError(ErrorCode.PayloadTooLarge, 'The request body is larger than allowed', { field: 'body' });
+  }
+  if (status >= 400 && status < 500) {
+    return new DomainError(ErrorCode.InvalidBody, 'The request body could not be read as JSON', { field: 'body', reason: error.message });
+  }
+  return null;
+}
 
 function toDomainError(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;
-  const known = error instanceof HttpException ? HTTP_CODES[error.getStatus()] : undefined;
-  return known ? new DomainError(known[0], known[1], error instanceof HttpException && error.getStatus() !== 404 ? { field: 'body' } : {}) : null;
+  return error instanceof HttpException ? fromHttpException(error) : null;
 }
 
 @Catch()
@@ -34,6 +44,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     this.logger.error(`request ${request_id} failed: ${(error as Error)?.stack ?? String(error)}`);
-    response.status(500).json({ code: 'INTERNAL', message: 'Internal error', details: {}, request_id });
+    response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ code: 'INTERNAL', message: 'Internal error', details: {}, request_id });
   }
 }

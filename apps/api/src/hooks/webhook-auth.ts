@@ -1,7 +1,7 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SIGNATURE_HEADER, signBody } from '@app/providers';
 
 export const SECRET_HEADER = 'x-stepwise-secret';
-export const SIGNATURE_HEADER = 'x-stepwise-signature';
 
 export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
 
@@ -9,8 +9,6 @@ const sameText = (a: string, b: string): boolean => {
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
   return x.length === y.length && timingSafeEqual(x, y);
 };
-
-export const signBody = (secret: string, body: Buffer): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /** The secret itself in X-Stepwise-Secret, or `sha256=<hex HMAC of the raw body>` in X-Stepwise-Signature. */
 export function deliveryIsAuthentic(secret: string, headers: Record<string, string | string[] | undefined>, rawBody: Buffer): boolean {

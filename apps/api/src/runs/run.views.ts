@@ -22,6 +22,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     user_id: run.user_id,
     status: run.status,
     error_message: run.error_message,
+    notification: run.notification,
     tokens: tokensOf(run),
     started_at: run.started_at,
     finished_at: run.finished_at,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { notFound, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
@@ -6,6 +6,9 @@ import { definitionOf, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { DefinitionStore } from './definition-store.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
+
+/** Signs the workflow's run-end notifications; its owner sees it to check signatures. */
+const newNotifySecret = (): string => `nsec_${randomBytes(24).toString('base64url')}`;
 
 function newUuidsOf(input: WorkflowInput, prefix: string, withWorkflow: boolean): { uuid: string; field: string }[] {
   return [
@@ -22,7 +25,7 @@ export class WorkflowsService {
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
     const input = parseWorkflowInput(body, randomUUID);
     await this.store.assertUuidsFree(newUuidsOf(input, '', true));
-    return toDetailsView(await this.store.workflows.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }));
+    return toDetailsView(await this.store.workflows.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret()));
   }
 
   async list(userId: string, page: Pagination): Promise<Page<WorkflowView>> {
@@ -57,7 +60,7 @@ export class WorkflowsService {
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
       await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', true));
-      const created = await this.store.workflows.create(userId, { ...input, uuid: input.uuid ?? randomUUID() });
+      const created = await this.store.workflows.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret());
       return { created: true, workflow: toDetailsView(created) };
     }
     const kept = new Set([...existing.steps.map((s) => s.uuid), existing.trigger?.uuid]);

@@ -7,6 +7,7 @@ import type { RunRepository } from '@app/persistence';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
+import type { NotificationService } from '../steps/notification.service';
 import type { StopCheckerService } from '../steps/stop-checker.service';
 import type { ToolCallService } from '../steps/tool-call.service';
 import { toApplicationFailure } from './to-application-failure';
@@ -16,6 +17,7 @@ export interface RunServices {
   agent: AgentStepService;
   tools: ToolCallService;
   stopChecker: StopCheckerService;
+  notifications: NotificationService;
   runs: RunRepository;
 }
 
@@ -45,5 +47,6 @@ export function createRunActivities(services: RunServices): RunActivities {
     runStopChecker: ({ step, ...context }) => inActivity(() => services.stopChecker.run(context, step)),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
     finishRun: ({ run_uuid, status, error_message }) => services.runs.finishRun(run_uuid, status, error_message),
+    notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),
   };
 }

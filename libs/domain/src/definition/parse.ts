@@ -99,20 +99,21 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
     name: body.name as string,
     description: (body.description as string | undefined) ?? '',
     is_active: (body.is_active as boolean | undefined) ?? true,
+    notify_url: (body.notify_url as string | null | undefined) ?? null,
+    notify_on_complete: (body.notify_on_complete as boolean | undefined) ?? false,
+    notify_on_failure: (body.notify_on_failure as boolean | undefined) ?? true,
     steps,
     trigger,
   };
 }
 
-export type WorkflowPatch = Partial<Pick<WorkflowDefinition, 'name' | 'description' | 'is_active'>>;
+const PATCHABLE = ['name', 'description', 'is_active', 'notify_url', 'notify_on_complete', 'notify_on_failure'] as const;
+export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 
 export function parseWorkflowPatch(input: unknown): WorkflowPatch {
   const body = requireObject(input, '');
-  const schema = { ...WORKFLOW_FIELDS_SCHEMA, additionalProperties: false, minProperties: 1, properties: {
-    name: (WORKFLOW_FIELDS_SCHEMA.properties as Record<string, unknown>).name,
-    description: (WORKFLOW_FIELDS_SCHEMA.properties as Record<string, unknown>).description,
-    is_active: (WORKFLOW_FIELDS_SCHEMA.properties as Record<string, unknown>).is_active,
-  } };
+  const fields = WORKFLOW_FIELDS_SCHEMA.properties as Record<string, unknown>;
+  const schema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(PATCHABLE.map((key) => [key, fields[key]])) };
   throwIssues(schemaIssues(schema, body, ''));
   return body as WorkflowPatch;
 }

@@ -31,3 +31,10 @@ export const BOOKKEEPING_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 };
+
+/** Run-end notifications: a few attempts with backoff, then the run moves on. */
+export const NOTIFICATION_OPTIONS: ActivityOptions = {
+  summary: 'notify',
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '1 second', maximumInterval: '30 seconds', backoffCoefficient: 2 },
+};

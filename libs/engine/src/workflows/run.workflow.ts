@@ -11,10 +11,11 @@ import type {
   StepContext,
   StepDefinition,
 } from '@app/contracts';
-import { BOOKKEEPING_OPTIONS, stepActivityOptions } from './activity-options';
+import { BOOKKEEPING_OPTIONS, NOTIFICATION_OPTIONS, stepActivityOptions } from './activity-options';
 import { nextStep } from './next-step';
 
 const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
+const notifications = proxyActivities<RunActivities>(NOTIFICATION_OPTIONS);
 const DEFAULT_HEARTBEAT_SECONDS = 30;
 const DEFAULT_MAX_ITERATIONS = 10;
 
@@ -55,8 +56,20 @@ export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowR
 
   const finish = async (status: FinalStatus, error_message: string | null): Promise<RunWorkflowResult> => {
     await bookkeeping.finishRun({ run_uuid: input.run_uuid, status, error_message });
+    await notify(status);
     return { status, error_message };
   };
+
+  async function notify(status: FinalStatus): Promise<void> {
+    const { notify_url, notify_on_complete, notify_on_failure } = input.definition;
+    const wanted = status === 'failed' ? notify_on_failure : status !== 'cancelled' && notify_on_complete;
+    if (!notify_url || !wanted) return;
+    try {
+      await notifications.notifyRunEnd({ run_uuid: input.run_uuid, user_id: input.user_id, url: notify_url });
+    } catch {
+      // Every attempt is recorded on the run; a receiver that never answers does not change the run's outcome.
+    }
+  }
 
   let current: StepDefinition | null = null;
   let previousOutput: string | null = null;

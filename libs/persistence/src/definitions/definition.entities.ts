@@ -11,6 +11,11 @@ export class WorkflowEntity {
   @Column({ type: 'char', length: 36, nullable: true }) trigger_uuid!: string | null;
   /** Step uuids in run order. */
   @Column({ type: 'longtext', transformer: jsonColumn }) steps!: string[];
+  @Column({ type: 'text', nullable: true }) notify_url!: string | null;
+  @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_complete!: boolean;
+  @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_failure!: boolean;
+  /** Signs run-end notifications; set once when the workflow is created. */
+  @Column({ type: 'varchar', nullable: true, update: false }) notify_secret!: string | null;
   /** Written only by atomic increments in the run repository. */
   @Column({ type: 'int', insert: false, update: false }) total_runs!: number;
   @Column({ type: 'int', insert: false, update: false }) successful_runs!: number;

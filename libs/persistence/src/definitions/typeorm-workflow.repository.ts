@@ -41,7 +41,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return null;
   }
 
-  async create(userId: string, definition: WorkflowDefinition): Promise<WorkflowRecord> {
+  async create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord> {
     return this.dataSource.transaction(async (manager) => {
       await manager.insert(WorkflowEntity, {
         uuid: definition.uuid,
@@ -49,6 +49,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         name: definition.name,
         description: definition.description,
         is_active: definition.is_active,
+        notify_url: definition.notify_url,
+        notify_on_complete: definition.notify_on_complete,
+        notify_on_failure: definition.notify_on_failure,
+        notify_secret: notifySecret,
         trigger_uuid: definition.trigger?.uuid ?? null,
         steps: definition.steps.map((step) => step.uuid),
       });
@@ -66,6 +70,9 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         name: next.name,
         description: next.description,
         is_active: next.is_active,
+        notify_url: next.notify_url,
+        notify_on_complete: next.notify_on_complete,
+        notify_on_failure: next.notify_on_failure,
         trigger_uuid: next.trigger?.uuid ?? null,
         steps: next.steps.map((step) => step.uuid),
         updated_at: () => 'CURRENT_TIMESTAMP(3)',

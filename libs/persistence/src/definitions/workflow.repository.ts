@@ -9,14 +9,15 @@ export interface RunCounters {
 
 export interface WorkflowRecord extends WorkflowDefinition, RunCounters {
   user_id: string;
+  notify_secret: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /** The definition alone, without ownership, counters and timestamps. */
 export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
-  const { uuid, name, description, is_active, steps, trigger } = record;
-  return { uuid, name, description, is_active, steps, trigger };
+  const { uuid, name, description, is_active, notify_url, notify_on_complete, notify_on_failure, steps, trigger } = record;
+  return { uuid, name, description, is_active, notify_url, notify_on_complete, notify_on_failure, steps, trigger };
 }
 
 export interface Page<T> {
@@ -37,7 +38,7 @@ export abstract class WorkflowRepository {
   abstract findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null>;
   /** Whether any user's workflow, step or trigger already uses this uuid (imports must not take them). */
   abstract ownerOfUuid(uuid: string): Promise<string | null>;
-  abstract create(userId: string, definition: WorkflowDefinition): Promise<WorkflowRecord>;
+  abstract create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord>;
   /**
    * Loads the workflow under a row lock, applies `change` and saves the result in the same transaction.
    * If `change` throws, nothing is written. Returns null when the workflow is not the user's.

@@ -14,6 +14,7 @@ export class RunEntity {
   @Column({ type: 'char', length: 36, nullable: true }) trigger_output_id!: string | null;
   @Column({ type: 'varchar' }) temporal_workflow_id!: string;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;

@@ -61,6 +61,15 @@ export interface StepInstanceRecord extends TokenUsage {
   finished_at: Date | null;
 }
 
+export interface NotificationRecord {
+  url: string;
+  status: 'delivered' | 'failed';
+  attempts: number;
+  http_status: number | null;
+  error: string | null;
+  at: string;
+}
+
 export interface RunRecord extends TokenUsage {
   uuid: string;
   user_id: string;
@@ -71,6 +80,7 @@ export interface RunRecord extends TokenUsage {
   trigger_output_id: string | null;
   temporal_workflow_id: string;
   error_message: string | null;
+  notification: NotificationRecord | null;
   started_at: Date;
   finished_at: Date | null;
   created_at: Date;

@@ -1,6 +1,6 @@
 import type { FinalStatus } from '@app/contracts';
 import type { Page } from '../definitions/workflow.repository';
-import type { ModelCallRecord, NewRun, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
+import type { ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
 
 export type NewOutput = Omit<OutputRecord, 'created_at'>;
 
@@ -29,6 +29,9 @@ export abstract class RunRepository {
   abstract failStep(instanceUuid: string, errorMessage: string): Promise<void>;
   /** Ends a running run: final status, tokens summed, steps not run marked skipped, the workflow's counters. Idempotent. */
   abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void>;
+
+  /** The latest attempt to deliver the run-end notification. */
+  abstract recordNotification(runUuid: string, notification: NotificationRecord): Promise<void>;
 
   /** One row per (step, turn, attempt): a retried activity rewrites its own row. */
   abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void>;

@@ -3,7 +3,7 @@ import type { FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../definitions/workflow.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
-import type { ModelCallRecord, NewRun, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
+import type { ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
 import { RunRepository, type NewOutput } from './run.repository';
 
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
@@ -77,7 +77,7 @@ export class TypeormRunRepository extends RunRepository {
   async list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>> {
     const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({
       where: { user_id: userId, ...(filter.status ? { status: filter.status } : {}), ...(filter.workflow_uuid ? { workflow_uuid: filter.workflow_uuid } : {}) },
-      select: { definition: false, uuid: true, user_id: true, workflow_uuid: true, workflow_name: true, status: true, trigger_output_id: true, temporal_workflow_id: true, error_message: true, prompt_tokens: true, completion_tokens: true, total_tokens: true, started_at: true, finished_at: true, created_at: true },
+      select: { definition: false, uuid: true, user_id: true, workflow_uuid: true, workflow_name: true, status: true, trigger_output_id: true, temporal_workflow_id: true, error_message: true, notification: true, prompt_tokens: true, completion_tokens: true, total_tokens: true, started_at: true, finished_at: true, created_at: true },
       order: { created_at: 'DESC', uuid: 'ASC' },
       take: limit,
       skip: offset,
@@ -161,6 +161,10 @@ export class TypeormRunRepository extends RunRepository {
         await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
       }
     });
+  }
+
+  async recordNotification(runUuid: string, notification: NotificationRecord): Promise<void> {
+    await this.dataSource.manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never });
   }
 
   async recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void> {

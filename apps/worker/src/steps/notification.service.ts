@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { RunRepository, WorkflowRepository } from '@app/persistence';
+import { SIGNATURE_HEADER, signBody } from '@app/providers';
+import type { ActivityScope } from './activity-scope';
+
+const TIMEOUT_MS = 10_000;
+
+/** A run's end, POSTed as signed JSON to the workflow's notify_url; each attempt is recorded on the run. */
+@Injectable()
+export class NotificationService {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly workflows: WorkflowRepository,
+  ) {}
+
+  async notify(runUuid: string, userId: string, url: string, scope: ActivityScope): Promise<void> {
+    const run = await this.runs.find(userId, runUuid);
+    if (!run) return;
+    const last = [...run.steps].reverse().find((step) => step.output);
+    const body = JSON.stringify({
+      run_uuid: run.uuid,
+      workflow_uuid: run.workflow_uuid,
+      workflow_name: run.workflow_name,
+      status: run.status,
+      error_message: run.error_message,
+      final_output: last?.output ? { output_id: last.output.uuid, summary: last.output.summary } : null,
+      tokens: { prompt: run.prompt_tokens, completion: run.completion_tokens, total: run.total_tokens },
+      finished_at: run.finished_at,
+    });
+    const secret = (await this.workflows.find(userId, run.workflow_uuid))?.notify_secret;
+    const record = (fields: { status: 'delivered' | 'failed'; http_status: number | null; error: string | null }) =>
+      this.runs.recordNotification(runUuid, { url, attempts: scope.attempt, at: new Date().toISOString(), ...fields });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-stepwise-run': run.uuid, ...(secret ? { [SIGNATURE_HEADER]: signBody(secret, body) } : {}) },
+        body,
+        signal: AbortSignal.any([scope.signal, AbortSignal.timeout(TIMEOUT_MS)]),
+      });
+    } catch (error) {
+      await record({ status: 'failed', http_status: null, error: (error as Error).message });
+      throw error;
+    }
+    if (!response.ok) {
+      await record({ status: 'failed', http_status: response.status, error: `receiver answered ${response.status}` });
+      throw new Error(`notification receiver answered ${response.status}`);
+    }
+    await record({ status: 'delivered', http_status: response.status, error: null });
+  }
+}
