@@ -1,8 +1,20 @@
 import type { WorkflowDefinition } from '@app/contracts';
+import { DomainError, ErrorCode } from '@app/domain';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
 import { toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
 import { definitionOf, WorkflowRepository, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
+
+/**
+ * The service checks uuids are free before writing, but two requests can race to the same uuid: the
+ * primary key then refuses the second, which is a conflict like the checked case, not a server fault.
+ */
+function conflictOnDuplicate(error: unknown): never {
+  if ((error as { code?: string }).code === 'ER_DUP_ENTRY') {
+    throw new DomainError(ErrorCode.Conflict, 'A workflow, step or trigger with one of these uuids was created meanwhile', {});
+  }
+  throw error;
+}
 
 export class TypeormWorkflowRepository extends WorkflowRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -58,7 +70,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
       });
       await this.writeChildren(manager, userId, definition);
       return (await this.load(manager, userId, definition.uuid, false))!;
-    });
+    }).catch(conflictOnDuplicate);
   }
 
   async mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord | null> {
@@ -82,7 +94,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
       await manager.delete(TriggerEntity, { workflow_uuid: uuid });
       await this.writeChildren(manager, userId, next);
       return this.load(manager, userId, uuid, false);
-    });
+    }).catch(conflictOnDuplicate);
   }
 
   async delete(userId: string, uuid: string): Promise<boolean> {
