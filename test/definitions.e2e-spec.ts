@@ -1,6 +1,7 @@
 // The definitions API over real HTTP and the real MySQL: every endpoint, every refusal, and that a
 // refused request leaves the stored workflow exactly as it was.
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { ApiKeyService } from '../apps/api/src/auth/api-key.service';
 import { ApiClient, startApi, testConfig, type Reply, type TestApi } from './support/api';
 import { agentStep, llmStep, stopChecker } from './support/factories';
@@ -93,12 +94,59 @@ describe('Workflow definitions API', () => {
       expect(malformed).toMatchObject({ status: 400, body: { code: 'INVALID_BODY' } });
       const huge = await alice.post('/workflows', { name: 'big', description: 'x'.repeat(70 * 1024) });
       expect(huge).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
+      const charset = await alice.call('POST', '/workflows', '{"name": "x"}', { 'content-type': 'application/json; charset=latin9' });
+      expect(charset).toMatchObject({ status: 400, body: { code: 'INVALID_BODY', details: { field: 'body' } } });
+      expect((await alice.get('/workflows?limit=200')).body.items.map((w: { name: string }) => w.name)).not.toContain('big');
+    });
+
+    it('pages the list newest first and refuses bad paging', async () => {
+      const carol = await api.newUser();
+      const made = [];
+      for (let i = 0; i < 3; i++) made.push(await createWorkflow(carol, { name: `page-${i}` }));
+      const first = await carol.get('/workflows?limit=2');
+      expect(first.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
+      expect(first.body.items.map((w: { name: string }) => w.name)).toEqual(['page-2', 'page-1']);
+      expect(first.body.items[0]).toEqual((await carol.get(`/workflows/${made[2].uuid}`)).body);
+      const second = await carol.get('/workflows?limit=2&offset=2');
+      expect(second.body).toMatchObject({ total: 3, limit: 2, offset: 2, items: [{ name: 'page-0' }] });
+      expect(await carol.get('/workflows?limit=0')).toMatchObject({ status: 422, body: { details: { field: 'limit' } } });
+      expect(await carol.get('/workflows?offset=-1')).toMatchObject({ status: 422, body: { details: { field: 'offset' } } });
+    });
+
+    it('answers 404 for unknown uuids on every workflow route', async () => {
+      const missing = randomUUID();
+      const replies = await Promise.all([
+        alice.get(`/workflows/${missing}`),
+        alice.get(`/workflows/${missing}/details`),
+        alice.get(`/workflows/${missing}/export`),
+        alice.delete(`/workflows/${missing}`),
+        alice.post(`/workflows/${missing}/steps`, llmStep()),
+        alice.put(`/workflows/${missing}/steps/order`, { step_uuids: [] }),
+        alice.put(`/workflows/${missing}/trigger`, { type: 'manual' }),
+        alice.delete(`/workflows/${missing}/trigger`),
+        alice.get(`/steps/${missing}`),
+        alice.get(`/triggers/${missing}`),
+        alice.patch(`/triggers/${missing}`, { initial_data_description: 'x' }),
+        alice.get('/workflows/not-a-uuid'),
+      ]);
+      for (const reply of replies) expect(reply).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', request_id: expect.any(String) } });
     });
 
     it('refuses a workflow uuid that is already taken', async () => {
       const created = await createWorkflow();
       const reply = await alice.post('/workflows', { uuid: created.uuid, name: 'dup' });
       expect(reply).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'uuid' } } });
+      const step = llmStep();
+      await createWorkflow(alice, { steps: [step] });
+      const stepTaken = await alice.post('/workflows', { name: 'dup-step', steps: [step] });
+      expect(stepTaken).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'steps[0].uuid' } } });
+    });
+
+    it('lets one of several concurrent creates with the same uuid win, the others get 409', async () => {
+      const uuid = randomUUID();
+      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => alice.post('/workflows', { uuid, name: `race-${i}`, steps: [llmStep()] })));
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      for (const reply of replies.filter((r) => r.status === 409)) expect(reply.body.code).toBe('CONFLICT');
     });
   });
 
@@ -211,10 +259,35 @@ describe('Workflow definitions API', () => {
       expect((await client.get('/workflows')).body).toMatchObject({ code: 'UNAUTHORIZED' });
     });
 
-    it('keeps health and the OpenAPI page public', async () => {
+    it('keeps health and the OpenAPI page public, and documents the request bodies', async () => {
       expect((await api.anonymous().get('/health')).body).toEqual({ status: 'ok', checks: { database: 'ok' } });
       const docs = await fetch(api.baseUrl.replace('/api/v1', '/api/docs'));
       expect(docs.status).toBe(200);
+      type Operation = { requestBody?: { content: Record<string, { schema: unknown }> } };
+      const spec = (await (await fetch(api.baseUrl.replace('/api/v1', '/api/docs-json'))).json()) as { paths: Record<string, Record<string, Operation>>; components: { schemas: object } };
+      for (const [path, method] of [
+        ['/api/v1/workflows', 'post'],
+        ['/api/v1/workflows/{uuid}', 'patch'],
+        ['/api/v1/workflows/import', 'post'],
+        ['/api/v1/workflows/{uuid}/steps', 'post'],
+        ['/api/v1/workflows/{uuid}/steps/order', 'put'],
+        ['/api/v1/steps/{stepUuid}', 'patch'],
+        ['/api/v1/workflows/{uuid}/trigger', 'put'],
+        ['/api/v1/triggers/{triggerUuid}', 'patch'],
+      ]) {
+        expect([path, method, spec.paths[path][method].requestBody?.content['application/json'].schema]).toEqual([path, method, expect.any(Object)]);
+      }
+      expect(Object.keys(spec.components.schemas)).toEqual(expect.arrayContaining(['CustomLlmStep', 'CustomAgentStep', 'StopCheckerStep', 'Trigger', 'WorkflowWithDetails', 'Error']));
+    });
+
+    it('answers 503 from health when the database is gone', async () => {
+      const other = await startApi();
+      try {
+        await other.app.get(DataSource).destroy();
+        expect(await other.anonymous().get('/health')).toMatchObject({ status: 503, body: { checks: { database: 'unavailable' } } });
+      } finally {
+        await other.close();
+      }
     });
 
     it('never shows one user another user\'s workflows', async () => {
@@ -229,8 +302,17 @@ describe('Workflow definitions API', () => {
       expect((await bob.post(`/workflows/${wf.uuid}/steps`, llmStep())).status).toBe(404);
       expect((await bob.patch(`/steps/${a.uuid}`, { model: 'x' })).status).toBe(404);
       expect((await bob.put(`/workflows/${wf.uuid}/trigger`, { type: 'manual' })).status).toBe(404);
+      expect((await bob.delete(`/workflows/${wf.uuid}/trigger`)).status).toBe(404);
+      expect((await bob.patch(`/triggers/${wf.trigger.uuid}`, { initial_data_description: 'mine' })).status).toBe(404);
+      expect((await bob.delete(`/workflows/${wf.uuid}/steps/${a.uuid}`)).status).toBe(404);
+      expect((await bob.put(`/workflows/${wf.uuid}/steps/order`, { step_uuids: [a.uuid] })).status).toBe(404);
       const doc = (await alice.get(`/workflows/${wf.uuid}/export`)).body;
       expect((await bob.post('/workflows/import', doc)).status).toBe(409);
+      // Bob's own workflow cannot take Alice's step either, by import or by adding it.
+      const bobs = await createWorkflow(bob);
+      expect((await bob.post('/workflows/import', { ...doc, workflow: { ...doc.workflow, uuid: bobs.uuid } })).status).toBe(409);
+      expect((await bob.post(`/workflows/${bobs.uuid}/steps`, { ...doc.workflow.steps[0], name: 'taken' })).status).toBe(409);
+      expect((await bob.get(`/workflows/${bobs.uuid}/details`)).body.steps).toEqual([]);
       expect((await alice.get(`/workflows/${wf.uuid}/export`)).body).toEqual(doc);
     });
   });

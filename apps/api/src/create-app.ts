@@ -6,6 +6,7 @@ import express from 'express';
 import type { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { keepRawBody } from './common/raw-body';
+import { openApiComponents } from './common/openapi';
 import { requestIdMiddleware } from './common/request-id';
 
 export async function createApiApp(config: AppConfig): Promise<INestApplication> {
@@ -24,6 +25,7 @@ export async function createApiApp(config: AppConfig): Promise<INestApplication>
       .addBearerAuth()
       .build(),
   );
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiComponents() } };
   SwaggerModule.setup('api/docs', app, document);
   return app;
 }

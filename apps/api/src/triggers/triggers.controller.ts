@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { ApiAnswers, ApiJsonBody } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
 import { TriggersService } from './triggers.service';
 
@@ -11,21 +12,27 @@ export class TriggersController {
   constructor(private readonly triggers: TriggersService) {}
 
   @Put('workflows/:uuid/trigger')
+  @ApiJsonBody('Trigger')
+  @ApiAnswers(200, 'WorkflowWithDetails', 400, 404, 409, 422)
   put(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.triggers.put(user.userId, uuid, body);
   }
 
   @Delete('workflows/:uuid/trigger')
+  @ApiAnswers(200, 'WorkflowWithDetails', 404)
   remove(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.triggers.remove(user.userId, uuid);
   }
 
   @Get('triggers/:triggerUuid')
+  @ApiAnswers(200, 'Trigger', 404)
   get(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string) {
     return this.triggers.get(user.userId, triggerUuid);
   }
 
   @Patch('triggers/:triggerUuid')
+  @ApiJsonBody('TriggerPatch')
+  @ApiAnswers(200, 'Trigger', 400, 404, 422)
   update(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string, @Body() body: unknown) {
     return this.triggers.update(user.userId, triggerUuid, body);
   }

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
 import { WorkflowsService } from './workflows.service';
 
@@ -12,16 +13,22 @@ export class WorkflowsController {
   constructor(private readonly workflows: WorkflowsService) {}
 
   @Post()
+  @ApiJsonBody('NewWorkflow')
+  @ApiAnswers(201, 'WorkflowWithDetails', 400, 409, 413, 422)
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
     return this.workflows.create(user.userId, body);
   }
 
   @Get()
+  @ApiPaged()
+  @ApiAnswers(200, 'WorkflowPage', 422)
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, unknown>) {
     return this.workflows.list(user.userId, paginationOf(query));
   }
 
   @Post('import')
+  @ApiJsonBody('WorkflowDocument')
+  @ApiAnswers(201, 'WorkflowWithDetails', 200, 400, 409, 413, 422)
   async import(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown, @Res({ passthrough: true }) response: Response) {
     const { created, workflow } = await this.workflows.import(user.userId, body);
     response.status(created ? 201 : 200);
@@ -29,27 +36,33 @@ export class WorkflowsController {
   }
 
   @Get(':uuid')
+  @ApiAnswers(200, 'WorkflowModel', 404)
   get(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.workflows.get(user.userId, uuid);
   }
 
   @Get(':uuid/details')
+  @ApiAnswers(200, 'WorkflowWithDetails', 404)
   details(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.workflows.details(user.userId, uuid);
   }
 
   @Get(':uuid/export')
+  @ApiAnswers(200, 'WorkflowDocument', 404)
   export(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.workflows.export(user.userId, uuid);
   }
 
   @Patch(':uuid')
+  @ApiJsonBody('WorkflowPatch')
+  @ApiAnswers(200, 'WorkflowModel', 400, 404, 422)
   update(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.workflows.update(user.userId, uuid, body);
   }
 
   @Delete(':uuid')
   @HttpCode(204)
+  @ApiAnswers(204, null, 404)
   remove(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.workflows.remove(user.userId, uuid);
   }

@@ -1,0 +1,130 @@
+// OpenAPI documentation of the definition bodies. The step and trigger schemas are the domain's own (the
+// ones the validator applies and GET /step-types serves), converted to OpenAPI 3.0 and registered once as
+// components; routes point at them by name.
+import { applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiQuery, ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+import { STEP_TYPES, TRIGGER_TYPES, type StepType } from '@app/contracts';
+import { STEP_SCHEMAS, TRIGGER_SCHEMAS } from '@app/domain';
+
+type JsonSchema = Record<string, unknown>;
+
+/** JSON Schema (draft 2020) to OpenAPI 3.0: `type: [x, 'null']` becomes `nullable`, numeric exclusive bounds become flags. */
+export function toOpenApi(schema: JsonSchema): SchemaObject {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'type' && Array.isArray(value)) {
+      const types = value.filter((type) => type !== 'null');
+      if (types.length === 1) out.type = types[0];
+      if (types.length < value.length) out.nullable = true;
+    } else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'number') {
+      out[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'] = value;
+      out[key] = true;
+    } else if (key === 'properties' && value && typeof value === 'object') {
+      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toOpenApi(sub as JsonSchema)]));
+    } else if (key === 'items' && value && typeof value === 'object' && !Array.isArray(value)) {
+      out.items = toOpenApi(value as JsonSchema);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out as SchemaObject;
+}
+
+export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
+
+const STEP_COMPONENT: Record<StepType, string> = { custom_llm: 'CustomLlmStep', custom_agent: 'CustomAgentStep', stop_checker: 'StopCheckerStep' };
+
+const uuid: SchemaObject = { type: 'string', format: 'uuid' };
+const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
+
+function withType(schema: JsonSchema, types: readonly string[]): SchemaObject {
+  const converted = toOpenApi(schema);
+  return { ...converted, properties: { ...converted.properties, type: { type: 'string', enum: [...types] } }, required: [...(converted.required ?? []), 'type'] };
+}
+
+const workflowFields: Record<string, SchemaObject> = {
+  name: { type: 'string', minLength: 1, maxLength: 200 },
+  description: { type: 'string', maxLength: 10000 },
+  is_active: { type: 'boolean' },
+  notify_url: { type: 'string', nullable: true, description: 'When a run ends, a signed summary is POSTed here' },
+  notify_on_complete: { type: 'boolean' },
+  notify_on_failure: { type: 'boolean' },
+};
+
+const workflowModel = (steps: SchemaObject, extra: Record<string, SchemaObject> = {}): SchemaObject => ({
+  type: 'object',
+  properties: { uuid, user_id: { type: 'string' }, ...workflowFields, trigger_uuid: { ...uuid, nullable: true }, steps, ...extra, created_at: timestamp, updated_at: timestamp },
+});
+
+/** Every component the routes refer to; create-app.ts adds them to the document. */
+export function openApiComponents(): Record<string, SchemaObject> {
+  const steps = Object.fromEntries(STEP_TYPES.map((type) => [STEP_COMPONENT[type], withType(STEP_SCHEMAS[type], [type])]));
+  return {
+    Error: {
+      type: 'object',
+      required: ['code', 'message', 'details', 'request_id'],
+      properties: {
+        code: { type: 'string', example: 'FORWARD_STEP_REFERENCE' },
+        message: { type: 'string' },
+        details: { type: 'object', properties: { field: { type: 'string', example: 'steps[0].system_prompt' } }, additionalProperties: true },
+        request_id: { type: 'string' },
+      },
+    },
+    ...steps,
+    Step: {
+      oneOf: STEP_TYPES.map((type) => ref(STEP_COMPONENT[type])),
+      discriminator: { propertyName: 'type', mapping: Object.fromEntries(STEP_TYPES.map((type) => [type, ref(STEP_COMPONENT[type]).$ref])) },
+    },
+    NewStep: {
+      allOf: [
+        ref('Step'),
+        { type: 'object', properties: { position: { type: 'integer', minimum: -1, description: '0-based place in the chain; -1 or absent appends' } } },
+      ],
+    },
+    StepPatch: { type: 'object', description: "Any fields of the step's type but uuid and type; the merged step is validated again with the whole chain", additionalProperties: true },
+    StepOrder: { type: 'object', required: ['step_uuids'], properties: { step_uuids: { type: 'array', items: uuid, description: 'A permutation of the current steps' } } },
+    // Every trigger type has the same fields today.
+    Trigger: withType(TRIGGER_SCHEMAS.manual, TRIGGER_TYPES),
+    TriggerPatch: { type: 'object', description: 'Any fields of the trigger but uuid', additionalProperties: true },
+    NewWorkflow: {
+      type: 'object',
+      required: ['name'],
+      properties: { uuid, ...workflowFields, steps: { type: 'array', items: ref('Step') }, trigger: { allOf: [ref('Trigger')], nullable: true } },
+    },
+    WorkflowPatch: { type: 'object', minProperties: 1, additionalProperties: false, properties: workflowFields },
+    WorkflowModel: workflowModel({ type: 'array', items: uuid, description: 'Step uuids in run order' }),
+    WorkflowWithDetails: workflowModel({ type: 'array', items: ref('Step') }, { trigger: { allOf: [ref('Trigger')], nullable: true } }),
+    WorkflowPage: {
+      type: 'object',
+      properties: { items: { type: 'array', items: ref('WorkflowModel') }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+    },
+    WorkflowDocument: {
+      type: 'object',
+      required: ['format', 'workflow'],
+      properties: { format: { type: 'string', enum: ['stepwise.workflow/v1'] }, workflow: ref('NewWorkflow') },
+      description: 'With uuids of one of your workflows it replaces that workflow whole; without, it creates one',
+    },
+    TypeInfo: {
+      type: 'object',
+      properties: { type: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object', description: 'JSON Schema of the fields' } },
+    },
+  };
+}
+
+/** The request body of a route, by component name. */
+export const ApiJsonBody = (component: string) => ApiBody({ schema: ref(component) });
+
+/** A success answer by component name (or a schema) plus the error answers a route can give. */
+export function ApiAnswers(status: number, body: string | SchemaObject | null, ...errors: number[]) {
+  const schema = typeof body === 'string' ? ref(body) : (body ?? undefined);
+  return applyDecorators(
+    ApiResponse({ status, ...(schema ? { schema } : {}) }),
+    ...[401, ...errors].map((code) => ApiResponse({ status: code, schema: ref('Error') })),
+  );
+}
+
+export const ApiPaged = () =>
+  applyDecorators(
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
+    ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } }),
+  );
