@@ -171,6 +171,19 @@ describe('Workflow definitions API', () => {
       expect((await alice.get(`/steps/${a.uuid}`)).status).toBe(404);
     });
 
+    it('applies concurrent edits of one workflow one after another, losing none', async () => {
+      const wf = await createWorkflow();
+      const names = Array.from({ length: 8 }, (_, i) => `parallel-${i}`);
+      const replies = await Promise.all(names.map((name) => alice.post(`/workflows/${wf.uuid}/steps`, { ...llmStep({ name }), uuid: undefined })));
+      expect(replies.map((r) => r.status)).toEqual(names.map(() => 201));
+      const { steps } = (await alice.get(`/workflows/${wf.uuid}/details`)).body;
+      expect(steps.map((s: { name: string }) => s.name).sort()).toEqual(names);
+      const edits = await Promise.all(steps.map((s: { uuid: string }, i: number) => alice.patch(`/steps/${s.uuid}`, { description: `edited ${i}` })));
+      expect(edits.map((r) => r.status)).toEqual(steps.map(() => 200));
+      const after = (await alice.get(`/workflows/${wf.uuid}/details`)).body.steps;
+      expect(after.map((s: { description: string }) => s.description)).toEqual(steps.map((_: unknown, i: number) => `edited ${i}`));
+    });
+
     it('refuses bad step edits with nothing written', async () => {
       const a = llmStep({ name: 'a' });
       const b = llmStep({ name: 'b', system_prompt: `Use <<step_output.${a.uuid}>>` });
