@@ -25,6 +25,7 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
       workflow_name: 'plain',
       definition: { steps },
       temporal_workflow_id: 'none',
+      schedule_id: null,
       trigger_output: { uuid: randomUUID(), raw_data: { bench: true }, summary: 'bench', markdown_representation: null, size_bytes: 14 },
       steps: instances.map((uuid, i) => ({ uuid, step_definition_uuid: randomUUID(), step_name: `s${i}`, step_type: type })),
     });

@@ -7,13 +7,14 @@ import { ApiExceptionFilter } from './common/exception.filter';
 import { DefinitionsModule } from './definitions.module';
 import { HealthController } from './health/health.controller';
 import { RunsModule } from './runs/runs.module';
+import { TemporalModule } from './temporal/temporal.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), PersistenceModule, AuthModule, DefinitionsModule, RunsModule],
+      imports: [ConfigModule.forRoot(config), PersistenceModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule],
       controllers: [HealthController],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SchedulesModule } from './schedules/schedules.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { StepsController } from './steps/steps.controller';
 import { StepsService } from './steps/steps.service';
@@ -10,6 +11,7 @@ import { WorkflowsService } from './workflows/workflows.service';
 
 /** Workflow definitions: workflows, their steps and trigger, and the type catalog. */
 @Module({
+  imports: [SchedulesModule],
   controllers: [WorkflowsController, StepsController, TriggersController, CatalogController],
   providers: [DefinitionStore, WorkflowsService, StepsService, TriggersService],
   exports: [DefinitionStore],

@@ -3,7 +3,7 @@ import { Module, type DynamicModule, type INestApplicationContext } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type AppConfig, ConfigModule } from '@app/config';
-import { PersistenceModule, RunRepository } from '@app/persistence';
+import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence';
 import { createRunActivities } from './activities/run.activities';
 import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
@@ -44,6 +44,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
       stopChecker: context.get(StopCheckerService),
       notifications: context.get(NotificationService),
       runs: context.get(RunRepository),
+      preparer: context.get(RunPreparer),
     }),
   });
   let running: Promise<void> | null = null;

@@ -11,7 +11,8 @@ export interface StepInstanceRef {
   instance_uuid: string;
 }
 
-export interface RunWorkflowInput {
+/** A run whose rows exist: what the API starts. */
+export interface PreparedRun {
   run_uuid: string;
   user_id: string;
   /** The definition as it was when the run started: later edits never reach this run. */
@@ -20,6 +21,14 @@ export interface RunWorkflowInput {
   /** How long an activity may go without a heartbeat before Temporal retries it elsewhere. */
   heartbeat_timeout_seconds?: number;
 }
+
+/** What a Temporal Schedule starts: the run workflow prepares its own rows first. */
+export interface ScheduledRunRequest {
+  scheduled: { schedule_id: string; workflow_uuid: string; user_id: string; trigger_output: unknown };
+  heartbeat_timeout_seconds?: number;
+}
+
+export type RunWorkflowInput = PreparedRun | ScheduledRunRequest;
 
 export interface RunWorkflowResult {
   status: RunStatus;
@@ -66,6 +75,8 @@ export type FinalStatus = Exclude<RunStatus, 'running'>;
 
 /** The activities the run workflow calls; apps/worker implements them over its services. */
 export interface RunActivities {
+  /** Records a scheduled run (snapshot, rows) under the uuid the workflow chose. */
+  prepareScheduledRun(input: ScheduledRunRequest['scheduled'] & { run_uuid: string; temporal_workflow_id: string }): Promise<PreparedRun>;
   runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<OutputRef>;
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
   agentTurn(input: StepContext & { step: CustomAgentStep; messages: ChatMessage[]; tools: ToolSpec[]; turn: number }): Promise<AgentTurnResult>;

@@ -4,3 +4,4 @@ export * from './placeholders';
 export * from './conditions';
 export * from './outputs';
 export * from './tools';
+export * from './schedules';

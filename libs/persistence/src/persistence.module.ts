@@ -4,14 +4,16 @@ import { Global, Inject, Module, type OnApplicationShutdown, type Provider } fro
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { createDataSource } from './data-source';
-import { ApiKeyRepository, TriggerHookRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
-import { RunRepository, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
+import { ApiKeyRepository, ScheduleRepository, TriggerHookRepository, TypeormScheduleRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+import { RunPreparer, RunRepository, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
 
 const repositories: Provider[] = [
   { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   { provide: RunRepository, useFactory: (ds: DataSource) => new TypeormRunRepository(ds), inject: [DataSource] },
+  { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },
+  { provide: RunPreparer, useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunPreparer(workflows, runs), inject: [WorkflowRepository, RunRepository] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
 ];
 

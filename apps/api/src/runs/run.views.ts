@@ -20,6 +20,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     workflow_uuid: run.workflow_uuid,
     workflow_name: run.workflow_name,
     user_id: run.user_id,
+    schedule_id: run.schedule_id,
     status: run.status,
     error_message: run.error_message,
     notification: run.notification,

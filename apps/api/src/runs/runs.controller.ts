@@ -22,7 +22,7 @@ export class RunsController {
 
   @Get('runs')
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
-    return this.runs.list(user.userId, { ...paginationOf(query), status: query.status, workflow_uuid: query.workflow_uuid });
+    return this.runs.list(user.userId, { ...paginationOf(query), status: query.status, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id });
   }
 
   @Get('runs/:uuid')

@@ -1,17 +1,15 @@
 import { Module } from '@nestjs/common';
-import { DefinitionsModule } from '../definitions.module';
 import { HooksController } from '../hooks/hooks.controller';
 import { HooksService } from '../hooks/hooks.service';
 import { ToolsController } from '../tools/tools.controller';
 import { ToolsService } from '../tools/tools.service';
-import { RunLauncher, TemporalRunLauncher } from './run-launcher';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
 
 /** Runs (started by REST and by webhooks; read, cancel, outputs) and the tool registry their agents use. */
 @Module({
-  imports: [DefinitionsModule],
   controllers: [RunsController, ToolsController, HooksController],
-  providers: [RunsService, ToolsService, HooksService, { provide: RunLauncher, useClass: TemporalRunLauncher }],
+  providers: [RunsService, ToolsService, HooksService],
+  exports: [RunsService],
 })
 export class RunsModule {}

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { RUN_STATUSES, runWorkflowId, type RunStatus, type RunWorkflowInput } from '@app/contracts';
-import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutput } from '@app/domain';
-import { definitionOf, RunRepository, type Page } from '@app/persistence';
+import { RUN_STATUSES, runWorkflowId, type RunStatus } from '@app/contracts';
+import { DomainError, ErrorCode, notFound } from '@app/domain';
+import { RunPreparer, RunRepository, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
-import { DefinitionStore } from '../workflows/definition-store.service';
-import { RunLauncher } from './run-launcher';
+import { RunLauncher } from '../temporal/run-launcher';
 import { toOutputView, toRunSummaryView, toRunView } from './run.views';
 
 function triggerOutputOf(body: unknown): unknown {
@@ -19,6 +18,7 @@ function triggerOutputOf(body: unknown): unknown {
 export interface RunQuery extends Pagination {
   status?: string;
   workflow_uuid?: string;
+  schedule_id?: string;
 }
 
 @Injectable()
@@ -26,7 +26,7 @@ export class RunsService {
   private readonly logger = new Logger('runs');
 
   constructor(
-    private readonly definitions: DefinitionStore,
+    private readonly preparer: RunPreparer,
     private readonly runs: RunRepository,
     private readonly launcher: RunLauncher,
     private readonly config: AppConfig,
@@ -42,37 +42,17 @@ export class RunsService {
    * With a given `runUuid` that exists already, starts nothing and returns that run (`created: false`).
    */
   async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID()) {
-    const definition = definitionOf(await this.definitions.get(userId, workflowUuid));
-    if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
-    if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
-
-    const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
-    const created = await this.runs.create({
-      uuid: runUuid,
-      user_id: userId,
-      workflow_uuid: definition.uuid,
-      workflow_name: definition.name,
-      definition,
-      temporal_workflow_id: runWorkflowId(runUuid),
-      trigger_output: { uuid: randomUUID(), raw_data: triggerOutput, summary: summarizeOutput(triggerOutput), markdown_representation: markdownFor(triggerOutput), size_bytes: byteSize(triggerOutput) },
-      steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
-    });
-    if (!created) return { created: false, run: await this.get(userId, runUuid) };
-    const input: RunWorkflowInput = {
-      run_uuid: runUuid,
-      user_id: userId,
-      definition,
-      instances,
-      heartbeat_timeout_seconds: this.config.temporal.heartbeatTimeoutSeconds,
-    };
-    try {
-      await this.launcher.start(input, { workflow_name: definition.name });
-    } catch (error) {
-      this.logger.error(`run ${runUuid} could not start: ${(error as Error).message}`);
-      await this.runs.finishRun(runUuid, 'failed', `The run could not be started: ${(error as Error).message}`);
-      throw error;
+    const { created, run } = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid) });
+    if (created) {
+      try {
+        await this.launcher.start(run);
+      } catch (error) {
+        this.logger.error(`run ${runUuid} could not start: ${(error as Error).message}`);
+        await this.runs.finishRun(runUuid, 'failed', `The run could not be started: ${(error as Error).message}`);
+        throw error;
+      }
     }
-    return { created: true, run: await this.get(userId, runUuid) };
+    return { created, run: await this.get(userId, runUuid) };
   }
 
   async get(userId: string, runUuid: string) {
@@ -85,7 +65,7 @@ export class RunsService {
     if (query.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(query.status)) {
       throw new DomainError(ErrorCode.ValidationFailed, `status must be one of ${RUN_STATUSES.join(', ')}`, { field: 'status' });
     }
-    const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid }, query.limit, query.offset);
+    const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id }, query.limit, query.offset);
     return { ...page, items: page.items.map((run) => toRunSummaryView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace)) };
   }
 

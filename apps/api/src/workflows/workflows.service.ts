@@ -4,6 +4,7 @@ import type { WorkflowDefinition } from '@app/contracts';
 import { notFound, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
+import { SchedulesService } from '../schedules/schedules.service';
 import { DefinitionStore } from './definition-store.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
 
@@ -20,7 +21,10 @@ function newUuidsOf(input: WorkflowInput, prefix: string, withWorkflow: boolean)
 
 @Injectable()
 export class WorkflowsService {
-  constructor(private readonly store: DefinitionStore) {}
+  constructor(
+    private readonly store: DefinitionStore,
+    private readonly schedules: SchedulesService,
+  ) {}
 
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
     const input = parseWorkflowInput(body, randomUUID);
@@ -43,10 +47,15 @@ export class WorkflowsService {
 
   async update(userId: string, uuid: string, body: unknown): Promise<WorkflowView> {
     const patch = parseWorkflowPatch(body);
-    return toWorkflowView(await this.store.edit(userId, uuid, (current) => ({ ...current, ...patch })));
+    const updated = await this.store.edit(userId, uuid, (current) => ({ ...current, ...patch }));
+    // An inactive workflow's schedules stay, paused; activating it again resumes them.
+    if (patch.is_active !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !patch.is_active);
+    return toWorkflowView(updated);
   }
 
   async remove(userId: string, uuid: string): Promise<void> {
+    await this.store.get(userId, uuid);
+    await this.schedules.removeForWorkflow(userId, uuid);
     if (!(await this.store.workflows.delete(userId, uuid))) throw notFound('Workflow', uuid);
   }
 

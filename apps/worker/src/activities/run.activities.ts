@@ -3,7 +3,7 @@
 // turn errors into Temporal failures.
 import { Context } from '@temporalio/activity';
 import type { RunActivities } from '@app/contracts';
-import type { RunRepository } from '@app/persistence';
+import type { RunPreparer, RunRepository } from '@app/persistence';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
@@ -19,6 +19,7 @@ export interface RunServices {
   stopChecker: StopCheckerService;
   notifications: NotificationService;
   runs: RunRepository;
+  preparer: RunPreparer;
 }
 
 const HEARTBEAT_EVERY_MS = 1000;
@@ -39,6 +40,11 @@ async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>): Promis
 
 export function createRunActivities(services: RunServices): RunActivities {
   return {
+    prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
+      inActivity(async () => {
+        const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id };
+        return (await services.preparer.prepare(request)).run;
+      }),
     runLlmStep: ({ step, ...context }) => inActivity((scope) => services.llm.run(context, step, scope)),
     startAgentStep: ({ step, ...context }) => inActivity(() => services.agent.start(context, step)),
     agentTurn: ({ step, messages, tools, turn, ...context }) => inActivity((scope) => services.agent.turn(context, step, messages, tools, turn, scope)),

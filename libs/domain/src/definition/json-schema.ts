@@ -31,8 +31,8 @@ function toIssue(error: ErrorObject, prefix: string): Issue {
     const field = fieldPath(prefix, fieldPath(at, extra));
     return { code: ErrorCode.ValidationFailed, field, message: `${field} is not a known field` };
   }
-  const field = fieldPath(prefix, at);
-  return { code: ErrorCode.ValidationFailed, field, message: `${field || 'body'} ${error.message ?? 'is invalid'}` };
+  const field = fieldPath(prefix, at) || 'body';
+  return { code: ErrorCode.ValidationFailed, field, message: `${field} ${error.message ?? 'is invalid'}` };
 }
 
 export function schemaIssues(schema: object, value: unknown, prefix: string): Issue[] {

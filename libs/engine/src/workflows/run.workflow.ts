@@ -1,10 +1,11 @@
 // The run workflow: walks a snapshot of the definition and runs each step as activities. It holds no
 // data of its own beyond references; every write goes through an activity.
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type {
   ChatMessage,
   CustomAgentStep,
   FinalStatus,
+  PreparedRun,
   RunActivities,
   RunWorkflowInput,
   RunWorkflowResult,
@@ -26,7 +27,16 @@ function failureMessage(error: unknown): string {
   return current?.message || String(error);
 }
 
-export async function runWorkflow(input: RunWorkflowInput): Promise<RunWorkflowResult> {
+/** A Temporal Schedule starts the workflow with a request: record the run first, under a uuid of our own. */
+async function prepared(request: RunWorkflowInput): Promise<PreparedRun> {
+  if (!('scheduled' in request)) return request;
+  const run = await bookkeeping.prepareScheduledRun({ ...request.scheduled, run_uuid: uuid4(), temporal_workflow_id: workflowInfo().workflowId });
+  upsertSearchAttributes({ StepwiseRunUuid: [run.run_uuid] });
+  return { ...run, heartbeat_timeout_seconds: request.heartbeat_timeout_seconds };
+}
+
+export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflowResult> {
+  const input = await prepared(request);
   const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const instanceOf = new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid]));
   const activitiesFor = (step: StepDefinition, summary = `${step.name} (${step.type})`) =>

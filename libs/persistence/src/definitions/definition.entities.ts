@@ -77,3 +77,14 @@ export class TriggerEventEntity {
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) body!: unknown;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) received_at!: Date;
 }
+
+@Entity('schedules')
+export class ScheduleEntity {
+  @PrimaryColumn({ type: 'varchar' }) id!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'char', length: 36 }) workflow_uuid!: string;
+  @Column({ type: 'varchar' }) schedule_type!: string;
+  @Column({ type: 'longtext', transformer: jsonColumn }) timing!: Record<string, unknown>;
+  @Column({ type: 'text', nullable: true }) note!: string | null;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
+}

@@ -2,3 +2,4 @@ export * from './run.records';
 export * from './run.repository';
 export * from './typeorm-run.repository';
 export * from './tool.repository';
+export * from './run-preparer';

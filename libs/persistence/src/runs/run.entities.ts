@@ -13,6 +13,7 @@ export class RunEntity {
   @Column({ type: 'longtext', transformer: jsonColumn }) definition!: unknown;
   @Column({ type: 'char', length: 36, nullable: true }) trigger_output_id!: string | null;
   @Column({ type: 'varchar' }) temporal_workflow_id!: string;
+  @Column({ type: 'varchar', nullable: true }) schedule_id!: string | null;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;

@@ -79,6 +79,7 @@ export interface RunRecord extends TokenUsage {
   definition: unknown;
   trigger_output_id: string | null;
   temporal_workflow_id: string;
+  schedule_id: string | null;
   error_message: string | null;
   notification: NotificationRecord | null;
   started_at: Date;
@@ -98,6 +99,7 @@ export interface NewRun {
   workflow_name: string;
   definition: unknown;
   temporal_workflow_id: string;
+  schedule_id: string | null;
   trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'>;
   steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string }[];
 }
@@ -105,4 +107,5 @@ export interface NewRun {
 export interface RunFilter {
   status?: RunStatus;
   workflow_uuid?: string;
+  schedule_id?: string;
 }

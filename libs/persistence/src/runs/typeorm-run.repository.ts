@@ -36,6 +36,7 @@ export class TypeormRunRepository extends RunRepository {
         definition: run.definition as never,
         trigger_output_id: run.trigger_output.uuid,
         temporal_workflow_id: run.temporal_workflow_id,
+        schedule_id: run.schedule_id,
         prompt_tokens: 0,
         completion_tokens: 0,
         total_tokens: 0,
@@ -76,8 +77,13 @@ export class TypeormRunRepository extends RunRepository {
 
   async list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>> {
     const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({
-      where: { user_id: userId, ...(filter.status ? { status: filter.status } : {}), ...(filter.workflow_uuid ? { workflow_uuid: filter.workflow_uuid } : {}) },
-      select: { definition: false, uuid: true, user_id: true, workflow_uuid: true, workflow_name: true, status: true, trigger_output_id: true, temporal_workflow_id: true, error_message: true, notification: true, prompt_tokens: true, completion_tokens: true, total_tokens: true, started_at: true, finished_at: true, created_at: true },
+      where: {
+        user_id: userId,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.workflow_uuid ? { workflow_uuid: filter.workflow_uuid } : {}),
+        ...(filter.schedule_id ? { schedule_id: filter.schedule_id } : {}),
+      },
+      select: { definition: false, uuid: true, user_id: true, workflow_uuid: true, workflow_name: true, status: true, trigger_output_id: true, temporal_workflow_id: true, schedule_id: true, error_message: true, notification: true, prompt_tokens: true, completion_tokens: true, total_tokens: true, started_at: true, finished_at: true, created_at: true },
       order: { created_at: 'DESC', uuid: 'ASC' },
       take: limit,
       skip: offset,

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
+import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
+import { RunsService } from '../runs/runs.service';
+import { ScheduleGateway, type ScheduleTiming } from '../temporal/schedule-gateway';
+
+const timingOf = (input: Partial<ScheduleInput>): ScheduleTiming => ({
+  cron_expression: input.cron_expression,
+  interval_seconds: input.interval_seconds,
+  run_at: input.run_at,
+  timezone: input.timezone,
+  start_at: input.start_at,
+  end_at: input.end_at,
+});
+
+const storedTiming = (timing: ScheduleTiming): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(timing).filter(([, value]) => value !== undefined).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
+
+const timingFromStore = (stored: Record<string, unknown>): ScheduleTiming => ({
+  ...(stored as ScheduleTiming),
+  ...Object.fromEntries(['run_at', 'start_at', 'end_at'].filter((key) => stored[key]).map((key) => [key, new Date(stored[key] as string)])),
+});
+
+/** Temporal refuses what our checks let through (an exotic cron, say) with INVALID_ARGUMENT: a 422. */
+function asValidationError(error: unknown): unknown {
+  const code = (error as { code?: number; cause?: { code?: number } })?.code ?? (error as { cause?: { code?: number } })?.cause?.code;
+  return code === 3 ? new DomainError(ErrorCode.ValidationFailed, `Temporal refused the schedule: ${(error as Error).message}`, { field: 'cron_expression' }) : error;
+}
+
+@Injectable()
+export class SchedulesService {
+  constructor(
+    private readonly schedules: ScheduleRepository,
+    private readonly workflows: WorkflowRepository,
+    private readonly runs: RunRepository,
+    private readonly gateway: ScheduleGateway,
+    private readonly runsService: RunsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** `immediate` starts a run now; `scheduled` (once) and `recurring` become Temporal Schedules. */
+  async create(userId: string, workflowUuid: string, body: unknown) {
+    const input = parseScheduleInput(body, new Date());
+    const workflow = await this.workflows.find(userId, workflowUuid);
+    if (!workflow) throw notFound('Workflow', workflowUuid);
+    if (input.schedule_type === 'immediate') {
+      return { schedule_type: 'immediate', run: (await this.runsService.start(userId, workflowUuid, input.trigger_output)).run };
+    }
+    const id = `sched-${randomUUID()}`;
+    const timing = timingOf(input);
+    try {
+      await this.gateway.create({
+        id,
+        timing,
+        workflowName: workflow.name,
+        request: {
+          scheduled: { schedule_id: id, workflow_uuid: workflowUuid, user_id: userId, trigger_output: input.trigger_output },
+          heartbeat_timeout_seconds: this.config.temporal.heartbeatTimeoutSeconds,
+        },
+        overlap: input.overlap,
+        catchupWindowSeconds: input.catchup_window_seconds,
+        pauseOnFailure: input.pause_on_failure,
+        note: input.note,
+        ...(workflow.is_active ? {} : { paused: true }),
+      });
+    } catch (error) {
+      throw asValidationError(error);
+    }
+    await this.schedules.insert({ id, user_id: userId, workflow_uuid: workflowUuid, schedule_type: input.schedule_type, timing: storedTiming(timing), note: input.note ?? null });
+    return this.get(userId, id);
+  }
+
+  async get(userId: string, id: string) {
+    return this.view(userId, await this.owned(userId, id));
+  }
+
+  async listForWorkflow(userId: string, workflowUuid: string) {
+    if (!(await this.workflows.find(userId, workflowUuid))) throw notFound('Workflow', workflowUuid);
+    const records = await this.schedules.listForWorkflow(userId, workflowUuid);
+    return { items: await Promise.all(records.map((record) => this.view(userId, record))) };
+  }
+
+  async update(userId: string, id: string, body: unknown) {
+    const patch = parseSchedulePatch(body);
+    const record = await this.owned(userId, id);
+    const changesTiming = patch.cron_expression !== undefined || patch.interval_seconds !== undefined || patch.timezone !== undefined;
+    if (changesTiming && record.schedule_type !== 'recurring') {
+      throw new DomainError(ErrorCode.ValidationFailed, 'Only recurring schedules take a cron_expression, interval_seconds or timezone', { field: 'schedule_type' });
+    }
+    const current = timingFromStore(record.timing);
+    const timing: ScheduleTiming = {
+      ...current,
+      ...(patch.cron_expression !== undefined ? { cron_expression: patch.cron_expression, interval_seconds: undefined } : {}),
+      ...(patch.interval_seconds !== undefined ? { interval_seconds: patch.interval_seconds, cron_expression: undefined } : {}),
+      ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
+    };
+    try {
+      await this.gateway.update(id, { ...(changesTiming ? { timing } : {}), paused: patch.paused, note: patch.note });
+    } catch (error) {
+      throw asValidationError(error);
+    }
+    await this.schedules.update(id, { ...(changesTiming ? { timing: storedTiming(timing) } : {}), ...(patch.note !== undefined ? { note: patch.note } : {}) });
+    return this.get(userId, id);
+  }
+
+  async trigger(userId: string, id: string) {
+    await this.owned(userId, id);
+    await this.gateway.trigger(id);
+    return { id, triggered: true };
+  }
+
+  async backfill(userId: string, id: string, body: unknown) {
+    const { start, end } = parseBackfill(body);
+    await this.owned(userId, id);
+    await this.gateway.backfill(id, start, end);
+    return { id, backfill: { start, end } };
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    await this.owned(userId, id);
+    await this.gateway.delete(id);
+    await this.schedules.delete(id);
+  }
+
+  async setPausedForWorkflow(userId: string, workflowUuid: string, paused: boolean): Promise<void> {
+    for (const record of await this.schedules.listForWorkflow(userId, workflowUuid)) {
+      await this.gateway.update(record.id, { paused, note: paused ? 'workflow deactivated' : 'workflow activated' });
+    }
+  }
+
+  /** A deleted workflow takes its schedules with it. */
+  async removeForWorkflow(userId: string, workflowUuid: string): Promise<void> {
+    for (const record of await this.schedules.listForWorkflow(userId, workflowUuid)) {
+      await this.gateway.delete(record.id);
+      await this.schedules.delete(record.id);
+    }
+  }
+
+  private async owned(userId: string, id: string): Promise<ScheduleRecord> {
+    return (await this.schedules.find(userId, id)) ?? Promise.reject(notFound('Schedule', id));
+  }
+
+  private async view(userId: string, record: ScheduleRecord) {
+    const state = await this.gateway.describe(record.id);
+    const runs = await this.runs.list(userId, { schedule_id: record.id }, 200, 0);
+    const runOf = new Map(runs.items.map((run) => [run.temporal_workflow_id, run.uuid]));
+    return {
+      id: record.id,
+      workflow_uuid: record.workflow_uuid,
+      schedule_type: record.schedule_type,
+      ...record.timing,
+      note: record.note,
+      created_at: record.created_at,
+      exists_in_temporal: state !== null,
+      paused: state?.paused ?? null,
+      remaining_actions: state?.remaining_actions ?? null,
+      next_action_times: state?.next_action_times ?? [],
+      recent_actions: (state?.recent_actions ?? []).map((action) => ({ ...action, run_uuid: runOf.get(action.temporal_workflow_id) ?? null })),
+    };
+  }
+}

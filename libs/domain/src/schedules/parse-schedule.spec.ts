@@ -1,0 +1,60 @@
+import { DomainError } from '../errors';
+import { looksLikeCron, parseBackfill, parseScheduleInput, parseSchedulePatch } from './parse-schedule';
+
+const now = new Date('2026-11-22T12:00:00Z');
+
+function fieldOf(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof DomainError) return error.details.field;
+    throw error;
+  }
+  throw new Error('expected a DomainError');
+}
+
+describe(parseScheduleInput.name, () => {
+  it('parses a recurring cron schedule with defaults', () => {
+    expect(parseScheduleInput({ schedule_type: 'recurring', cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris' }, now)).toMatchObject({
+      overlap: 'skip',
+      pause_on_failure: false,
+      trigger_output: null,
+      timezone: 'Europe/Paris',
+    });
+  });
+
+  it.each([
+    [{ schedule_type: 'weekly' }, 'schedule_type'],
+    [{ schedule_type: 'recurring' }, 'cron_expression'],
+    [{ schedule_type: 'recurring', cron_expression: '* * *' }, 'cron_expression'],
+    [{ schedule_type: 'recurring', cron_expression: '0 * * * *', interval_seconds: 5 }, 'cron_expression'],
+    [{ schedule_type: 'recurring', interval_seconds: 5, timezone: 'Mars/Olympus' }, 'timezone'],
+    [{ schedule_type: 'recurring', interval_seconds: 0 }, 'interval_seconds'],
+    [{ schedule_type: 'scheduled' }, 'run_at'],
+    [{ schedule_type: 'scheduled', run_at: '2026-11-22T11:00:00Z' }, 'run_at'],
+    [{ schedule_type: 'scheduled', run_at: 'tomorrow' }, 'run_at'],
+    [{ schedule_type: 'recurring', interval_seconds: 5, overlap: 'sometimes' }, 'overlap'],
+  ])('refuses %j naming %s', (body, field) => {
+    expect(fieldOf(() => parseScheduleInput(body, now))).toBe(field);
+  });
+});
+
+describe(looksLikeCron.name, () => {
+  it.each(['0 9 * * MON-FRI', '*/5 * * * *', '0 0 12 * * ? 2030', '@daily', '@every 10s'])('accepts %s', (cron) => expect(looksLikeCron(cron)).toBe(true));
+  it.each(['', 'every day', '* * * *', '@sometimes'])('refuses %j', (cron) => expect(looksLikeCron(cron)).toBe(false));
+});
+
+describe(parseSchedulePatch.name, () => {
+  it('takes timing, paused and note', () => {
+    expect(parseSchedulePatch({ paused: true })).toEqual({ paused: true });
+    expect(fieldOf(() => parseSchedulePatch({}))).toBe('body');
+    expect(fieldOf(() => parseSchedulePatch({ cron_expression: 'nope' }))).toBe('cron_expression');
+  });
+});
+
+describe(parseBackfill.name, () => {
+  it('needs a start before its end', () => {
+    expect(parseBackfill({ start: '2026-11-01T00:00:00Z', end: '2026-11-02T00:00:00Z' }).end.toISOString()).toBe('2026-11-02T00:00:00.000Z');
+    expect(fieldOf(() => parseBackfill({ start: '2026-11-02T00:00:00Z', end: '2026-11-01T00:00:00Z' }))).toBe('end');
+  });
+});

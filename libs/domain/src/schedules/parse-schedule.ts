@@ -1,0 +1,126 @@
+// POST /workflows/{uuid}/schedules and PATCH /schedules/{id}: the schedule as the user asks for it.
+import { DomainError, ErrorCode } from '../errors';
+import { throwIssues } from '../definition/issues';
+import { schemaIssues } from '../definition/json-schema';
+
+export const SCHEDULE_TYPES = ['immediate', 'scheduled', 'recurring'] as const;
+export const OVERLAPS = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
+
+export interface ScheduleInput {
+  schedule_type: (typeof SCHEDULE_TYPES)[number];
+  run_at?: Date;
+  cron_expression?: string;
+  interval_seconds?: number;
+  timezone?: string;
+  start_at?: Date;
+  end_at?: Date;
+  trigger_output: unknown;
+  overlap: (typeof OVERLAPS)[number];
+  catchup_window_seconds?: number;
+  pause_on_failure: boolean;
+  note?: string;
+}
+
+export type ScheduleTimingPatch = Pick<ScheduleInput, 'cron_expression' | 'interval_seconds' | 'timezone'>;
+
+const TIMING = {
+  cron_expression: { type: 'string', minLength: 1, maxLength: 200 },
+  interval_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000 },
+  timezone: { type: 'string', minLength: 1, maxLength: 100 },
+};
+
+const SCHEDULE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['schedule_type'],
+  properties: {
+    schedule_type: { enum: SCHEDULE_TYPES },
+    run_at: { type: 'string', format: 'date-time' },
+    ...TIMING,
+    start_at: { type: 'string', format: 'date-time' },
+    end_at: { type: 'string', format: 'date-time' },
+    trigger_output: {},
+    overlap: { enum: OVERLAPS },
+    catchup_window_seconds: { type: 'integer', minimum: 1 },
+    pause_on_failure: { type: 'boolean' },
+    note: { type: 'string', maxLength: 2000 },
+  },
+};
+
+const PATCH_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...TIMING, paused: { type: 'boolean' }, note: { type: 'string', maxLength: 2000 } },
+};
+
+const fail = (field: string, message: string): never => {
+  throw new DomainError(ErrorCode.ValidationFailed, `${field} ${message}`, { field });
+};
+
+/** Five to seven fields (seconds and year optional), or a macro such as @daily or @every 10m. */
+export function looksLikeCron(expression: string): boolean {
+  const text = expression.trim();
+  if (text.startsWith('@')) return /^@(yearly|annually|monthly|weekly|daily|midnight|hourly|every \S+)$/.test(text);
+  const fields = text.split(/\s+/);
+  return fields.length >= 5 && fields.length <= 7 && fields.every((field) => /^[\d*?,/LW#A-Z-]+$/i.test(field));
+}
+
+export function isTimezone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkTiming(timing: ScheduleTimingPatch): void {
+  if (timing.cron_expression !== undefined && !looksLikeCron(timing.cron_expression)) fail('cron_expression', 'is not a cron expression (e.g. "0 9 * * MON-FRI")');
+  if (timing.timezone !== undefined && !isTimezone(timing.timezone)) fail('timezone', `is not a known IANA time zone: ${timing.timezone}`);
+}
+
+export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
+  throwIssues(schemaIssues(SCHEDULE_SCHEMA, input, ''));
+  const body = input as Record<string, unknown>;
+  const date = (field: string) => (typeof body[field] === 'string' ? new Date(body[field] as string) : undefined);
+  const parsed: ScheduleInput = {
+    schedule_type: body.schedule_type as ScheduleInput['schedule_type'],
+    run_at: date('run_at'),
+    cron_expression: body.cron_expression as string | undefined,
+    interval_seconds: body.interval_seconds as number | undefined,
+    timezone: body.timezone as string | undefined,
+    start_at: date('start_at'),
+    end_at: date('end_at'),
+    trigger_output: body.trigger_output ?? null,
+    overlap: (body.overlap as ScheduleInput['overlap']) ?? 'skip',
+    catchup_window_seconds: body.catchup_window_seconds as number | undefined,
+    pause_on_failure: (body.pause_on_failure as boolean | undefined) ?? false,
+    note: body.note as string | undefined,
+  };
+  if (parsed.schedule_type === 'scheduled') {
+    if (!parsed.run_at) fail('run_at', 'is required for a scheduled (one-off) run');
+    if (parsed.run_at!.getTime() <= now.getTime()) fail('run_at', 'must be in the future');
+  }
+  if (parsed.schedule_type === 'recurring') {
+    if ((parsed.cron_expression === undefined) === (parsed.interval_seconds === undefined)) fail('cron_expression', 'or interval_seconds (exactly one) is required for a recurring schedule');
+    if (parsed.start_at && parsed.end_at && parsed.end_at <= parsed.start_at) fail('end_at', 'must come after start_at');
+  }
+  checkTiming(parsed);
+  return parsed;
+}
+
+export function parseSchedulePatch(input: unknown): ScheduleTimingPatch & { paused?: boolean; note?: string } {
+  throwIssues(schemaIssues(PATCH_SCHEMA, input, ''));
+  const body = input as ScheduleTimingPatch & { paused?: boolean; note?: string };
+  if (body.cron_expression !== undefined && body.interval_seconds !== undefined) fail('cron_expression', 'and interval_seconds cannot both be set');
+  checkTiming(body);
+  return body;
+}
+
+export function parseBackfill(input: unknown): { start: Date; end: Date } {
+  throwIssues(schemaIssues({ type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } }, input, ''));
+  const { start, end } = input as { start: string; end: string };
+  if (new Date(end) <= new Date(start)) fail('end', 'must come after start');
+  return { start: new Date(start), end: new Date(end) };
+}

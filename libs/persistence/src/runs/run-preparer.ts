@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { PreparedRun } from '@app/contracts';
+import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutput } from '@app/domain';
+import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
+import type { RunRepository } from './run.repository';
+
+export interface RunRequest {
+  userId: string;
+  workflowUuid: string;
+  triggerOutput: unknown;
+  runUuid: string;
+  temporalWorkflowId: string;
+  scheduleId?: string | null;
+}
+
+/**
+ * How every run begins, whoever starts it (REST, a webhook, a schedule): snapshot the definition, record
+ * the run, its trigger data and its pending steps. `created: false` when a run with that uuid exists.
+ */
+export class RunPreparer {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly runs: RunRepository,
+  ) {}
+
+  async prepare(request: RunRequest): Promise<{ created: boolean; run: PreparedRun }> {
+    const record = await this.workflows.find(request.userId, request.workflowUuid);
+    if (!record) throw notFound('Workflow', request.workflowUuid);
+    const definition = definitionOf(record);
+    if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
+    if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
+
+    const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
+    const output = request.triggerOutput;
+    const created = await this.runs.create({
+      uuid: request.runUuid,
+      user_id: request.userId,
+      workflow_uuid: definition.uuid,
+      workflow_name: definition.name,
+      definition,
+      temporal_workflow_id: request.temporalWorkflowId,
+      schedule_id: request.scheduleId ?? null,
+      trigger_output: { uuid: randomUUID(), raw_data: output, summary: summarizeOutput(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
+      steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
+    });
+    if (created) return { created, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances } };
+    // Already recorded (a repeated delivery, a retried activity): the run as it was stored.
+    const existing = await this.runs.find(request.userId, request.runUuid);
+    if (!existing) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });
+    return {
+      created,
+      run: {
+        run_uuid: existing.uuid,
+        user_id: existing.user_id,
+        definition: existing.definition as PreparedRun['definition'],
+        instances: existing.steps.map((step) => ({ step_uuid: step.step_definition_uuid, instance_uuid: step.uuid })),
+      },
+    };
+  }
+}
