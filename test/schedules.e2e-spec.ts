@@ -74,6 +74,19 @@ describe('Schedules', () => {
     expect(await runsOf(created.body.id)).toHaveLength(1);
   });
 
+  it('backfills the runs a past window would have started', async () => {
+    const wf = await workflow();
+    const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 * * * *', timezone: 'UTC' })).body;
+    const hour = 3_600_000;
+    const lastHour = Math.floor(Date.now() / hour) * hour;
+    const window = { start: new Date(lastHour - 2 * hour - 1000).toISOString(), end: new Date(lastHour - 1000).toISOString() };
+    expect((await stack.user.post(`/schedules/${id}/backfill`, window)).status).toBe(202);
+    const runs = await until('two backfilled runs', async () => ((await runsOf(id)).length >= 2 ? runsOf(id) : undefined));
+    expect(runs).toHaveLength(2);
+    expect((await stack.user.post(`/schedules/${id}/backfill`, { start: window.end, end: window.start })).body).toMatchObject({ details: { field: 'end' } });
+    await stack.user.delete(`/schedules/${id}`);
+  });
+
   it('starts a run at once for an immediate schedule', async () => {
     const wf = await workflow();
     const created = await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'immediate', trigger_output: { now: true } });
