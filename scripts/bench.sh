@@ -3,12 +3,8 @@
 # then the benchmark, which starts the built API and worker itself next to the model fake.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-source "$STEPWISE_ROOT/scripts/lib/temporal.sh"
-source "$STEPWISE_ROOT/scripts/lib/mysql.sh"
+source "$STEPWISE_ROOT/scripts/lib/bring-up.sh"
 
-ensure_node_modules
-ensure_temporal
-ensure_mysql stepwise_bench
-export DATABASE_URL TEMPORAL_ADDRESS TEMPORAL_NAMESPACE
+bring_up stepwise_bench
 build
 node dist/bench/run.js "$@"

@@ -5,13 +5,10 @@
 # model provider's OPENAI_BASE_URL, OPENAI_API_KEY and DEFAULT_MODEL, passed through to the worker.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-source "$STEPWISE_ROOT/scripts/lib/temporal.sh"
-source "$STEPWISE_ROOT/scripts/lib/mysql.sh"
+source "$STEPWISE_ROOT/scripts/lib/bring-up.sh"
 
 started=$SECONDS
-ensure_node_modules
-ensure_temporal
-ensure_mysql stepwise
+bring_up stepwise
 build
 for entry in dist/apps/api/src/main.js dist/apps/worker/src/main.js dist/libs/persistence/src/cli/migrate.js dist/apps/api/src/cli/api-key.js; do
   [ -f "$entry" ] || die "$entry is missing after the build: is its source (${entry#dist/}, as .ts) in the checkout?"

@@ -5,13 +5,9 @@
 # lint failed, a test or a suite failed, or no test ran.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
-source "$STEPWISE_ROOT/scripts/lib/temporal.sh"
-source "$STEPWISE_ROOT/scripts/lib/mysql.sh"
+source "$STEPWISE_ROOT/scripts/lib/bring-up.sh"
 
-ensure_node_modules
-ensure_temporal
-ensure_mysql stepwise_test
-export DATABASE_URL TEMPORAL_ADDRESS TEMPORAL_NAMESPACE
+bring_up stepwise_test
 
 failed=0
 say "lint (eslint + tsc)"
