@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { RunRepository } from '@app/persistence';
 import { HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
+import { AgentConversation } from './steps/agent-conversation.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
@@ -16,10 +17,15 @@ import { ToolCallService } from './steps/tool-call.service';
   providers: [
     { provide: ModelClient, useFactory: (config: AppConfig) => new OpenAiModelClient({ ...config.model }), inject: [AppConfig] },
     { provide: ToolTransport, useFactory: () => [new HttpToolTransport()] },
-    { provide: ToolCallService, useFactory: (tools: AgentToolsService, runs: RunRepository, transports: ToolTransport[]) => new ToolCallService(tools, runs, transports), inject: [AgentToolsService, RunRepository, ToolTransport] },
+    {
+      provide: ToolCallService,
+      useFactory: (tools: AgentToolsService, runs: RunRepository, conversation: AgentConversation, transports: ToolTransport[]) => new ToolCallService(tools, runs, conversation, transports),
+      inject: [AgentToolsService, RunRepository, AgentConversation, ToolTransport],
+    },
     StepInputService,
     ModelCallService,
     AgentToolsService,
+    AgentConversation,
     LlmStepService,
     AgentStepService,
     StopCheckerService,

@@ -1,7 +1,7 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
 import type { CustomAgentStep, CustomLlmStep, StopCheckerStep, WorkflowDefinition } from './definition';
-import type { ChatMessage, RunStatus, TokenUsage, ToolCallRequest } from './run';
+import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
 export const runWorkflowId = (runUuid: string): string => `run-${runUuid}`;
@@ -56,14 +56,29 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * An agent's conversation lives on its step instance in MySQL, not in the workflow: what travels through
+ * Temporal is its length, the model's tool calls and short summaries, so the history stays small whatever
+ * the tools answer. Each activity reads the first `conversation_length` messages and writes at a position,
+ * so a retried activity rewrites its own message instead of adding a second one.
+ */
 export interface AgentStart {
-  messages: ChatMessage[];
   tools: ToolSpec[];
+  conversation_length: number;
 }
 
 export interface AgentTurnResult {
-  message: ChatMessage;
+  /** The calls the model asked for; none means the turn's message is the final answer. */
+  tool_calls: ToolCallRequest[];
+  conversation_length: number;
   usage: TokenUsage;
+}
+
+/** One tool call's outcome as the history shows it; the answer itself is in the conversation. */
+export interface ToolCallResult {
+  status: 'completed' | 'failed';
+  summary: string;
+  size_bytes: number;
 }
 
 export interface StopCheckResult {
@@ -79,9 +94,10 @@ export interface RunActivities {
   prepareScheduledRun(input: ScheduledRunRequest['scheduled'] & { run_uuid: string; temporal_workflow_id: string }): Promise<PreparedRun>;
   runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<OutputRef>;
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
-  agentTurn(input: StepContext & { step: CustomAgentStep; messages: ChatMessage[]; tools: ToolSpec[]; turn: number }): Promise<AgentTurnResult>;
-  callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest }): Promise<ChatMessage>;
-  completeAgentStep(input: StepContext & { step: CustomAgentStep; messages: ChatMessage[] }): Promise<OutputRef>;
+  agentTurn(input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number }): Promise<AgentTurnResult>;
+  /** Runs the call and puts its answer at `position` in the conversation. */
+  callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number }): Promise<ToolCallResult>;
+  completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<OutputRef>;
   runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;

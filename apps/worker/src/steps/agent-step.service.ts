@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, OutputRef, StepContext, ToolSpec } from '@app/contracts';
 import { RunRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
+import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService } from './agent-tools.service';
 import { ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
@@ -19,6 +20,7 @@ export class AgentStepService {
     private readonly inputs: StepInputService,
     private readonly tools: AgentToolsService,
     private readonly models: ModelCallService,
+    private readonly conversation: AgentConversation,
     private readonly runs: RunRepository,
   ) {}
 
@@ -30,17 +32,18 @@ export class AgentStepService {
       { role: 'system', content: input.system + REFERENCE_NOTE },
       { role: 'user', content: input.user },
     ];
-    await this.runs.saveMessages(context.instance_uuid, messages);
-    return { messages, tools };
+    return { tools, conversation_length: await this.conversation.start(context.instance_uuid, messages) };
   }
 
-  async turn(context: StepContext, step: CustomAgentStep, messages: ChatMessage[], tools: ToolSpec[], turn: number, scope: ActivityScope): Promise<AgentTurnResult> {
+  async turn(context: StepContext, step: CustomAgentStep, tools: ToolSpec[], turn: number, length: number, scope: ActivityScope): Promise<AgentTurnResult> {
+    const messages = await this.conversation.read(context.instance_uuid, length);
     const response = await this.models.call(context, turn, { model: step.model, messages, tools }, scope);
-    await this.runs.saveMessages(context.instance_uuid, [...messages, response.message]);
-    return { message: response.message, usage: response.usage };
+    const conversation_length = await this.conversation.put(context.instance_uuid, length, response.message);
+    return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
   }
 
-  async complete(context: StepContext, step: CustomAgentStep, messages: ChatMessage[]): Promise<OutputRef> {
+  async complete(context: StepContext, step: CustomAgentStep, length: number): Promise<OutputRef> {
+    const messages = await this.conversation.read(context.instance_uuid, length);
     const answer = [...messages].reverse().find((message) => message.role === 'assistant');
     const output = newOutput(context, answerData(answer?.content ?? null, step.name, Boolean(step.output_schema)));
     await this.runs.completeStep(context.instance_uuid, output, messages);

@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { ChatMessage, CustomAgentStep, StepContext, ToolCallRequest } from '@app/contracts';
+import type { ChatMessage, CustomAgentStep, StepContext, ToolCallRequest, ToolCallResult } from '@app/contracts';
+import { byteSize, summarizeOutput } from '@app/domain';
 import { RunRepository } from '@app/persistence';
 import { httpRequestTool, ToolCallError, ToolTransport } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
+import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService, type ResolvedTool } from './agent-tools.service';
 
 const BUILTIN_TIMEOUT_MS = 30_000;
 
 /**
- * One tool call of an agent, audited. Retryable failures (network, 5xx, timeouts) are thrown for Temporal
- * to retry; final ones go back to the model as the tool's answer so the agent can react.
+ * One tool call of an agent, audited, its answer put into the agent's conversation. Retryable failures
+ * (network, 5xx, timeouts) are thrown for Temporal to retry; final ones go back to the model as the tool's
+ * answer so the agent can react.
  */
 @Injectable()
 export class ToolCallService {
@@ -18,12 +21,13 @@ export class ToolCallService {
   constructor(
     private readonly tools: AgentToolsService,
     private readonly runs: RunRepository,
+    private readonly conversation: AgentConversation,
     transports: ToolTransport[],
   ) {
     this.transports = new Map(transports.map((transport) => [transport.kind, transport]));
   }
 
-  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, scope: ActivityScope): Promise<ChatMessage> {
+  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope): Promise<ToolCallResult> {
     const started_at = new Date();
     const audit = (fields: { status: 'completed' | 'failed'; output: unknown; error_message: string | null; input: unknown }) =>
       this.runs.recordToolCall({
@@ -37,7 +41,11 @@ export class ToolCallService {
         duration_ms: Date.now() - started_at.getTime(),
         ...fields,
       });
-    const answer = (content: unknown): ChatMessage => ({ role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) });
+    const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
+      const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
+      await this.conversation.put(context.instance_uuid, position, message);
+      return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
+    };
 
     let args: unknown;
     try {
@@ -45,23 +53,23 @@ export class ToolCallService {
     } catch {
       const error_message = `arguments are not valid JSON: ${call.arguments}`;
       await audit({ status: 'failed', input: null, output: null, error_message });
-      return answer({ error: error_message });
+      return answer('failed', { error: error_message });
     }
     const tool = (await this.tools.resolve(context.user_id, step.tools)).find((candidate) => candidate.spec.name === call.name);
     if (!tool) {
       const error_message = `no tool named ${call.name} is available to this agent`;
       await audit({ status: 'failed', input: args, output: null, error_message });
-      return answer({ error: error_message });
+      return answer('failed', { error: error_message });
     }
     try {
       const output = await this.execute(context, tool, args, scope.signal);
       await audit({ status: 'completed', input: args, output, error_message: null });
-      return answer(output);
+      return answer('completed', output);
     } catch (error) {
       const error_message = (error as Error).message;
       await audit({ status: 'failed', input: args, output: null, error_message });
       if (!(error instanceof ToolCallError) || error.retryable) throw error;
-      return answer({ error: error_message });
+      return answer('failed', { error: error_message });
     }
   }
 

@@ -2,7 +2,6 @@
 // data of its own beyond references; every write goes through an activity.
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type {
-  ChatMessage,
   CustomAgentStep,
   FinalStatus,
   PreparedRun,
@@ -43,19 +42,21 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary));
 
   async function runAgent(step: CustomAgentStep, context: StepContext): Promise<void> {
-    const { messages: initial, tools } = await activitiesFor(step).startAgentStep({ ...context, step });
-    let messages: ChatMessage[] = initial;
+    const { tools, conversation_length } = await activitiesFor(step).startAgentStep({ ...context, step });
+    // The conversation itself stays in MySQL: the workflow tracks its length and the calls to make.
+    let length = conversation_length;
     const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
     for (let turn = 1; turn <= maxIterations; turn++) {
-      const { message } = await activitiesFor(step, `${step.name}: model turn ${turn}`).agentTurn({ ...context, step, messages, tools, turn });
-      messages = [...messages, message];
-      if (!message.tool_calls?.length) {
-        await activitiesFor(step).completeAgentStep({ ...context, step, messages });
+      const result = await activitiesFor(step, `${step.name}: model turn ${turn}`).agentTurn({ ...context, step, tools, turn, conversation_length: length });
+      length = result.conversation_length;
+      if (!result.tool_calls.length) {
+        await activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length });
         return;
       }
       // Each tool call is its own activity: once completed, a crash never repeats it.
-      for (const call of message.tool_calls) {
-        messages = [...messages, await activitiesFor(step, `${step.name}: tool ${call.name}`).callTool({ ...context, step, call })];
+      for (const call of result.tool_calls) {
+        await activitiesFor(step, `${step.name}: tool ${call.name}`).callTool({ ...context, step, call, position: length });
+        length += 1;
       }
     }
     throw ApplicationFailure.nonRetryable(
