@@ -104,6 +104,19 @@ describe('Schedules', () => {
     expect((await stack.user.get(`/workflows/${wf.uuid}/schedules`)).body.items).toEqual([]);
   });
 
+  it('pauses schedules of a paused workflow, and an archived one refuses new runs', async () => {
+    const wf = await workflow();
+    const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', interval_seconds: 3600 })).body;
+    expect((await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'paused' })).body.status).toBe('paused');
+    expect((await stack.user.get(`/schedules/${id}`)).body.paused).toBe(true);
+    expect((await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'active' })).status).toBe(200);
+    expect((await stack.user.get(`/schedules/${id}`)).body.paused).toBe(false);
+    await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'archived' });
+    expect(await stack.user.post(`/workflows/${wf.uuid}/runs`, {})).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'status' } } });
+    expect((await stack.user.get(`/schedules/${id}`)).body.paused).toBe(true);
+    expect((await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'deleted' })).body).toMatchObject({ details: { field: 'status' } });
+  });
+
   it('pauses schedules of a deactivated workflow and deletes them with the workflow', async () => {
     const wf = await workflow();
     const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris' })).body;

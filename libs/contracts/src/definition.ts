@@ -10,6 +10,10 @@ export type TriggerType = (typeof TRIGGER_TYPES)[number];
 export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than'] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
+export const WORKFLOW_STATUSES = ['active', 'paused', 'archived'] as const;
+/** paused: its schedules are paused; archived: also refuses new runs. */
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -73,6 +77,7 @@ export interface WorkflowDefinition {
   name: string;
   description: string;
   is_active: boolean;
+  status: WorkflowStatus;
   /** When a run ends, POST a signed summary here (if the matching flag below is on). */
   notify_url: string | null;
   notify_on_complete: boolean;

@@ -6,6 +6,9 @@ import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRec
 import { RunsService } from '../runs/runs.service';
 import { ScheduleGateway, type ScheduleTiming } from '../temporal/schedule-gateway';
 
+/** Schedules fire only for an active workflow; otherwise they exist, paused. */
+export const schedulesRun = (workflow: { is_active: boolean; status: string }): boolean => workflow.is_active && workflow.status === 'active';
+
 const timingOf = (input: Partial<ScheduleInput>): ScheduleTiming => ({
   cron_expression: input.cron_expression,
   interval_seconds: input.interval_seconds,
@@ -63,7 +66,7 @@ export class SchedulesService {
         catchupWindowSeconds: input.catchup_window_seconds,
         pauseOnFailure: input.pause_on_failure,
         note: input.note,
-        ...(workflow.is_active ? {} : { paused: true }),
+        ...(schedulesRun(workflow) ? {} : { paused: true }),
       });
     } catch (error) {
       throw asValidationError(error);

@@ -4,7 +4,7 @@ import type { WorkflowDefinition } from '@app/contracts';
 import { notFound, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
-import { SchedulesService } from '../schedules/schedules.service';
+import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
 import { DefinitionStore } from './definition-store.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
 
@@ -48,8 +48,8 @@ export class WorkflowsService {
   async update(userId: string, uuid: string, body: unknown): Promise<WorkflowView> {
     const patch = parseWorkflowPatch(body);
     const updated = await this.store.edit(userId, uuid, (current) => ({ ...current, ...patch }));
-    // An inactive workflow's schedules stay, paused; activating it again resumes them.
-    if (patch.is_active !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !patch.is_active);
+    // A workflow that is inactive, paused or archived keeps its schedules, paused; making it active resumes them.
+    if (patch.is_active !== undefined || patch.status !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !schedulesRun(updated));
     return toWorkflowView(updated);
   }
 

@@ -99,6 +99,7 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
     name: body.name as string,
     description: (body.description as string | undefined) ?? '',
     is_active: (body.is_active as boolean | undefined) ?? true,
+    status: (body.status as WorkflowDefinition['status'] | undefined) ?? 'active',
     notify_url: (body.notify_url as string | null | undefined) ?? null,
     notify_on_complete: (body.notify_on_complete as boolean | undefined) ?? false,
     notify_on_failure: (body.notify_on_failure as boolean | undefined) ?? true,
@@ -107,7 +108,7 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
   };
 }
 
-const PATCHABLE = ['name', 'description', 'is_active', 'notify_url', 'notify_on_complete', 'notify_on_failure'] as const;
+const PATCHABLE = ['name', 'description', 'is_active', 'status', 'notify_url', 'notify_on_complete', 'notify_on_failure'] as const;
 export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 
 export function parseWorkflowPatch(input: unknown): WorkflowPatch {

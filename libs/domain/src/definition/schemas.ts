@@ -99,6 +99,7 @@ export const WORKFLOW_FIELDS_SCHEMA: Schema = {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     description: { type: 'string', maxLength: 10000 },
     is_active: { type: 'boolean' },
+    status: { enum: ['active', 'paused', 'archived'] },
     notify_url: { type: ['string', 'null'], pattern: '^https?://', maxLength: 2000 },
     notify_on_complete: { type: 'boolean' },
     notify_on_failure: { type: 'boolean' },

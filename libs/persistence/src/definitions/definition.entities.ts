@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { WorkflowStatus } from '@app/contracts';
 import { jsonColumn } from '../json-column';
 
 @Entity('workflows')
@@ -11,6 +12,7 @@ export class WorkflowEntity {
   @Column({ type: 'char', length: 36, nullable: true }) trigger_uuid!: string | null;
   /** Step uuids in run order. */
   @Column({ type: 'longtext', transformer: jsonColumn }) steps!: string[];
+  @Column({ type: 'varchar' }) status!: WorkflowStatus;
   @Column({ type: 'text', nullable: true }) notify_url!: string | null;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_complete!: boolean;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_failure!: boolean;

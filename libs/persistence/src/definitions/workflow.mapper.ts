@@ -35,6 +35,7 @@ export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEn
     name: workflow.name,
     description: workflow.description,
     is_active: workflow.is_active,
+    status: workflow.status,
     notify_url: workflow.notify_url,
     notify_on_complete: workflow.notify_on_complete,
     notify_on_failure: workflow.notify_on_failure,

@@ -28,6 +28,7 @@ export class RunPreparer {
     if (!record) throw notFound('Workflow', request.workflowUuid);
     const definition = definitionOf(record);
     if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
+    if (definition.status === 'archived') throw new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
