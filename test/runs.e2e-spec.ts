@@ -168,7 +168,53 @@ describe('Runs', () => {
     expect(run.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'skipped']);
     expect(run.steps[0].error_message).toBe('Cancelled while running');
     expect(stack.model.requests[0].aborted).toBe(true);
-    expect((await stack.user.post(`/runs/${started.uuid}/cancel`)).body).toMatchObject({ code: 'RUN_NOT_ACTIVE' });
+    expect(await stack.user.post(`/runs/${started.uuid}/cancel`)).toMatchObject({ status: 409, body: { code: 'RUN_NOT_ACTIVE' } });
+  });
+
+  it('cancels a scheduled run through its own Temporal execution', async () => {
+    const wf = await workflowWith([llmStep({ name: 'slow' })]);
+    const schedule = await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 0 1 1 *', timezone: 'UTC' });
+    expect(schedule.status).toBe(201);
+    try {
+      stack.model.script(reply.text('too late', { delayMs: 60_000 }));
+      expect((await stack.user.post(`/schedules/${schedule.body.id}/trigger`)).status).toBe(202);
+      await stack.model.waitForRequests(1);
+      const [started] = (await stack.user.get(`/runs?schedule_id=${schedule.body.id}`)).body.items;
+      expect(started.temporal.workflow_id).not.toBe(`run-${started.uuid}`);
+
+      expect((await stack.user.post(`/runs/${started.uuid}/cancel`)).status).toBe(202);
+      const run = await stack.waitForRun(started.uuid, (r) => r.status !== 'running', 20_000);
+
+      expect(run.status).toBe('cancelled');
+      expect(stack.model.requests[0].aborted).toBe(true);
+    } finally {
+      await stack.user.delete(`/schedules/${schedule.body.id}`);
+    }
+  });
+
+  it('shows a run terminated in Temporal (Web UI, CLI, server) as failed with the reason, and refuses to cancel it', async () => {
+    const wf = await workflowWith([llmStep({ name: 'slow' }), llmStep({ name: 'next' })]);
+    stack.model.script(reply.text('too late', { delayMs: 60_000 }));
+    const started = await startRun(wf.uuid);
+    await stack.model.waitForRequests(1);
+
+    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+    try {
+      await new Client({ connection }).workflow.getHandle(started.temporal.workflow_id).terminate('operator stopped it');
+    } finally {
+      await connection.close();
+    }
+    const run = await stack.waitForRun(started.uuid, (r) => r.status !== 'running', 20_000);
+
+    expect(run).toMatchObject({ status: 'failed', error_message: 'Terminated in Temporal: operator stopped it' });
+    expect(run.steps.map((s: { status: string; error_message: string | null }) => [s.status, s.error_message])).toEqual([
+      ['failed', 'Interrupted: Terminated in Temporal: operator stopped it'],
+      ['skipped', null],
+    ]);
+    expect(await stack.user.post(`/runs/${started.uuid}/cancel`)).toMatchObject({ status: 409, body: { code: 'RUN_NOT_ACTIVE', details: { status: 'failed' } } });
+    // The worker notices too: the heartbeat of the orphaned activity is refused and the model call aborted.
+    for (const deadline = Date.now() + 15_000; !stack.model.requests[0].aborted && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    expect(stack.model.requests[0].aborted).toBe(true);
   });
 
   it('retries a 429 after its retry-after: one run, two audited attempts', async () => {

@@ -3,9 +3,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { RUN_STATUSES, runWorkflowId, type RunStatus } from '@app/contracts';
 import { DomainError, ErrorCode, notFound } from '@app/domain';
-import { RunPreparer, RunRepository, type Page } from '@app/persistence';
+import { RunPreparer, RunRepository, type Page, type RunWithSteps } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
-import { RunLauncher } from '../temporal/run-launcher';
+import { type ExecutionState, RunLauncher } from '../temporal/run-launcher';
 import { toOutputView, toRunSummaryView, toRunView } from './run.views';
 
 function triggerOutputOf(body: unknown): unknown {
@@ -14,6 +14,9 @@ function triggerOutputOf(body: unknown): unknown {
   }
   return (body as { trigger_output?: unknown }).trigger_output ?? null;
 }
+
+/** How long a run may have no Temporal execution before it counts as never started (the API starts it right after recording it). */
+const START_GRACE_MS = 60_000;
 
 export interface RunQuery extends Pagination {
   status?: string;
@@ -52,13 +55,46 @@ export class RunsService {
         throw error;
       }
     }
-    return { created, run: await this.get(userId, runUuid) };
+    return { created, run: this.view(await this.find(userId, runUuid)) };
   }
 
   async get(userId: string, runUuid: string) {
+    return this.view(await this.current(userId, runUuid));
+  }
+
+  private view(run: RunWithSteps) {
+    return toRunView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace);
+  }
+
+  private async find(userId: string, runUuid: string): Promise<RunWithSteps> {
     const run = await this.runs.find(userId, runUuid);
     if (!run) throw notFound('Run', runUuid);
-    return toRunView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace);
+    return run;
+  }
+
+  /**
+   * The run as recorded, brought in line with Temporal when it is recorded running but its execution has
+   * ended without saying so: terminated from the Web UI or CLI, or by the server (a payload over its limit).
+   */
+  private async current(userId: string, runUuid: string): Promise<RunWithSteps> {
+    const run = await this.find(userId, runUuid);
+    if (run.status !== 'running') return run;
+    let execution: ExecutionState;
+    try {
+      execution = await this.launcher.observe(run.temporal_workflow_id);
+    } catch (error) {
+      this.logger.warn(`run ${runUuid}: Temporal could not be asked about its execution: ${(error as Error).message}`);
+      return run;
+    }
+    if (execution.state === 'running' || (execution.state === 'missing' && Date.now() - run.created_at.getTime() < START_GRACE_MS)) return run;
+    const ended =
+      execution.state === 'closed'
+        ? execution
+        : { status: 'failed' as const, error_message: 'The run has no Temporal execution: it never started, or Temporal no longer keeps it' };
+    this.logger.warn(`run ${runUuid} was recorded running but its execution has ended: ${ended.error_message}`);
+    for (const step of run.steps.filter((candidate) => candidate.status === 'running')) await this.runs.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
+    await this.runs.finishRun(run.uuid, ended.status, ended.error_message);
+    return this.find(userId, runUuid);
   }
 
   async list(userId: string, query: RunQuery): Promise<Page<ReturnType<typeof toRunSummaryView>>> {
@@ -70,12 +106,11 @@ export class RunsService {
   }
 
   async cancel(userId: string, runUuid: string) {
-    const run = await this.runs.find(userId, runUuid);
-    if (!run) throw notFound('Run', runUuid);
+    const run = await this.current(userId, runUuid);
     if (run.status !== 'running') {
       throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: only running runs can be cancelled`, { status: run.status });
     }
-    await this.launcher.cancel(runUuid);
+    await this.launcher.cancel(run.temporal_workflow_id);
     return { uuid: runUuid, status: run.status, cancel_requested: true };
   }
 

@@ -1,13 +1,24 @@
-// Starting and cancelling run workflows.
+// Starting, cancelling and observing run workflows.
 import { Injectable } from '@nestjs/common';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { RUN_WORKFLOW_TYPE, runWorkflowId, type PreparedRun } from '@app/contracts';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { RUN_WORKFLOW_TYPE, runWorkflowId, type FinalStatus, type PreparedRun, type RunWorkflowResult } from '@app/contracts';
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
 
+/** A run's execution as Temporal sees it: how a closed one ended, in the run's own terms. */
+export type ExecutionState = { state: 'running' } | { state: 'missing' } | { state: 'closed'; status: FinalStatus; error_message: string | null };
+
 export abstract class RunLauncher {
   abstract start(run: PreparedRun): Promise<void>;
-  abstract cancel(runUuid: string): Promise<void>;
+  /** By the execution's workflow id (`run-<uuid>` for runs started here, the schedule's id for scheduled ones). */
+  abstract cancel(workflowId: string): Promise<void>;
+  abstract observe(workflowId: string): Promise<ExecutionState>;
+}
+
+function innermostMessage(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  while (current?.cause) current = current.cause as typeof current;
+  return current?.message || String(error);
 }
 
 @Injectable()
@@ -34,7 +45,29 @@ export class TemporalRunLauncher extends RunLauncher {
     }
   }
 
-  async cancel(runUuid: string): Promise<void> {
-    await (await this.temporal.get()).workflow.getHandle(runWorkflowId(runUuid)).cancel();
+  async cancel(workflowId: string): Promise<void> {
+    await (await this.temporal.get()).workflow.getHandle(workflowId).cancel();
+  }
+
+  async observe(workflowId: string): Promise<ExecutionState> {
+    const handle = (await this.temporal.get()).workflow.getHandle(workflowId);
+    let status: string;
+    try {
+      status = (await handle.describe()).status.name;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return { state: 'missing' };
+      throw error;
+    }
+    if (status === 'RUNNING' || status === 'CONTINUED_AS_NEW' || status === 'PAUSED') return { state: 'running' };
+    if (status === 'CANCELLED') return { state: 'closed', status: 'cancelled', error_message: 'Cancelled in Temporal' };
+    if (status === 'TIMED_OUT') return { state: 'closed', status: 'failed', error_message: 'The Temporal execution timed out' };
+    try {
+      const result = (await handle.result()) as RunWorkflowResult;
+      return { state: 'closed', status: result.status === 'running' ? 'failed' : result.status, error_message: result.error_message };
+    } catch (error) {
+      // Failed, or terminated (from the Web UI or CLI, or by the server for a payload over its limit).
+      const prefix = status === 'TERMINATED' ? 'Terminated in Temporal' : 'The Temporal execution failed';
+      return { state: 'closed', status: 'failed', error_message: `${prefix}: ${innermostMessage(error)}` };
+    }
   }
 }
