@@ -1,46 +1,88 @@
 // A real HTTP server speaking the chat-completions protocol, the one stand-in in our tests. It serves a
 // script of responses in order, records every request, and fails loudly when the script runs out.
+//
+//   const fake = await ModelFake.start();               // OpenAI-compatible base URL: fake.baseUrl
+//   fake.script(reply.toolCalls([{ name: 'search', arguments: { q: 'x' } }]), reply.json({ done: true }));
+//   ... exercise the code ...
+//   expect(fake.requests[0].body.tools).toHaveLength(1);
+//   fake.assertDone();                                   // throws on leftovers or unexpected requests
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One scripted answer: a status, a JSON body (or raw text), extra headers, an optional delay. */
 export interface FakeReply {
   status: number;
   body?: unknown;
+  /** Sent as is instead of `body` (with a JSON content type): a malformed answer. */
   raw?: string;
   headers?: Record<string, string>;
   delayMs?: number;
 }
 
+export interface RecordedMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  name?: string;
+}
+
 export interface RecordedRequest {
+  method: string;
+  path: string;
   body: {
     model: string;
-    messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[];
+    messages: RecordedMessage[];
     tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
     response_format?: unknown;
+    temperature?: number;
+    stream?: boolean;
+    [key: string]: unknown;
   };
   headers: IncomingMessage['headers'];
+  /** Date.now() when the request had arrived in full. */
   received_at: number;
+  /** The status the fake answered, null until it has (or if the client went away first). */
+  status: number | null;
+  /** The client disconnected before the answer was written (a cancelled or timed-out call). */
   aborted: boolean;
 }
 
-interface Options {
+export interface ReplyOptions {
   delayMs?: number;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  finishReason?: string;
 }
 
-let callCounter = 0;
+export interface ErrorOptions {
+  message?: string;
+  /** Sent as `retry-after` (seconds). */
+  retryAfterSeconds?: number;
+  /** Sent as `retry-after-ms`. */
+  retryAfterMs?: number;
+  delayMs?: number;
+}
 
-function completion(message: Record<string, unknown>, finish: string, options: Options): FakeReply {
-  const usage = options.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+export type ReplyHandler = (request: RecordedRequest) => FakeReply;
+
+const DEFAULT_USAGE = { prompt_tokens: 10, completion_tokens: 5 };
+/** Replaced by the requested model when served, as a provider echoes it. */
+const ECHO_MODEL = '<requested model>';
+
+let completionCounter = 0;
+let toolCallCounter = 0;
+
+function completion(message: Record<string, unknown>, finish: string, options: ReplyOptions): FakeReply {
+  const usage = options.usage ?? DEFAULT_USAGE;
   return {
     status: 200,
     delayMs: options.delayMs,
     body: {
-      id: `chatcmpl-fake-${++callCounter}`,
+      id: `chatcmpl-fake-${++completionCounter}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
-      model: 'fake-model',
-      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+      model: ECHO_MODEL,
+      choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, finish_reason: options.finishReason ?? finish, logprobs: null }],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     },
   };
@@ -48,114 +90,236 @@ function completion(message: Record<string, unknown>, finish: string, options: O
 
 /** Factories of scripted answers. */
 export const reply = {
-  text: (content: string, options: Options = {}) => completion({ content }, 'stop', options),
-  json: (value: unknown, options: Options = {}) => completion({ content: JSON.stringify(value) }, 'stop', options),
-  toolCalls: (calls: { name: string; arguments: unknown }[], options: Options = {}) =>
+  text: (content: string, options: ReplyOptions = {}): FakeReply => completion({ content }, 'stop', options),
+  /** The content is the JSON text of `value`, as a model answering with a response_format writes it. */
+  json: (value: unknown, options: ReplyOptions = {}): FakeReply => completion({ content: JSON.stringify(value) }, 'stop', options),
+  /**
+   * Tool calls with ids `call_1`, `call_2`, ... (unique within the process). Object arguments are sent as
+   * their JSON text; a string is sent as is, so a test can hand the code malformed arguments.
+   */
+  toolCalls: (calls: { name: string; arguments: unknown; id?: string }[], options: ReplyOptions = {}): FakeReply =>
     completion(
       {
         content: null,
-        tool_calls: calls.map((call) => ({ id: `call_${++callCounter}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+        tool_calls: calls.map((call) => ({
+          id: call.id ?? `call_${++toolCallCounter}`,
+          type: 'function',
+          function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}) },
+        })),
       },
       'tool_calls',
       options,
     ),
-  error: (status: number, options: { message?: string; retryAfterSeconds?: number; delayMs?: number } = {}): FakeReply => ({
+  /** The provider's error shape: `{"error": {"message", "type", "code"}}`, with retry headers if asked. */
+  error: (status: number, options: ErrorOptions = {}): FakeReply => ({
     status,
     delayMs: options.delayMs,
-    headers: options.retryAfterSeconds !== undefined ? { 'retry-after': String(options.retryAfterSeconds) } : {},
-    body: { error: { message: options.message ?? `fake error ${status}`, type: 'fake_error', code: null } },
+    headers: {
+      ...(options.retryAfterSeconds !== undefined ? { 'retry-after': String(options.retryAfterSeconds) } : {}),
+      ...(options.retryAfterMs !== undefined ? { 'retry-after-ms': String(options.retryAfterMs) } : {}),
+    },
+    body: { error: { message: options.message ?? `model fake: error ${status}`, type: 'fake_error', param: null, code: null } },
   }),
-  malformed: (): FakeReply => ({ status: 200, raw: 'this is not json' }),
+  /** A 200 whose body is not JSON. */
+  malformed: (options: { delayMs?: number; raw?: string } = {}): FakeReply => ({ status: 200, raw: options.raw ?? 'this is not json', delayMs: options.delayMs }),
 };
 
+interface Waiter {
+  done: () => boolean;
+  resolve: () => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Answers, in this order of precedence: `autoReply` (every request, no delay), the script (in order),
+ * `respondWith` (the fallback). A request none of them answers gets a 500 and is recorded as unexpected.
+ */
 export class ModelFake {
   readonly requests: RecordedRequest[] = [];
-  /** Requests that found the script empty: a test that gets any has failed. */
-  readonly unexpected: RecordedRequest[] = [];
+  /** Requests the fake could not answer as asked (script exhausted, unknown route, bad body): a test that gets any has failed. */
+  readonly unexpected: { request: RecordedRequest; reason: string }[] = [];
   private readonly queue: FakeReply[] = [];
-  private fallback: ((request: RecordedRequest) => FakeReply) | null = null;
-  private waiters: { count: number; resolve: () => void }[] = [];
+  private fallback: ReplyHandler | null = null;
+  private auto: ReplyHandler | null = null;
+  private waiters: Waiter[] = [];
 
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<ModelFake> {
-    const fake: ModelFake = new ModelFake(createServer((req, res) => void fake.handle(req, res)));
+    const fake: ModelFake = new ModelFake(
+      createServer((req, res) => {
+        fake.handle(req, res).catch((error: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: `model fake crashed: ${String(error)}` } }));
+        });
+      }),
+    );
+    fake.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
 
+  /** The OpenAI base URL, `http://127.0.0.1:<port>/v1`. */
   get baseUrl(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
   }
 
+  /** Queues answers, served one per request in order. */
   script(...replies: FakeReply[]): this {
     this.queue.push(...replies);
     return this;
   }
 
-  /** Answers whatever the script does not cover (concurrent runs, benchmarks). */
-  respondWith(handler: ((request: RecordedRequest) => FakeReply) | null): this {
+  /** Answers whatever the script does not cover (concurrent runs where the order is not known). */
+  respondWith(handler: ReplyHandler | null): this {
     this.fallback = handler;
     return this;
   }
 
+  /** Benchmarks: answer every request at once from `handler` (delays ignored), ahead of any script. */
+  autoReply(handler: ReplyHandler | null = () => reply.text('ok')): this {
+    this.auto = handler;
+    return this;
+  }
+
+  /** Scripted answers not yet requested. */
   get remaining(): number {
     return this.queue.length;
   }
 
   /** Resolves once `count` requests in all have arrived. */
   waitForRequests(count: number, timeoutMs = 30_000): Promise<void> {
-    if (this.requests.length >= count) return Promise.resolve();
+    return this.waitUntil(() => this.requests.length >= count, timeoutMs, () => `${this.requests.length}/${count} requests`);
+  }
+
+  /** Resolves when `condition` holds, checked whenever a request arrives, is answered or is abandoned. */
+  waitUntil(condition: () => boolean, timeoutMs = 30_000, describe: () => string = () => 'condition not met'): Promise<void> {
+    if (condition()) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`model fake: ${this.requests.length}/${count} requests after ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
+      const waiter: Waiter = {
+        done: condition,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((other) => other !== waiter);
+          reject(new Error(`model fake: ${describe()} after ${timeoutMs} ms`));
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
     });
   }
 
+  /** Throws if a request went unanswered as scripted or scripted answers were never requested. */
   assertDone(): void {
-    if (this.unexpected.length) throw new Error(`model fake: ${this.unexpected.length} request(s) arrived after the script ran out`);
-    if (this.queue.length) throw new Error(`model fake: ${this.queue.length} scripted response(s) were never requested`);
+    const problems: string[] = [];
+    for (const { request, reason } of this.unexpected) problems.push(`${request.method} ${request.path}: ${reason} (${describeRequest(request)})`);
+    if (this.queue.length) problems.push(`${this.queue.length} scripted response(s) were never requested`);
+    if (problems.length) throw new Error(`model fake:\n  ${problems.join('\n  ')}`);
   }
 
+  /** Forgets requests, script and handlers; the server keeps its port. */
   reset(): void {
     this.requests.length = 0;
     this.unexpected.length = 0;
     this.queue.length = 0;
     this.fallback = null;
+    this.auto = null;
   }
 
   close(): Promise<void> {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('model fake: closed'));
+    }
+    this.waiters = [];
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private notify(): void {
+    if (!this.waiters.length) return;
+    this.waiters = this.waiters.filter((waiter) => {
+      if (!waiter.done()) return true;
+      clearTimeout(waiter.timer);
+      waiter.resolve();
+      return false;
+    });
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (req.method === 'GET' && req.url?.endsWith('/models')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/v1/models') {
+      send(res, { status: 200, body: { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'model-fake' }] } });
       return;
     }
-    const recorded: RecordedRequest = { body: JSON.parse(Buffer.concat(chunks).toString() || '{}'), headers: req.headers, received_at: Date.now(), aborted: false };
+
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      body: { model: '', messages: [] },
+      headers: req.headers,
+      received_at: Date.now(),
+      status: null,
+      aborted: false,
+    };
+    let problem: string | null = null;
+    try {
+      recorded.body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      problem = 'the body is not JSON';
+    }
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') problem = 'no such route (only POST /v1/chat/completions and GET /v1/models)';
+    else if (recorded.body?.stream) problem = 'streaming is not supported';
+
     this.requests.push(recorded);
-    this.waiters = this.waiters.filter((waiter) => (this.requests.length >= waiter.count ? (waiter.resolve(), false) : true));
     res.on('close', () => {
       if (!res.writableFinished) recorded.aborted = true;
+      this.notify();
     });
+    this.notify();
 
-    let answer = this.queue.shift() ?? this.fallback?.(recorded);
-    if (!answer) {
-      this.unexpected.push(recorded);
-      answer = { status: 500, body: { error: { message: 'model fake: script exhausted' } } };
+    let answer: FakeReply | undefined;
+    try {
+      if (problem) answer = { status: 400, body: { error: { message: `model fake: ${problem}` } } };
+      else if (this.auto) answer = { ...this.auto(recorded), delayMs: undefined };
+      else answer = this.queue.shift() ?? this.fallback?.(recorded);
+    } catch (error) {
+      problem = `the reply handler threw: ${String(error)}`;
     }
+    if (!answer) {
+      problem ??= 'script exhausted';
+      answer = { status: 500, body: { error: { message: `model fake: ${problem}` } } };
+    }
+    if (problem) this.unexpected.push({ request: recorded, reason: problem });
+
     if (answer.delayMs) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, answer.delayMs);
-        res.on('close', () => (clearTimeout(timer), resolve()));
+        res.once('close', () => (clearTimeout(timer), resolve()));
       });
     }
     if (res.destroyed || res.writableEnded) return;
-    res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
-    res.end(answer.raw ?? JSON.stringify(answer.body));
+    recorded.status = answer.status;
+    send(res, answer, recorded.body?.model);
   }
+}
+
+function send(res: ServerResponse, answer: FakeReply, requestedModel?: string): void {
+  let text = answer.raw;
+  if (text === undefined) {
+    const body = answer.body as { model?: unknown } | undefined;
+    text = JSON.stringify(body?.model === ECHO_MODEL ? { ...body, model: requestedModel || 'fake-model' } : body ?? null);
+  }
+  res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
+  res.end(text);
+}
+
+function describeRequest(request: RecordedRequest): string {
+  const messages = Array.isArray(request.body?.messages) ? request.body.messages : [];
+  const last = messages[messages.length - 1];
+  const content = typeof last?.content === 'string' ? last.content.slice(0, 80) : '';
+  return `model ${request.body?.model ?? '?'}, ${messages.length} message(s), last ${last?.role ?? '-'}: ${JSON.stringify(content)}`;
 }

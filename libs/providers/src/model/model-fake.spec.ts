@@ -1,0 +1,83 @@
+// The model fake is test support, but every model test leans on it failing loudly: check that it does.
+import { ModelFake, reply } from '../../../../test/support/model-fake';
+
+describe(ModelFake.name, () => {
+  let sut: ModelFake;
+
+  beforeAll(async () => {
+    sut = await ModelFake.start();
+  });
+  afterEach(() => sut.reset());
+  afterAll(() => sut.close());
+
+  const complete = (body: unknown = { model: 'm', messages: [{ role: 'user', content: 'hi' }] }) =>
+    fetch(`${sut.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('serves the script in order, echoes the requested model and records each request', async () => {
+    sut.script(reply.text('one'), reply.toolCalls([{ name: 'search', arguments: { q: 'x' } }]));
+
+    const first = await (await complete()).json();
+    const second = await (await complete()).json();
+
+    expect(first).toMatchObject({ model: 'm', choices: [{ message: { role: 'assistant', content: 'one' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    expect(second.choices[0]).toMatchObject({ message: { content: null, tool_calls: [{ id: expect.stringMatching(/^call_\d+$/), type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }] }, finish_reason: 'tool_calls' });
+    expect(sut.requests.map((request) => [request.path, request.status, request.aborted])).toEqual([['/v1/chat/completions', 200, false], ['/v1/chat/completions', 200, false]]);
+    expect(() => sut.assertDone()).not.toThrow();
+  });
+
+  it('answers 500 when the script is exhausted and makes assertDone throw', async () => {
+    const response = await complete();
+
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { message: 'model fake: script exhausted' } });
+    expect(() => sut.assertDone()).toThrow(/script exhausted/);
+  });
+
+  it('makes assertDone throw while scripted answers remain', () => {
+    sut.script(reply.text('never asked for'));
+
+    expect(() => sut.assertDone()).toThrow(/1 scripted response\(s\) were never requested/);
+  });
+
+  it('refuses unknown routes and streaming requests as unexpected, and lists models', async () => {
+    expect((await fetch(`${sut.baseUrl}/embeddings`, { method: 'POST', body: '{}' })).status).toBe(400);
+    expect((await complete({ model: 'm', messages: [], stream: true })).status).toBe(400);
+    expect(await (await fetch(`${sut.baseUrl}/models`)).json()).toMatchObject({ data: [{ id: 'fake-model' }] });
+
+    expect(sut.unexpected.map((entry) => entry.reason)).toEqual([expect.stringContaining('no such route'), 'streaming is not supported']);
+  });
+
+  it('uses the fallback after the script, and autoReply ahead of it without delays', async () => {
+    sut.script(reply.text('scripted')).respondWith(() => reply.text('fallback'));
+    const contents = async () => (await (await complete()).json()).choices[0].message.content;
+
+    expect([await contents(), await contents()]).toEqual(['scripted', 'fallback']);
+
+    sut.reset();
+    sut.autoReply((request) => reply.text(`auto ${request.body.model}`, { delayMs: 60_000 }));
+    expect(await contents()).toBe('auto m');
+  });
+
+  it('sends retry headers and malformed bodies as scripted', async () => {
+    sut.script(reply.error(429, { retryAfterSeconds: 2, retryAfterMs: 1500 }), reply.malformed());
+
+    const limited = await complete();
+    const malformed = await complete();
+
+    expect([limited.status, limited.headers.get('retry-after'), limited.headers.get('retry-after-ms')]).toEqual([429, '2', '1500']);
+    expect([malformed.status, await malformed.text()]).toEqual([200, 'this is not json']);
+  });
+
+  it('cuts a delay short when the client goes away and records the abort', async () => {
+    sut.script(reply.text('late', { delayMs: 60_000 }));
+    const controller = new AbortController();
+    const aborted = fetch(`${sut.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }), signal: controller.signal }).catch((error: Error) => error.name);
+    await sut.waitForRequests(1);
+
+    controller.abort();
+
+    expect(await aborted).toBe('AbortError');
+    await sut.waitUntil(() => sut.requests[0].aborted, 2000);
+    expect(sut.requests[0].status).toBeNull();
+  });
+});
