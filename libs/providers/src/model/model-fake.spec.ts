@@ -10,14 +10,16 @@ describe(ModelFake.name, () => {
   afterEach(() => sut.reset());
   afterAll(() => sut.close());
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- completions read loosely
+  const json = async (response: Response): Promise<any> => response.json();
   const complete = (body: unknown = { model: 'm', messages: [{ role: 'user', content: 'hi' }] }) =>
     fetch(`${sut.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('serves the script in order, echoes the requested model and records each request', async () => {
     sut.script(reply.text('one'), reply.toolCalls([{ name: 'search', arguments: { q: 'x' } }]));
 
-    const first = await (await complete()).json();
-    const second = await (await complete()).json();
+    const first = await json(await complete());
+    const second = await json(await complete());
 
     expect(first).toMatchObject({ model: 'm', choices: [{ message: { role: 'assistant', content: 'one' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
     expect(second.choices[0]).toMatchObject({ message: { content: null, tool_calls: [{ id: expect.stringMatching(/^call_\d+$/), type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }] }, finish_reason: 'tool_calls' });
@@ -49,7 +51,7 @@ describe(ModelFake.name, () => {
 
   it('uses the fallback after the script, and autoReply ahead of it without delays', async () => {
     sut.script(reply.text('scripted')).respondWith(() => reply.text('fallback'));
-    const contents = async () => (await (await complete()).json()).choices[0].message.content;
+    const contents = async () => (await json(await complete())).choices[0].message.content;
 
     expect([await contents(), await contents()]).toEqual(['scripted', 'fallback']);
 
