@@ -1,23 +1,32 @@
 import type { ChatMessage, TokenUsage, ToolSpec } from '@app/contracts';
 
+/** Ask for JSON: matching a schema (`name` as OpenAI wants it: letters, digits, _ and -), or any object. */
 export type ResponseFormat = { type: 'json_schema'; name: string; schema: Record<string, unknown> } | { type: 'json_object' };
 
 export interface ModelRequest {
   model: string;
   messages: ChatMessage[];
+  /** Offered as functions; an empty list is the same as none. */
   tools?: ToolSpec[];
   response_format?: ResponseFormat | null;
+  temperature?: number;
 }
 
 export interface ModelResponse {
+  /** The assistant's message: content and/or tool calls, ids as the provider gave them. */
   message: ChatMessage;
+  /** `stop`, `tool_calls`, `length`, `content_filter`... as the provider said; null if it did not. */
   finish_reason: string | null;
   usage: TokenUsage;
+  /** The model that answered, as the provider names it. */
   model: string;
   duration_ms: number;
 }
 
-/** One chat completion against an OpenAI-compatible provider; retries belong to Temporal, not here. */
+/**
+ * One chat completion against an OpenAI-compatible provider. Failures are ModelCallErrors that say
+ * whether another attempt may help; retries belong to Temporal, not here.
+ */
 export abstract class ModelClient {
   abstract complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
 }

@@ -1,93 +1,121 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { ChatMessage } from '@app/contracts';
-import { classifyHttpStatus, ModelCallError, retryAfterMs } from './model-call-error';
+import OpenAI, { APIUserAbortError } from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type { ChatMessage, ToolCallRequest } from '@app/contracts';
+import { classifyModelError, ModelCallError } from './model-call-error';
 import { ModelClient, type ModelRequest, type ModelResponse, type ResponseFormat } from './model-client';
 
+/** What the client needs of `AppConfig.model`. */
 export interface OpenAiSettings {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
 }
 
-function toSdkMessage(message: ChatMessage): ChatCompletionMessageParam {
-  switch (message.role) {
-    case 'tool':
-      return { role: 'tool', content: message.content ?? '', tool_call_id: message.tool_call_id ?? '' };
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: message.content,
-        ...(message.tool_calls?.length
-          ? { tool_calls: message.tool_calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) }
-          : {}),
-      };
-    default:
-      return { role: message.role, content: message.content ?? '' };
-  }
-}
-
-function toSdkFormat(format: ResponseFormat) {
-  return format.type === 'json_object'
-    ? { type: 'json_object' as const }
-    : { type: 'json_schema' as const, json_schema: { name: format.name, schema: format.schema, strict: false } };
-}
-
-function toModelCallError(error: unknown): ModelCallError {
-  if (error instanceof ModelCallError) return error;
-  if (error instanceof APIUserAbortError) return new ModelCallError('aborted', 'model call aborted', false);
-  if (error instanceof APIConnectionTimeoutError) return new ModelCallError('timeout', 'model call timed out', true);
-  if (error instanceof APIConnectionError) return new ModelCallError('network', `model provider unreachable: ${error.message}`, true);
-  if (error instanceof APIError && error.status !== undefined) {
-    const message = (error.error as { message?: string } | undefined)?.message ?? error.message;
-    return classifyHttpStatus(error.status, message, retryAfterMs(error.headers));
-  }
-  // A 200 whose body is not a completion (the SDK fails to parse it) is worth retrying.
-  return new ModelCallError('malformed_response', `model provider answered malformed data: ${(error as Error)?.message ?? error}`, true);
-}
-
-/** The `openai` SDK with its own retries off: Temporal retries activities. */
+/**
+ * The `openai` SDK with its own retries off: Temporal retries activities, with our classification. The
+ * deadline is ours (it covers reading the body too, and tells a timeout from a dropped connection
+ * whatever the runtime's abort errors look like); the SDK's own timeout is only a backstop.
+ */
 export class OpenAiModelClient extends ModelClient {
   private readonly client: OpenAI;
+  private readonly timeoutMs: number;
 
   constructor(settings: OpenAiSettings) {
     super();
-    this.client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs });
+    this.timeoutMs = settings.timeoutMs;
+    this.client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs + 1000 });
   }
 
   async complete(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const started = Date.now();
-    const tools: ChatCompletionTool[] | undefined = request.tools?.length
-      ? request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }))
-      : undefined;
+    const params = toSdkRequest(request);
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     try {
-      const completion = await this.client.chat.completions.create(
-        {
-          model: request.model,
-          messages: request.messages.map(toSdkMessage),
-          ...(tools ? { tools } : {}),
-          ...(request.response_format ? { response_format: toSdkFormat(request.response_format) } : {}),
-        },
-        { signal: options.signal },
-      );
-      const choice = completion.choices?.[0];
-      if (!choice?.message) throw new ModelCallError('malformed_response', 'model provider answered without a choice', true);
-      const toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
-      );
-      return {
-        message: { role: 'assistant', content: choice.message.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-        finish_reason: choice.finish_reason ?? null,
-        usage: {
-          prompt_tokens: completion.usage?.prompt_tokens ?? 0,
-          completion_tokens: completion.usage?.completion_tokens ?? 0,
-          total_tokens: completion.usage?.total_tokens ?? 0,
-        },
-        model: completion.model ?? request.model,
-        duration_ms: Date.now() - started,
-      };
+      const completion = await this.client.chat.completions.create(params, { signal });
+      return { ...fromSdkCompletion(completion, request.model), duration_ms: Date.now() - started };
     } catch (error) {
-      throw toModelCallError(error);
+      if (error instanceof ModelCallError) throw error;
+      if (options.signal?.aborted) throw classifyModelError(new APIUserAbortError());
+      if (deadline.aborted) throw new ModelCallError({ kind: 'timeout', retryable: true, message: `model call timed out after ${this.timeoutMs} ms`, cause: error });
+      throw classifyModelError(error);
     }
   }
 }
+
+function toSdkRequest(request: ModelRequest): ChatCompletionCreateParamsNonStreaming {
+  const tools: ChatCompletionTool[] = (request.tools ?? []).map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+  return {
+    model: request.model,
+    messages: request.messages.map(toSdkMessage),
+    ...(tools.length ? { tools } : {}),
+    ...(request.response_format ? { response_format: toSdkFormat(request.response_format) } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+  };
+}
+
+function toSdkMessage(message: ChatMessage, index: number): ChatCompletionMessageParam {
+  const name = message.name ? { name: message.name } : {};
+  switch (message.role) {
+    case 'tool':
+      if (!message.tool_call_id) throw invalidRequest(`messages[${index}] is a tool message without tool_call_id`);
+      return { role: 'tool', content: message.content ?? '', tool_call_id: message.tool_call_id };
+    case 'assistant':
+      if (message.tool_calls?.length) {
+        return { role: 'assistant', content: message.content, tool_calls: message.tool_calls.map(toSdkToolCall), ...name };
+      }
+      return { role: 'assistant', content: message.content ?? '', ...name };
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content ?? '', ...name };
+    default:
+      throw invalidRequest(`messages[${index}] has an unknown role ${JSON.stringify((message as { role: unknown }).role)}`);
+  }
+}
+
+function toSdkToolCall(call: ToolCallRequest) {
+  return { id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } };
+}
+
+function toSdkFormat(format: ResponseFormat): NonNullable<ChatCompletionCreateParamsNonStreaming['response_format']> {
+  if (format.type === 'json_object') return { type: 'json_object' };
+  // Not strict: strict mode requires every property listed as required and no additional properties,
+  // which users' schemas rarely say. We validate the answer against the schema ourselves.
+  return { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: false } };
+}
+
+/** The assistant message, finish reason, usage and model of a completion; anything else is malformed. */
+function fromSdkCompletion(completion: ChatCompletion, requestedModel: string): Omit<ModelResponse, 'duration_ms'> {
+  const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
+  const message = choice?.message;
+  if (!message || typeof message !== 'object') throw malformed('no choice with a message');
+  if (message.content !== null && message.content !== undefined && typeof message.content !== 'string') throw malformed('message content is not text');
+  if (message.tool_calls !== undefined && message.tool_calls !== null && !Array.isArray(message.tool_calls)) throw malformed('tool_calls is not a list');
+  const toolCalls: ToolCallRequest[] = (message.tool_calls ?? []).flatMap((call) => {
+    if (call?.type !== 'function') return []; // custom (non-function) tools are never offered
+    if (typeof call.id !== 'string' || typeof call.function?.name !== 'string') throw malformed('a tool call without id or name');
+    return [{ id: call.id, name: call.function.name, arguments: typeof call.function.arguments === 'string' ? call.function.arguments : '' }];
+  });
+  const prompt = count(completion.usage?.prompt_tokens);
+  const answer = count(completion.usage?.completion_tokens);
+  return {
+    message: { role: 'assistant', content: message.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+    finish_reason: choice?.finish_reason ?? null,
+    usage: { prompt_tokens: prompt, completion_tokens: answer, total_tokens: count(completion.usage?.total_tokens) || prompt + answer },
+    model: typeof completion.model === 'string' && completion.model ? completion.model : requestedModel,
+  };
+}
+
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+
+const malformed = (what: string) => new ModelCallError({ kind: 'malformed_response', retryable: true, message: `model provider answered malformed data: ${what}` });
+
+const invalidRequest = (what: string) => new ModelCallError({ kind: 'bad_request', retryable: false, message: `invalid model request: ${what}` });
