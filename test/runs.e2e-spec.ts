@@ -211,6 +211,7 @@ describe('Runs', () => {
       ['failed', 'Interrupted: Terminated in Temporal: operator stopped it'],
       ['skipped', null],
     ]);
+    expect(run.steps[0].model_calls.map((call: { status: string }) => call.status)).toEqual(['failed']);
     expect(await stack.user.post(`/runs/${started.uuid}/cancel`)).toMatchObject({ status: 409, body: { code: 'RUN_NOT_ACTIVE', details: { status: 'failed' } } });
     // The worker notices too: the heartbeat of the orphaned activity is refused and the model call aborted.
     for (const deadline = Date.now() + 15_000; !stack.model.requests[0].aborted && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));

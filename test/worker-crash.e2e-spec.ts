@@ -71,7 +71,13 @@ describe('A worker crash during an agent step', () => {
     expect(tools.countOf('lookup', { n: 3 })).toBe(2); // the interrupted call, then its retry
     expect(model.requests).toHaveLength(5); // no model turn ran twice
     model.assertDone();
-    const audited = body.steps[0].tool_calls.filter((call: { status: string }) => call.status === 'completed');
-    expect(audited.map((call: { input: { n: number } }) => call.input.n)).toEqual([1, 2, 3, 4]);
+    type AuditedCall = { input: { n: number }; attempt: number; status: string; error_message: string | null };
+    const audited: AuditedCall[] = body.steps[0].tool_calls;
+    expect(audited.filter((call) => call.status === 'completed').map((call) => call.input.n)).toEqual([1, 2, 3, 4]);
+    // The attempt that died with the worker is audited too, closed as lost when its retry started.
+    expect(audited.filter((call) => call.input.n === 3).map((call) => [call.attempt, call.status, call.error_message])).toEqual([
+      [1, 'failed', expect.stringMatching(/^Lost: the worker stopped/)],
+      [2, 'completed', null],
+    ]);
   });
 });

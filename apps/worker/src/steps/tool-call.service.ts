@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomAgentStep, StepContext, ToolCallRequest, ToolCallResult } from '@app/contracts';
 import { byteSize, summarizeOutput } from '@app/domain';
-import { RunRepository } from '@app/persistence';
+import { RunRepository, type CallStatus } from '@app/persistence';
 import { httpRequestTool, ToolCallError, ToolTransport } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { AgentConversation } from './agent-conversation.service';
@@ -29,7 +29,7 @@ export class ToolCallService {
 
   async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope): Promise<ToolCallResult> {
     const started_at = new Date();
-    const audit = (fields: { status: 'completed' | 'failed'; output: unknown; error_message: string | null; input: unknown }) =>
+    const audit = (fields: { status: CallStatus; output: unknown; error_message: string | null; input: unknown }) =>
       this.runs.recordToolCall({
         run_uuid: context.run_uuid,
         step_instance_uuid: context.instance_uuid,
@@ -37,8 +37,7 @@ export class ToolCallService {
         attempt: scope.attempt,
         tool_name: call.name,
         started_at,
-        finished_at: new Date(),
-        duration_ms: Date.now() - started_at.getTime(),
+        ...(fields.status === 'running' ? { finished_at: null, duration_ms: null } : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
         ...fields,
       });
     const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
@@ -61,6 +60,7 @@ export class ToolCallService {
       await audit({ status: 'failed', input: args, output: null, error_message });
       return answer('failed', { error: error_message });
     }
+    await audit({ status: 'running', input: args, output: null, error_message: null });
     try {
       const output = await this.execute(context, tool, args, scope.signal);
       await audit({ status: 'completed', input: args, output, error_message: null });

@@ -1,6 +1,12 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
 import type { RunStatus, StepStatus, TokenUsage } from '@app/contracts';
 
+/**
+ * An attempt of a model or tool call: `running` from its start, so an attempt whose worker died still shows,
+ * and is closed as failed (lost) when the next attempt starts or the run ends.
+ */
+export type CallStatus = 'running' | 'completed' | 'failed';
+
 export interface OutputRecord {
   uuid: string;
   run_uuid: string;
@@ -19,7 +25,7 @@ export interface ModelCallRecord extends TokenUsage {
   turn: number;
   attempt: number;
   model: string;
-  status: 'completed' | 'failed';
+  status: CallStatus;
   error_message: string | null;
   request: unknown;
   response: unknown;
@@ -36,7 +42,7 @@ export interface ToolCallRecord {
   tool_name: string;
   input: unknown;
   output: unknown;
-  status: 'completed' | 'failed';
+  status: CallStatus;
   error_message: string | null;
   duration_ms: number | null;
   started_at: Date;

@@ -27,13 +27,20 @@ export abstract class RunRepository {
   abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;
   /** Fails a step that has not completed. */
   abstract failStep(instanceUuid: string, errorMessage: string): Promise<void>;
-  /** Ends a running run: final status, tokens summed, steps not run marked skipped, the workflow's counters. Idempotent. */
+  /**
+   * Ends a running run: final status, tokens summed, steps not run marked skipped, calls still running
+   * closed as interrupted, the workflow's counters. Idempotent.
+   */
   abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void>;
 
   /** The latest attempt to deliver the run-end notification. */
   abstract recordNotification(runUuid: string, notification: NotificationRecord): Promise<void>;
 
-  /** One row per (step, turn, attempt): a retried activity rewrites its own row. */
+  /**
+   * One row per (step, turn, attempt), written `running` when the attempt starts and again when it ends.
+   * Starting an attempt closes the earlier ones of the same call still `running`: their worker died.
+   */
   abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void>;
+  /** One row per (step, tool call, attempt), like model calls. */
   abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'> & { run_uuid: string }): Promise<void>;
 }

@@ -7,6 +7,8 @@ import type { ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilt
 import { RunRepository, type NewOutput } from './run.repository';
 
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
+const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Temporal retried the call after its heartbeat timeout';
+const INTERRUPTED_ATTEMPT = 'Interrupted: the run ended before this attempt finished';
 const asRun = (entity: RunEntity) => ({ ...entity }) as RunRecord;
 const asInstance = (entity: StepInstanceEntity) => ({ ...entity }) as StepInstanceRecord;
 
@@ -154,6 +156,9 @@ export class TypeormRunRepository extends RunRepository {
   async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running']) }, { status: 'skipped' });
+      for (const entity of [ModelCallEntity, ToolCallEntity]) {
+        await manager.update(entity, { run_uuid: runUuid, status: 'running' }, { status: 'failed', error_message: INTERRUPTED_ATTEMPT });
+      }
       const tokens = await this.sumTokens(manager, 'run_uuid', runUuid);
       const ended = await manager
         .createQueryBuilder()
@@ -174,22 +179,42 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .insert()
-      .into(ModelCallEntity)
-      .values({ ...call, uuid: randomUUID() } as never)
-      .orUpdate(['status', 'error_message', 'response', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'duration_ms', 'finished_at'], ['step_instance_uuid', 'turn', 'attempt'])
-      .execute();
+    await this.dataSource.transaction(async (manager) => {
+      if (call.status === 'running') {
+        await this.closeLostAttempts(manager, ModelCallEntity, 'turn = :turn', { instance: call.step_instance_uuid, turn: call.turn, attempt: call.attempt });
+      }
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(ModelCallEntity)
+        .values({ ...call, uuid: randomUUID() } as never)
+        .orUpdate(['status', 'error_message', 'response', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'duration_ms', 'finished_at'], ['step_instance_uuid', 'turn', 'attempt'])
+        .execute();
+    });
   }
 
   async recordToolCall(call: Omit<ToolCallRecord, 'uuid'> & { run_uuid: string }): Promise<void> {
-    await this.dataSource
+    await this.dataSource.transaction(async (manager) => {
+      if (call.status === 'running') {
+        await this.closeLostAttempts(manager, ToolCallEntity, 'tool_call_id = :call', { instance: call.step_instance_uuid, call: call.tool_call_id, attempt: call.attempt });
+      }
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(ToolCallEntity)
+        .values({ ...call, uuid: randomUUID() } as never)
+        .orUpdate(['status', 'error_message', 'output', 'duration_ms', 'finished_at'], ['step_instance_uuid', 'tool_call_id', 'attempt'])
+        .execute();
+    });
+  }
+
+  /** Earlier attempts of a call that are still `running` when a new one starts: their worker died mid-call. */
+  private async closeLostAttempts(manager: EntityManager, entity: typeof ModelCallEntity | typeof ToolCallEntity, sameCall: string, params: Record<string, unknown>): Promise<void> {
+    await manager
       .createQueryBuilder()
-      .insert()
-      .into(ToolCallEntity)
-      .values({ ...call, uuid: randomUUID() } as never)
-      .orUpdate(['status', 'error_message', 'output', 'duration_ms', 'finished_at'], ['step_instance_uuid', 'tool_call_id', 'attempt'])
+      .update(entity)
+      .set({ status: 'failed', error_message: LOST_ATTEMPT })
+      .where(`step_instance_uuid = :instance AND ${sameCall} AND attempt < :attempt AND status = 'running'`, params)
       .execute();
   }
 
