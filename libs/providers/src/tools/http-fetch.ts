@@ -1,36 +1,79 @@
+// fetch for tools: one deadline over the request and the body, the body cut at a size, every failure a
+// ToolCallError that says whether another attempt may help.
 import { ToolCallError } from './tool-transport';
 
-const MAX_BODY = 256 * 1024;
+export const MAX_TOOL_BODY_BYTES = 256 * 1024;
+export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
-export interface FetchedBody {
+export interface FetchedText {
   status: number;
-  body: unknown;
+  headers: Headers;
+  text: string;
+  /** The body was longer than `maxBytes` and was cut there. */
   truncated: boolean;
 }
 
-/** fetch with a timeout and a caller's abort signal; network failures and timeouts are retryable. */
-export async function fetchWithDeadline(url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+export interface FetchOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  maxBytes?: number;
+  /** Names the call in error messages, e.g. `tool search_web`. */
+  what: string;
+}
+
+export async function fetchText(url: string, init: RequestInit, options: FetchOptions): Promise<FetchedText> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {
-    return await fetch(url, { ...init, signal: combined });
+    const response = await fetch(url, { ...init, signal });
+    const { text, truncated } = await readCapped(response, options.maxBytes ?? MAX_TOOL_BODY_BYTES);
+    return { status: response.status, headers: response.headers, text, truncated };
   } catch (error) {
-    if (signal?.aborted) throw new ToolCallError('tool call aborted', false);
-    if (deadline.aborted) throw new ToolCallError(`tool call timed out after ${timeoutMs} ms`, true);
-    throw new ToolCallError(`tool endpoint unreachable: ${(error as Error).message}`, true);
+    if (options.signal?.aborted) throw new ToolCallError(`${options.what}: call aborted`, false, { kind: 'aborted', cause: error });
+    if (deadline.aborted) throw new ToolCallError(`${options.what}: no answer within ${options.timeoutMs} ms`, true, { kind: 'timeout', cause: error });
+    throw new ToolCallError(`${options.what}: unreachable (${describe(error)})`, true, { kind: 'network', cause: error });
   }
 }
 
-/** The body as JSON when it parses, else as text; cut at 256 KiB. */
-export async function readBody(response: Response): Promise<FetchedBody> {
-  const text = await response.text();
-  const truncated = text.length > MAX_BODY;
-  const kept = truncated ? text.slice(0, MAX_BODY) : text;
-  let body: unknown = kept;
-  try {
-    body = kept ? JSON.parse(kept) : null;
-  } catch {
-    // not JSON: keep the text
+/** Reads at most `maxBytes` of the body and drops the rest without downloading it. */
+async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+  if (!response.body) return { text: '', truncated: false };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode(), truncated: false };
+    const room = maxBytes - size;
+    if (value.byteLength > room) {
+      // stream: true keeps a character cut in two out of the text instead of a replacement mark
+      text += decoder.decode(value.subarray(0, room), { stream: true });
+      await reader.cancel().catch(() => undefined);
+      return { text, truncated: true };
+    }
+    size += value.byteLength;
+    text += decoder.decode(value, { stream: true });
   }
-  return { status: response.status, body, truncated };
+}
+
+/** The body as JSON when it parses (always when `contentType` says JSON), else the text; empty is null. */
+export function parseBody(text: string, contentType: string | null, options: { lenient: boolean }): unknown {
+  if (!text) return null;
+  const json = /[/+]json\b/i.test(contentType ?? '');
+  if (!json && !options.lenient) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error; current && parts.length < 3; current = (current as { cause?: unknown }).cause) {
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === 'string' && message) parts.push(message);
+  }
+  return parts.join(': ') || String(error);
 }

@@ -1,24 +1,77 @@
-/** A callable tool as the worker sees it, whatever reaches it (HTTP today, MCP later). */
+// The seam between the worker and the tools agents call: one transport per way of reaching a tool (HTTP
+// endpoints and built-ins today, MCP servers later). A tool's `transport` names the one that calls it.
+
+/** A callable tool as the worker sees it, whatever reaches it. A persisted ToolRecord is one. */
 export interface ToolDescriptor {
   name: string;
-  transport: string;
+  description: string;
+  /** JSON Schema of the arguments, as offered to the model. */
+  parameters: Record<string, unknown>;
+  transport: 'http' | 'builtin' | (string & {});
+  /** Where the `http` transport POSTs the arguments. */
   endpoint_url?: string | null;
-  timeout_ms: number;
+  /** How long one call may take; each transport has a default. */
+  timeout_ms?: number | null;
 }
 
+export type ToolErrorKind =
+  /** the tool answered 429 */
+  | 'rate_limited'
+  /** the tool answered 5xx */
+  | 'server'
+  /** no answer in time (or the tool answered 408) */
+  | 'timeout'
+  /** the tool could not be reached, or the connection broke */
+  | 'network'
+  /** the tool refused the call with a 4xx */
+  | 'client_error'
+  /** the call cannot work as asked: bad arguments, no endpoint, no such tool or transport */
+  | 'invalid'
+  /** the caller gave up (cancellation) */
+  | 'aborted';
+
+export interface ToolCallErrorDetails {
+  /** Defaults to `server` when retryable, `invalid` when not. */
+  kind?: ToolErrorKind;
+  /** The tool's HTTP status, when it answered. */
+  status?: number;
+  cause?: unknown;
+}
+
+/** A failed tool call. Retryable ones are for Temporal to retry; final ones go back to the model. */
 export class ToolCallError extends Error {
+  readonly kind: ToolErrorKind;
+  readonly status?: number;
+
   constructor(
     message: string,
     readonly retryable: boolean,
-    readonly status?: number,
+    details: ToolCallErrorDetails = {},
   ) {
-    super(message);
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'ToolCallError';
+    this.kind = details.kind ?? (retryable ? 'server' : 'invalid');
+    if (details.status !== undefined) this.status = details.status;
   }
 }
 
-/** One way of reaching tools. A tool's `transport` names the one that calls it. */
+/** 408, 429 and 5xx are worth another attempt; other 4xx are final. */
+export function toolErrorForStatus(status: number): { kind: ToolErrorKind; retryable: boolean } {
+  if (status === 429) return { kind: 'rate_limited', retryable: true };
+  if (status === 408) return { kind: 'timeout', retryable: true };
+  if (status >= 500) return { kind: 'server', retryable: true };
+  return { kind: 'client_error', retryable: false };
+}
+
+export interface ToolCallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * One way of reaching tools. `call` resolves to the tool's output (parsed JSON, or text) and fails with a
+ * ToolCallError.
+ */
 export abstract class ToolTransport {
   abstract readonly kind: string;
-  abstract call(tool: ToolDescriptor, args: unknown, options: { signal?: AbortSignal }): Promise<unknown>;
+  abstract call(tool: ToolDescriptor, args: unknown, options: ToolCallOptions): Promise<unknown>;
 }
