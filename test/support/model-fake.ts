@@ -155,6 +155,7 @@ export class ModelFake {
         });
       }),
     );
+    // Longer than clients keep idle sockets: a socket the server closes as the client reuses it is a flaky ECONNRESET.
     fake.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;

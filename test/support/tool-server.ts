@@ -85,6 +85,7 @@ export class ToolServer {
       }),
       { ...handlers },
     );
+    tools.server.keepAliveTimeout = 60_000; // as in the model fake: no ECONNRESET on a reused idle socket
     await new Promise<void>((resolve) => tools.server.listen(0, '127.0.0.1', resolve));
     return tools;
   }
