@@ -142,6 +142,29 @@ describe('Runs', () => {
     }
   });
 
+  it('resolves $previous_output past a stop checker, gives LLM steps markdown for text, and the previous output as the user message without placeholders', async () => {
+    const report = llmStep({ name: 'report', system_prompt: 'Write a report on <<trigger_output.topic>>' });
+    const check = stopChecker(report.uuid, { stop_conditions: [{ step_definition_uuid: report.uuid, extraction_json_path: '$.length', operator: 'equals', target_value: 0 }] });
+    const review = llmStep({ name: 'review', system_prompt: 'Review this:\n$previous_output', output_schema: { type: 'object', required: ['score'] } });
+    const score = llmStep({ name: 'score', system_prompt: `The score was $previous_output.score; the report <<step_output.${report.uuid}|none>>; an older one <<step_output.${report.uuid}[-2]|none>>.` });
+    const plain = llmStep({ name: 'plain', system_prompt: 'Say something about what you are given.' });
+    const wf = await workflowWith([report, check, review, score, plain]);
+    const markdown = '# Prices\n\n- all *stable*';
+    stack.model.script(reply.text(markdown), reply.json({ score: 7, notes: ['ok'] }), reply.text('fine'), reply.text('done'));
+
+    const run = await stack.waitForRun((await startRun(wf.uuid, { topic: 'prices' })).uuid);
+
+    expect(run.status).toBe('completed');
+    const [first, second, third, fourth] = stack.model.requests.map((r) => r.body);
+    expect(first.messages).toEqual([{ role: 'system', content: 'Write a report on prices' }, { role: 'user', content: 'Execute your task.' }]);
+    expect(second.messages[0].content).toBe(`Review this:\n${markdown}`);
+    expect(third.messages[0].content).toBe(`The score was 7; the report ${markdown}; an older one none.`);
+    expect(fourth.messages[1].content).toBe('Previous output:\nfine');
+    expect(run.steps[2].input_data).toMatchObject({ references: [{ placeholder: '$previous_output', output_id: run.steps[0].output.uuid }] });
+    expect(run.steps[0].output).toMatchObject({ raw_data: markdown, markdown_representation: markdown });
+    expect(run.steps[2].output).toMatchObject({ raw_data: { score: 7, notes: ['ok'] }, markdown_representation: null });
+  });
+
   it('stops the run when a stop checker fires and skips the steps after it', async () => {
     const check = llmStep({ name: 'check' });
     const after = llmStep({ name: 'never' });

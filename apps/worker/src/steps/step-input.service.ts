@@ -44,8 +44,12 @@ export class StepInputService {
     };
   }
 
-  private outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {
-    if (ref.kind === 'step') return this.runs.outputOfStep(context.run_uuid, ref.step_uuid!);
+  private async outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {
+    if (ref.kind === 'step') {
+      // A chain runs each step once: its one output is both the latest ([-1]) and the oldest ([0]).
+      if (ref.index !== undefined && ref.index !== 0 && ref.index !== -1) return null;
+      return this.runs.outputOfStep(context.run_uuid, ref.step_uuid!);
+    }
     if (ref.kind === 'previous' && context.previous_step_uuid) return this.runs.outputOfStep(context.run_uuid, context.previous_step_uuid);
     return this.runs.triggerOutput(context.run_uuid);
   }
