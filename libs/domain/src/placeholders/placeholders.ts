@@ -1,6 +1,11 @@
-// Placeholders in prompts: `<<trigger_output>>`, `<<trigger_output.path>>`, `<<step_output.{uuid}>>`,
-// `<<step_output.{uuid}[-2].field|default>>` and the alias `$previous_output` (+ `.path`).
-// Dependency-free: the run workflow's sandbox imports this module too.
+// Placeholders in prompts:
+//   <<trigger_output>>                      the run's trigger data, <<trigger_output.user.name>> a field of it
+//   <<step_output.{uuid}>>                  an earlier step's output, <<step_output.{uuid}.prices[0].price>>
+//   <<step_output.{uuid}[-2].field|none>>   history form: [i] right after the uuid picks one of the step's
+//                                           outputs (0 the oldest, -1 the latest), |text is a default
+//   $previous_output, $previous_output.x    the output of the step just before (the trigger data first)
+// Path segments: .name, [3], [-1] (from the end), ["any key"] / ['any key'], and .length on arrays.
+// Dependency-free and deterministic: the run workflow's sandbox may import this module.
 
 export type PathSegment = string | number;
 
@@ -15,16 +20,27 @@ export interface PlaceholderRef {
 }
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
-const PATH = '(?:\\.[A-Za-z_$][\\w$-]*|\\[\\d+\\])*';
-const ANY_PLACEHOLDER = /<<([^<>]*)>>/g;
-const STEP = new RegExp(`^step_output\\.(${UUID})(?:\\[(-?\\d+)\\])?(${PATH})(?:\\|(.*))?$`);
-const TRIGGER = new RegExp(`^trigger_output(${PATH})(?:\\|(.*))?$`);
-const PREVIOUS = new RegExp(`\\$previous_output(${PATH})`, 'g');
+const NAME = '[A-Za-z_$][\\w$-]*';
+const QUOTED = `"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'`;
+const SEGMENT = `\\.${NAME}|\\[(?:-?\\d+|${QUOTED})\\]`;
+const PATH = `(?:${SEGMENT})*`;
+const STEP = new RegExp(`^step_output\\.(${UUID})(?:\\[(-?\\d+)\\])?(${PATH})(?:\\|([\\s\\S]*))?$`);
+const TRIGGER = new RegExp(`^trigger_output(${PATH})(?:\\|([\\s\\S]*))?$`);
+/** One scan for both forms, so text a resolver returns is never scanned again. */
+const TOKEN = new RegExp(`<<([^<>]*)>>|\\$previous_output(?![\\w$])(${PATH})`, 'g');
+const SEGMENTS = new RegExp(`\\.(${NAME})|\\[(-?\\d+)\\]|\\[(${QUOTED})\\]`, 'g');
 
+function unquote(quoted: string): string {
+  return quoted.slice(1, -1).replace(/\\(.)/g, '$1');
+}
+
+/** `.a[0]["b c"]` -> ['a', 0, 'b c']. Text that is not a path segment is skipped. */
 export function parsePath(text: string): PathSegment[] {
   const segments: PathSegment[] = [];
-  for (const match of text.matchAll(/\.([A-Za-z_$][\w$-]*)|\[(\d+)\]/g)) {
-    segments.push(match[1] !== undefined ? match[1] : Number(match[2]));
+  for (const match of text.matchAll(SEGMENTS)) {
+    if (match[1] !== undefined) segments.push(match[1]);
+    else if (match[2] !== undefined) segments.push(Number(match[2]));
+    else segments.push(unquote(match[3]));
   }
   return segments;
 }
@@ -48,56 +64,102 @@ function parseInner(raw: string, inner: string): PlaceholderRef | null {
   return null;
 }
 
+/** The placeholder a TOKEN match stands for; null for a `<<...>>` we do not understand. */
+function refOf(match: RegExpMatchArray | string[]): PlaceholderRef | null {
+  const [raw, inner, previousPath] = match;
+  if (inner !== undefined) return parseInner(raw, inner.trim());
+  return { raw, kind: 'previous', path: parsePath(previousPath ?? '') };
+}
+
 /** Every well-formed placeholder in the text, in order of appearance. */
 export function findPlaceholders(text: string): PlaceholderRef[] {
   const refs: PlaceholderRef[] = [];
-  for (const match of text.matchAll(ANY_PLACEHOLDER)) {
-    const ref = parseInner(match[0], match[1].trim());
+  for (const match of text.matchAll(TOKEN)) {
+    const ref = refOf(match);
     if (ref) refs.push(ref);
-  }
-  for (const match of text.matchAll(PREVIOUS)) {
-    refs.push({ raw: match[0], kind: 'previous', path: parsePath(match[1]) });
   }
   return refs;
 }
 
-/** The `<<...>>` tokens that are not a placeholder we understand, e.g. `<<step_output.>>`. */
+/** The `<<...>>` tokens that are not a placeholder we understand, e.g. `<<step_output.>>`, `<<whatever>>`. */
 export function findMalformedPlaceholders(text: string): string[] {
-  return [...text.matchAll(ANY_PLACEHOLDER)].filter((m) => parseInner(m[0], m[1].trim()) === null).map((m) => m[0]);
+  return [...text.matchAll(TOKEN)].filter((match) => match[1] !== undefined && refOf(match) === null).map((match) => match[0]);
 }
 
 export function hasPlaceholders(text: string): boolean {
   return findPlaceholders(text).length > 0;
 }
 
-/** Replaces each placeholder with what `resolve` returns for it; other text is kept as is. */
+/**
+ * Replaces each placeholder with what `resolve` returns for it, in one pass: placeholders inside the
+ * returned text stay as they are. Malformed `<<...>>` tokens and other text are kept.
+ */
 export function renderTemplate(text: string, resolve: (ref: PlaceholderRef) => string): string {
-  const withTokens = text.replace(ANY_PLACEHOLDER, (raw, inner: string) => {
-    const ref = parseInner(raw, inner.trim());
-    return ref ? resolve(ref) : raw;
+  return text.replace(TOKEN, (...match: string[]) => {
+    const ref = refOf(match);
+    return ref ? resolve(ref) : match[0];
   });
-  return withTokens.replace(PREVIOUS, (raw, path: string) => resolve({ raw, kind: 'previous', path: parsePath(path) }));
 }
 
-/** Safe field access: undefined when any segment is missing. */
-export function getPath(value: unknown, path: PathSegment[]): unknown {
+const hasOwn = (value: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(value, key);
+
+/**
+ * Safe field access: undefined when any segment is missing. Only own properties (never `constructor` or
+ * `__proto__`); negative indexes count from the end of an array; `length` of an array or a string.
+ */
+export function getPath(value: unknown, path: readonly PathSegment[]): unknown {
   let current: unknown = value;
   for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string | number, unknown>)[segment];
+    if (segment === 'length' && (Array.isArray(current) || typeof current === 'string')) {
+      current = current.length;
+    } else if (Array.isArray(current)) {
+      const index = typeof segment === 'number' ? segment : /^-?\d+$/.test(segment) ? Number(segment) : NaN;
+      if (!Number.isInteger(index)) return undefined;
+      const at = index < 0 ? current.length + index : index;
+      if (at < 0 || at >= current.length) return undefined;
+      current = current[at];
+    } else if (current !== null && typeof current === 'object' && hasOwn(current, segment)) {
+      current = (current as Record<string, unknown>)[segment];
+    } else {
+      return undefined;
+    }
   }
   return current;
 }
 
-/** Picks an entry of a rolling history: negative indexes count back from the latest. */
+/** Picks an entry of a history (oldest first): no index is the latest, negative indexes count back from it. */
 export function pickFromHistory<T>(history: readonly T[], index: number | undefined): T | undefined {
   if (history.length === 0) return undefined;
   if (index === undefined) return history[history.length - 1];
-  return index < 0 ? history[history.length + index] : history[index];
+  const at = index < 0 ? history.length + index : index;
+  return at >= 0 && at < history.length ? history[at] : undefined;
 }
 
+/** Where placeholder values come from in a run. */
+export interface PlaceholderSources {
+  /** The run's trigger data. */
+  trigger: unknown;
+  /** The output of the step just before; the trigger data for the first step. */
+  previous: unknown;
+  /** A step's outputs in this run, oldest first; empty when it has not run. */
+  stepHistory: (stepUuid: string) => readonly unknown[];
+}
+
+/** The value a placeholder stands for; its `|default` text (or undefined) when there is none. */
+export function resolvePlaceholder(ref: PlaceholderRef, sources: PlaceholderSources): unknown {
+  const base =
+    ref.kind === 'trigger'
+      ? sources.trigger
+      : ref.kind === 'previous'
+        ? sources.previous
+        : pickFromHistory(sources.stepHistory(ref.step_uuid ?? ''), ref.index);
+  const value = getPath(base, ref.path);
+  return value === undefined ? ref.default : value;
+}
+
+/** How a value reads in a prompt: strings as they are, anything else as pretty JSON; nothing as ''. */
 export function formatForPrompt(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
-  return JSON.stringify(value, null, 2);
+  return JSON.stringify(value, null, 2) ?? '';
 }
