@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { RunRepository } from '@app/persistence';
-import { HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
+import { BuiltinToolTransport, HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
 import { AgentConversation } from './steps/agent-conversation.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
@@ -16,7 +16,7 @@ import { ToolCallService } from './steps/tool-call.service';
 @Module({
   providers: [
     { provide: ModelClient, useFactory: (config: AppConfig) => new OpenAiModelClient({ ...config.model }), inject: [AppConfig] },
-    { provide: ToolTransport, useFactory: () => [new HttpToolTransport()] },
+    { provide: ToolTransport, useFactory: () => [new HttpToolTransport(), new BuiltinToolTransport()] },
     {
       provide: ToolCallService,
       useFactory: (tools: AgentToolsService, runs: RunRepository, conversation: AgentConversation, transports: ToolTransport[]) => new ToolCallService(tools, runs, conversation, transports),

@@ -13,7 +13,7 @@ export function toApplicationFailure(error: unknown): unknown {
       ...(error.retryAfterMs !== undefined ? { nextRetryDelay: error.retryAfterMs } : {}),
     });
   }
-  if (error instanceof ToolCallError) return ApplicationFailure.create({ message: error.message, type: 'ToolCallFailed', nonRetryable: !error.retryable });
+  if (error instanceof ToolCallError) return ApplicationFailure.create({ message: error.message, type: `Tool_${error.kind}`, nonRetryable: !error.retryable });
   if (error instanceof StepError) return ApplicationFailure.nonRetryable(error.message, error.type);
   if (error instanceof DomainError) return ApplicationFailure.nonRetryable(error.message, error.code);
   return error; // unexpected (e.g. the database is away): Temporal retries it

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomAgentStep, StepContext, ToolCallRequest, ToolCallResult } from '@app/contracts';
 import { byteSize, summarizeOutput } from '@app/domain';
 import { RunRepository, type CallStatus } from '@app/persistence';
-import { httpRequestTool, ToolCallError, ToolTransport } from '@app/providers';
+import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService, type ResolvedTool } from './agent-tools.service';
 
 const BUILTIN_TIMEOUT_MS = 30_000;
+/** The transport kind of the built-in tools that run in the worker (providers' BuiltinToolTransport). */
+const BUILTIN_TRANSPORT = 'builtin';
 
 /**
  * One tool call of an agent, audited, its answer put into the agent's conversation. Retryable failures
@@ -73,13 +75,16 @@ export class ToolCallService {
     }
   }
 
+  /** Through the transport the tool names; `get_output` is answered here, as it reads this run's user's outputs. */
   private async execute(context: StepContext, tool: ResolvedTool, args: unknown, signal: AbortSignal): Promise<unknown> {
-    if (!tool.builtin) {
-      const transport = this.transports.get(tool.record.transport);
-      if (!transport) throw new ToolCallError(`no transport ${tool.record.transport} for tool ${tool.record.name}`, false);
-      return transport.call(tool.record, args, { signal });
-    }
-    if (tool.spec.name === 'http_request') return httpRequestTool(args as never, { signal, timeoutMs: BUILTIN_TIMEOUT_MS });
+    if (tool.builtin && tool.spec.name === 'get_output') return this.getOutput(context, args);
+    const descriptor: ToolDescriptor = tool.builtin ? { ...tool.spec, transport: BUILTIN_TRANSPORT, timeout_ms: BUILTIN_TIMEOUT_MS } : tool.record;
+    const transport = this.transports.get(descriptor.transport);
+    if (!transport) throw new ToolCallError(`no transport ${descriptor.transport} for tool ${descriptor.name}`, false);
+    return transport.call(descriptor, args, { signal });
+  }
+
+  private async getOutput(context: StepContext, args: unknown): Promise<unknown> {
     const outputId = (args as { output_id?: unknown })?.output_id;
     const output = typeof outputId === 'string' ? await this.runs.findOutput(context.user_id, outputId) : null;
     if (!output) throw new ToolCallError(`no output ${String(outputId)}`, false);
