@@ -1,5 +1,6 @@
-// One condition language for stop checkers (and, later, edge conditions and trigger filters):
-// a JSONPath into some data, an operator and a target value.
+// One condition language for stop checkers and trigger filter rules (and, later, edge conditions):
+// a JSONPath into some data, an operator and a target value. Runs in activities and the API, not in
+// workflow code (jsonpath-plus's Node build loads node:vm).
 import { JSONPath } from 'jsonpath-plus';
 import type { ConditionOperator, StopCondition } from '@app/contracts';
 
@@ -18,43 +19,80 @@ function balanced(path: string): boolean {
   return !quote && stack.length === 0;
 }
 
-export function isValidJsonPath(path: string): boolean {
-  if (typeof path !== 'string' || !path.startsWith('$') || !balanced(path) || /\.$/.test(path)) return false;
+/** Errors of a script on data that lacks a field: the path is fine, this data just does not fit it. */
+const DATA_DEPENDENT = /Cannot read properties of (undefined|null)/;
+
+/**
+ * jsonpath-plus parses filter `[?(...)]` and script `[(...)]` expressions only when it applies them, so
+ * each is applied once to an empty object: a syntax error or an unknown function shows there.
+ */
+function expressionsParse(path: string): boolean {
+  for (const part of JSONPath.toPathArray(path)) {
+    if (typeof part !== 'string' || !/^\??\([\s\S]*\)$/.test(part)) continue;
+    try {
+      JSONPath({ path: `$[${part}]`, json: [{}], wrap: true, eval: 'safe' });
+    } catch (error) {
+      if (!DATA_DEPENDENT.test((error as Error).message)) return false;
+    }
+  }
+  return true;
+}
+
+/** A JSONPath we can apply: starts at the root `$`, brackets and quotes paired, expressions that parse. */
+export function isValidJsonPath(path: unknown): path is string {
+  if (typeof path !== 'string' || !/^\$(?:$|[.[])/.test(path) || !balanced(path) || /\.$/.test(path)) return false;
   try {
-    JSONPath.toPathArray(path);
-    JSONPath({ path, json: {}, wrap: true });
-    return true;
+    JSONPath({ path, json: {}, wrap: true, eval: 'safe' });
+    return expressionsParse(path);
   } catch {
     return false;
   }
 }
 
-/** The value at `path`: a single match unwrapped, several as an array, none as undefined. */
+/**
+ * The value at `path`: a single match unwrapped, several as an array, none as undefined. Filter scripts
+ * that fail on some item (a missing field) skip that item instead of failing the whole extraction.
+ */
 export function extractJsonPath(data: unknown, path: string): unknown {
-  if (data === undefined || data === null) return undefined;
-  const matches = JSONPath({ path, json: data as object, wrap: true }) as unknown[] | undefined;
+  if (data === undefined) return undefined;
+  if (data === null) return path === '$' ? null : undefined;
+  const matches = JSONPath({ path, json: data as object, wrap: true, eval: 'safe', ignoreEvalErrors: true }) as unknown[] | undefined;
   if (!matches || matches.length === 0) return undefined;
   return matches.length === 1 ? matches[0] : matches;
 }
 
+const DECIMAL = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
+
+/** Numbers, and strings written as decimal numbers ("3", " -2.5 ", "1e3"; not "0x10" or ""). */
 function asNumber(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && DECIMAL.test(value)) return Number(value);
   return undefined;
 }
 
+const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
+
+/** Structural equality; a number equals a string that spells it (3 equals "3"), at any depth. */
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  const na = asNumber(a);
-  const nb = asNumber(b);
-  if (na !== undefined && nb !== undefined && (typeof a === 'number' || typeof b === 'number')) return na === nb;
+  if (typeof a === 'number' || typeof b === 'number') {
+    const na = asNumber(a);
+    return na !== undefined && na === asNumber(b);
+  }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as never)[k], (b as never)[k]));
+  return (
+    ka.length === Object.keys(b).length &&
+    ka.every((key) => hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+  );
 }
 
+/**
+ * equals / not_equals: deep equality (numbers and numeric strings compare as numbers); contains: a
+ * substring of a string (a numeric target as its text) or an element of an array; greater_than /
+ * less_than: numeric comparison, false when either side is not a number.
+ */
 export function evaluateCondition(actual: unknown, operator: ConditionOperator, target: unknown): boolean {
   switch (operator) {
     case 'equals':
@@ -62,7 +100,9 @@ export function evaluateCondition(actual: unknown, operator: ConditionOperator, 
     case 'not_equals':
       return !deepEqual(actual, target);
     case 'contains':
-      if (typeof actual === 'string') return typeof target === 'string' && actual.includes(target);
+      if (typeof actual === 'string') {
+        return (typeof target === 'string' || typeof target === 'number' || typeof target === 'boolean') && actual.includes(String(target));
+      }
       if (Array.isArray(actual)) return actual.some((item) => deepEqual(item, target));
       return false;
     case 'greater_than':
@@ -72,6 +112,8 @@ export function evaluateCondition(actual: unknown, operator: ConditionOperator, 
       if (a === undefined || t === undefined) return false;
       return operator === 'greater_than' ? a > t : a < t;
     }
+    default:
+      return false;
   }
 }
 

@@ -1,59 +1,88 @@
 // Filter rules over an event body (webhook triggers), documented in README:
 //   {"all": [rule...]} | {"any": [rule...]} | {"path": "$.a", "operator": "...", "value": ...}
-// with the stop checkers' operators plus `exists` and `matches` (a regular expression). Empty: match all.
-import { DomainError, ErrorCode } from '../errors';
+// with the stop checkers' operators plus `exists` (value true, the default, or false) and `matches` (a
+// regular expression). Empty rules `{}` match every event; groups nest up to five levels.
+import { CONDITION_OPERATORS, type ConditionOperator } from '@app/contracts';
+import { ErrorCode } from '../errors';
+import { throwIssues, type Issue } from '../definition/issues';
 import { evaluateCondition, extractJsonPath, isValidJsonPath } from './conditions';
 
-export const RULE_OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than', 'exists', 'matches'] as const;
+export const RULE_OPERATORS = [...CONDITION_OPERATORS, 'exists', 'matches'] as const;
 export type RuleOperator = (typeof RULE_OPERATORS)[number];
 
 export type FilterRule = { all: FilterRule[] } | { any: FilterRule[] } | { path: string; operator: RuleOperator; value?: unknown };
 
-const MAX_DEPTH = 5;
+export const MAX_RULE_DEPTH = 5;
 
-/** Throws a coded 422 naming the offending rule, e.g. `filter_rules.all[1].path`. */
-export function validateRules(rules: unknown, field = 'filter_rules', depth = 0): void {
-  const fail = (at: string, message: string): never => {
-    throw new DomainError(ErrorCode.ValidationFailed, `${at} ${message}`, { field: at });
-  };
-  if (rules === null || typeof rules !== 'object' || Array.isArray(rules)) fail(field, 'must be an object');
-  const rule = rules as Record<string, unknown>;
-  const keys = Object.keys(rule);
-  if (depth === 0 && keys.length === 0) return;
-  if (depth >= MAX_DEPTH) fail(field, `nests deeper than ${MAX_DEPTH} levels`);
-  for (const group of ['all', 'any'] as const) {
-    if (group in rule) {
-      if (keys.length !== 1) fail(field, `must hold only "${group}"`);
-      if (!Array.isArray(rule[group]) || !(rule[group] as unknown[]).length) fail(`${field}.${group}`, 'must be a non-empty array');
-      (rule[group] as unknown[]).forEach((child, i) => validateRules(child, `${field}.${group}[${i}]`, depth + 1));
-      return;
-    }
-  }
-  if (typeof rule.path !== 'string' || !isValidJsonPath(rule.path)) fail(`${field}.path`, 'must be a JSONPath such as $.event.type');
-  if (!(RULE_OPERATORS as readonly string[]).includes(rule.operator as string)) fail(`${field}.operator`, `must be one of ${RULE_OPERATORS.join(', ')}`);
-  if (rule.operator === 'matches') {
-    try {
-      new RegExp(String(rule.value));
-    } catch {
-      fail(`${field}.value`, 'must be a valid regular expression');
-    }
-  }
-  const extra = keys.filter((key) => !['path', 'operator', 'value'].includes(key));
-  if (extra.length) fail(`${field}.${extra[0]}`, 'is not a known field');
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+function regexProblem(source: unknown): string | null {
+  if (typeof source !== 'string') return 'must be a regular expression as a string';
+  try {
+    new RegExp(source);
+    return null;
+  } catch {
+    return 'must be a valid regular expression';
+  }
+}
+
+/** Every problem of a rule tree, each naming its field, e.g. `filter_rules.all[1].path`. */
+export function ruleIssues(rules: unknown, field = 'filter_rules', depth = 0): Issue[] {
+  const issue = (at: string, message: string): Issue => ({ code: ErrorCode.ValidationFailed, field: at, message: `${at} ${message}` });
+  if (!isObject(rules)) return [issue(field, 'must be an object')];
+  const keys = Object.keys(rules);
+  if (depth === 0 && keys.length === 0) return [];
+  if (depth >= MAX_RULE_DEPTH) return [issue(field, `nests deeper than ${MAX_RULE_DEPTH} levels`)];
+  for (const group of ['all', 'any'] as const) {
+    if (!(group in rules)) continue;
+    if (keys.length !== 1) return [issue(field, `must hold only "${group}"`)];
+    const children = rules[group];
+    if (!Array.isArray(children) || children.length === 0) return [issue(`${field}.${group}`, 'must be a non-empty array')];
+    return children.flatMap((child, i) => ruleIssues(child, `${field}.${group}[${i}]`, depth + 1));
+  }
+  const issues: Issue[] = [];
+  if (!isValidJsonPath(rules.path)) issues.push(issue(`${field}.path`, 'must be a JSONPath such as $.event.type'));
+  if (!(RULE_OPERATORS as readonly unknown[]).includes(rules.operator)) {
+    issues.push(issue(`${field}.operator`, `must be one of ${RULE_OPERATORS.join(', ')}`));
+  } else if (rules.operator === 'matches') {
+    const problem = regexProblem(rules.value);
+    if (problem) issues.push(issue(`${field}.value`, problem));
+  } else if (rules.operator === 'exists') {
+    if (rules.value !== undefined && typeof rules.value !== 'boolean') issues.push(issue(`${field}.value`, 'must be true or false'));
+  } else if (!('value' in rules)) {
+    issues.push(issue(`${field}.value`, 'is required'));
+  }
+  for (const extra of keys.filter((key) => !['path', 'operator', 'value'].includes(key))) issues.push(issue(`${field}.${extra}`, 'is not a known field'));
+  return issues;
+}
+
+/** Throws one VALIDATION_FAILED naming the first problem and listing all in `details.errors`. */
+export function validateRules(rules: unknown, field = 'filter_rules'): void {
+  throwIssues(ruleIssues(rules, field));
+}
+
+/** Whether `data` satisfies the rules. Meant for validated rules; a malformed rule matches nothing. */
 export function evaluateRules(rules: unknown, data: unknown): boolean {
-  const rule = (rules ?? {}) as Record<string, unknown>;
-  if ('all' in rule) return (rule.all as unknown[]).every((child) => evaluateRules(child, data));
-  if ('any' in rule) return (rule.any as unknown[]).some((child) => evaluateRules(child, data));
-  if (!('path' in rule)) return true;
-  const actual = extractJsonPath(data, rule.path as string);
-  switch (rule.operator as RuleOperator) {
+  if (rules === undefined || rules === null) return true;
+  if (!isObject(rules)) return false;
+  if (Array.isArray(rules.all)) return rules.all.every((child) => evaluateRules(child, data));
+  if (Array.isArray(rules.any)) return rules.any.some((child) => evaluateRules(child, data));
+  if (Object.keys(rules).length === 0) return true;
+  if (typeof rules.path !== 'string') return false;
+  let actual: unknown;
+  try {
+    actual = extractJsonPath(data, rules.path);
+  } catch {
+    return false;
+  }
+  switch (rules.operator) {
     case 'exists':
-      return (actual !== undefined) === (rule.value ?? true);
+      return (actual !== undefined) === (rules.value ?? true);
     case 'matches':
-      return typeof actual === 'string' && new RegExp(String(rule.value)).test(actual);
+      return typeof actual === 'string' && regexProblem(rules.value) === null && new RegExp(rules.value as string).test(actual);
     default:
-      return evaluateCondition(actual, rule.operator as Exclude<RuleOperator, 'exists' | 'matches'>, rule.value);
+      return (CONDITION_OPERATORS as readonly unknown[]).includes(rules.operator) && evaluateCondition(actual, rules.operator as ConditionOperator, rules.value);
   }
 }
