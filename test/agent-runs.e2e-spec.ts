@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { agentStep, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
-import { ToolServer } from './support/tool-server';
+import { ToolServer, toolScript } from './support/tool-server';
 
 /** A tool endpoint that answers the scripted statuses in order, then 200: for retry and refusal cases. */
 async function statusServer(statuses: number[]): Promise<{ url: string; hits: number; close(): Promise<void> }> {
@@ -150,6 +150,33 @@ describe('Agent runs', () => {
     } finally {
       await flaky.close();
       await missing.close();
+    }
+  });
+
+  it('cancels a run during a tool call: the call is interrupted and audited, the step and run end cancelled', async () => {
+    const tools = await ToolServer.start({ slow: () => ({ late: true }) });
+    try {
+      tools.script('slow', toolScript.delay(60_000));
+      const name = await registerTool(tools.url('slow'), { timeout_ms: 120_000 });
+      const wf = await stack.user.post('/workflows', { name: `agent-${randomUUID().slice(0, 8)}`, steps: [agentStep({ name: 'waiter', tools: [name] }), llmStep()] });
+      stack.model.script(reply.toolCalls([{ name, arguments: { q: 1 } }]));
+      const started = (await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: {} })).body;
+      await tools.waitForCalls(1, { name: 'slow' });
+
+      expect((await stack.user.post(`/runs/${started.uuid}/cancel`)).status).toBe(202);
+      const body = await stack.waitForRun(started.uuid, (r) => r.status !== 'running', 20_000);
+
+      expect(body.status).toBe('cancelled');
+      expect(body.steps.map((step: RunBody) => [step.status, step.error_message])).toEqual([
+        ['failed', 'Cancelled while running'],
+        ['skipped', null],
+      ]);
+      expect(body.steps[0].tool_calls).toEqual([expect.objectContaining({ tool_name: name, attempt: 1, status: 'failed', error_message: expect.stringMatching(/abort/i) })]);
+      expect(tools.calls[0]).toMatchObject({ aborted: true, completed: false });
+      // The interrupted call is not handed to the model as an answer.
+      expect(body.steps[0].messages.filter((message: RunBody) => message.role === 'tool')).toEqual([]);
+    } finally {
+      await tools.close();
     }
   });
 

@@ -70,7 +70,8 @@ export class ToolCallService {
     } catch (error) {
       const error_message = (error as Error).message;
       await audit({ status: 'failed', input: args, output: null, error_message });
-      if (!(error instanceof ToolCallError) || error.retryable) throw error;
+      // A cancelled call is the run's cancellation, not an answer for the model.
+      if (scope.signal.aborted || !(error instanceof ToolCallError) || error.retryable) throw error;
       return answer('failed', { error: error_message });
     }
   }
