@@ -1,5 +1,5 @@
 import { STEP_TYPES, TRIGGER_TYPES, type StepType, type TriggerType } from '@app/contracts';
-import { STEP_SCHEMAS, TRIGGER_SCHEMAS } from './schemas';
+import { STEP_SCHEMAS, TRIGGER_SCHEMAS } from './step-schemas';
 
 export interface TypeInfo<T extends string> {
   type: T;

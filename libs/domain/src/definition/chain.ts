@@ -16,13 +16,18 @@ function referenceIssue(target: string, at: number, positions: Map<string, numbe
   return null;
 }
 
-export function validateStepChain(steps: readonly StepDefinition[], field = 'steps'): void {
+/**
+ * Every cross-step problem: duplicate names (case-insensitive) and uuids, placeholders and stop conditions
+ * naming a step that is not in the chain or does not come earlier. `$previous_output` is always fine (the
+ * first step's is the trigger data).
+ */
+export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps'): Issue[] {
   const issues: Issue[] = [];
   const positions = new Map<string, number>();
   const names = new Map<string, number>();
   steps.forEach((step, i) => {
     if (positions.has(step.uuid)) {
-      issues.push({ code: ErrorCode.DuplicateStepUuid, field: `${field}[${i}].uuid`, message: `step uuid ${step.uuid} appears twice` });
+      issues.push({ code: ErrorCode.DuplicateStepUuid, field: `${field}[${i}].uuid`, message: `step uuid ${step.uuid} is already used by ${field}[${positions.get(step.uuid)}]` });
     } else positions.set(step.uuid, i);
     const name = step.name.trim().toLowerCase();
     if (names.has(name)) {
@@ -38,13 +43,20 @@ export function validateStepChain(steps: readonly StepDefinition[], field = 'ste
       });
       return;
     }
+    const seen = new Set<string>();
     for (const ref of findPlaceholders(step.system_prompt)) {
-      if (ref.kind !== 'step' || !ref.step_uuid) continue;
+      if (ref.kind !== 'step' || !ref.step_uuid || seen.has(ref.step_uuid)) continue;
+      seen.add(ref.step_uuid);
       const issue = referenceIssue(ref.step_uuid, i, positions, `${field}[${i}].system_prompt`);
       if (issue) issues.push(issue);
     }
   });
-  throwIssues(issues);
+  return issues;
+}
+
+/** Throws one error for the first problem of the chain, listing all in `details.errors`. */
+export function validateStepChain(steps: readonly StepDefinition[], field = 'steps'): void {
+  throwIssues(stepChainIssues(steps, field));
 }
 
 /** The uuids of the steps whose definition refers to `stepUuid`. */

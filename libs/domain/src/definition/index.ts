@@ -1,5 +1,6 @@
 export * from './catalog';
 export * from './chain';
 export * from './parse';
-export { jsonSchemaProblem } from './json-schema';
-export { STEP_SCHEMAS, TRIGGER_SCHEMAS } from './schemas';
+export { fieldPath, throwIssues, type Issue } from './issues';
+export { jsonSchemaErrors, jsonSchemaProblem } from './json-schema';
+export { STEP_SCHEMAS, STOP_CONDITION_SCHEMA, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';

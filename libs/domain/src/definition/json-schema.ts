@@ -1,57 +1,114 @@
-// ajv, compiled once: validates request bodies against the type schemas and checks that user-supplied
-// output_schema / tool parameters are valid JSON Schema.
-import Ajv, { type ErrorObject } from 'ajv';
+// ajv: validates request bodies against our own schemas (draft-07, compiled once), checks that
+// user-supplied schemas (output_schema, tool parameters) are valid JSON Schema, and validates data
+// against them. A user schema may declare draft-07 (the default), 2019-09 or 2020-12 in `$schema`.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ErrorCode } from '../errors';
 import { fieldPath, type Issue } from './issues';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
 
-const compiled = new Map<object, ReturnType<typeof ajv.compile>>();
+const compiled = new Map<object, ValidateFunction>();
 
+/** `/steps/2/name` -> `steps[2].name`. */
 function pointerToField(pointer: string): string {
   return pointer
     .split('/')
     .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
     .join('')
     .replace(/^\./, '');
 }
 
+function explain(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'pattern':
+      return params.pattern === '\\S' ? 'must not be blank' : `must match the pattern ${String(params.pattern)}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must have at least ${String(params.limit)} characters`;
+    case 'maxLength':
+      return `must have at most ${String(params.limit)} characters`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'format':
+      return `must be a valid ${String(params.format)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
 function toIssue(error: ErrorObject, prefix: string): Issue {
   const at = pointerToField(error.instancePath);
   if (error.keyword === 'required') {
-    const missing = (error.params as { missingProperty: string }).missingProperty;
-    const field = fieldPath(prefix, fieldPath(at, missing));
+    const field = fieldPath(prefix, fieldPath(at, (error.params as { missingProperty: string }).missingProperty));
     return { code: ErrorCode.ValidationFailed, field, message: `${field} is required` };
   }
   if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    const field = fieldPath(prefix, fieldPath(at, extra));
+    const field = fieldPath(prefix, fieldPath(at, (error.params as { additionalProperty: string }).additionalProperty));
     return { code: ErrorCode.ValidationFailed, field, message: `${field} is not a known field` };
   }
   const field = fieldPath(prefix, at) || 'body';
-  return { code: ErrorCode.ValidationFailed, field, message: `${field} ${error.message ?? 'is invalid'}` };
+  return { code: ErrorCode.ValidationFailed, field, message: `${field} ${explain(error)}` };
 }
 
+/** How `value` breaks one of our schemas: a VALIDATION_FAILED issue per field, named under `prefix`. */
 export function schemaIssues(schema: object, value: unknown, prefix: string): Issue[] {
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
-  return validate(value) ? [] : (validate.errors ?? []).map((e) => toIssue(e, prefix));
+  if (validate(value)) return [];
+  // One issue per field: '' breaks both minLength and the not-blank pattern, and saying so twice is noise.
+  const byField = new Map<string, Issue>();
+  for (const issue of (validate.errors ?? []).map((error) => toIssue(error, prefix))) if (!byField.has(issue.field)) byField.set(issue.field, issue);
+  return [...byField.values()];
+}
+
+const DRAFTS: Record<string, () => Ajv> = {
+  'http://json-schema.org/draft-07/schema': () => new Ajv({ strict: false, allErrors: true }),
+  'https://json-schema.org/draft/2019-09/schema': () => new Ajv2019({ strict: false, allErrors: true }),
+  'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020({ strict: false, allErrors: true }),
+};
+
+/**
+ * Compiles a user's schema with a throwaway ajv of the draft it declares (users' schemas may repeat an
+ * `$id`, which a shared instance would refuse). Throws when the schema is not valid JSON Schema.
+ */
+function compileUserSchema(schema: object): ValidateFunction {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  const key = typeof declared === 'string' ? declared.replace(/#$/, '').replace(/^https:\/\/json-schema\.org\/draft-07/, 'http://json-schema.org/draft-07') : undefined;
+  const create = key === undefined ? DRAFTS['http://json-schema.org/draft-07/schema'] : DRAFTS[key];
+  if (!create) throw new Error(`$schema ${String(declared)} is not supported (use draft-07, 2019-09 or 2020-12)`);
+  return addFormats(create()).compile(schema);
 }
 
 /** Null when `schema` is a usable JSON Schema, else why not. */
 export function jsonSchemaProblem(schema: unknown): string | null {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'must be a JSON Schema object';
   try {
-    // A throwaway instance: users' schemas may repeat an $id, which a shared cache would refuse.
-    addFormats(new Ajv({ strict: false })).compile(schema as object);
+    compileUserSchema(schema);
     return null;
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/**
+ * How `value` breaks a user's schema, e.g. `["price must be number"]` (`$` for the root); empty when it
+ * conforms. Throws when the schema itself is not valid (check it first with jsonSchemaProblem).
+ */
+export function jsonSchemaErrors(schema: object, value: unknown): string[] {
+  const validate = compileUserSchema(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const at = error.keyword === 'required' ? fieldPath(pointerToField(error.instancePath), (error.params as { missingProperty: string }).missingProperty) : pointerToField(error.instancePath);
+    return error.keyword === 'required' ? `${at} is required` : `${at || '$'} ${explain(error)}`;
+  });
 }

@@ -1,5 +1,6 @@
 // The one validator of workflow definitions: create, patch and import all come through here, so the
-// rules cannot drift apart. Every problem names its field; the first one's code becomes the error's.
+// rules cannot drift apart. Every problem names its field (a path into the request body); a body with
+// several problems gives one error with the first one's code and all of them in `details.errors`.
 import {
   STEP_TYPES,
   TRIGGER_TYPES,
@@ -10,16 +11,25 @@ import {
   type WorkflowDefinition,
 } from '@app/contracts';
 import { DomainError, ErrorCode } from '../errors';
-import { isValidJsonPath, validateRules } from '../conditions';
+import { isValidJsonPath, ruleIssues } from '../conditions';
 import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
 import { jsonSchemaProblem, schemaIssues } from './json-schema';
-import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './schemas';
-import { validateStepChain } from './chain';
+import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
+import { stepChainIssues } from './chain';
 
 export type NewUuid = () => string;
 
 export const WORKFLOW_DOCUMENT_FORMAT = 'stepwise.workflow/v1';
+
+/** What export writes and import reads: the whole definition behind a format marker. */
+export interface WorkflowDocument {
+  format: typeof WORKFLOW_DOCUMENT_FORMAT;
+  workflow: WorkflowDefinition;
+}
+
+/** A parsed workflow body: a definition whose uuid may still be absent (the caller assigns or matches it). */
+export type WorkflowInput = Omit<WorkflowDefinition, 'uuid'> & { uuid?: string };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -30,70 +40,122 @@ function requireObject(input: unknown, field: string, code = ErrorCode.Validatio
   return input;
 }
 
-function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue[] {
-  const issues: Issue[] = [];
-  if (typeof step.system_prompt === 'string') {
-    for (const token of findMalformedPlaceholders(step.system_prompt)) {
-      const field = fieldPath(prefix, 'system_prompt');
-      issues.push({ code: ErrorCode.InvalidPlaceholder, field, message: `${field} has a malformed placeholder ${token}` });
-    }
+function issuesOf(error: DomainError): Issue[] {
+  const listed = error.details.errors;
+  if (Array.isArray(listed) && listed.length) return listed as Issue[];
+  return [{ code: error.code, message: error.message, field: error.details.field ?? '' }];
+}
+
+/** Runs a parser, adding its problems to `issues` instead of throwing, so one answer can list them all. */
+function collect<T>(issues: Issue[], parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    issues.push(...issuesOf(error));
+    return undefined;
   }
-  if (step.output_schema !== undefined && step.output_schema !== null) {
-    const problem = jsonSchemaProblem(step.output_schema);
-    const field = fieldPath(prefix, 'output_schema');
-    if (problem) issues.push({ code: ErrorCode.InvalidOutputSchema, field, message: `${field} is not a valid JSON Schema: ${problem}` });
-  }
-  if (Array.isArray(step.stop_conditions)) {
-    step.stop_conditions.forEach((condition, i) => {
-      const path = isObject(condition) ? condition.extraction_json_path : undefined;
-      if (typeof path === 'string' && !isValidJsonPath(path)) {
-        const field = fieldPath(prefix, `stop_conditions[${i}].extraction_json_path`);
-        issues.push({ code: ErrorCode.InvalidJsonPath, field, message: `${field} is not a valid JSONPath: ${path}` });
-      }
-    });
-  }
-  return issues;
 }
 
 function knownType<T extends string>(body: Record<string, unknown>, field: string, allowed: readonly T[], code: ErrorCode): T {
   const type = body.type;
   if (typeof type === 'string' && (allowed as readonly string[]).includes(type)) return type as T;
   const at = fieldPath(field, 'type');
-  throw new DomainError(code, `${at} must be one of ${allowed.join(', ')}`, { field: at, allowed });
+  const problem = type === undefined ? 'is required' : `${JSON.stringify(type)} is not one`;
+  throw new DomainError(code, `${at} ${problem}: it must be one of ${allowed.join(', ')}`, { field: at, allowed });
 }
 
+const lower = (uuid: unknown, newUuid: NewUuid): string => (typeof uuid === 'string' ? uuid.toLowerCase() : newUuid());
+
+/** What the schema cannot say: placeholders, output schemas, JSONPaths and retry intervals that fit together. */
+function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue[] {
+  const issues: Issue[] = [];
+  const at = (field: string) => fieldPath(prefix, field);
+  if (typeof step.system_prompt === 'string') {
+    for (const token of new Set(findMalformedPlaceholders(step.system_prompt))) {
+      issues.push({
+        code: ErrorCode.InvalidPlaceholder,
+        field: at('system_prompt'),
+        message: `${at('system_prompt')} has a malformed placeholder ${token}: use <<trigger_output>>, <<trigger_output.path>>, <<step_output.{uuid}>> or <<step_output.{uuid}.path>>`,
+      });
+    }
+  }
+  if (step.output_schema !== undefined && step.output_schema !== null) {
+    const problem = jsonSchemaProblem(step.output_schema);
+    if (problem) issues.push({ code: ErrorCode.InvalidOutputSchema, field: at('output_schema'), message: `${at('output_schema')} is not a valid JSON Schema: ${problem}` });
+  }
+  if (Array.isArray(step.stop_conditions)) {
+    step.stop_conditions.forEach((condition, i) => {
+      const path = isObject(condition) ? condition.extraction_json_path : undefined;
+      if (typeof path === 'string' && path !== '' && !isValidJsonPath(path)) {
+        const field = at(`stop_conditions[${i}].extraction_json_path`);
+        issues.push({ code: ErrorCode.InvalidJsonPath, field, message: `${field} is not a valid JSONPath (such as $.alerts.length): ${path}` });
+      }
+    });
+  }
+  const retry = step.retry_policy;
+  if (isObject(retry) && typeof retry.initial_interval_seconds === 'number' && typeof retry.maximum_interval_seconds === 'number') {
+    if (retry.maximum_interval_seconds < retry.initial_interval_seconds) {
+      const field = at('retry_policy.maximum_interval_seconds');
+      issues.push({ code: ErrorCode.ValidationFailed, field, message: `${field} must be at least initial_interval_seconds` });
+    }
+  }
+  return issues;
+}
+
+/**
+ * One step body (POST /workflows/{uuid}/steps, a step of a workflow body or document, a merged patch).
+ * `field` prefixes every problem's field (`steps[2]`; '' for a body that is the step). Gives the step a
+ * uuid when it has none, lower-cases the uuids it names and fills in the defaults.
+ */
 export function parseStep(input: unknown, field: string, newUuid: NewUuid): StepDefinition {
   const body = requireObject(input, field);
   const type = knownType<StepType>(body, field, STEP_TYPES, ErrorCode.UnknownStepType);
   throwIssues([...schemaIssues(STEP_SCHEMAS[type], body, field), ...stepContentIssues(body, field)]);
-  const step: Record<string, unknown> = { description: '', ...body, uuid: typeof body.uuid === 'string' ? body.uuid.toLowerCase() : newUuid() };
+  const step: Record<string, unknown> = { description: '', ...body, uuid: lower(body.uuid, newUuid) };
   if (type === 'custom_agent' && step.tools === undefined) step.tools = [];
+  if (type === 'stop_checker') {
+    step.stop_conditions = (body.stop_conditions as Record<string, unknown>[]).map((condition) => ({
+      ...condition,
+      step_definition_uuid: (condition.step_definition_uuid as string).toLowerCase(),
+    }));
+  }
   return step as unknown as StepDefinition;
 }
 
+/** A trigger body: its type's fields and the filter-rule language; defaults `{}` and "". */
 export function parseTrigger(input: unknown, field: string, newUuid: NewUuid): TriggerDefinition {
   const body = requireObject(input, field);
   const type = knownType<TriggerType>(body, field, TRIGGER_TYPES, ErrorCode.UnknownTriggerType);
-  throwIssues(schemaIssues(TRIGGER_SCHEMAS[type], body, field));
-  if (body.filter_rules !== undefined) validateRules(body.filter_rules, fieldPath(field, 'filter_rules'));
+  const issues = schemaIssues(TRIGGER_SCHEMAS[type], body, field);
+  const rulesField = fieldPath(field, 'filter_rules');
+  const rulesReported = issues.some((issue) => issue.field === rulesField || issue.field.startsWith(`${rulesField}.`));
+  if (body.filter_rules !== undefined && !rulesReported) issues.push(...ruleIssues(body.filter_rules, rulesField));
+  throwIssues(issues);
   return {
-    uuid: typeof body.uuid === 'string' ? body.uuid.toLowerCase() : newUuid(),
+    uuid: lower(body.uuid, newUuid),
     type,
-    filter_rules: (body.filter_rules as TriggerDefinition['filter_rules']) ?? {},
-    initial_data_description: (body.initial_data_description as string) ?? '',
+    filter_rules: (body.filter_rules as TriggerDefinition['filter_rules'] | undefined) ?? {},
+    initial_data_description: (body.initial_data_description as string | undefined) ?? '',
   };
 }
 
-export type WorkflowInput = Omit<WorkflowDefinition, 'uuid'> & { uuid?: string };
+const WORKFLOW_INPUT_SCHEMA = { ...WORKFLOW_FIELDS_SCHEMA, additionalProperties: false, required: ['name'] };
 
-/** POST /workflows and the body of an imported document. */
+/**
+ * POST /workflows (and the `workflow` of an imported document, with `prefix` 'workflow'): the workflow's
+ * fields with their defaults, each step, the trigger, then the rules across steps. Every problem found is
+ * listed; the chain is checked only when every step parsed.
+ */
 export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''): WorkflowInput {
   const body = requireObject(input, prefix);
-  throwIssues(schemaIssues({ ...WORKFLOW_FIELDS_SCHEMA, required: ['name'] }, body, prefix));
+  const issues = schemaIssues(WORKFLOW_INPUT_SCHEMA, body, prefix);
   const stepsField = fieldPath(prefix, 'steps');
-  const steps = ((body.steps as unknown[] | undefined) ?? []).map((step, i) => parseStep(step, `${stepsField}[${i}]`, newUuid));
-  validateStepChain(steps, stepsField);
-  const trigger = body.trigger ? parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid) : null;
+  const parsed = Array.isArray(body.steps) ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid))) : [];
+  const trigger = isObject(body.trigger) ? (collect(issues, () => parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid)) ?? null) : null;
+  const steps = parsed.filter((step): step is StepDefinition => step !== undefined);
+  if (steps.length === parsed.length) issues.push(...stepChainIssues(steps, stepsField));
+  throwIssues(issues);
   return {
     ...(typeof body.uuid === 'string' ? { uuid: body.uuid.toLowerCase() } : {}),
     name: body.name as string,
@@ -111,41 +173,79 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
 const PATCHABLE = ['name', 'description', 'is_active', 'status', 'notify_url', 'notify_on_complete', 'notify_on_failure'] as const;
 export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 
+const WORKFLOW_PATCH_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: Object.fromEntries(PATCHABLE.map((key) => [key, (WORKFLOW_FIELDS_SCHEMA.properties as Record<string, unknown>)[key]])),
+};
+
+/** PATCH /workflows/{uuid}: at least one of the workflow's own fields; steps and trigger have their routes. */
 export function parseWorkflowPatch(input: unknown): WorkflowPatch {
   const body = requireObject(input, '');
-  const fields = WORKFLOW_FIELDS_SCHEMA.properties as Record<string, unknown>;
-  const schema = { type: 'object', additionalProperties: false, minProperties: 1, properties: Object.fromEntries(PATCHABLE.map((key) => [key, fields[key]])) };
-  throwIssues(schemaIssues(schema, body, ''));
-  return body as WorkflowPatch;
+  if (Object.keys(body).length === 0) {
+    throw new DomainError(ErrorCode.ValidationFailed, `body must hold at least one of ${PATCHABLE.join(', ')}`, { field: 'body' });
+  }
+  throwIssues(schemaIssues(WORKFLOW_PATCH_SCHEMA, body, ''));
+  return Object.fromEntries(PATCHABLE.filter((key) => key in body).map((key) => [key, body[key]])) as WorkflowPatch;
 }
 
-/** The export/import document: `{format, workflow}`; UUIDs optional (given ones upsert). */
+/**
+ * POST /workflows/import: `{format: "stepwise.workflow/v1", workflow: {...}}`, the document export writes
+ * (or that document as JSON text). UUIDs are optional everywhere; fields are named `workflow.steps[0].name`.
+ */
 export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): WorkflowInput {
-  const body = requireObject(input, '', ErrorCode.ImportUnparseable);
+  let document = input;
+  if (typeof input === 'string') {
+    try {
+      document = JSON.parse(input);
+    } catch (error) {
+      throw new DomainError(ErrorCode.ImportUnparseable, `body is not a JSON document: ${(error as Error).message}`, { field: 'body' });
+    }
+  }
+  const body = requireObject(document, '', ErrorCode.ImportUnparseable);
   if (body.format !== WORKFLOW_DOCUMENT_FORMAT) {
-    throw new DomainError(ErrorCode.ImportUnparseable, `format must be "${WORKFLOW_DOCUMENT_FORMAT}"`, { field: 'format' });
+    const problem = body.format === undefined ? 'is required' : `${JSON.stringify(body.format)} is not supported`;
+    throw new DomainError(ErrorCode.ImportUnparseable, `format ${problem}: it must be "${WORKFLOW_DOCUMENT_FORMAT}"`, { field: 'format' });
   }
   if (!isObject(body.workflow)) {
     throw new DomainError(ErrorCode.ImportUnparseable, 'workflow must be a JSON object', { field: 'workflow' });
   }
+  const extra = Object.keys(body).filter((key) => key !== 'format' && key !== 'workflow');
+  throwIssues(extra.map((key) => ({ code: ErrorCode.ValidationFailed, field: key, message: `${key} is not a known field` })));
   return parseWorkflowInput(body.workflow, newUuid, 'workflow');
 }
 
-export function toWorkflowDocument(definition: WorkflowDefinition): { format: string; workflow: WorkflowDefinition } {
+/** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads it back unchanged. */
+export function toWorkflowDocument(definition: WorkflowDefinition): WorkflowDocument {
   return { format: WORKFLOW_DOCUMENT_FORMAT, workflow: definition };
 }
 
+/**
+ * PUT /workflows/{uuid}/steps/order: `proposed` must list each of `current` exactly once. Gives the new
+ * order (lower-cased); NOT_A_PERMUTATION names what is missing, extra or repeated in `details`.
+ */
 export function checkPermutation(current: readonly string[], proposed: unknown, field = 'step_uuids'): string[] {
-  const fail = (message: string, details: Record<string, unknown> = {}): never => {
-    throw new DomainError(ErrorCode.NotAPermutation, message, { field, ...details });
-  };
-  if (!Array.isArray(proposed) || !proposed.every((id) => typeof id === 'string')) fail(`${field} must be an array of step uuids`);
-  const ids = (proposed as string[]).map((id) => id.toLowerCase());
-  const duplicates = ids.filter((id, i) => ids.indexOf(id) !== i);
-  const missing = current.filter((id) => !ids.includes(id));
-  const unknown = ids.filter((id) => !current.includes(id));
-  if (duplicates.length || missing.length || unknown.length) {
-    fail(`${field} must list each of the workflow's ${current.length} steps exactly once`, { missing, unknown, duplicates });
+  if (!Array.isArray(proposed) || !proposed.every((id) => typeof id === 'string')) {
+    throw new DomainError(ErrorCode.NotAPermutation, `${field} must be an array of step uuids`, { field });
+  }
+  const known = current.map((id) => id.toLowerCase());
+  const ids = proposed.map((id: string) => id.toLowerCase());
+  const duplicates = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  const missing = known.filter((id) => !ids.includes(id));
+  const extra = [...new Set(ids.filter((id) => !known.includes(id)))];
+  if (duplicates.length || missing.length || extra.length) {
+    const problems = [
+      missing.length ? `missing ${missing.join(', ')}` : '',
+      extra.length ? `not steps of this workflow: ${extra.join(', ')}` : '',
+      duplicates.length ? `repeated ${duplicates.join(', ')}` : '',
+    ].filter(Boolean);
+    throw new DomainError(ErrorCode.NotAPermutation, `${field} must list each of the workflow's ${known.length} steps exactly once (${problems.join('; ')})`, {
+      field,
+      missing,
+      extra,
+      duplicates,
+    });
   }
   return ids;
 }

@@ -1,105 +1,133 @@
-// JSON Schemas of every step and trigger type's fields: the API validates against them and serves them
-// from GET /step-types and /trigger-types so a UI can render forms.
-import type { StepType, TriggerType } from '@app/contracts';
+// JSON Schemas (draft-07, ajv's default) of every step and trigger type's fields: the validator applies
+// them and GET /step-types and /trigger-types serve them so a UI can render forms. `default` documents the
+// value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
+import { CONDITION_OPERATORS, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
+import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
 
 type Schema = Record<string, unknown>;
 
-const nonEmpty = { type: 'string', minLength: 1 };
+/** Text that is not only blanks. */
+const text = (maxLength: number, extra: Schema = {}): Schema => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S', ...extra });
 
 const retryPolicy: Schema = {
   type: ['object', 'null'],
+  title: 'Retry policy',
+  description: 'How the step is retried when it fails; absent fields keep the engine defaults',
   additionalProperties: false,
   properties: {
-    max_attempts: { type: 'integer', minimum: 1, maximum: 100 },
-    initial_interval_seconds: { type: 'number', exclusiveMinimum: 0 },
-    backoff_coefficient: { type: 'number', minimum: 1 },
-    maximum_interval_seconds: { type: 'number', exclusiveMinimum: 0 },
+    max_attempts: { type: 'integer', minimum: 1, maximum: 100, description: 'Attempts in all, the first included' },
+    initial_interval_seconds: { type: 'number', exclusiveMinimum: 0, description: 'Wait before the first retry' },
+    backoff_coefficient: { type: 'number', minimum: 1, description: 'Each wait is the previous one times this' },
+    maximum_interval_seconds: { type: 'number', exclusiveMinimum: 0, description: 'Longest wait between attempts; at least initial_interval_seconds' },
   },
 };
 
-const common = {
-  uuid: { type: 'string', format: 'uuid' },
-  type: { type: 'string' },
-  name: { type: 'string', minLength: 1, maxLength: 200 },
-  description: { type: 'string', maxLength: 10000 },
+const common = (type: StepType): Schema => ({
+  uuid: { type: 'string', format: 'uuid', description: 'Given by the server when absent' },
+  type: { const: type },
+  name: text(200, { title: 'Name', description: 'Unique within the workflow (case-insensitive)' }),
+  description: { type: 'string', maxLength: 10000, default: '', title: 'Description' },
   retry_policy: retryPolicy,
+});
+
+const modelFields: Schema = {
+  model: text(200, { title: 'Model', description: 'Model name at the OpenAI-compatible provider' }),
+  system_prompt: text(100_000, {
+    title: 'System prompt',
+    description: 'May use <<trigger_output>>, <<trigger_output.field>>, <<step_output.{uuid}>>, <<step_output.{uuid}.field[0]>> and $previous_output',
+  }),
+  output_schema: { type: ['object', 'null'], title: 'Output schema', description: 'JSON Schema the answer must follow (structured output)' },
 };
 
-const modelFields = {
-  model: { ...nonEmpty, maxLength: 200, description: 'Model name at the OpenAI-compatible provider' },
-  system_prompt: { ...nonEmpty, description: 'May use <<trigger_output>>, <<step_output.{uuid}>> and $previous_output' },
-  output_schema: { type: ['object', 'null'], description: 'JSON Schema the answer must follow' },
-};
-
-function stepSchema(properties: Schema, required: string[]): Schema {
-  return { type: 'object', additionalProperties: false, properties: { ...common, ...properties }, required: ['name', ...required] };
+function stepSchema(type: StepType, title: string, properties: Schema, required: string[]): Schema {
+  return { type: 'object', title, additionalProperties: false, properties: { ...common(type), ...properties }, required: ['name', ...required] };
 }
 
+export const STOP_CONDITION_SCHEMA: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['step_definition_uuid', 'extraction_json_path', 'operator', 'target_value'],
+  properties: {
+    step_definition_uuid: { type: 'string', format: 'uuid', description: 'An earlier step whose output is inspected' },
+    extraction_json_path: text(2000, { description: 'JSONPath into the step output, e.g. $.alerts.length' }),
+    operator: { enum: [...CONDITION_OPERATORS] },
+    target_value: { description: 'Any JSON value to compare with' },
+  },
+};
+
 export const STEP_SCHEMAS: Record<StepType, Schema> = {
-  custom_llm: stepSchema(modelFields, ['model', 'system_prompt']),
+  custom_llm: stepSchema('custom_llm', 'LLM call', modelFields, ['model', 'system_prompt']),
   custom_agent: stepSchema(
+    'custom_agent',
+    'Agent with tools',
     {
       ...modelFields,
-      tools: { type: 'array', items: nonEmpty, uniqueItems: true, description: 'Names of registered or built-in tools' },
-      max_iterations: { type: ['integer', 'null'], minimum: 1, maximum: 100, description: 'Model turns before the step fails (default 10)' },
+      tools: {
+        type: 'array',
+        title: 'Tools',
+        items: { type: 'string', pattern: TOOL_NAME_PATTERN.source },
+        uniqueItems: true,
+        default: [],
+        description: 'Names of registered or built-in tools',
+      },
+      max_iterations: { type: ['integer', 'null'], minimum: 1, maximum: 100, default: 10, title: 'Max iterations', description: 'Model turns before the step fails' },
     },
     ['model', 'system_prompt'],
   ),
   stop_checker: stepSchema(
-    {
-      stop_conditions: {
-        type: 'array',
-        minItems: 1,
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['step_definition_uuid', 'extraction_json_path', 'operator', 'target_value'],
-          properties: {
-            step_definition_uuid: { type: 'string', format: 'uuid' },
-            extraction_json_path: { ...nonEmpty, description: 'JSONPath into the step output, e.g. $.alerts.length' },
-            operator: { enum: ['equals', 'not_equals', 'contains', 'greater_than', 'less_than'] },
-            target_value: {},
-          },
-        },
-      },
-    },
+    'stop_checker',
+    'Stop checker',
+    { stop_conditions: { type: 'array', title: 'Stop conditions', description: 'The run stops when any of them holds', minItems: 1, items: STOP_CONDITION_SCHEMA } },
     ['stop_conditions'],
   ),
 };
 
+/** One level of the filter-rule language; ruleIssues checks the nesting, which a $ref-free schema cannot. */
 const filterRules: Schema = {
   type: 'object',
-  description: 'Conditions on the event body: {"all": [...]} or {"any": [...]} of {path, operator, value}',
+  title: 'Filter rules',
+  default: {},
+  description:
+    'Conditions on the event: {} matches all; a rule is {"path": <JSONPath>, "operator": <op>, "value": <any>}; combine rules with {"all": [...]} or {"any": [...]}, nested up to five levels',
+  properties: {
+    all: { type: 'array', items: { type: 'object' } },
+    any: { type: 'array', items: { type: 'object' } },
+    path: { type: 'string' },
+    operator: { enum: [...CONDITION_OPERATORS, 'exists', 'matches'] },
+    value: {},
+  },
 };
 
-function triggerSchema(properties: Schema = {}): Schema {
+function triggerSchema(type: TriggerType, title: string): Schema {
   return {
     type: 'object',
+    title,
     additionalProperties: false,
     properties: {
-      uuid: { type: 'string', format: 'uuid' },
-      type: { type: 'string' },
+      uuid: { type: 'string', format: 'uuid', description: 'Given by the server when absent' },
+      type: { const: type },
       filter_rules: filterRules,
-      initial_data_description: { type: 'string', maxLength: 10000 },
-      ...properties,
+      initial_data_description: { type: 'string', maxLength: 10000, default: '', title: 'Initial data', description: 'What the trigger data looks like, for people and prompts' },
     },
   };
 }
 
+// Every trigger type has the same fields today: schedules and webhook secrets are resources of their own.
 export const TRIGGER_SCHEMAS: Record<TriggerType, Schema> = {
-  manual: triggerSchema(),
-  webhook: triggerSchema(),
-  schedule: triggerSchema(),
+  manual: triggerSchema('manual', 'Manual'),
+  webhook: triggerSchema('webhook', 'Webhook'),
+  schedule: triggerSchema('schedule', 'Schedule'),
 };
 
+/** The workflow's own fields; the parsers pick the ones each route accepts. */
 export const WORKFLOW_FIELDS_SCHEMA: Schema = {
   type: 'object',
   properties: {
     uuid: { type: 'string', format: 'uuid' },
-    name: { type: 'string', minLength: 1, maxLength: 200 },
+    name: text(200),
     description: { type: 'string', maxLength: 10000 },
     is_active: { type: 'boolean' },
-    status: { enum: ['active', 'paused', 'archived'] },
+    status: { enum: [...WORKFLOW_STATUSES] },
     notify_url: { type: ['string', 'null'], pattern: '^https?://', maxLength: 2000 },
     notify_on_complete: { type: 'boolean' },
     notify_on_failure: { type: 'boolean' },
