@@ -199,6 +199,9 @@ describe('Agent runs', () => {
       expect(body.steps[0].messages).toHaveLength(2 + 6 * (1 + 2) + 1); // system, user, six turns of two calls each, the answer
       const description = await new Client({ connection: temporal }).workflow.getHandle(`run-${body.uuid}`).describe();
       expect(description.historySize).toBeLessThan(100 * 1024);
+      // The audit keeps the conversation once: model calls name the messages they sent by count.
+      expect(body.steps[0].model_calls.map((call: RunBody) => call.request.message_count)).toEqual([2, 5, 8, 11, 14, 17, 20]);
+      expect(JSON.stringify(body).length).toBeLessThan(6 * 1024 * 1024); // conversation + tool call audit, 2.4 MB each
     } finally {
       await tools.close();
     }

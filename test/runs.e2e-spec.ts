@@ -115,6 +115,14 @@ describe('Runs', () => {
       expect([agent.status, llm.status, stop.status]).toEqual(['completed', 'completed', 'completed']);
       expect(agent).toMatchObject({ tokens: { prompt: 450, completion: 100, total: 550 }, output: { raw_data: fetched } });
       expect(agent.model_calls).toHaveLength(3);
+      // Each model call names the messages it sent by count: the first n of the step's conversation.
+      type Message = { role: string; content: string | null };
+      expect(agent.model_calls.map((call: { request: { message_count: number } }) => call.request.message_count)).toEqual([2, 5, 8]);
+      for (const [i, call] of agent.model_calls.entries()) {
+        const sent = (agent.messages as Message[]).slice(0, call.request.message_count).map((m) => [m.role, m.content]);
+        expect(sent).toEqual(stack.model.requests[i].body.messages.map((m) => [m.role, m.content]));
+        expect(call.request).toEqual({ model: 'test-model', message_count: expect.any(Number), tools: expect.arrayContaining(['get_output', toolName]), response_format: null });
+      }
       expect(agent.tool_calls).toHaveLength(4);
       for (const [i, call] of agent.tool_calls.entries()) {
         expect(call).toMatchObject({ tool_name: toolName, status: 'completed', attempt: 1, input: searches[i].arguments, output: { price: expect.any(Number) }, error_message: null });

@@ -22,6 +22,7 @@ export class LlmStepService {
       { role: 'system', content: input.system },
       { role: 'user', content: input.user },
     ];
+    await this.runs.saveMessages(context.instance_uuid, messages); // what the model call's audit refers to, even if it fails
     const response = await this.models.call(
       context,
       1,

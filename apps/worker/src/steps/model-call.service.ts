@@ -4,7 +4,11 @@ import { RunRepository } from '@app/persistence';
 import { ModelCallError, ModelClient, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 
-/** One model call, audited whatever happens: a model_calls row per (step, turn, attempt), written as it starts and as it ends. */
+/**
+ * One model call, audited whatever happens: a model_calls row per (step, turn, attempt), written as it
+ * starts and as it ends. The row names the messages sent by count: they are the first `message_count` of
+ * the step's conversation, which the step keeps once (an agent's turns would otherwise store it n times).
+ */
 @Injectable()
 export class ModelCallService {
   constructor(
@@ -14,7 +18,8 @@ export class ModelCallService {
 
   async call(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
     const started_at = new Date();
-    const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, model: request.model, request, started_at };
+    const audited = { model: request.model, message_count: request.messages.length, tools: request.tools?.map((tool) => tool.name) ?? [], response_format: request.response_format ?? null };
+    const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, model: request.model, request: audited, started_at };
     await this.runs.recordModelCall({ ...base, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
     try {
       const response = await this.model.complete(request, { signal: scope.signal });

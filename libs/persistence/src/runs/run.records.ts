@@ -27,6 +27,7 @@ export interface ModelCallRecord extends TokenUsage {
   model: string;
   status: CallStatus;
   error_message: string | null;
+  /** What the worker asked besides the messages (model, message_count, tools, response_format): the messages are the first `message_count` of the step's. */
   request: unknown;
   response: unknown;
   duration_ms: number | null;
