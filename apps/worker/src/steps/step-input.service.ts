@@ -2,7 +2,7 @@
 // get the full data; agents get compact {output_id, summary} references and fetch data with get_output.
 import { Injectable } from '@nestjs/common';
 import type { StepContext } from '@app/contracts';
-import { findPlaceholders, formatForPrompt, getPath, renderTemplate, type PlaceholderRef } from '@app/domain';
+import { findPlaceholders, formatForPrompt, getPath, pickFromHistory, renderTemplate, type PlaceholderRef } from '@app/domain';
 import { RunRepository, type OutputRecord } from '@app/persistence';
 
 export type DataMode = 'full' | 'reference';
@@ -46,9 +46,9 @@ export class StepInputService {
 
   private async outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {
     if (ref.kind === 'step') {
-      // A chain runs each step once: its one output is both the latest ([-1]) and the oldest ([0]).
-      if (ref.index !== undefined && ref.index !== 0 && ref.index !== -1) return null;
-      return this.runs.outputOfStep(context.run_uuid, ref.step_uuid!);
+      // A chain runs each step once: its history is its one output.
+      const output = await this.runs.outputOfStep(context.run_uuid, ref.step_uuid!);
+      return pickFromHistory(output ? [output] : [], ref.index) ?? null;
     }
     if (ref.kind === 'previous' && context.previous_step_uuid) return this.runs.outputOfStep(context.run_uuid, context.previous_step_uuid);
     return this.runs.triggerOutput(context.run_uuid);
