@@ -1,42 +1,83 @@
 // Deterministic digests of step outputs: what agents see instead of full data, and what lists show.
+// Dependency-free, like the placeholders: any layer may call it.
 
-const MAX_SUMMARY = 280;
+export const MAX_SUMMARY = 280;
+/** Keys of an object, and values of an array, named before the rest are counted. */
+const SHOWN = 12;
 
-function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= MAX_SUMMARY ? flat : `${flat.slice(0, MAX_SUMMARY - 1)}…`;
+/** Cuts to `max` characters (code points, so no emoji is split), ending in … when cut. */
+function clip(text: string, max = MAX_SUMMARY): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
 }
 
+const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** One value in a few words: `4 items`, `object (3 keys)`, `"text"`, `12`. */
 function describeValue(value: unknown): string {
-  if (Array.isArray(value)) return `${value.length} items`;
-  if (value === null) return 'null';
-  if (typeof value === 'object') return `object (${Object.keys(value).length} keys)`;
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value);
+  if (Array.isArray(value)) return plural(value.length, 'item');
+  if (isRecord(value)) return `object (${plural(Object.keys(value).length, 'key')})`;
+  if (typeof value === 'string') return JSON.stringify(clip(flat(value), 40));
+  if (value === undefined) return 'undefined';
   return String(value);
 }
 
+/** `a, b, c (+2 more)` */
+function listed(parts: string[], total: number): string {
+  return total > parts.length ? `${parts.join(', ')} (+${total - parts.length} more)` : parts.join(', ');
+}
+
+function summarizeText(raw: string): string {
+  const text = raw.trim();
+  if (!text) return 'Empty text';
+  // The first line, then its first sentence; a markdown heading or bullet marker is not content.
+  const firstLine = text.split('\n')[0].replace(/^\s*(#{1,6}|[-*+>]|\d+\.)\s+/, '').trim();
+  const firstSentence = firstLine.split(/(?<=[.!?])\s/)[0];
+  const more = text.includes('\n') || firstSentence.length < firstLine.length;
+  return clip(more ? `${flat(firstSentence)} …` : flat(firstSentence));
+}
+
+function summarizeArray(raw: unknown[]): string {
+  if (raw.length === 0) return 'Empty array';
+  const head = `Array of ${plural(raw.length, 'item')}`;
+  if (raw.every(isRecord)) {
+    const keys = [...new Set(raw.slice(0, SHOWN).flatMap((item) => Object.keys(item)))];
+    return clip(keys.length ? `${head}; items have ${listed(keys.slice(0, SHOWN), keys.length)}` : head);
+  }
+  return clip(`${head}: ${listed(raw.slice(0, SHOWN).map(describeValue), raw.length)}`);
+}
+
+function summarizeObject(raw: Record<string, unknown>): string {
+  const keys = Object.keys(raw);
+  if (keys.length === 0) return 'Empty object';
+  return clip(`Object with ${listed(keys.slice(0, SHOWN).map((key) => `${key}: ${describeValue(raw[key])}`), keys.length)}`);
+}
+
+/**
+ * At most 280 characters saying what an output is: text by its first sentence or line (… when there is
+ * more), arrays by length and the keys of their items (or their first values), objects by their keys with
+ * the size of arrays and nested objects and the start of strings.
+ */
 export function summarizeOutput(raw: unknown): string {
-  if (typeof raw === 'string') {
-    const firstLine = raw.trim().split(/\n|(?<=[.!?])\s/)[0] ?? '';
-    return clip(firstLine.length < raw.trim().length ? `${firstLine} …` : firstLine);
-  }
-  if (Array.isArray(raw)) {
-    const first = raw[0];
-    const keys = first && typeof first === 'object' && !Array.isArray(first) ? `; items have ${Object.keys(first).join(', ')}` : '';
-    return clip(`Array of ${raw.length} items${keys}`);
-  }
-  if (raw !== null && typeof raw === 'object') {
-    const parts = Object.entries(raw).map(([key, value]) => `${key}: ${describeValue(value)}`);
-    return clip(`Object with ${parts.join(', ')}`);
-  }
+  if (typeof raw === 'string') return summarizeText(raw);
+  if (Array.isArray(raw)) return summarizeArray(raw);
+  if (isRecord(raw)) return summarizeObject(raw);
+  if (raw === undefined) return 'No output';
   return clip(String(raw));
 }
 
-/** Text outputs keep a markdown representation; structured ones do not. */
+/** Text outputs are their own markdown representation; structured (and empty) ones have none. */
 export function markdownFor(raw: unknown): string | null {
-  return typeof raw === 'string' ? raw : null;
+  return typeof raw === 'string' && raw.trim() !== '' ? raw : null;
 }
 
+/** Size in UTF-8 bytes: of the text itself, or of anything else as JSON. */
 export function byteSize(raw: unknown): number {
-  return new TextEncoder().encode(typeof raw === 'string' ? raw : JSON.stringify(raw ?? null)).length;
+  return new TextEncoder().encode(typeof raw === 'string' ? raw : (JSON.stringify(raw ?? null) ?? 'null')).length;
 }
