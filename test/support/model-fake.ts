@@ -8,6 +8,7 @@
 //   fake.assertDone();                                   // throws on leftovers or unexpected requests
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Waiters } from './waiters';
 
 /** One scripted answer: a status, a JSON body (or raw text), extra headers, an optional delay. */
 export interface FakeReply {
@@ -124,12 +125,6 @@ export const reply = {
   malformed: (options: { delayMs?: number; raw?: string } = {}): FakeReply => ({ status: 200, raw: options.raw ?? 'this is not json', delayMs: options.delayMs }),
 };
 
-interface Waiter {
-  done: () => boolean;
-  resolve: () => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
 
 /**
  * Answers, in this order of precedence: `autoReply` (every request, no delay), the script (in order),
@@ -142,7 +137,7 @@ export class ModelFake {
   private readonly queue: FakeReply[] = [];
   private fallback: ReplyHandler | null = null;
   private auto: ReplyHandler | null = null;
-  private waiters: Waiter[] = [];
+  private readonly waiters = new Waiters('model fake');
 
   private constructor(private readonly server: Server) {}
 
@@ -196,20 +191,9 @@ export class ModelFake {
 
   /** Resolves when `condition` holds, checked whenever a request arrives, is answered or is abandoned. */
   waitUntil(condition: () => boolean, timeoutMs = 30_000, describe: () => string = () => 'condition not met'): Promise<void> {
-    if (condition()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        done: condition,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((other) => other !== waiter);
-          reject(new Error(`model fake: ${describe()} after ${timeoutMs} ms`));
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
+    return this.waiters.until(condition, timeoutMs, describe);
   }
+
 
   /** Throws if a request went unanswered as scripted or scripted answers were never requested. */
   assertDone(): void {
@@ -229,24 +213,15 @@ export class ModelFake {
   }
 
   close(): Promise<void> {
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new Error('model fake: closed'));
-    }
-    this.waiters = [];
+    this.waiters.rejectAll();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private notify(): void {
-    if (!this.waiters.length) return;
-    this.waiters = this.waiters.filter((waiter) => {
-      if (!waiter.done()) return true;
-      clearTimeout(waiter.timer);
-      waiter.resolve();
-      return false;
-    });
+    this.waiters.notify();
   }
+
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];

@@ -8,6 +8,7 @@
 //   expect(tools.countOf('search_web', { q: 'x' })).toBe(1);
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Waiters } from './waiters';
 
 export interface ToolCallSeen {
   name: string;
@@ -59,17 +60,11 @@ export interface ToolServerOptions {
   handlers: Record<string, ToolHandler>;
 }
 
-interface Waiter {
-  done: () => boolean;
-  resolve: () => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
 
 export class ToolServer {
   readonly calls: ToolCallSeen[] = [];
   private readonly scripts = new Map<string, ToolScriptStep[]>();
-  private waiters: Waiter[] = [];
+  private readonly waiters = new Waiters('tool server');
 
   private constructor(
     private readonly server: Server,
@@ -131,20 +126,9 @@ export class ToolServer {
 
   /** Resolves when `condition` holds, checked whenever a call arrives, is answered or is abandoned. */
   waitUntil(condition: () => boolean, timeoutMs = 30_000, describe: () => string = () => 'condition not met'): Promise<void> {
-    if (condition()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        done: condition,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((other) => other !== waiter);
-          reject(new Error(`tool server: ${describe()} after ${timeoutMs} ms`));
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
+    return this.waiters.until(condition, timeoutMs, describe);
   }
+
 
   /** Forgets calls and scripts; handlers stay. */
   reset(): void {
@@ -153,23 +137,15 @@ export class ToolServer {
   }
 
   close(): Promise<void> {
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new Error('tool server: closed'));
-    }
-    this.waiters = [];
+    this.waiters.rejectAll();
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private notify(): void {
-    this.waiters = this.waiters.filter((waiter) => {
-      if (!waiter.done()) return true;
-      clearTimeout(waiter.timer);
-      waiter.resolve();
-      return false;
-    });
+    this.waiters.notify();
   }
+
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];

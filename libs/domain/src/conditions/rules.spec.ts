@@ -1,20 +1,11 @@
-import { DomainError, ErrorCode } from '../errors';
+import { ErrorCode } from '../errors';
+import { errorOf } from '../errors.testing';
 import { evaluateRules, ruleIssues, validateRules } from './rules';
 
 const event = { type: 'order.created', order: { total: 120, tags: ['vip'], email: 'a@example.com', coupon: null } };
 
 const nest = (depth: number): Record<string, unknown> =>
   depth === 0 ? { path: '$.type', operator: 'exists' } : { all: [nest(depth - 1)] };
-
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe(evaluateRules.name, () => {
   it.each([

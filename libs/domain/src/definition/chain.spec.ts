@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomLlmStep, StepDefinition, StopCheckerStep } from '@app/contracts';
-import { DomainError, ErrorCode } from '../errors';
+import { ErrorCode } from '../errors';
+import { errorOf } from '../errors.testing';
 import { stepChainIssues, stepsReferring, validateStepChain } from './chain';
 
 const llm = (overrides: Partial<CustomLlmStep> = {}): CustomLlmStep => ({
@@ -23,16 +24,6 @@ const checker = (target: string, overrides: Partial<StopCheckerStep> = {}): Stop
 });
 
 const uses = (step: StepDefinition, extra = '') => llm({ system_prompt: `Use <<step_output.${step.uuid}>>${extra}` });
-
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe(validateStepChain.name, () => {
   it('accepts an empty chain and references to earlier steps, the trigger and the previous output', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinition } from '@app/contracts';
-import { DomainError, ErrorCode } from '../errors';
+import { type DomainError, ErrorCode } from '../errors';
+import { errorOf } from '../errors.testing';
 import {
   checkPermutation,
   parseStep,
@@ -46,16 +47,6 @@ const sequence = () => {
   let n = 0;
   return () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
 };
-
-function errorOf(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const fieldsOf = (error: DomainError) => (error.details.errors as { field: string }[]).map((e) => e.field);
 const codesOf = (error: DomainError) => (error.details.errors as { code: string }[]).map((e) => e.code);
