@@ -5,9 +5,9 @@ import { StepsController } from './steps/steps.controller';
 import { StepsService } from './steps/steps.service';
 import { TriggersController } from './triggers/triggers.controller';
 import { TriggersService } from './triggers/triggers.service';
-import { DefinitionStore } from './workflows/definition-store.service';
-import { WorkflowsController } from './workflows/workflows.controller';
-import { WorkflowsService } from './workflows/workflows.service';
+import { DefinitionStore } from './workflow-definitions/definition-store.service';
+import { WorkflowsController } from './workflow-definitions/workflows.controller';
+import { WorkflowsService } from './workflow-definitions/workflows.service';
 
 /** Workflow definitions: workflows, their steps and trigger, and the type catalog. */
 @Module({

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
 import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, validateStepChain } from '@app/domain';
-import { DefinitionStore } from '../workflows/definition-store.service';
-import { toDetailsView, type WorkflowDetailsView } from '../workflows/workflow.views';
+import { DefinitionStore } from '../workflow-definitions/definition-store.service';
+import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
 
 function bodyObject(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {

@@ -5,8 +5,8 @@ import { DomainError, ErrorCode, notFound, parseTrigger } from '@app/domain';
 import { TriggerHookRepository } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { newWebhookSecret } from '../hooks/webhook-auth';
-import { DefinitionStore } from '../workflows/definition-store.service';
-import { toDetailsView, type WorkflowDetailsView } from '../workflows/workflow.views';
+import { DefinitionStore } from '../workflow-definitions/definition-store.service';
+import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
 
 @Injectable()
 export class TriggersService {
