@@ -20,6 +20,16 @@ export interface PreparedRun {
   instances: StepInstanceRef[];
   /** How long an activity may go without a heartbeat before Temporal retries it elsewhere. */
   heartbeat_timeout_seconds?: number;
+  /** A resumed run starts here: the steps before it were carried over from the parent run. */
+  resume?: ResumePoint;
+}
+
+export interface ResumePoint {
+  from_step_uuid: string;
+  /** The carried step whose output is $previous_output for the first step run, null when none. */
+  previous_step_uuid: string | null;
+  /** How many steps were carried over (they count as completed for partial success). */
+  carried_steps: number;
 }
 
 /** What a Temporal Schedule starts: the run workflow prepares its own rows first. */

@@ -1,7 +1,8 @@
 // What the API, the worker and the run workflow agree on about runs.
 import searchAttributes from './search-attributes.json';
 
-export const RUN_STATUSES = ['running', 'completed', 'stopped', 'failed', 'cancelled'] as const;
+/** partial_success: a step failed for good after earlier steps completed; their outputs stay readable. */
+export const RUN_STATUSES = ['running', 'completed', 'stopped', 'partial_success', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const STEP_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;

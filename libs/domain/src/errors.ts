@@ -26,6 +26,10 @@ export enum ErrorCode {
   Unauthorized = 'UNAUTHORIZED',
   // runs
   RunNotActive = 'RUN_NOT_ACTIVE',
+  RunStillRunning = 'RUN_STILL_RUNNING',
+  NothingToResume = 'NOTHING_TO_RESUME',
+  StepNotInDefinition = 'STEP_NOT_IN_DEFINITION',
+  StepNotCompleted = 'STEP_NOT_COMPLETED',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

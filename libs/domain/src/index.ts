@@ -9,3 +9,4 @@ export * from './conditions';
 export * from './outputs';
 export * from './tools';
 export * from './schedules';
+export * from './runs';

@@ -14,6 +14,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
       return HttpStatus.NOT_FOUND;
     case ErrorCode.Conflict:
     case ErrorCode.RunNotActive:
+    case ErrorCode.RunStillRunning:
       return HttpStatus.CONFLICT;
     case ErrorCode.ValidationFailed:
     case ErrorCode.UnknownStepType:
@@ -28,6 +29,9 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.NotAPermutation:
     case ErrorCode.ImportUnparseable:
     case ErrorCode.UnknownTool:
+    case ErrorCode.NothingToResume:
+    case ErrorCode.StepNotInDefinition:
+    case ErrorCode.StepNotCompleted:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;

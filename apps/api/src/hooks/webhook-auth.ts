@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { SIGNATURE_HEADER, signBody } from '@app/providers';
+import { nameBasedUuid } from '../common/name-uuid';
 
 export const SECRET_HEADER = 'x-stepwise-secret';
 
@@ -20,7 +21,5 @@ export function deliveryIsAuthentic(secret: string, headers: Record<string, stri
 
 /** A repeated delivery (same trigger, same key) names the same run: a name-based (v5-style) uuid. */
 export function deliveryRunUuid(triggerUuid: string, key: string): string {
-  const hex = createHash('sha1').update(`${triggerUuid}:${key}`).digest('hex');
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return nameBasedUuid(triggerUuid, key);
 }

@@ -21,6 +21,8 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     workflow_name: run.workflow_name,
     user_id: run.user_id,
     schedule_id: run.schedule_id,
+    parent_run_uuid: run.parent_run_uuid,
+    resumed_from_step_uuid: run.resumed_from_step_uuid,
     status: run.status,
     error_message: run.error_message,
     notification: run.notification,
@@ -39,6 +41,7 @@ export function toRunView(run: RunWithSteps, temporalUiUrl: string, namespace: s
   return {
     ...toRunSummaryView(run, temporalUiUrl, namespace),
     trigger_output: run.trigger_output ? toOutputView(run.trigger_output) : null,
+    resumed_by: run.resumed_by,
     definition: run.definition,
     steps: run.steps.map((step) => ({
       uuid: step.uuid,
@@ -47,6 +50,7 @@ export function toRunView(run: RunWithSteps, temporalUiUrl: string, namespace: s
       type: step.step_type,
       position: step.position,
       status: step.status,
+      carried_from_run_uuid: step.carried_from_run_uuid,
       started_at: step.started_at,
       finished_at: step.finished_at,
       duration_ms: step.duration_ms,

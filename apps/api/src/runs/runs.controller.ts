@@ -1,8 +1,16 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { paginationOf } from '../common/pagination';
 import { RunsService } from './runs.service';
+
+const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+function answered<T>(response: Response, { created, run }: { created: boolean; run: T }): T {
+  response.status(created ? 201 : 200);
+  return run;
+}
 
 @ApiTags('runs')
 @ApiBearerAuth()
@@ -10,9 +18,27 @@ import { RunsService } from './runs.service';
 export class RunsController {
   constructor(private readonly runs: RunsService) {}
 
+  /** 201 with a new run; 200 with the same run when an Idempotency-Key names one already started. */
   @Post('workflows/:uuid/runs')
-  start(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
-    return this.runs.startFromRequest(user.userId, uuid, body);
+  async start(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('uuid') uuid: string,
+    @Body() body: unknown,
+    @Headers(IDEMPOTENCY_HEADER) key: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    return answered(response, await this.runs.startFromRequest(user.userId, uuid, body, key));
+  }
+
+  @Post('runs/:uuid/resume')
+  async resume(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('uuid') uuid: string,
+    @Body() body: unknown,
+    @Headers(IDEMPOTENCY_HEADER) key: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    return answered(response, await this.runs.resume(user.userId, uuid, body, key));
   }
 
   @Get('workflows/:uuid/runs')

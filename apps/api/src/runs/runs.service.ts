@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { RUN_STATUSES, runWorkflowId, type RunStatus } from '@app/contracts';
+import { RUN_STATUSES, runWorkflowId, type PreparedRun, type RunStatus } from '@app/contracts';
 import { DomainError, ErrorCode, notFound } from '@app/domain';
-import { RunPreparer, RunRepository, type Page, type RunWithSteps } from '@app/persistence';
+import { RunPreparer, RunRepository, RunResumer, type Page, type RunWithSteps } from '@app/persistence';
+import { nameBasedUuid } from '../common/name-uuid';
+import { resumeOptionsOf } from './resume-options';
 import type { Pagination } from '../common/pagination';
 import { type ExecutionState, RunLauncher } from '../temporal/run-launcher';
 import { toOutputView, toRunSummaryView, toRunView } from './run.views';
@@ -13,6 +15,15 @@ function triggerOutputOf(body: unknown): unknown {
     throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object with an optional trigger_output', { field: 'body' });
   }
   return (body as { trigger_output?: unknown }).trigger_output ?? null;
+}
+
+/** The run uuid a request names: fresh, or derived from its Idempotency-Key so that a repeat names the same run. */
+function runUuidFor(idempotencyKey: string | undefined, ...scope: string[]): string {
+  if (idempotencyKey === undefined) return randomUUID();
+  if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
+    throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key must be 1 to 255 visible ASCII characters', { field: 'Idempotency-Key' });
+  }
+  return nameBasedUuid(...scope, idempotencyKey);
 }
 
 /** How long a run may have no Temporal execution before it counts as never started (the API starts it right after recording it). */
@@ -30,32 +41,52 @@ export class RunsService {
 
   constructor(
     private readonly preparer: RunPreparer,
+    private readonly resumer: RunResumer,
     private readonly runs: RunRepository,
     private readonly launcher: RunLauncher,
     private readonly config: AppConfig,
   ) {}
 
   /** POST /workflows/{uuid}/runs */
-  async startFromRequest(userId: string, workflowUuid: string, body: unknown) {
-    return (await this.start(userId, workflowUuid, triggerOutputOf(body))).run;
+  async startFromRequest(userId: string, workflowUuid: string, body: unknown, idempotencyKey?: string) {
+    const trigger = triggerOutputOf(body);
+    return this.start(userId, workflowUuid, trigger, runUuidFor(idempotencyKey, userId, 'start', workflowUuid));
   }
 
   /**
    * Snapshots the definition, records the run and its pending steps, then starts the Temporal workflow.
-   * With a given `runUuid` that exists already, starts nothing and returns that run (`created: false`).
+   * With a given `runUuid` that exists already, returns that run (`created: false`).
    */
   async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID()) {
-    const { created, run } = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid) });
-    if (created) {
+    const prepared = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid) });
+    return this.launch(userId, prepared);
+  }
+
+  /** POST /runs/{uuid}/resume: a new run linked to this one, from a step, the earlier outputs carried over. */
+  async resume(userId: string, parentRunUuid: string, body: unknown, idempotencyKey?: string) {
+    const { from_step_uuid, definition } = resumeOptionsOf(body);
+    const runUuid = runUuidFor(idempotencyKey, userId, 'resume', parentRunUuid);
+    const prepared = await this.resumer.prepare({ userId, parentRunUuid, fromStepUuid: from_step_uuid, definition, runUuid, temporalWorkflowId: runWorkflowId(runUuid) });
+    return this.launch(userId, prepared);
+  }
+
+  /**
+   * Starts the execution of a recorded run. A run recorded by an earlier request (same key) is started
+   * again while it is recorded running: Temporal's conflict policy joins the execution if it exists, so a
+   * request that died between recording and starting is completed by its repeat.
+   */
+  private async launch(userId: string, { created, run }: { created: boolean; run: PreparedRun }) {
+    const recorded = created ? null : await this.find(userId, run.run_uuid);
+    if (created || recorded?.status === 'running') {
       try {
         await this.launcher.start(run);
       } catch (error) {
-        this.logger.error(`run ${runUuid} could not start: ${(error as Error).message}`);
-        await this.runs.finishRun(runUuid, 'failed', `The run could not be started: ${(error as Error).message}`);
+        this.logger.error(`run ${run.run_uuid} could not start: ${(error as Error).message}`);
+        if (created) await this.runs.finishRun(run.run_uuid, 'failed', `The run could not be started: ${(error as Error).message}`);
         throw error;
       }
     }
-    return { created, run: this.view(await this.find(userId, runUuid)) };
+    return { created, run: this.view(await this.find(userId, run.run_uuid)) };
   }
 
   async get(userId: string, runUuid: string) {

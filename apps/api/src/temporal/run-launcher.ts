@@ -33,6 +33,10 @@ export class TemporalRunLauncher extends RunLauncher {
     try {
       await client.workflow.start(RUN_WORKFLOW_TYPE, {
         workflowId: runWorkflowId(run.run_uuid),
+        // One execution per run whoever starts it again (an Idempotency-Key replay, a retried request):
+        // a running one is joined, a closed one is never started twice.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
         taskQueue: this.temporal.config.temporal.taskQueue,
         args: [{ ...run, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds }],
         staticSummary: `${name} — run ${run.run_uuid}`,
@@ -40,7 +44,7 @@ export class TemporalRunLauncher extends RunLauncher {
         typedSearchAttributes: runSearchAttributes({ run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id }),
       });
     } catch (error) {
-      // A repeated start of the same run (a retried request) finds it running: that is success.
+      // A repeated start of a run whose execution has closed: nothing to do.
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
   }

@@ -73,7 +73,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
 
   async function notify(status: FinalStatus): Promise<void> {
     const { notify_url, notify_on_complete, notify_on_failure } = input.definition;
-    const wanted = status === 'failed' ? notify_on_failure : status !== 'cancelled' && notify_on_complete;
+    const wanted = status === 'failed' || status === 'partial_success' ? notify_on_failure : status !== 'cancelled' && notify_on_complete;
     if (!notify_url || !wanted) return;
     try {
       await notifications.notifyRunEnd({ run_uuid: input.run_uuid, user_id: input.user_id, url: notify_url });
@@ -83,9 +83,12 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
   }
 
   let current: StepDefinition | null = null;
-  let previousOutput: string | null = null;
+  // A resumed run starts at its step, after the ones carried over from its parent (they count as completed).
+  let previousOutput: string | null = input.resume?.previous_step_uuid ?? null;
+  let completedSteps = input.resume?.carried_steps ?? 0;
+  const first = input.resume ? input.definition.steps.find((step) => step.uuid === input.resume!.from_step_uuid)! : nextStep(input.definition, null);
   try {
-    for (let step = nextStep(input.definition, null); step; step = nextStep(input.definition, step.uuid)) {
+    for (let step = first; step; step = nextStep(input.definition, step.uuid)) {
       current = step;
       const context: StepContext = {
         run_uuid: input.run_uuid,
@@ -100,8 +103,10 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       } else {
         const check = await activitiesFor(step).runStopChecker({ ...context, step });
         if (check.stopped) return await finish('stopped', check.reason);
+        completedSteps += 1;
         continue; // a stop checker produces no output: $previous_output still means the step before it
       }
+      completedSteps += 1;
       previousOutput = step.uuid;
     }
     current = null;
@@ -118,7 +123,8 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     if (!interrupted) throw error;
     const message = `Step "${interrupted.name}" failed: ${failureMessage(error)}`;
     await bookkeeping.failStep({ instance_uuid: instanceOf.get(interrupted.uuid)!, error_message: failureMessage(error) });
-    await finish('failed', message);
+    // Earlier steps' outputs stay readable, and a resume from the failed step reuses them.
+    await finish(completedSteps > 0 ? 'partial_success' : 'failed', message);
     throw ApplicationFailure.nonRetryable(message, 'StepFailed');
   }
 }

@@ -3,3 +3,5 @@ export * from './run.repository';
 export * from './typeorm-run.repository';
 export * from './tool.repository';
 export * from './run-preparer';
+export * from './run-resumer';
+export * from './prepared-run';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { PreparedRun } from '@app/contracts';
+import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
 import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutput } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
+import { preparedRunOf } from './prepared-run';
 import type { RunRepository } from './run.repository';
 
 export interface RunRequest {
@@ -11,6 +12,12 @@ export interface RunRequest {
   runUuid: string;
   temporalWorkflowId: string;
   scheduleId?: string | null;
+}
+
+/** A workflow switched off or archived starts no new run, resumed or not. */
+export function assertStartsRuns(definition: WorkflowDefinition): void {
+  if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
+  if (definition.status === 'archived') throw new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
 }
 
 /**
@@ -27,8 +34,7 @@ export class RunPreparer {
     const record = await this.workflows.find(request.userId, request.workflowUuid);
     if (!record) throw notFound('Workflow', request.workflowUuid);
     const definition = definitionOf(record);
-    if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
-    if (definition.status === 'archived') throw new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
+    assertStartsRuns(definition);
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
@@ -48,14 +54,6 @@ export class RunPreparer {
     // Already recorded (a repeated delivery, a retried activity): the run as it was stored.
     const existing = await this.runs.find(request.userId, request.runUuid);
     if (!existing) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });
-    return {
-      created,
-      run: {
-        run_uuid: existing.uuid,
-        user_id: existing.user_id,
-        definition: existing.definition as PreparedRun['definition'],
-        instances: existing.steps.map((step) => ({ step_uuid: step.step_definition_uuid, instance_uuid: step.uuid })),
-      },
-    };
+    return { created, run: preparedRunOf(existing) };
   }
 }

@@ -14,6 +14,8 @@ export class RunEntity {
   @Column({ type: 'char', length: 36, nullable: true }) trigger_output_id!: string | null;
   @Column({ type: 'varchar' }) temporal_workflow_id!: string;
   @Column({ type: 'varchar', nullable: true }) schedule_id!: string | null;
+  @Column({ type: 'char', length: 36, nullable: true }) parent_run_uuid!: string | null;
+  @Column({ type: 'char', length: 36, nullable: true }) resumed_from_step_uuid!: string | null;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
@@ -38,6 +40,7 @@ export class StepInstanceEntity {
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input_data!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) messages!: unknown[] | null;
   @Column({ type: 'char', length: 36, nullable: true }) output_id!: string | null;
+  @Column({ type: 'char', length: 36, nullable: true }) carried_from_run_uuid!: string | null;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'int' }) attempts!: number;
   @Column({ type: 'int' }) prompt_tokens!: number;

@@ -61,6 +61,8 @@ export interface StepInstanceRecord extends TokenUsage {
   input_data: unknown;
   messages: unknown[] | null;
   output_id: string | null;
+  /** Set on a step a resumed run did not run again: its output is the parent run's, referenced. */
+  carried_from_run_uuid: string | null;
   error_message: string | null;
   attempts: number;
   duration_ms: number | null;
@@ -87,6 +89,9 @@ export interface RunRecord extends TokenUsage {
   trigger_output_id: string | null;
   temporal_workflow_id: string;
   schedule_id: string | null;
+  /** The run this one resumes, and the step it started from. */
+  parent_run_uuid: string | null;
+  resumed_from_step_uuid: string | null;
   error_message: string | null;
   notification: NotificationRecord | null;
   started_at: Date;
@@ -97,6 +102,15 @@ export interface RunRecord extends TokenUsage {
 export interface RunWithSteps extends RunRecord {
   steps: (StepInstanceRecord & { output: OutputRecord | null; model_calls: ModelCallRecord[]; tool_calls: ToolCallRecord[] })[];
   trigger_output: OutputRecord | null;
+  /** The runs that resume this one. */
+  resumed_by: Pick<RunRecord, 'uuid' | 'status' | 'resumed_from_step_uuid' | 'created_at'>[];
+}
+
+/** A step of a resumed run that is not run again: the parent's instance keeps its output. */
+export interface CarriedStep {
+  output_id: string | null;
+  from_run_uuid: string;
+  finished_at: Date | null;
 }
 
 export interface NewRun {
@@ -107,8 +121,10 @@ export interface NewRun {
   definition: unknown;
   temporal_workflow_id: string;
   schedule_id: string | null;
-  trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'>;
-  steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string }[];
+  /** The trigger data, stored with the run; or, for a resumed run, the id of its parent's. */
+  trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'> | { carried_output_id: string | null };
+  steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string; carried?: CarriedStep }[];
+  resume?: { parent_run_uuid: string; from_step_uuid: string };
 }
 
 export interface RunFilter {

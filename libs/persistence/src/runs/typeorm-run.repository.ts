@@ -28,6 +28,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   private async insertRun(run: NewRun): Promise<void> {
+    const trigger = 'carried_output_id' in run.trigger_output ? null : run.trigger_output;
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(RunEntity, {
         uuid: run.uuid,
@@ -36,18 +37,32 @@ export class TypeormRunRepository extends RunRepository {
         workflow_name: run.workflow_name,
         status: 'running',
         definition: run.definition as never,
-        trigger_output_id: run.trigger_output.uuid,
+        trigger_output_id: trigger ? trigger.uuid : (run.trigger_output as { carried_output_id: string | null }).carried_output_id,
         temporal_workflow_id: run.temporal_workflow_id,
         schedule_id: run.schedule_id,
+        parent_run_uuid: run.resume?.parent_run_uuid ?? null,
+        resumed_from_step_uuid: run.resume?.from_step_uuid ?? null,
         prompt_tokens: 0,
         completion_tokens: 0,
         total_tokens: 0,
       });
-      await manager.insert(StepOutputEntity, { ...run.trigger_output, run_uuid: run.uuid, user_id: run.user_id, step_instance_uuid: null } as never);
+      if (trigger) await manager.insert(StepOutputEntity, { ...trigger, run_uuid: run.uuid, user_id: run.user_id, step_instance_uuid: null } as never);
       if (run.steps.length) {
         await manager.insert(
           StepInstanceEntity,
-          run.steps.map((step, position) => ({ ...step, run_uuid: run.uuid, user_id: run.user_id, position, status: 'pending', attempts: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })),
+          run.steps.map(({ carried, ...step }, position) => ({
+            ...step,
+            run_uuid: run.uuid,
+            user_id: run.user_id,
+            position,
+            attempts: 0,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            total_tokens: 0,
+            ...(carried
+              ? { status: 'completed', output_id: carried.output_id, carried_from_run_uuid: carried.from_run_uuid, finished_at: carried.finished_at }
+              : { status: 'pending' }),
+          })),
         );
       }
       await manager.query('UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', [run.workflow_uuid]);
@@ -58,15 +73,22 @@ export class TypeormRunRepository extends RunRepository {
     const manager = this.dataSource.manager;
     const run = await manager.findOneBy(RunEntity, { uuid, user_id: userId });
     if (!run) return null;
-    const [instances, outputs, modelCalls, toolCalls] = await Promise.all([
+    const [instances, outputs, modelCalls, toolCalls, resumedBy] = await Promise.all([
       manager.find(StepInstanceEntity, { where: { run_uuid: uuid }, order: { position: 'ASC' } }),
       manager.findBy(StepOutputEntity, { run_uuid: uuid }),
       manager.find(ModelCallEntity, { where: { run_uuid: uuid }, order: { started_at: 'ASC', turn: 'ASC', attempt: 'ASC' } }),
       manager.find(ToolCallEntity, { where: { run_uuid: uuid }, order: { started_at: 'ASC', attempt: 'ASC' } }),
+      manager.find(RunEntity, { where: { parent_run_uuid: uuid }, select: { uuid: true, status: true, resumed_from_step_uuid: true, created_at: true }, order: { created_at: 'ASC' } }),
     ]);
+    // A resumed run references its parent's trigger data and carried outputs instead of copying them.
+    const borrowed = [run.trigger_output_id, ...instances.map((instance) => instance.carried_from_run_uuid && instance.output_id)].filter(
+      (id): id is string => Boolean(id) && !outputs.some((output) => output.uuid === id),
+    );
+    if (borrowed.length) outputs.push(...(await manager.findBy(StepOutputEntity, { uuid: In(borrowed) })));
     const outputById = new Map(outputs.map((output) => [output.uuid, output as OutputRecord]));
     return {
       ...asRun(run),
+      resumed_by: resumedBy.map(({ uuid: child, status, resumed_from_step_uuid, created_at }) => ({ uuid: child, status: status as RunRecord['status'], resumed_from_step_uuid, created_at })),
       trigger_output: (run.trigger_output_id && outputById.get(run.trigger_output_id)) || null,
       steps: instances.map((instance) => ({
         ...asInstance(instance),
@@ -85,7 +107,7 @@ export class TypeormRunRepository extends RunRepository {
         ...(filter.workflow_uuid ? { workflow_uuid: filter.workflow_uuid } : {}),
         ...(filter.schedule_id ? { schedule_id: filter.schedule_id } : {}),
       },
-      select: { definition: false, uuid: true, user_id: true, workflow_uuid: true, workflow_name: true, status: true, trigger_output_id: true, temporal_workflow_id: true, schedule_id: true, error_message: true, notification: true, prompt_tokens: true, completion_tokens: true, total_tokens: true, started_at: true, finished_at: true, created_at: true },
+      select: { definition: false, uuid: true, user_id: true, workflow_uuid: true, workflow_name: true, status: true, trigger_output_id: true, temporal_workflow_id: true, schedule_id: true, parent_run_uuid: true, resumed_from_step_uuid: true, error_message: true, notification: true, prompt_tokens: true, completion_tokens: true, total_tokens: true, started_at: true, finished_at: true, created_at: true },
       order: { created_at: 'DESC', uuid: 'ASC' },
       take: limit,
       skip: offset,
@@ -167,7 +189,7 @@ export class TypeormRunRepository extends RunRepository {
         .where('uuid = :uuid AND status = :running', { uuid: runUuid, running: 'running' })
         .execute();
       // Counted once, by the update that ended the run: exact however many runs end at once.
-      const counter = status === 'failed' ? 'failed_runs' : status === 'cancelled' ? null : 'successful_runs';
+      const counter = status === 'failed' || status === 'partial_success' ? 'failed_runs' : status === 'cancelled' ? null : 'successful_runs';
       if (ended.affected === 1 && counter) {
         await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
       }

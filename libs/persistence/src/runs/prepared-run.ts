@@ -1,0 +1,17 @@
+import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
+import type { RunWithSteps } from './run.records';
+
+/** The workflow input of a run already recorded: what a repeated start (same key, retried activity) hands to Temporal. */
+export function preparedRunOf(run: RunWithSteps): PreparedRun {
+  const carried = run.steps.filter((step) => step.carried_from_run_uuid);
+  const previous = [...carried].reverse().find((step) => step.output_id);
+  return {
+    run_uuid: run.uuid,
+    user_id: run.user_id,
+    definition: run.definition as WorkflowDefinition,
+    instances: run.steps.map((step) => ({ step_uuid: step.step_definition_uuid, instance_uuid: step.uuid })),
+    ...(run.resumed_from_step_uuid
+      ? { resume: { from_step_uuid: run.resumed_from_step_uuid, previous_step_uuid: previous?.step_definition_uuid ?? null, carried_steps: carried.length } }
+      : {}),
+  };
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
+import { DomainError, ErrorCode, notFound, planResume } from '@app/domain';
+import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
+import { preparedRunOf } from './prepared-run';
+import { assertStartsRuns } from './run-preparer';
+import type { RunRepository } from './run.repository';
+
+export interface ResumeRequest {
+  userId: string;
+  parentRunUuid: string;
+  /** Default: the parent's failed step. */
+  fromStepUuid?: string;
+  /** The definition the parent ran (`original`) or the workflow's definition now (`current`). */
+  definition: 'original' | 'current';
+  runUuid: string;
+  temporalWorkflowId: string;
+}
+
+/**
+ * A resumed run: a new run linked to its parent that starts at a step. The steps before it are recorded
+ * as completed, carried over: they reference the parent's outputs and are never run again.
+ */
+export class RunResumer {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly runs: RunRepository,
+  ) {}
+
+  async prepare(request: ResumeRequest): Promise<{ created: boolean; run: PreparedRun }> {
+    const parent = await this.runs.find(request.userId, request.parentRunUuid);
+    if (!parent) throw notFound('Run', request.parentRunUuid);
+    if (parent.status === 'running') {
+      throw new DomainError(ErrorCode.RunStillRunning, 'The run is still running: cancel it or wait for it to end before resuming it', { status: parent.status });
+    }
+    const record = await this.workflows.find(request.userId, parent.workflow_uuid);
+    if (!record) throw notFound('Workflow', parent.workflow_uuid);
+    const current = definitionOf(record);
+    assertStartsRuns(current);
+    const definition = request.definition === 'current' ? current : (parent.definition as WorkflowDefinition);
+    const plan = planResume(definition.steps, parent.steps, request.fromStepUuid);
+
+    const carried = new Map(plan.carried.map((step) => [step.step_uuid, step]));
+    const finishedAt = new Map(parent.steps.map((step) => [step.step_definition_uuid, step.finished_at]));
+    const created = await this.runs.create({
+      uuid: request.runUuid,
+      user_id: request.userId,
+      workflow_uuid: definition.uuid,
+      workflow_name: definition.name,
+      definition,
+      temporal_workflow_id: request.temporalWorkflowId,
+      schedule_id: null,
+      trigger_output: { carried_output_id: parent.trigger_output_id },
+      resume: { parent_run_uuid: parent.uuid, from_step_uuid: plan.from_step_uuid },
+      steps: definition.steps.map((step) => {
+        const kept = carried.get(step.uuid);
+        return {
+          uuid: randomUUID(),
+          step_definition_uuid: step.uuid,
+          step_name: step.name,
+          step_type: step.type,
+          ...(kept ? { carried: { output_id: kept.output_id, from_run_uuid: parent.uuid, finished_at: finishedAt.get(step.uuid) ?? null } } : {}),
+        };
+      }),
+    });
+    const run = await this.runs.find(request.userId, request.runUuid);
+    if (!run) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });
+    return { created, run: preparedRunOf(run) };
+  }
+}
