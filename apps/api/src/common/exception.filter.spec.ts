@@ -69,17 +69,19 @@ describe(ApiExceptionFilter.name, () => {
 });
 
 describe(statusOf.name, () => {
-  it.each([
+  const notValidation: [ErrorCode, number][] = [
     [ErrorCode.InvalidBody, 400],
     [ErrorCode.PayloadTooLarge, 413],
     [ErrorCode.NotFound, 404],
     [ErrorCode.Unauthorized, 401],
     [ErrorCode.Conflict, 409],
     [ErrorCode.RunNotActive, 409],
-  ])('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
+    [ErrorCode.RunStillRunning, 409],
+  ];
+  it.each(notValidation)('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
 
   it('maps every validation code to 422', () => {
-    const special = new Set<ErrorCode>([ErrorCode.InvalidBody, ErrorCode.PayloadTooLarge, ErrorCode.NotFound, ErrorCode.Unauthorized, ErrorCode.Conflict, ErrorCode.RunNotActive]);
+    const special = new Set(notValidation.map(([code]) => code));
     const validation = Object.values(ErrorCode).filter((code) => !special.has(code));
     expect(validation.length).toBeGreaterThan(5);
     for (const code of validation) expect([code, statusOf(code)]).toEqual([code, 422]);
