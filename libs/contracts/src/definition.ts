@@ -1,7 +1,8 @@
 // The workflow definition as users send it, as it is stored (JSON details) and as a run snapshots it.
 // One snake_case shape from the wire to the workflow input, so no layer has to translate field names.
+import type { GraphDefinition } from './graph';
 
-export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker'] as const;
+export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 export const TRIGGER_TYPES = ['manual', 'webhook', 'schedule'] as const;
@@ -62,7 +63,12 @@ export interface StopCheckerStep extends StepBase {
   stop_conditions: StopCondition[];
 }
 
-export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep;
+/** Graph workflows (seed 004): runs the tool calls of the agent that routed to it, then routes on. */
+export interface ToolExecutorStep extends StepBase {
+  type: 'tool_executor';
+}
+
+export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep | ToolExecutorStep;
 
 export interface TriggerDefinition {
   uuid: string;
@@ -84,4 +90,6 @@ export interface WorkflowDefinition {
   notify_on_failure: boolean;
   steps: StepDefinition[];
   trigger: TriggerDefinition | null;
+  /** Absent or null: the steps run as an ordered chain. */
+  graph?: GraphDefinition | null;
 }

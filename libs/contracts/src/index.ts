@@ -1,3 +1,4 @@
 export * from './definition';
 export * from './run';
 export * from './engine';
+export * from './graph';

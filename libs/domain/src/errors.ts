@@ -19,6 +19,12 @@ export enum ErrorCode {
   NotAPermutation = 'NOT_A_PERMUTATION',
   ImportUnparseable = 'IMPORT_UNPARSEABLE',
   UnknownTool = 'UNKNOWN_TOOL',
+  // graphs
+  UnknownGraphNode = 'UNKNOWN_GRAPH_NODE',
+  InvalidEdge = 'INVALID_EDGE',
+  DuplicateEdge = 'DUPLICATE_EDGE',
+  DuplicateRoute = 'DUPLICATE_ROUTE',
+  UnreachableStep = 'UNREACHABLE_STEP',
   // resources
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',

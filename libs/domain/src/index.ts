@@ -10,3 +10,4 @@ export * from './outputs';
 export * from './tools';
 export * from './schedules';
 export * from './runs';
+export * from './graph';

@@ -29,6 +29,11 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.NotAPermutation:
     case ErrorCode.ImportUnparseable:
     case ErrorCode.UnknownTool:
+    case ErrorCode.UnknownGraphNode:
+    case ErrorCode.InvalidEdge:
+    case ErrorCode.DuplicateEdge:
+    case ErrorCode.DuplicateRoute:
+    case ErrorCode.UnreachableStep:
     case ErrorCode.NothingToResume:
     case ErrorCode.StepNotInDefinition:
     case ErrorCode.StepNotCompleted:

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
-import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, validateStepChain } from '@app/domain';
+import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, validateDefinition } from '@app/domain';
 import { DefinitionStore } from '../workflow-definitions/definition-store.service';
 import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
 
@@ -20,9 +20,9 @@ function positionOf(value: unknown, length: number): number {
   return value as number;
 }
 
-/** Re-checks the whole chain after any structural change: references must still point backwards. */
+/** Re-checks the whole definition after any structural change: references, and the graph's edges when there is one. */
 function withSteps(current: WorkflowDefinition, steps: StepDefinition[]): WorkflowDefinition {
-  validateStepChain(steps);
+  validateDefinition(steps, current.graph);
   return { ...current, steps };
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Put, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
@@ -58,6 +58,18 @@ export class WorkflowsController {
   @ApiAnswers(200, 'WorkflowModel', 400, 404, 422)
   update(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.workflows.update(user.userId, uuid, body);
+  }
+
+  @Put(':uuid/graph')
+  @ApiAnswers(200, 'WorkflowWithDetails', 400, 404, 422)
+  setGraph(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
+    return this.workflows.setGraph(user.userId, uuid, body);
+  }
+
+  @Delete(':uuid/graph')
+  @ApiAnswers(200, 'WorkflowWithDetails', 404, 422)
+  removeGraph(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
+    return this.workflows.setGraph(user.userId, uuid, null);
   }
 
   @Delete(':uuid')

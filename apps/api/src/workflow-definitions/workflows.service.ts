@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
-import { notFound, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
+import { notFound, parseGraph, validateDefinition, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
@@ -60,7 +60,18 @@ export class WorkflowsService {
   }
 
   async export(userId: string, uuid: string): Promise<ReturnType<typeof toWorkflowDocument>> {
-    return toWorkflowDocument(definitionOf(await this.store.get(userId, uuid)));
+    return toWorkflowDocument(definitionOf(await this.store.get(userId, uuid)), randomUUID);
+  }
+
+  /** PUT /workflows/{uuid}/graph sets the graph whole; DELETE (null) makes the workflow the chain of its steps in order. */
+  async setGraph(userId: string, uuid: string, body: unknown | null): Promise<WorkflowDetailsView> {
+    const graph = body === null ? null : parseGraph(body ?? {}, '', randomUUID);
+    return toDetailsView(
+      await this.store.edit(userId, uuid, (current) => {
+        validateDefinition(current.steps, graph);
+        return { ...current, graph };
+      }),
+    );
   }
 
   /** With a uuid of one of the user's workflows: replaces it whole. Otherwise: creates it. */

@@ -5,12 +5,12 @@ import { ErrorCode } from '../errors';
 import { findPlaceholders } from '../placeholders';
 import { throwIssues, type Issue } from './issues';
 
-function referenceIssue(target: string, at: number, positions: Map<string, number>, field: string): Issue | null {
+function referenceIssue(target: string, at: number, positions: Map<string, number>, field: string, ordered: boolean): Issue | null {
   const position = positions.get(target);
   if (position === undefined) {
     return { code: ErrorCode.UnknownStepReference, field, message: `${field} refers to step ${target}, which is not in this workflow` };
   }
-  if (position >= at) {
+  if (ordered && position >= at) {
     return { code: ErrorCode.ForwardStepReference, field, message: `${field} refers to step ${target}, which does not come earlier` };
   }
   return null;
@@ -19,9 +19,9 @@ function referenceIssue(target: string, at: number, positions: Map<string, numbe
 /**
  * Every cross-step problem: duplicate names (case-insensitive) and uuids, placeholders and stop conditions
  * naming a step that is not in the chain or does not come earlier. `$previous_output` is always fine (the
- * first step's is the trigger data).
+ * first step's is the trigger data). With `ordered: false` (graphs) references may point anywhere.
  */
-export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps'): Issue[] {
+export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps', { ordered = true } = {}): Issue[] {
   const issues: Issue[] = [];
   const positions = new Map<string, number>();
   const names = new Map<string, number>();
@@ -38,16 +38,17 @@ export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps
     if (step.type === 'stop_checker') {
       step.stop_conditions.forEach((condition, j) => {
         const at = `${field}[${i}].stop_conditions[${j}].step_definition_uuid`;
-        const issue = referenceIssue(condition.step_definition_uuid.toLowerCase(), i, positions, at);
+        const issue = referenceIssue(condition.step_definition_uuid.toLowerCase(), i, positions, at, ordered);
         if (issue) issues.push(issue);
       });
       return;
     }
+    if (step.type === 'tool_executor') return;
     const seen = new Set<string>();
     for (const ref of findPlaceholders(step.system_prompt)) {
       if (ref.kind !== 'step' || !ref.step_uuid || seen.has(ref.step_uuid)) continue;
       seen.add(ref.step_uuid);
-      const issue = referenceIssue(ref.step_uuid, i, positions, `${field}[${i}].system_prompt`);
+      const issue = referenceIssue(ref.step_uuid, i, positions, `${field}[${i}].system_prompt`, ordered);
       if (issue) issues.push(issue);
     }
   });
@@ -65,7 +66,7 @@ export function stepsReferring(steps: readonly StepDefinition[], stepUuid: strin
     .filter((step) =>
       step.type === 'stop_checker'
         ? step.stop_conditions.some((c) => c.step_definition_uuid.toLowerCase() === stepUuid)
-        : findPlaceholders(step.system_prompt).some((ref) => ref.step_uuid === stepUuid),
+        : step.type !== 'tool_executor' && findPlaceholders(step.system_prompt).some((ref) => ref.step_uuid === stepUuid),
     )
     .map((step) => step.uuid);
 }

@@ -273,6 +273,7 @@ describe(parseWorkflowInput.name, () => {
       notify_on_failure: true,
       steps: [],
       trigger: null,
+      graph: null,
     });
   });
 
@@ -388,16 +389,22 @@ describe(parseWorkflowDocument.name, () => {
     };
   };
 
-  it('reads back exactly what export writes', () => {
-    const workflow = definition();
-    const document = toWorkflowDocument(workflow);
-    expect(document).toEqual({ format: WORKFLOW_DOCUMENT_FORMAT, workflow });
+  it('reads back exactly what export writes: a chain is written as its graph of ALWAYS edges and read back as the chain', () => {
+    const workflow = { ...definition(), graph: null };
+    const document = toWorkflowDocument(workflow, randomUUID);
+    const [first, second, stop] = workflow.steps.map((step) => step.uuid);
+    expect(document).toEqual({ format: WORKFLOW_DOCUMENT_FORMAT, workflow: { ...workflow, graph: { entry_node: first, edges: expect.any(Array) } } });
+    expect(document.workflow.graph!.edges.map((edge) => [edge.source_step_uuid, edge.target_step_uuid, edge.condition_type])).toEqual([
+      [first, second, 'ALWAYS'],
+      [second, stop, 'ALWAYS'],
+      [stop, null, 'ALWAYS'],
+    ]);
     expect(parseWorkflowDocument(JSON.parse(JSON.stringify(document)), randomUUID)).toEqual(workflow);
   });
 
   it('reads the document as JSON text too', () => {
-    const workflow = definition();
-    expect(parseWorkflowDocument(JSON.stringify(toWorkflowDocument(workflow)), randomUUID)).toEqual(workflow);
+    const workflow = { ...definition(), graph: null };
+    expect(parseWorkflowDocument(JSON.stringify(toWorkflowDocument(workflow, randomUUID)), randomUUID)).toEqual(workflow);
   });
 
   it('accepts a document without uuids, giving steps and trigger new ones', () => {

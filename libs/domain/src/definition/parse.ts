@@ -16,7 +16,8 @@ import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
 import { jsonSchemaProblem, schemaIssues } from './json-schema';
 import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
-import { stepChainIssues } from './chain';
+import { chainAsGraph } from '../graph/chain-graph';
+import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph';
 
 export type NewUuid = () => string;
 
@@ -153,9 +154,14 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
   const stepsField = fieldPath(prefix, 'steps');
   const parsed = Array.isArray(body.steps) ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid))) : [];
   const trigger = isObject(body.trigger) ? (collect(issues, () => parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid)) ?? null) : null;
-  const steps = parsed.filter((step): step is StepDefinition => step !== undefined);
-  if (steps.length === parsed.length) issues.push(...stepChainIssues(steps, stepsField));
+  const parsedSteps = parsed.filter((step): step is StepDefinition => step !== undefined);
+  const graphField = fieldPath(prefix, 'graph');
+  const parsedGraph = collect(issues, () => parseGraph(body.graph, graphField, newUuid));
+  if (parsedSteps.length === parsed.length && parsedGraph !== undefined) issues.push(...definitionIssues(parsedSteps, parsedGraph, stepsField, graphField));
   throwIssues(issues);
+  // A graph that is exactly a chain (an exported chain) is stored as that chain.
+  const chain = parsedGraph ? graphAsChain(parsedSteps, parsedGraph) : null;
+  const [steps, graph] = chain ? [chain, null] : [parsedSteps, parsedGraph ?? null];
   return {
     ...(typeof body.uuid === 'string' ? { uuid: body.uuid.toLowerCase() } : {}),
     name: body.name as string,
@@ -167,6 +173,7 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
     notify_on_failure: (body.notify_on_failure as boolean | undefined) ?? true,
     steps,
     trigger,
+    graph,
   };
 }
 
@@ -217,8 +224,9 @@ export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): Workflo
 }
 
 /** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads it back unchanged. */
-export function toWorkflowDocument(definition: WorkflowDefinition): WorkflowDocument {
-  return { format: WORKFLOW_DOCUMENT_FORMAT, workflow: definition };
+export function toWorkflowDocument(definition: WorkflowDefinition, newUuid: NewUuid): WorkflowDocument {
+  // A chain is written as its graph of ALWAYS edges; importing that graph gives the chain back.
+  return { format: WORKFLOW_DOCUMENT_FORMAT, workflow: { ...definition, graph: definition.graph ?? chainAsGraph(definition.steps, newUuid) } };
 }
 
 /**

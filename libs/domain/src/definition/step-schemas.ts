@@ -80,6 +80,7 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
     { stop_conditions: { type: 'array', title: 'Stop conditions', description: 'The run stops when any of them holds', minItems: 1, items: STOP_CONDITION_SCHEMA } },
     ['stop_conditions'],
   ),
+  tool_executor: stepSchema('tool_executor', 'Tool executor', {}, []),
 };
 
 /** One level of the filter-rule language; ruleIssues checks the nesting, which a $ref-free schema cannot. */
@@ -133,5 +134,6 @@ export const WORKFLOW_FIELDS_SCHEMA: Schema = {
     notify_on_failure: { type: 'boolean' },
     steps: { type: 'array' },
     trigger: { type: ['object', 'null'] },
+    graph: { type: ['object', 'null'] },
   },
 };

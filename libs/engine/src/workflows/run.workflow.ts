@@ -100,11 +100,13 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
         await activitiesFor(step).runLlmStep({ ...context, step });
       } else if (step.type === 'custom_agent') {
         await runAgent(step, context);
-      } else {
+      } else if (step.type === 'stop_checker') {
         const check = await activitiesFor(step).runStopChecker({ ...context, step });
         if (check.stopped) return await finish('stopped', check.reason);
         completedSteps += 1;
         continue; // a stop checker produces no output: $previous_output still means the step before it
+      } else {
+        throw ApplicationFailure.nonRetryable(`Step "${step.name}" is a ${step.type}, which runs only in graph workflows`, 'UnsupportedStep');
       }
       completedSteps += 1;
       previousOutput = step.uuid;

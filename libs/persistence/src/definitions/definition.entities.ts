@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { WorkflowStatus } from '@app/contracts';
+import type { GraphDefinition, WorkflowStatus } from '@app/contracts';
 import { jsonColumn } from '../json-column';
 
 @Entity('workflows')
@@ -13,6 +13,8 @@ export class WorkflowEntity {
   /** Step uuids in run order. */
   @Column({ type: 'longtext', transformer: jsonColumn }) steps!: string[];
   @Column({ type: 'varchar' }) status!: WorkflowStatus;
+  /** null: the steps run as an ordered chain. */
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) graph!: GraphDefinition | null;
   @Column({ type: 'text', nullable: true }) notify_url!: string | null;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_complete!: boolean;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_failure!: boolean;

@@ -68,6 +68,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         notify_secret: notifySecret,
         trigger_uuid: definition.trigger?.uuid ?? null,
         steps: definition.steps.map((step) => step.uuid),
+        graph: (definition.graph ?? null) as never,
       });
       await this.writeChildren(manager, userId, definition);
       return (await this.load(manager, userId, definition.uuid, false))!;
@@ -89,6 +90,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         notify_on_failure: next.notify_on_failure,
         trigger_uuid: next.trigger?.uuid ?? null,
         steps: next.steps.map((step) => step.uuid),
+        graph: next.graph ?? null,
         updated_at: () => 'CURRENT_TIMESTAMP(3)',
       } as never);
       // Steps are rewritten whole: renames and swaps never trip the unique (workflow, name) key midway.

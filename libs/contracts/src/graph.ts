@@ -1,0 +1,32 @@
+// Graph workflows (seeds 002 and 004): steps are nodes, edges say what runs next. A workflow without a
+// graph is the ordered chain of its steps; a chain is the graph of ALWAYS edges from each step to the next.
+import type { JsonObject } from './definition';
+
+export const EDGE_CONDITION_TYPES = ['ALWAYS', 'CONDITIONAL'] as const;
+export type EdgeConditionType = (typeof EDGE_CONDITION_TYPES)[number];
+
+/** The condition value of an edge that ends the run (its target is null). */
+export const END = 'END';
+
+export interface EdgeDefinition {
+  uuid: string;
+  source_step_uuid: string;
+  /** null: the edge ends the run (END). */
+  target_step_uuid: string | null;
+  condition_type: EdgeConditionType;
+  /**
+   * CONDITIONAL edges: the choice that takes this edge, for an agent the value it picks (a step name or
+   * END), after a tool executor the name of the tool that ran. null for ALWAYS edges.
+   */
+  condition_value: string | null;
+  /** Data conditions on the source step's output, in the filter-rule language (all/any, path, operator, value). */
+  conditions?: JsonObject | null;
+  /** Higher first when several edges fire at once. */
+  priority?: number | null;
+}
+
+export interface GraphDefinition {
+  /** The step a run starts with. */
+  entry_node: string;
+  edges: EdgeDefinition[];
+}

@@ -1,0 +1,4 @@
+export * from './graph-issues';
+export * from './graph-schema';
+export * from './parse-graph';
+export * from './chain-graph';
