@@ -34,6 +34,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.DuplicateEdge:
     case ErrorCode.DuplicateRoute:
     case ErrorCode.UnreachableStep:
+    case ErrorCode.GraphNotRunnable:
     case ErrorCode.NothingToResume:
     case ErrorCode.StepNotInDefinition:
     case ErrorCode.StepNotCompleted:

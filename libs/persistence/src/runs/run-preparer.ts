@@ -18,6 +18,8 @@ export interface RunRequest {
 export function assertStartsRuns(definition: WorkflowDefinition): void {
   if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
   if (definition.status === 'archived') throw new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
+  // The run workflow walks chains; walking graphs (branches, routing, tool executors) is not built yet.
+  if (definition.graph) throw new DomainError(ErrorCode.GraphNotRunnable, 'Graph workflows are saved and validated, but cannot run yet: remove the graph to run the steps as a chain', { field: 'graph' });
 }
 
 /**
