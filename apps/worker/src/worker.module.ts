@@ -8,6 +8,7 @@ import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { NotificationService } from './steps/notification.service';
 import { ModelCallService } from './steps/model-call.service';
+import { StructuredOutputService } from './steps/structured-output.service';
 import { StepInputService } from './steps/step-input.service';
 import { StopCheckerService } from './steps/stop-checker.service';
 import { ToolCallService } from './steps/tool-call.service';
@@ -24,6 +25,7 @@ import { ToolCallService } from './steps/tool-call.service';
     },
     StepInputService,
     ModelCallService,
+    StructuredOutputService,
     AgentToolsService,
     AgentConversation,
     LlmStepService,

@@ -46,6 +46,8 @@ export interface CustomLlmStep extends StepBase {
   model: string;
   system_prompt: string;
   output_schema?: JsonObject | null;
+  /** Times an answer that breaks output_schema is sent back for correction before the step fails (default 2). */
+  max_correction_attempts?: number | null;
 }
 
 export interface CustomAgentStep extends StepBase {
@@ -56,6 +58,8 @@ export interface CustomAgentStep extends StepBase {
   tools: string[];
   max_iterations?: number | null;
   output_schema?: JsonObject | null;
+  /** Times a final answer that breaks output_schema is sent back for correction before the step fails (default 2). */
+  max_correction_attempts?: number | null;
 }
 
 export interface StopCheckerStep extends StepBase {

@@ -49,7 +49,7 @@ export function createRunActivities(services: RunServices): RunActivities {
     startAgentStep: ({ step, ...context }) => inActivity(() => services.agent.start(context, step)),
     agentTurn: ({ step, tools, turn, conversation_length, ...context }) => inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
     callTool: ({ step, call, position, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope)),
-    completeAgentStep: ({ step, conversation_length, ...context }) => inActivity(() => services.agent.complete(context, step, conversation_length)),
+    completeAgentStep: ({ step, conversation_length, ...context }) => inActivity((scope) => services.agent.complete(context, step, conversation_length, scope)),
     runStopChecker: ({ step, ...context }) => inActivity(() => services.stopChecker.run(context, step)),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
     finishRun: ({ run_uuid, status, error_message }) => services.runs.finishRun(run_uuid, status, error_message),

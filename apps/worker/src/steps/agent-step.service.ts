@@ -6,7 +6,8 @@ import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService } from './agent-tools.service';
 import { ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { answerData, newOutput } from './step-output';
+import { newOutput } from './step-output';
+import { StructuredOutputService } from './structured-output.service';
 
 const REFERENCE_NOTE = '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
 
@@ -21,6 +22,7 @@ export class AgentStepService {
     private readonly tools: AgentToolsService,
     private readonly models: ModelCallService,
     private readonly conversation: AgentConversation,
+    private readonly structured: StructuredOutputService,
     private readonly runs: RunRepository,
   ) {}
 
@@ -42,11 +44,16 @@ export class AgentStepService {
     return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
   }
 
-  async complete(context: StepContext, step: CustomAgentStep, length: number): Promise<OutputRef> {
+  /**
+   * The final answer (the last turn's) becomes the output; one that breaks the output_schema is corrected
+   * here, in turns numbered after the agent's own (each of its turns added one assistant message).
+   */
+  async complete(context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope): Promise<OutputRef> {
     const messages = await this.conversation.read(context.instance_uuid, length);
-    const answer = [...messages].reverse().find((message) => message.role === 'assistant');
-    const output = newOutput(context, answerData(answer?.content ?? null, step.name, Boolean(step.output_schema)));
-    await this.runs.completeStep(context.instance_uuid, output, messages);
+    const turns = messages.filter((message) => message.role === 'assistant').length;
+    const answer = await this.structured.settle(context, step, messages, turns, scope);
+    const output = newOutput(context, answer.data);
+    await this.runs.completeStep(context.instance_uuid, output, answer.messages);
     return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
   }
 }

@@ -4,14 +4,19 @@ import { RunRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { answerData, newOutput } from './step-output';
+import { newOutput } from './step-output';
+import { responseFormatOf, StructuredOutputService } from './structured-output.service';
 
-/** custom_llm: one chat completion; the output_schema, when set, is the response format. */
+/**
+ * custom_llm: one chat completion; with an output_schema, that is the response format, and an answer that
+ * breaks it is sent back for correction (more model calls, same activity).
+ */
 @Injectable()
 export class LlmStepService {
   constructor(
     private readonly inputs: StepInputService,
     private readonly models: ModelCallService,
+    private readonly structured: StructuredOutputService,
     private readonly runs: RunRepository,
   ) {}
 
@@ -23,18 +28,10 @@ export class LlmStepService {
       { role: 'user', content: input.user },
     ];
     await this.runs.saveMessages(context.instance_uuid, messages); // what the model call's audit refers to, even if it fails
-    const response = await this.models.call(
-      context,
-      1,
-      {
-        model: step.model,
-        messages,
-        response_format: step.output_schema ? { type: 'json_schema', name: 'step_output', schema: step.output_schema } : null,
-      },
-      scope,
-    );
-    const output = newOutput(context, answerData(response.message.content, step.name, Boolean(step.output_schema)));
-    await this.runs.completeStep(context.instance_uuid, output, [...messages, response.message]);
+    const response = await this.models.call(context, 1, { model: step.model, messages, response_format: responseFormatOf(step) }, scope);
+    const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope);
+    const output = newOutput(context, answer.data);
+    await this.runs.completeStep(context.instance_uuid, output, answer.messages);
     return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
   }
 }

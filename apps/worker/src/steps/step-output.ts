@@ -2,14 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { StepContext } from '@app/contracts';
 import { byteSize, markdownFor, parseJsonAnswer, summarizeOutput } from '@app/domain';
 import type { NewOutput } from '@app/persistence';
-import { StepError } from './step-error';
 
-/** A model's final text as step data: JSON when it holds JSON (required when the step has an output_schema). */
-export function answerData(content: string | null, stepName: string, requireJson: boolean): unknown {
-  const json = parseJsonAnswer(content);
-  if (json !== undefined) return json;
-  if (requireJson) throw new StepError('InvalidStructuredOutput', `step "${stepName}" has an output_schema but the model did not answer JSON`);
-  return content ?? '';
+/** A model's final text as step data when the step has no output_schema: the JSON it holds, else the text. */
+export function answerData(content: string | null): unknown {
+  return parseJsonAnswer(content) ?? content ?? '';
 }
 
 export function newOutput(context: StepContext, raw: unknown): NewOutput {

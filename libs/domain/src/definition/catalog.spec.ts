@@ -33,6 +33,8 @@ describe('STEP_TYPE_CATALOG', () => {
     expect(props('custom_llm').description.default).toBe('');
     expect(props('custom_agent').tools.default).toEqual([]);
     expect(props('custom_agent').max_iterations.default).toBe(10);
+    expect(props('custom_llm').max_correction_attempts.default).toBe(2);
+    expect(props('custom_agent').max_correction_attempts).toMatchObject({ minimum: 0, maximum: 10, default: 2 });
   });
 
   it('describes a form the validator agrees with', () => {

@@ -84,6 +84,12 @@ describe(parseStep.name, () => {
       expect(parseStep(body, '', randomUUID)).toMatchObject({ tools: ['http_request', 'get_output'], max_iterations: 4 });
     });
 
+    it.each([[0], [2], [10], [null]])('keeps max_correction_attempts %j on LLM and agent steps, and leaves the default to the worker', (max_correction_attempts) => {
+      expect(parseStep(llm({ max_correction_attempts }), '', randomUUID)).toMatchObject({ max_correction_attempts });
+      expect(parseStep(agent({ max_correction_attempts }), '', randomUUID)).toMatchObject({ max_correction_attempts });
+      expect(parseStep(llm(), '', randomUUID)).not.toHaveProperty('max_correction_attempts');
+    });
+
     it('lower-cases the step uuids stop conditions name', () => {
       const target = randomUUID();
       const step = parseStep(checker({ stop_conditions: [condition({ step_definition_uuid: target.toUpperCase(), target_value: { a: [1] } })] }), '', randomUUID);
@@ -139,6 +145,11 @@ describe(parseStep.name, () => {
       ['max_iterations of 0', agent({ max_iterations: 0 }), 'max_iterations'],
       ['max_iterations over 100', agent({ max_iterations: 101 }), 'max_iterations'],
       ['max_iterations that is not whole', agent({ max_iterations: 2.5 }), 'max_iterations'],
+      ['max_correction_attempts under 0', llm({ max_correction_attempts: -1 }), 'max_correction_attempts'],
+      ['max_correction_attempts over 10', agent({ max_correction_attempts: 11 }), 'max_correction_attempts'],
+      ['max_correction_attempts that is not whole', llm({ max_correction_attempts: 1.5 }), 'max_correction_attempts'],
+      ['max_correction_attempts that is not a number', agent({ max_correction_attempts: '2' }), 'max_correction_attempts'],
+      ['max_correction_attempts on a stop checker', checker({ max_correction_attempts: 1 }), 'max_correction_attempts'],
       ['max_attempts of 0', llm({ retry_policy: { max_attempts: 0 } }), 'retry_policy.max_attempts'],
       ['max_attempts over 100', llm({ retry_policy: { max_attempts: 101 } }), 'retry_policy.max_attempts'],
       ['an initial interval of 0', llm({ retry_policy: { initial_interval_seconds: 0 } }), 'retry_policy.initial_interval_seconds'],

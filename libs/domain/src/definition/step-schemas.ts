@@ -2,6 +2,7 @@
 // them and GET /step-types and /trigger-types serve them so a UI can render forms. `default` documents the
 // value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
 import { CONDITION_OPERATORS, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
+import { DEFAULT_MAX_CORRECTION_ATTEMPTS } from '../outputs/structured-answer';
 import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
 
 type Schema = Record<string, unknown>;
@@ -37,6 +38,14 @@ const modelFields: Schema = {
     description: 'May use <<trigger_output>>, <<trigger_output.field>>, <<step_output.{uuid}>>, <<step_output.{uuid}.field[0]>> and $previous_output',
   }),
   output_schema: { type: ['object', 'null'], title: 'Output schema', description: 'JSON Schema the answer must follow (structured output)' },
+  max_correction_attempts: {
+    type: ['integer', 'null'],
+    minimum: 0,
+    maximum: 10,
+    default: DEFAULT_MAX_CORRECTION_ATTEMPTS,
+    title: 'Max correction attempts',
+    description: 'How often an answer that breaks output_schema is sent back with the validation errors before the step fails',
+  },
 };
 
 function stepSchema(type: StepType, title: string, properties: Schema, required: string[]): Schema {

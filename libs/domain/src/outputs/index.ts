@@ -1,2 +1,3 @@
 export * from './summary';
 export * from './json-answer';
+export * from './structured-answer';

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import type { ChatMessage, CustomAgentStep, CustomLlmStep, StepContext } from '@app/contracts';
+import { checkStructuredAnswer, correctionMessage, DEFAULT_MAX_CORRECTION_ATTEMPTS, type StructuredAnswer } from '@app/domain';
+import { RunRepository } from '@app/persistence';
+import type { ResponseFormat } from '@app/providers';
+import type { ActivityScope } from './activity-scope';
+import { ModelCallService } from './model-call.service';
+import { StepError } from './step-error';
+import { answerData } from './step-output';
+
+type ModelStep = CustomLlmStep | CustomAgentStep;
+
+/** What the provider is asked for: the step's output_schema as a JSON Schema response format, if it has one. */
+export function responseFormatOf(step: ModelStep): ResponseFormat | null {
+  return step.output_schema ? { type: 'json_schema', name: 'step_output', schema: step.output_schema } : null;
+}
+
+export interface SettledAnswer {
+  data: unknown;
+  /** The conversation with every correction asked for and answered. */
+  messages: ChatMessage[];
+}
+
+function check(answer: ChatMessage | undefined, schema: object): StructuredAnswer {
+  if (answer?.tool_calls?.length) return { ok: false, errors: ['the answer called tools: answer with the JSON itself'] };
+  return checkStructuredAnswer(answer?.content ?? null, schema);
+}
+
+/** Tool calls no one will answer make the next request invalid: the conversation keeps the text only. */
+function withoutToolCalls({ tool_calls: _dropped, ...message }: ChatMessage): ChatMessage {
+  return message;
+}
+
+/**
+ * Holds a model step to its output_schema. The answer ending the conversation is checked; while it breaks
+ * the schema and corrections remain, it is sent back with the validation errors and the model asked again
+ * (no tools offered), each call audited as the next turn. The loop stays inside the calling activity: a
+ * retried activity starts it over under its own attempt number, and the workflow never sees it.
+ */
+@Injectable()
+export class StructuredOutputService {
+  constructor(
+    private readonly models: ModelCallService,
+    private readonly runs: RunRepository,
+  ) {}
+
+  /** `conversation` ends with the model's answer, given at turn `turn`. */
+  async settle(context: StepContext, step: ModelStep, conversation: ChatMessage[], turn: number, scope: ActivityScope): Promise<SettledAnswer> {
+    const schema = step.output_schema;
+    if (!schema) return { data: answerData(conversation.at(-1)?.content ?? null), messages: conversation };
+    const allowed = step.max_correction_attempts ?? DEFAULT_MAX_CORRECTION_ATTEMPTS;
+    let messages = conversation;
+    let answer = conversation.at(-1);
+    for (let corrections = 0; ; corrections++) {
+      const checked = check(answer, schema);
+      if (checked.ok) return { data: checked.data, messages };
+      if (corrections >= allowed) {
+        await this.runs.saveMessages(context.instance_uuid, messages);
+        const attempts = `${corrections + 1} attempt${corrections ? 's' : ''}`;
+        throw new StepError('InvalidStructuredOutput', `step "${step.name}" gave no answer following its output_schema in ${attempts}: ${checked.errors.join('; ')}`);
+      }
+      messages = [...messages, { role: 'user', content: correctionMessage(checked.errors) }];
+      await this.runs.saveMessages(context.instance_uuid, messages); // what the call's audit refers to, even if it fails
+      const response = await this.models.call(context, turn + corrections + 1, { model: step.model, messages, response_format: responseFormatOf(step) }, scope);
+      answer = response.message;
+      messages = [...messages, withoutToolCalls(answer)];
+    }
+  }
+}
