@@ -26,6 +26,8 @@ export enum ErrorCode {
   Unauthorized = 'UNAUTHORIZED',
   // runs
   RunNotActive = 'RUN_NOT_ACTIVE',
+  /** The tools of a workflow with tool_drift "fail" differ from the manifest saved with it. */
+  ToolDrift = 'TOOL_DRIFT',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

@@ -14,6 +14,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
       return HttpStatus.NOT_FOUND;
     case ErrorCode.Conflict:
     case ErrorCode.RunNotActive:
+    case ErrorCode.ToolDrift:
       return HttpStatus.CONFLICT;
     case ErrorCode.ValidationFailed:
     case ErrorCode.UnknownStepType:
