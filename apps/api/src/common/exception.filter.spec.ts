@@ -76,10 +76,11 @@ describe(statusOf.name, () => {
     [ErrorCode.Unauthorized, 401],
     [ErrorCode.Conflict, 409],
     [ErrorCode.RunNotActive, 409],
+    [ErrorCode.ToolDrift, 409],
   ])('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
 
   it('maps every validation code to 422', () => {
-    const special = new Set<ErrorCode>([ErrorCode.InvalidBody, ErrorCode.PayloadTooLarge, ErrorCode.NotFound, ErrorCode.Unauthorized, ErrorCode.Conflict, ErrorCode.RunNotActive]);
+    const special = new Set<ErrorCode>([ErrorCode.InvalidBody, ErrorCode.PayloadTooLarge, ErrorCode.NotFound, ErrorCode.Unauthorized, ErrorCode.Conflict, ErrorCode.RunNotActive, ErrorCode.ToolDrift]);
     const validation = Object.values(ErrorCode).filter((code) => !special.has(code));
     expect(validation.length).toBeGreaterThan(5);
     for (const code of validation) expect([code, statusOf(code)]).toEqual([code, 422]);

@@ -3,3 +3,4 @@ export * from './run.repository';
 export * from './typeorm-run.repository';
 export * from './tool.repository';
 export * from './run-preparer';
+export * from './tool-manifest.service';

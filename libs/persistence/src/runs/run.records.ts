@@ -1,5 +1,6 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
 import type { RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+import type { ToolDrift } from '@app/domain';
 
 /**
  * An attempt of a model or tool call: `running` from its start, so an attempt whose worker died still shows,
@@ -89,6 +90,8 @@ export interface RunRecord extends TokenUsage {
   schedule_id: string | null;
   error_message: string | null;
   notification: NotificationRecord | null;
+  /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */
+  tool_drift: ToolDrift | null;
   started_at: Date;
   finished_at: Date | null;
   created_at: Date;
@@ -107,6 +110,8 @@ export interface NewRun {
   definition: unknown;
   temporal_workflow_id: string;
   schedule_id: string | null;
+  /** Absent or null: the tools agree with the saved manifest. */
+  tool_drift?: ToolDrift | null;
   trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'>;
   steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string }[];
 }
