@@ -15,6 +15,10 @@ export const WORKFLOW_STATUSES = ['active', 'paused', 'archived'] as const;
 /** paused: its schedules are paused; archived: also refuses new runs. */
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 
+export const TOOL_DRIFT_POLICIES = ['fail', 'warn'] as const;
+/** What a run does when the workflow's tools changed since it was saved: refuse to start, or start and record it. */
+export type ToolDriftPolicy = (typeof TOOL_DRIFT_POLICIES)[number];
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -92,6 +96,7 @@ export interface WorkflowDefinition {
   notify_url: string | null;
   notify_on_complete: boolean;
   notify_on_failure: boolean;
+  tool_drift: ToolDriftPolicy;
   steps: StepDefinition[];
   trigger: TriggerDefinition | null;
   /** Absent or null: the steps run as an ordered chain. */

@@ -37,6 +37,8 @@ export enum ErrorCode {
   NothingToResume = 'NOTHING_TO_RESUME',
   StepNotInDefinition = 'STEP_NOT_IN_DEFINITION',
   StepNotCompleted = 'STEP_NOT_COMPLETED',
+  /** The tools of a workflow with tool_drift "fail" differ from the manifest saved with it. */
+  ToolDrift = 'TOOL_DRIFT',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

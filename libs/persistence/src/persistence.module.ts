@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { createDataSource } from './data-source';
 import { ApiKeyRepository, ScheduleRepository, TriggerHookRepository, TypeormScheduleRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
-import { RunPreparer, RunRepository, RunResumer, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
+import { RunPreparer, RunRepository, RunResumer, ToolManifestService, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
 
 const repositories: Provider[] = [
   { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
@@ -13,9 +13,14 @@ const repositories: Provider[] = [
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   { provide: RunRepository, useFactory: (ds: DataSource) => new TypeormRunRepository(ds), inject: [DataSource] },
   { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },
-  { provide: RunPreparer, useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunPreparer(workflows, runs), inject: [WorkflowRepository, RunRepository] },
   { provide: RunResumer, useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunResumer(workflows, runs), inject: [WorkflowRepository, RunRepository] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
+  { provide: ToolManifestService, useFactory: (tools: ToolRepository) => new ToolManifestService(tools), inject: [ToolRepository] },
+  {
+    provide: RunPreparer,
+    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService) => new RunPreparer(workflows, runs, toolManifests),
+    inject: [WorkflowRepository, RunRepository, ToolManifestService],
+  },
 ];
 
 @Global()

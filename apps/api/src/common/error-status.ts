@@ -15,6 +15,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.Conflict:
     case ErrorCode.RunNotActive:
     case ErrorCode.RunStillRunning:
+    case ErrorCode.ToolDrift:
       return HttpStatus.CONFLICT;
     case ErrorCode.ValidationFailed:
     case ErrorCode.UnknownStepType:

@@ -77,6 +77,7 @@ describe(statusOf.name, () => {
     [ErrorCode.Conflict, 409],
     [ErrorCode.RunNotActive, 409],
     [ErrorCode.RunStillRunning, 409],
+    [ErrorCode.ToolDrift, 409],
   ];
   it.each(notValidation)('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
 

@@ -4,7 +4,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
 import { STEP_TYPES, TRIGGER_TYPES, type StepType } from '@app/contracts';
-import { STEP_SCHEMAS, TRIGGER_SCHEMAS } from '@app/domain';
+import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from '@app/domain';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -49,11 +49,24 @@ const workflowFields: Record<string, SchemaObject> = {
   notify_url: { type: 'string', nullable: true, description: 'When a run ends, a signed summary is POSTed here' },
   notify_on_complete: { type: 'boolean' },
   notify_on_failure: { type: 'boolean' },
+  tool_drift: toOpenApi((WORKFLOW_FIELDS_SCHEMA.properties as Record<string, JsonSchema>).tool_drift),
+};
+
+/** Computed on every save, never sent: the agents' tools (name, description, parameters) and the sha256 of their canonical JSON. */
+const toolManifestFields: Record<string, SchemaObject> = {
+  tool_manifest: {
+    type: 'array',
+    nullable: true,
+    readOnly: true,
+    description: 'Sorted by name; a tool not registered at save time is {name, missing: true}',
+    items: { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' }, parameters: { type: 'object' }, missing: { type: 'boolean' } } },
+  },
+  tool_manifest_hash: { type: 'string', nullable: true, readOnly: true, pattern: '^[0-9a-f]{64}$' },
 };
 
 const workflowModel = (steps: SchemaObject, extra: Record<string, SchemaObject> = {}): SchemaObject => ({
   type: 'object',
-  properties: { uuid, user_id: { type: 'string' }, ...workflowFields, trigger_uuid: { ...uuid, nullable: true }, steps, ...extra, created_at: timestamp, updated_at: timestamp },
+  properties: { uuid, user_id: { type: 'string' }, ...workflowFields, ...toolManifestFields, trigger_uuid: { ...uuid, nullable: true }, steps, ...extra, created_at: timestamp, updated_at: timestamp },
 });
 
 /** Every component the routes refer to; create-app.ts adds them to the document. */
@@ -101,7 +114,11 @@ export function openApiComponents(): Record<string, SchemaObject> {
     WorkflowDocument: {
       type: 'object',
       required: ['format', 'workflow'],
-      properties: { format: { type: 'string', enum: ['stepwise.workflow/v1'] }, workflow: ref('NewWorkflow') },
+      properties: {
+        format: { type: 'string', enum: ['stepwise.workflow/v1'] },
+        workflow: ref('NewWorkflow'),
+        tool_manifest: { ...toolManifestFields.tool_manifest, description: 'Written by export for readers; import computes the manifest from your registry' },
+      },
       description: 'With uuids of one of your workflows it replaces that workflow whole; without, it creates one',
     },
     TypeInfo: {

@@ -26,6 +26,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     status: run.status,
     error_message: run.error_message,
     notification: run.notification,
+    tool_drift: run.tool_drift,
     tokens: tokensOf(run),
     started_at: run.started_at,
     finished_at: run.finished_at,

@@ -1,19 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound } from '@app/domain';
-import { WorkflowRepository, type WorkflowRecord } from '@app/persistence';
+import { ToolManifestService, WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
 
-/** Loading and editing a user's workflow definitions, with the not-found and uuid-taken rules in one place. */
+/**
+ * Loading and saving a user's workflow definitions, with the not-found and uuid-taken rules in one place.
+ * Every save (create, edit, import) stores the tool manifest of the saved definition with it.
+ */
 @Injectable()
 export class DefinitionStore {
-  constructor(readonly workflows: WorkflowRepository) {}
+  constructor(
+    readonly workflows: WorkflowRepository,
+    private readonly toolManifests: ToolManifestService,
+  ) {}
 
   async get(userId: string, uuid: string): Promise<WorkflowRecord> {
     return (await this.workflows.find(userId, uuid)) ?? this.missing(uuid);
   }
 
+  create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord> {
+    return this.workflows.create(userId, definition, notifySecret, this.manifestOf(userId));
+  }
+
   async edit(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord> {
-    return (await this.workflows.mutate(userId, uuid, change)) ?? this.missing(uuid);
+    return (await this.workflows.mutate(userId, uuid, change, this.manifestOf(userId))) ?? this.missing(uuid);
+  }
+
+  private manifestOf(userId: string): ManifestOf {
+    return (definition) => this.toolManifests.forSave(userId, definition.steps);
   }
 
   async workflowOfStep(userId: string, stepUuid: string): Promise<string> {

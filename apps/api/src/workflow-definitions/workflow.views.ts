@@ -1,5 +1,6 @@
 // What the API returns for workflows: the seed's WorkflowModel (steps as uuids) and WorkflowWithDetails.
-import type { StepDefinition, TriggerDefinition } from '@app/contracts';
+import type { StepDefinition, ToolDriftPolicy, TriggerDefinition } from '@app/contracts';
+import type { ToolManifest } from '@app/domain';
 import type { WorkflowRecord } from '@app/persistence';
 
 export interface WorkflowView {
@@ -8,6 +9,10 @@ export interface WorkflowView {
   name: string;
   description: string;
   is_active: boolean;
+  tool_drift: ToolDriftPolicy;
+  /** Read-only: the agents' tools as of the last save, and the sha256 of their canonical JSON. */
+  tool_manifest: ToolManifest | null;
+  tool_manifest_hash: string | null;
   trigger_uuid: string | null;
   steps: string[];
   created_at: Date;

@@ -29,7 +29,7 @@ export class WorkflowsService {
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
     const input = parseWorkflowInput(body, randomUUID);
     await this.store.assertUuidsFree(newUuidsOf(input, '', true));
-    return toDetailsView(await this.store.workflows.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret()));
+    return toDetailsView(await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret()));
   }
 
   async list(userId: string, page: Pagination): Promise<Page<WorkflowView>> {
@@ -60,7 +60,8 @@ export class WorkflowsService {
   }
 
   async export(userId: string, uuid: string): Promise<ReturnType<typeof toWorkflowDocument>> {
-    return toWorkflowDocument(definitionOf(await this.store.get(userId, uuid)), randomUUID);
+    const record = await this.store.get(userId, uuid);
+    return toWorkflowDocument(definitionOf(record), randomUUID, record.tool_manifest);
   }
 
   /** PUT /workflows/{uuid}/graph sets the graph whole; DELETE (null) makes the workflow the chain of its steps in order. */
@@ -80,7 +81,7 @@ export class WorkflowsService {
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
       await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', true));
-      const created = await this.store.workflows.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret());
+      const created = await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret());
       return { created: true, workflow: toDetailsView(created) };
     }
     const kept = new Set([...existing.steps.map((s) => s.uuid), existing.trigger?.uuid]);

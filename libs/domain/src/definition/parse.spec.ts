@@ -282,6 +282,7 @@ describe(parseWorkflowInput.name, () => {
       notify_url: null,
       notify_on_complete: false,
       notify_on_failure: true,
+      tool_drift: 'warn',
       steps: [],
       trigger: null,
       graph: null,
@@ -298,8 +299,8 @@ describe(parseWorkflowInput.name, () => {
     expect(workflow.steps.map((step) => step.uuid)).toEqual(['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002']);
   });
 
-  it('keeps the notification and status fields', () => {
-    const body = { name: 'wf', status: 'paused', notify_url: 'https://example.com/hook', notify_on_complete: true, notify_on_failure: false };
+  it('keeps the notification, status and tool drift fields', () => {
+    const body = { name: 'wf', status: 'paused', notify_url: 'https://example.com/hook', notify_on_complete: true, notify_on_failure: false, tool_drift: 'fail' };
     expect(parseWorkflowInput(body, randomUUID)).toMatchObject(body);
   });
 
@@ -363,7 +364,7 @@ describe(parseWorkflowInput.name, () => {
 describe(parseWorkflowPatch.name, () => {
   it('takes the workflow fields given, and only those', () => {
     expect(parseWorkflowPatch({ name: 'x' })).toEqual({ name: 'x' });
-    const all = { name: 'n', description: 'd', is_active: false, status: 'archived', notify_url: null, notify_on_complete: true, notify_on_failure: false };
+    const all = { name: 'n', description: 'd', is_active: false, status: 'archived', notify_url: null, notify_on_complete: true, notify_on_failure: false, tool_drift: 'fail' };
     expect(parseWorkflowPatch(all)).toEqual(all);
   });
 
@@ -376,6 +377,7 @@ describe(parseWorkflowPatch.name, () => {
     ['a blank name', { name: '' }, 'name'],
     ['is_active that is not a boolean', { is_active: 1 }, 'is_active'],
     ['an unknown status', { status: 'gone' }, 'status'],
+    ['an unknown tool_drift', { tool_drift: 'ignore' }, 'tool_drift'],
   ])('refuses %s', (_case, body, field) => {
     expect(errorOf(() => parseWorkflowPatch(body))).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field } });
   });
@@ -395,6 +397,7 @@ describe(parseWorkflowDocument.name, () => {
       notify_url: 'https://example.com/n',
       notify_on_complete: true,
       notify_on_failure: true,
+      tool_drift: 'fail',
       steps: [first, second, stop],
       trigger: parseTrigger({ type: 'webhook', filter_rules: { path: '$.a', operator: 'exists' } }, '', randomUUID),
     };
@@ -410,6 +413,13 @@ describe(parseWorkflowDocument.name, () => {
       [second, stop, 'ALWAYS'],
       [stop, null, 'ALWAYS'],
     ]);
+    expect(parseWorkflowDocument(JSON.parse(JSON.stringify(document)), randomUUID)).toEqual(workflow);
+  });
+
+  it('accepts the tool manifest export adds, and leaves it out of the definition', () => {
+    const workflow = { ...definition(), graph: null };
+    const document = toWorkflowDocument(workflow, randomUUID, [{ name: 'http_request', missing: true }]);
+    expect(document.tool_manifest).toEqual([{ name: 'http_request', missing: true }]);
     expect(parseWorkflowDocument(JSON.parse(JSON.stringify(document)), randomUUID)).toEqual(workflow);
   });
 

@@ -18,15 +18,20 @@ import { jsonSchemaProblem, schemaIssues } from './json-schema';
 import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 import { chainAsGraph } from '../graph/chain-graph';
 import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph';
+import type { ToolManifest } from '../tools/tool-manifest';
 
 export type NewUuid = () => string;
 
 export const WORKFLOW_DOCUMENT_FORMAT = 'stepwise.workflow/v1';
 
-/** What export writes and import reads: the whole definition behind a format marker. */
+/**
+ * What export writes and import reads: the whole definition behind a format marker. `tool_manifest` tells
+ * a reader which tools the workflow expects; import ignores it and computes the manifest from its registry.
+ */
 export interface WorkflowDocument {
   format: typeof WORKFLOW_DOCUMENT_FORMAT;
   workflow: WorkflowDefinition;
+  tool_manifest?: ToolManifest | null;
 }
 
 /** A parsed workflow body: a definition whose uuid may still be absent (the caller assigns or matches it). */
@@ -171,13 +176,14 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
     notify_url: (body.notify_url as string | null | undefined) ?? null,
     notify_on_complete: (body.notify_on_complete as boolean | undefined) ?? false,
     notify_on_failure: (body.notify_on_failure as boolean | undefined) ?? true,
+    tool_drift: (body.tool_drift as WorkflowDefinition['tool_drift'] | undefined) ?? 'warn',
     steps,
     trigger,
     graph,
   };
 }
 
-const PATCHABLE = ['name', 'description', 'is_active', 'status', 'notify_url', 'notify_on_complete', 'notify_on_failure'] as const;
+const PATCHABLE = ['name', 'description', 'is_active', 'status', 'notify_url', 'notify_on_complete', 'notify_on_failure', 'tool_drift'] as const;
 export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 
 const WORKFLOW_PATCH_SCHEMA = {
@@ -218,15 +224,16 @@ export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): Workflo
   if (!isObject(body.workflow)) {
     throw new DomainError(ErrorCode.ImportUnparseable, 'workflow must be a JSON object', { field: 'workflow' });
   }
-  const extra = Object.keys(body).filter((key) => key !== 'format' && key !== 'workflow');
+  const extra = Object.keys(body).filter((key) => !['format', 'workflow', 'tool_manifest'].includes(key));
   throwIssues(extra.map((key) => ({ code: ErrorCode.ValidationFailed, field: key, message: `${key} is not a known field` })));
   return parseWorkflowInput(body.workflow, newUuid, 'workflow');
 }
 
-/** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads it back unchanged. */
-export function toWorkflowDocument(definition: WorkflowDefinition, newUuid: NewUuid): WorkflowDocument {
+/** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads its definition back unchanged. */
+export function toWorkflowDocument(definition: WorkflowDefinition, newUuid: NewUuid, toolManifest?: ToolManifest | null): WorkflowDocument {
   // A chain is written as its graph of ALWAYS edges; importing that graph gives the chain back.
-  return { format: WORKFLOW_DOCUMENT_FORMAT, workflow: { ...definition, graph: definition.graph ?? chainAsGraph(definition.steps, newUuid) } };
+  const workflow = { ...definition, graph: definition.graph ?? chainAsGraph(definition.steps, newUuid) };
+  return { format: WORKFLOW_DOCUMENT_FORMAT, workflow, ...(toolManifest !== undefined ? { tool_manifest: toolManifest } : {}) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // JSON Schemas (draft-07, ajv's default) of every step and trigger type's fields: the validator applies
 // them and GET /step-types and /trigger-types serve them so a UI can render forms. `default` documents the
 // value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
-import { CONDITION_OPERATORS, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
+import { CONDITION_OPERATORS, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
 import { DEFAULT_MAX_CORRECTION_ATTEMPTS } from '../outputs/structured-answer';
 import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
 
@@ -141,6 +141,11 @@ export const WORKFLOW_FIELDS_SCHEMA: Schema = {
     notify_url: { type: ['string', 'null'], pattern: '^https?://', maxLength: 2000 },
     notify_on_complete: { type: 'boolean' },
     notify_on_failure: { type: 'boolean' },
+    tool_drift: {
+      enum: [...TOOL_DRIFT_POLICIES],
+      default: 'warn',
+      description: "When the agents' tools changed since the workflow was saved: fail refuses the run, warn starts it and records the drift",
+    },
     steps: { type: 'array' },
     trigger: { type: ['object', 'null'] },
     graph: { type: ['object', 'null'] },

@@ -1,2 +1,3 @@
 export * from './builtin-tools';
 export * from './parse-tool';
+export * from './tool-manifest';

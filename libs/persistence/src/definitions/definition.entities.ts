@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { GraphDefinition, WorkflowStatus } from '@app/contracts';
+import type { GraphDefinition, ToolDriftPolicy, WorkflowStatus } from '@app/contracts';
+import type { ToolManifest } from '@app/domain';
 import { jsonColumn } from '../json-column';
 
 @Entity('workflows')
@@ -18,6 +19,10 @@ export class WorkflowEntity {
   @Column({ type: 'text', nullable: true }) notify_url!: string | null;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_complete!: boolean;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_failure!: boolean;
+  @Column({ type: 'varchar' }) tool_drift!: ToolDriftPolicy;
+  /** The agents' tools as they were at the last save, and their sha256; null for workflows saved before manifests. */
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_manifest!: ToolManifest | null;
+  @Column({ type: 'char', length: 64, nullable: true }) tool_manifest_hash!: string | null;
   /** Signs run-end notifications; set once when the workflow is created. */
   @Column({ type: 'varchar', nullable: true, update: false }) notify_secret!: string | null;
   /** Written only by atomic increments in the run repository. */

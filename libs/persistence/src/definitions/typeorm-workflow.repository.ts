@@ -3,7 +3,7 @@ import { DomainError, ErrorCode } from '@app/domain';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
 import { toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
-import { definitionOf, WorkflowRepository, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
+import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
 
 /**
  * The service checks uuids are free before writing, but two requests can race to the same uuid: the
@@ -53,9 +53,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return null;
   }
 
-  async create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord> {
+  async create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord> {
     return this.dataSource.transaction(async (manager) => {
       await manager.insert(WorkflowEntity, {
+        ...(await manifestOf(definition)),
         uuid: definition.uuid,
         user_id: userId,
         name: definition.name,
@@ -65,6 +66,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         notify_url: definition.notify_url,
         notify_on_complete: definition.notify_on_complete,
         notify_on_failure: definition.notify_on_failure,
+        tool_drift: definition.tool_drift,
         notify_secret: notifySecret,
         trigger_uuid: definition.trigger?.uuid ?? null,
         steps: definition.steps.map((step) => step.uuid),
@@ -75,12 +77,13 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     }).catch(conflictOnDuplicate);
   }
 
-  async mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord | null> {
+  async mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition, manifestOf: ManifestOf): Promise<WorkflowRecord | null> {
     return this.dataSource.transaction(async (manager) => {
       const current = await this.load(manager, userId, uuid, true);
       if (!current) return null;
       const next = change(definitionOf(current));
       await manager.update(WorkflowEntity, { uuid, user_id: userId }, {
+        ...(await manifestOf(next)),
         name: next.name,
         description: next.description,
         is_active: next.is_active,
@@ -88,6 +91,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         notify_url: next.notify_url,
         notify_on_complete: next.notify_on_complete,
         notify_on_failure: next.notify_on_failure,
+        tool_drift: next.tool_drift,
         trigger_uuid: next.trigger?.uuid ?? null,
         steps: next.steps.map((step) => step.uuid),
         graph: next.graph ?? null,

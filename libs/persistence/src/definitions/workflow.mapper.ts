@@ -39,10 +39,11 @@ export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEn
     notify_url: workflow.notify_url,
     notify_on_complete: workflow.notify_on_complete,
     notify_on_failure: workflow.notify_on_failure,
+    tool_drift: workflow.tool_drift,
     steps: workflow.steps.flatMap((uuid) => (byUuid.has(uuid) ? [toStep(byUuid.get(uuid)!)] : [])),
     trigger: trigger ? toTrigger(trigger) : null,
     graph: workflow.graph ?? null,
   };
-  const { total_runs, successful_runs, failed_runs } = workflow;
-  return { ...definition, user_id: workflow.user_id, notify_secret: workflow.notify_secret, total_runs, successful_runs, failed_runs, created_at: workflow.created_at, updated_at: workflow.updated_at };
+  const { total_runs, successful_runs, failed_runs, tool_manifest, tool_manifest_hash } = workflow;
+  return { ...definition, user_id: workflow.user_id, notify_secret: workflow.notify_secret, tool_manifest, tool_manifest_hash, total_runs, successful_runs, failed_runs, created_at: workflow.created_at, updated_at: workflow.updated_at };
 }

@@ -1,4 +1,5 @@
 import type { WorkflowDefinition } from '@app/contracts';
+import type { SavedToolManifest, ToolManifest } from '@app/domain';
 
 /** A stored workflow: its whole definition plus ownership and timestamps. */
 export interface RunCounters {
@@ -9,6 +10,9 @@ export interface RunCounters {
 
 export interface WorkflowRecord extends WorkflowDefinition, RunCounters {
   user_id: string;
+  /** Recomputed on every save; null only for workflows not saved since manifests exist. */
+  tool_manifest: ToolManifest | null;
+  tool_manifest_hash: string | null;
   notify_secret: string | null;
   created_at: Date;
   updated_at: Date;
@@ -16,9 +20,12 @@ export interface WorkflowRecord extends WorkflowDefinition, RunCounters {
 
 /** The definition alone, without ownership, counters and timestamps. */
 export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
-  const { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, steps, trigger, graph } = record;
-  return { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, steps, trigger, graph: graph ?? null };
+  const { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, tool_drift, steps, trigger, graph } = record;
+  return { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, tool_drift, steps, trigger, graph: graph ?? null };
 }
+
+/** The tool manifest of a definition about to be saved, read from the registry inside the save. */
+export type ManifestOf = (definition: WorkflowDefinition) => Promise<SavedToolManifest>;
 
 export interface Page<T> {
   items: T[];
@@ -38,11 +45,12 @@ export abstract class WorkflowRepository {
   abstract findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null>;
   /** Whether any user's workflow, step or trigger already uses this uuid (imports must not take them). */
   abstract ownerOfUuid(uuid: string): Promise<string | null>;
-  abstract create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord>;
+  /** Every save stores the definition with the tool manifest `manifestOf` gives for it. */
+  abstract create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord>;
   /**
-   * Loads the workflow under a row lock, applies `change` and saves the result in the same transaction.
-   * If `change` throws, nothing is written. Returns null when the workflow is not the user's.
+   * Loads the workflow under a row lock, applies `change` and saves the result with its tool manifest in
+   * the same transaction. If `change` throws, nothing is written. Returns null when the workflow is not the user's.
    */
-  abstract mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord | null>;
+  abstract mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition, manifestOf: ManifestOf): Promise<WorkflowRecord | null>;
   abstract delete(userId: string, uuid: string): Promise<boolean>;
 }

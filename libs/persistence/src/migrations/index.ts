@@ -5,7 +5,18 @@ import { Notifications1763800300000 } from './1763800300000-notifications';
 import { Schedules1763800400000 } from './1763800400000-schedules';
 import { WorkflowStatus1763800500000 } from './1763800500000-workflow-status';
 import { Resume1763800600000 } from './1763800600000-resume';
+import { ToolManifest1763800800000 } from './1763800800000-tool-manifest';
 import { Graphs1763801000000 } from './1763801000000-graphs';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
-export const migrations: (new () => unknown)[] = [Definitions1763800000000, Runs1763800100000, TriggersAndCounters1763800200000, Notifications1763800300000, Schedules1763800400000, WorkflowStatus1763800500000, Resume1763800600000, Graphs1763801000000];
+export const migrations: (new () => unknown)[] = [
+  Definitions1763800000000,
+  Runs1763800100000,
+  TriggersAndCounters1763800200000,
+  Notifications1763800300000,
+  Schedules1763800400000,
+  WorkflowStatus1763800500000,
+  Resume1763800600000,
+  ToolManifest1763800800000,
+  Graphs1763801000000,
+];

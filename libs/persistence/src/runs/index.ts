@@ -5,3 +5,4 @@ export * from './tool.repository';
 export * from './run-preparer';
 export * from './run-resumer';
 export * from './prepared-run';
+export * from './tool-manifest.service';

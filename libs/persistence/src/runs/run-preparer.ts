@@ -4,6 +4,7 @@ import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutpu
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
 import { preparedRunOf } from './prepared-run';
 import type { RunRepository } from './run.repository';
+import type { ToolManifestService } from './tool-manifest.service';
 
 export interface RunRequest {
   userId: string;
@@ -30,6 +31,7 @@ export class RunPreparer {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly runs: RunRepository,
+    private readonly toolManifests: ToolManifestService,
   ) {}
 
   async prepare(request: RunRequest): Promise<{ created: boolean; run: PreparedRun }> {
@@ -38,6 +40,8 @@ export class RunPreparer {
     const definition = definitionOf(record);
     assertStartsRuns(definition);
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
+    // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
+    const toolDrift = await this.toolManifests.driftOf(record);
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
     const output = request.triggerOutput;
@@ -49,6 +53,7 @@ export class RunPreparer {
       definition,
       temporal_workflow_id: request.temporalWorkflowId,
       schedule_id: request.scheduleId ?? null,
+      tool_drift: toolDrift,
       trigger_output: { uuid: randomUUID(), raw_data: output, summary: summarizeOutput(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
       steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
     });

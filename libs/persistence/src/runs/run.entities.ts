@@ -18,6 +18,7 @@ export class RunEntity {
   @Column({ type: 'char', length: 36, nullable: true }) resumed_from_step_uuid!: string | null;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_drift!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;

@@ -1,5 +1,6 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
 import type { RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+import type { ToolDrift } from '@app/domain';
 
 /**
  * An attempt of a model or tool call: `running` from its start, so an attempt whose worker died still shows,
@@ -94,6 +95,8 @@ export interface RunRecord extends TokenUsage {
   resumed_from_step_uuid: string | null;
   error_message: string | null;
   notification: NotificationRecord | null;
+  /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */
+  tool_drift: ToolDrift | null;
   started_at: Date;
   finished_at: Date | null;
   created_at: Date;
@@ -121,6 +124,8 @@ export interface NewRun {
   definition: unknown;
   temporal_workflow_id: string;
   schedule_id: string | null;
+  /** Absent or null: the tools agree with the saved manifest. */
+  tool_drift?: ToolDrift | null;
   /** The trigger data, stored with the run; or, for a resumed run, the id of its parent's. */
   trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'> | { carried_output_id: string | null };
   steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string; carried?: CarriedStep }[];
