@@ -225,7 +225,7 @@ describe('Workflow definitions API', () => {
   describe('catalog', () => {
     it('lists step and trigger types with their field schemas', async () => {
       const steps = await alice.get('/step-types');
-      expect(steps.body.map((t: { type: string }) => t.type)).toEqual(['custom_llm', 'custom_agent', 'stop_checker']);
+      expect(steps.body.map((t: { type: string }) => t.type)).toEqual(['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor']);
       expect(steps.body[0].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['model', 'system_prompt']) });
       const triggers = await alice.get('/trigger-types');
       expect(triggers.body.map((t: { type: string }) => t.type)).toEqual(['manual', 'webhook', 'schedule']);

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { notFound, parseGraph, validateDefinition, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
+import { nameBasedUuid } from '../common/name-uuid';
 import type { Pagination } from '../common/pagination';
 import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
 import { DefinitionStore } from './definition-store.service';
@@ -61,7 +62,7 @@ export class WorkflowsService {
 
   async export(userId: string, uuid: string): Promise<ReturnType<typeof toWorkflowDocument>> {
     const record = await this.store.get(userId, uuid);
-    return toWorkflowDocument(definitionOf(record), randomUUID, record.tool_manifest);
+    return toWorkflowDocument(definitionOf(record), (stepUuid) => nameBasedUuid('chain-edge', stepUuid), record.tool_manifest);
   }
 
   /** PUT /workflows/{uuid}/graph sets the graph whole; DELETE (null) makes the workflow the chain of its steps in order. */

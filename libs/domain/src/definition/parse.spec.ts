@@ -405,7 +405,7 @@ describe(parseWorkflowDocument.name, () => {
 
   it('reads back exactly what export writes: a chain is written as its graph of ALWAYS edges and read back as the chain', () => {
     const workflow = { ...definition(), graph: null };
-    const document = toWorkflowDocument(workflow, randomUUID);
+    const document = toWorkflowDocument(workflow, () => randomUUID());
     const [first, second, stop] = workflow.steps.map((step) => step.uuid);
     expect(document).toEqual({ format: WORKFLOW_DOCUMENT_FORMAT, workflow: { ...workflow, graph: { entry_node: first, edges: expect.any(Array) } } });
     expect(document.workflow.graph!.edges.map((edge) => [edge.source_step_uuid, edge.target_step_uuid, edge.condition_type])).toEqual([
@@ -418,14 +418,14 @@ describe(parseWorkflowDocument.name, () => {
 
   it('accepts the tool manifest export adds, and leaves it out of the definition', () => {
     const workflow = { ...definition(), graph: null };
-    const document = toWorkflowDocument(workflow, randomUUID, [{ name: 'http_request', missing: true }]);
+    const document = toWorkflowDocument(workflow, () => randomUUID(), [{ name: 'http_request', missing: true }]);
     expect(document.tool_manifest).toEqual([{ name: 'http_request', missing: true }]);
     expect(parseWorkflowDocument(JSON.parse(JSON.stringify(document)), randomUUID)).toEqual(workflow);
   });
 
   it('reads the document as JSON text too', () => {
     const workflow = { ...definition(), graph: null };
-    expect(parseWorkflowDocument(JSON.stringify(toWorkflowDocument(workflow, randomUUID)), randomUUID)).toEqual(workflow);
+    expect(parseWorkflowDocument(JSON.stringify(toWorkflowDocument(workflow, () => randomUUID())), randomUUID)).toEqual(workflow);
   });
 
   it('accepts a document without uuids, giving steps and trigger new ones', () => {

@@ -230,9 +230,9 @@ export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): Workflo
 }
 
 /** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads its definition back unchanged. */
-export function toWorkflowDocument(definition: WorkflowDefinition, newUuid: NewUuid, toolManifest?: ToolManifest | null): WorkflowDocument {
+export function toWorkflowDocument(definition: WorkflowDefinition, edgeUuid: (sourceStepUuid: string) => string, toolManifest?: ToolManifest | null): WorkflowDocument {
   // A chain is written as its graph of ALWAYS edges; importing that graph gives the chain back.
-  const workflow = { ...definition, graph: definition.graph ?? chainAsGraph(definition.steps, newUuid) };
+  const workflow = { ...definition, graph: definition.graph ?? chainAsGraph(definition.steps, edgeUuid) };
   return { format: WORKFLOW_DOCUMENT_FORMAT, workflow, ...(toolManifest !== undefined ? { tool_manifest: toolManifest } : {}) };
 }
 

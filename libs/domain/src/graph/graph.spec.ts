@@ -109,7 +109,7 @@ describe('chains as graphs', () => {
   const steps = [agent('a'), agent('b'), agent('c')];
 
   it('writes a chain as ALWAYS edges and reads exactly that graph back as the chain', () => {
-    const graph = chainAsGraph(steps, randomUUID)!;
+    const graph = chainAsGraph(steps, () => randomUUID())!;
     expect(graphIssues(steps, graph)).toEqual([]);
     expect(graphAsChain([steps[2], steps[0], steps[1]], graph)).toEqual(steps);
     expect(graphAsChain(steps, { ...graph, edges: graph.edges.slice(0, 2) })).toBeNull();
@@ -117,7 +117,7 @@ describe('chains as graphs', () => {
   });
 
   it('stores a workflow body whose graph is a chain as that chain', () => {
-    const parsed = parseWorkflowInput({ name: 'wf', steps: [steps[1], steps[0], steps[2]], graph: chainAsGraph(steps, randomUUID) }, randomUUID);
+    const parsed = parseWorkflowInput({ name: 'wf', steps: [steps[1], steps[0], steps[2]], graph: chainAsGraph(steps, () => randomUUID()) }, randomUUID);
     expect(parsed.graph).toBeNull();
     expect(parsed.steps.map((step) => step.name)).toEqual(['a', 'b', 'c']);
   });
