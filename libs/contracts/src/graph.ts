@@ -29,4 +29,6 @@ export interface GraphDefinition {
   /** The step a run starts with. */
   entry_node: string;
   edges: EdgeDefinition[];
+  /** Seed 004: a run is a conversation that stays open between user messages (kept; runs come with the graph engine). */
+  is_conversational?: boolean;
 }

@@ -9,6 +9,7 @@ export const GRAPH_SCHEMA: Record<string, unknown> = {
   required: ['entry_node', 'edges'],
   properties: {
     entry_node: { type: 'string', format: 'uuid', description: 'The step a run starts with' },
+    is_conversational: { type: 'boolean', default: false, description: 'A run is a conversation that stays open between user messages' },
     edges: {
       type: 'array',
       maxItems: 1000,

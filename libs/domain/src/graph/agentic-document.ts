@@ -1,0 +1,148 @@
+// Seed 004's declarative document ("agentic" format): camelCase keys, `nodes` and `edges`, AGENT nodes
+// naming existing agent steps by `agentId`, TOOL_EXECUTOR nodes, `entrypointNodeId`. Imported into our
+// definition shape (then validated like any other workflow) and exported back from it.
+import type { CustomAgentStep, EdgeDefinition, StepDefinition, WorkflowDefinition } from '@app/contracts';
+import { DomainError, ErrorCode } from '../errors';
+import { throwIssues, type Issue } from '../definition/issues';
+import { schemaIssues } from '../definition/json-schema';
+
+export interface AgenticNode {
+  id: string;
+  nodeType: 'AGENT' | 'TOOL_EXECUTOR';
+  nodeName: string;
+  agentId: string | null;
+  workflowId?: string;
+}
+
+export interface AgenticEdge {
+  id: string;
+  sourceNodeId: string;
+  targetNodeId: string | null;
+  conditionType: 'ALWAYS' | 'CONDITIONAL';
+  conditionValue: string | null;
+  workflowId?: string;
+}
+
+export interface AgenticDocument {
+  id: string;
+  name: string;
+  description?: string;
+  isConversational?: boolean;
+  entrypointNodeId: string;
+  nodes: AgenticNode[];
+  edges: AgenticEdge[];
+}
+
+const id = { type: 'string', minLength: 1, maxLength: 200 };
+const AGENTIC_SCHEMA = {
+  type: 'object',
+  required: ['id', 'name', 'entrypointNodeId', 'nodes', 'edges'],
+  properties: {
+    id,
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    description: { type: 'string' },
+    isConversational: { type: 'boolean' },
+    entrypointNodeId: id,
+    nodes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'nodeType', 'nodeName'],
+        properties: { id, nodeType: { enum: ['AGENT', 'TOOL_EXECUTOR'] }, nodeName: { type: 'string', minLength: 1, maxLength: 200 }, agentId: { type: ['string', 'null'] } },
+      },
+    },
+    edges: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'sourceNodeId', 'conditionType'],
+        properties: {
+          id,
+          sourceNodeId: id,
+          targetNodeId: { type: ['string', 'null'] },
+          conditionType: { enum: ['ALWAYS', 'CONDITIONAL'] },
+          conditionValue: { type: ['string', 'null'] },
+        },
+      },
+    },
+  },
+};
+
+/** A document in seed 004's shape rather than ours (`{format, workflow}`). */
+export function isAgenticDocument(input: unknown): boolean {
+  return input !== null && typeof input === 'object' && !Array.isArray(input) && 'nodes' in input && 'entrypointNodeId' in input;
+}
+
+/** What an import needs besides the document: our uuid for one of its ids, and the agent steps its AGENT nodes name. */
+export interface AgenticImportContext {
+  uuidFor: (kind: 'workflow' | 'node' | 'edge', documentId: string) => string;
+  agentStep: (agentId: string) => CustomAgentStep | null;
+}
+
+/** The body of a workflow in our shape, to be parsed and validated like any other. */
+export function fromAgenticDocument(input: unknown, context: AgenticImportContext): Record<string, unknown> {
+  throwIssues(schemaIssues(AGENTIC_SCHEMA, input, ''));
+  const document = input as AgenticDocument;
+  const issues: Issue[] = [];
+  const nodeUuid = new Map(document.nodes.map((node) => [node.id, context.uuidFor('node', node.id)]));
+  const steps = document.nodes.map((node, i): StepDefinition | null => {
+    const uuid = nodeUuid.get(node.id)!;
+    if (node.nodeType === 'TOOL_EXECUTOR') return { uuid, type: 'tool_executor', name: node.nodeName, description: '' };
+    const agent = node.agentId ? context.agentStep(node.agentId) : null;
+    if (!agent) {
+      issues.push({ code: ErrorCode.UnknownGraphNode, field: `nodes[${i}].agentId`, message: `nodes[${i}].agentId must name one of your agent steps (custom_agent): ${node.agentId ?? 'null'}` });
+      return null;
+    }
+    return { ...agent, uuid, name: node.nodeName };
+  });
+  const endpoint = (nodeId: string | null, field: string): string | null => {
+    if (nodeId === null) return null;
+    const uuid = nodeUuid.get(nodeId);
+    if (!uuid) issues.push({ code: ErrorCode.UnknownGraphNode, field, message: `${field} names node ${nodeId}, which is not in nodes` });
+    return uuid ?? null;
+  };
+  const edges = document.edges.map((edge, i) => ({
+    uuid: context.uuidFor('edge', edge.id),
+    source_step_uuid: endpoint(edge.sourceNodeId, `edges[${i}].sourceNodeId`),
+    target_step_uuid: endpoint(edge.targetNodeId ?? null, `edges[${i}].targetNodeId`),
+    condition_type: edge.conditionType,
+    condition_value: edge.conditionType === 'ALWAYS' ? null : (edge.conditionValue ?? null),
+  }));
+  const entry = endpoint(document.entrypointNodeId, 'entrypointNodeId');
+  throwIssues(issues);
+  return {
+    uuid: context.uuidFor('workflow', document.id),
+    name: document.name,
+    description: document.description ?? '',
+    steps,
+    graph: { entry_node: entry, edges, ...(document.isConversational ? { is_conversational: true } : {}) },
+  };
+}
+
+/** Our definition in seed 004's shape; AGENT nodes name their own step as `agentId`. */
+export function toAgenticDocument(definition: WorkflowDefinition): AgenticDocument {
+  if (!definition.graph) throw new DomainError(ErrorCode.ValidationFailed, 'Only graph workflows export as agentic documents', { field: 'format' });
+  const graph = definition.graph;
+  return {
+    id: definition.uuid,
+    name: definition.name,
+    description: definition.description,
+    isConversational: graph.is_conversational ?? false,
+    entrypointNodeId: graph.entry_node,
+    nodes: definition.steps.map((step) => ({
+      id: step.uuid,
+      workflowId: definition.uuid,
+      nodeType: step.type === 'tool_executor' ? 'TOOL_EXECUTOR' : 'AGENT',
+      nodeName: step.name,
+      agentId: step.type === 'tool_executor' ? null : step.uuid,
+    })),
+    edges: graph.edges.map((edge: EdgeDefinition) => ({
+      id: edge.uuid,
+      workflowId: definition.uuid,
+      sourceNodeId: edge.source_step_uuid,
+      targetNodeId: edge.target_step_uuid,
+      conditionType: edge.condition_type,
+      conditionValue: edge.condition_value,
+    })),
+  };
+}
