@@ -33,6 +33,32 @@ export interface StopCondition {
   target_value: JsonValue;
 }
 
+export const LOOP_TYPES = ['for_each', 'repeat_until'] as const;
+export type LoopType = (typeof LOOP_TYPES)[number];
+
+/** Runs the step once per element of the array a placeholder names (`<<item>>`, `<<item_index>>` in the prompt). */
+export interface ForEachLoop {
+  type: 'for_each';
+  /** One placeholder naming an array: `<<trigger_output.items>>` or `<<step_output.{uuid}.field>>` of an earlier step. */
+  input_path: string;
+  max_items?: number;
+}
+
+/** Runs the step again until `predicate_path` (JSONPath on the latest output) equals `predicate_value`. */
+export interface RepeatUntilLoop {
+  type: 'repeat_until';
+  predicate_path: string;
+  predicate_value: JsonValue;
+  max_iters?: number;
+}
+
+export type StepLoop = ForEachLoop | RepeatUntilLoop;
+
+export const LOOP_DEFAULTS = { max_items: 100, max_iters: 10, output_history_size: 5 } as const;
+
+/** Why a loop ended: its predicate held, it hit a bound, or a for_each ran out of items. */
+export type LoopStopReason = 'predicate' | 'max_iters' | 'max_items' | 'exhausted';
+
 interface StepBase {
   uuid: string;
   name: string;
@@ -45,6 +71,7 @@ export interface CustomLlmStep extends StepBase {
   model: string;
   system_prompt: string;
   output_schema?: JsonObject | null;
+  loop?: StepLoop | null;
 }
 
 export interface CustomAgentStep extends StepBase {
@@ -55,6 +82,7 @@ export interface CustomAgentStep extends StepBase {
   tools: string[];
   max_iterations?: number | null;
   output_schema?: JsonObject | null;
+  loop?: StepLoop | null;
 }
 
 export interface StopCheckerStep extends StepBase {
@@ -84,4 +112,6 @@ export interface WorkflowDefinition {
   notify_on_failure: boolean;
   steps: StepDefinition[];
   trigger: TriggerDefinition | null;
+  /** How many of a looping step's latest outputs `<<step_output.{uuid}[-2]>>` can reach (absent: 5). */
+  output_history_size?: number;
 }
