@@ -63,6 +63,8 @@ export interface StepContext {
   previous_step_uuid: string | null;
   /** Set inside a loop: `instance_uuid` is then the iteration's own row, created by its first activity. */
   iteration?: LoopIteration;
+  /** The workflow's output_history_size, when it sets one (else 5): how far `[-n]` history references reach. */
+  output_history_size?: number;
 }
 
 export interface LoopIteration {

@@ -3,7 +3,7 @@ import { ErrorCode } from '../errors';
 import { errorOf } from '../errors.testing';
 import { parseStep, parseWorkflowInput } from './parse';
 
-const llm = (overrides: Record<string, unknown> = {}) => ({ type: 'custom_llm', name: `llm ${randomUUID().slice(0, 8)}`, model: 'm', system_prompt: 'Say hi', ...overrides });
+const llm = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({ type: 'custom_llm', name: `llm ${randomUUID().slice(0, 8)}`, model: 'm', system_prompt: 'Say hi', ...overrides });
 const fieldOf = (body: unknown) => errorOf(() => parseStep(body, 'steps[0]', randomUUID));
 
 describe('step loops', () => {

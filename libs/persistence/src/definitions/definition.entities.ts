@@ -16,6 +16,7 @@ export class WorkflowEntity {
   @Column({ type: 'text', nullable: true }) notify_url!: string | null;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_complete!: boolean;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) notify_on_failure!: boolean;
+  @Column({ type: 'int', nullable: true }) output_history_size!: number | null;
   /** Signs run-end notifications; set once when the workflow is created. */
   @Column({ type: 'varchar', nullable: true, update: false }) notify_secret!: string | null;
   /** Written only by atomic increments in the run repository. */

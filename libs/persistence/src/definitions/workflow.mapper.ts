@@ -39,6 +39,7 @@ export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEn
     notify_url: workflow.notify_url,
     notify_on_complete: workflow.notify_on_complete,
     notify_on_failure: workflow.notify_on_failure,
+    ...(workflow.output_history_size !== null ? { output_history_size: workflow.output_history_size } : {}),
     steps: workflow.steps.flatMap((uuid) => (byUuid.has(uuid) ? [toStep(byUuid.get(uuid)!)] : [])),
     trigger: trigger ? toTrigger(trigger) : null,
   };

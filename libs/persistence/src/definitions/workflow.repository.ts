@@ -16,8 +16,8 @@ export interface WorkflowRecord extends WorkflowDefinition, RunCounters {
 
 /** The definition alone, without ownership, counters and timestamps. */
 export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
-  const { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, steps, trigger } = record;
-  return { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, steps, trigger };
+  const { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, output_history_size, steps, trigger } = record;
+  return { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, ...(output_history_size !== undefined ? { output_history_size } : {}), steps, trigger };
 }
 
 export interface Page<T> {

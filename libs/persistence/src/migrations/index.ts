@@ -4,6 +4,7 @@ import { TriggersAndCounters1763800200000 } from './1763800200000-triggers-and-c
 import { Notifications1763800300000 } from './1763800300000-notifications';
 import { Schedules1763800400000 } from './1763800400000-schedules';
 import { WorkflowStatus1763800500000 } from './1763800500000-workflow-status';
+import { Loops1763800900000 } from './1763800900000-loops';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
-export const migrations: (new () => unknown)[] = [Definitions1763800000000, Runs1763800100000, TriggersAndCounters1763800200000, Notifications1763800300000, Schedules1763800400000, WorkflowStatus1763800500000];
+export const migrations: (new () => unknown)[] = [Definitions1763800000000, Runs1763800100000, TriggersAndCounters1763800200000, Notifications1763800300000, Schedules1763800400000, WorkflowStatus1763800500000, Loops1763800900000];
