@@ -33,6 +33,8 @@ export interface ContinuedLoop {
   next_iteration: number;
   /** for_each: how many items the loop runs over (fixed when it started); null for repeat_until. */
   item_count: number | null;
+  /** for_each: max_items cut the items short. */
+  truncated: boolean;
 }
 
 /** What a Temporal Schedule starts: the run workflow prepares its own rows first. */
