@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
-import { llmStep } from './support/factories';
+import { agentStep, llmStep } from './support/factories';
 
 const LONG_LOOP = 2000;
 /** 500 iterations an execution (CONTINUE_AS_NEW_EVERY) at ~6 events each, and the loop's start and end. */
@@ -56,6 +56,7 @@ describe('Loops', () => {
     expect(step.iterations[3].messages[0]).toEqual({ role: 'system', content: 'Handle item-3 (index 3)' });
     expect(done.steps).toHaveLength(2); // iterations are nested under their step, not steps of their own
     expect(done.tokens.total).toBe(26 * 15);
+    expect(step.tokens.total).toBe(25 * 15); // a looping step's tokens are its iterations'
   });
 
   it('repeats until the predicate holds on the latest answer, each iteration seeing the one before', async () => {
@@ -86,6 +87,18 @@ describe('Loops', () => {
     expect(done.steps[0]).toMatchObject({ loop: { type: 'repeat_until', iterations: 2, stopped_by: 'max_iters' }, output: { raw_data: { ok: false } } });
     expect(done.steps[1]).toMatchObject({ loop: { type: 'for_each', iterations: 2, stopped_by: 'max_items' }, output: { raw_data: ['a done', 'b done'] } });
     expect(systemPrompts().slice(2)).toEqual(['Do a', 'Do b']);
+  });
+
+  it('loops an agent step too: each iteration is a whole agent conversation under its own row', async () => {
+    const agent = agentStep({ name: 'agent', system_prompt: 'Look up <<item>>', loop: { type: 'for_each', input_path: '<<trigger_output.items>>' } });
+    stack.model.script(reply.text('found x'), reply.text('found y'));
+
+    const done = await run([agent], { items: ['x', 'y'] });
+
+    expect(done.status).toBe('completed');
+    expect(systemPrompts()).toEqual(['Look up x', 'Look up y']);
+    expect(done.steps[0]).toMatchObject({ loop: { stopped_by: 'exhausted', iterations: 2 }, output: { raw_data: ['found x', 'found y'] } });
+    expect(done.steps[0].iterations.map((it: RunBody) => it.messages.at(-1).content)).toEqual(['found x', 'found y']);
   });
 
   it('fails the step, naming the problem, when input_path does not hold an array', async () => {

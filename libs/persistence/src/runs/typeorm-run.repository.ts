@@ -290,11 +290,18 @@ export class TypeormRunRepository extends RunRepository {
       .execute();
   }
 
+  /** A run's tokens, or a step's: a looping step's are its iterations'. */
   private async sumTokens(manager: EntityManager, column: 'run_uuid' | 'step_instance_uuid', value: string) {
+    // A join on the step and its iterations (by index), not an IN over a UNION, which MariaDB evaluates row by row.
+    const from =
+      column === 'run_uuid'
+        ? 'model_calls m WHERE m.run_uuid = ?'
+        : `(SELECT ? AS uuid UNION ALL SELECT uuid FROM workflow_step_instances WHERE parent_instance_uuid = ?) s
+           JOIN model_calls m ON m.step_instance_uuid = s.uuid WHERE TRUE`;
     const [row] = await manager.query(
-      `SELECT COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c, COALESCE(SUM(total_tokens), 0) AS t
-       FROM model_calls WHERE ${column} = ? AND status = 'completed'`,
-      [value],
+      `SELECT COALESCE(SUM(m.prompt_tokens), 0) AS p, COALESCE(SUM(m.completion_tokens), 0) AS c, COALESCE(SUM(m.total_tokens), 0) AS t
+       FROM ${from} AND m.status = 'completed'`,
+      column === 'run_uuid' ? [value] : [value, value],
     );
     return { prompt_tokens: Number(row.p), completion_tokens: Number(row.c), total_tokens: Number(row.t) };
   }
