@@ -137,7 +137,11 @@ describe('Loops', () => {
     // Walk the chain of executions back from the last one: each history bounded, the loop spread over several.
     const client = new Client({ connection: temporal });
     const lengths: number[] = [];
-    let runId: string | undefined = (await client.workflow.getHandle(done.temporal.workflow_id).describe()).runId;
+    const last = await client.workflow.getHandle(done.temporal.workflow_id).describe();
+    // The last execution still carries the run's attributes and memo, so the Web UI finds it like any run.
+    expect(last.searchAttributes).toMatchObject({ StepwiseRunUuid: [done.uuid] });
+    expect(last.memo).toMatchObject({ run_uuid: done.uuid });
+    let runId: string | undefined = last.runId;
     while (runId) {
       const history = await client.workflow.getHandle(done.temporal.workflow_id, runId).fetchHistory();
       lengths.unshift(history.events!.length);
