@@ -6,6 +6,7 @@ import { AgentConversation } from './steps/agent-conversation.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
+import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { ModelCallService } from './steps/model-call.service';
 import { StructuredOutputService } from './steps/structured-output.service';
@@ -31,8 +32,9 @@ import { ToolCallService } from './steps/tool-call.service';
     LlmStepService,
     AgentStepService,
     StopCheckerService,
+    LoopService,
     NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, NotificationService],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, NotificationService],
 })
 export class WorkerModule {}

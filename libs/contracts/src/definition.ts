@@ -38,6 +38,32 @@ export interface StopCondition {
   target_value: JsonValue;
 }
 
+export const LOOP_TYPES = ['for_each', 'repeat_until'] as const;
+export type LoopType = (typeof LOOP_TYPES)[number];
+
+/** Runs the step once per element of the array a placeholder names (`<<item>>`, `<<item_index>>` in the prompt). */
+export interface ForEachLoop {
+  type: 'for_each';
+  /** One placeholder naming an array: `<<trigger_output.items>>` or `<<step_output.{uuid}.field>>` of an earlier step. */
+  input_path: string;
+  max_items?: number;
+}
+
+/** Runs the step again until `predicate_path` (JSONPath on the latest output) equals `predicate_value`. */
+export interface RepeatUntilLoop {
+  type: 'repeat_until';
+  predicate_path: string;
+  predicate_value: JsonValue;
+  max_iters?: number;
+}
+
+export type StepLoop = ForEachLoop | RepeatUntilLoop;
+
+export const LOOP_DEFAULTS = { max_items: 100, max_iters: 10, output_history_size: 5 } as const;
+
+/** Why a loop ended: its predicate held, it hit a bound, or a for_each ran out of items. */
+export type LoopStopReason = 'predicate' | 'max_iters' | 'max_items' | 'exhausted';
+
 interface StepBase {
   uuid: string;
   name: string;
@@ -52,6 +78,7 @@ export interface CustomLlmStep extends StepBase {
   output_schema?: JsonObject | null;
   /** Times an answer that breaks output_schema is sent back for correction before the step fails (default 2). */
   max_correction_attempts?: number | null;
+  loop?: StepLoop | null;
 }
 
 export interface CustomAgentStep extends StepBase {
@@ -64,6 +91,7 @@ export interface CustomAgentStep extends StepBase {
   output_schema?: JsonObject | null;
   /** Times a final answer that breaks output_schema is sent back for correction before the step fails (default 2). */
   max_correction_attempts?: number | null;
+  loop?: StepLoop | null;
 }
 
 export interface StopCheckerStep extends StepBase {
@@ -101,4 +129,6 @@ export interface WorkflowDefinition {
   trigger: TriggerDefinition | null;
   /** Absent or null: the steps run as an ordered chain. */
   graph?: GraphDefinition | null;
+  /** How many of a looping step's latest outputs `<<step_output.{uuid}[-2]>>` can reach (absent: 5). */
+  output_history_size?: number;
 }

@@ -1,6 +1,6 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
-import type { CustomAgentStep, CustomLlmStep, StopCheckerStep, WorkflowDefinition } from './definition';
+import type { CustomAgentStep, CustomLlmStep, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
 import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
@@ -22,14 +22,27 @@ export interface PreparedRun {
   heartbeat_timeout_seconds?: number;
   /** A resumed run starts here: the steps before it were carried over from the parent run. */
   resume?: ResumePoint;
+  /** Set when this execution continues an earlier one of the same run (continue-as-new inside a loop). */
+  continued?: ContinuedLoop;
 }
 
 export interface ResumePoint {
   from_step_uuid: string;
   /** The carried step whose output is $previous_output for the first step run, null when none. */
   previous_step_uuid: string | null;
-  /** How many steps were carried over (they count as completed for partial success). */
-  carried_steps: number;
+}
+
+/** Where a run that continued as new picks up: inside a looping step, at its next iteration. */
+export interface ContinuedLoop {
+  step_uuid: string;
+  /** The step that ran just before the looping one ($previous_output), null when it is the first. */
+  previous_step_uuid: string | null;
+  /** 0-based index of the next iteration to run. */
+  next_iteration: number;
+  /** for_each: how many items the loop runs over (fixed when it started); null for repeat_until. */
+  item_count: number | null;
+  /** for_each: max_items cut the items short. */
+  truncated: boolean;
 }
 
 /** What a Temporal Schedule starts: the run workflow prepares its own rows first. */
@@ -58,6 +71,28 @@ export interface StepContext {
   instance_uuid: string;
   /** The step that ran just before this one ($previous_output), null for the first. */
   previous_step_uuid: string | null;
+  /** Set inside a loop: `instance_uuid` is then the iteration's own row, created by its first activity. */
+  iteration?: LoopIteration;
+  /** The workflow's output_history_size, when it sets one (else 5): how far `[-n]` history references reach. */
+  output_history_size?: number;
+}
+
+export interface LoopIteration {
+  /** The looping step's own instance row. */
+  parent_instance_uuid: string;
+  /** 0-based; for_each's `<<item_index>>`, and the item's position in the resolved array. */
+  index: number;
+}
+
+/** What a looping step's start fixed: for_each's item count (capped by max_items) and whether the cap cut it. */
+export interface LoopStart {
+  item_count: number | null;
+  truncated: boolean;
+}
+
+/** One iteration's output, and for repeat_until whether the predicate holds on it. */
+export interface IterationRef extends OutputRef {
+  predicate_met?: boolean;
 }
 
 export interface ToolSpec {
@@ -96,19 +131,26 @@ export interface StopCheckResult {
   reason: string | null;
 }
 
+export type LoopingStep = CustomLlmStep | CustomAgentStep;
+
 export type FinalStatus = Exclude<RunStatus, 'running'>;
 
 /** The activities the run workflow calls; apps/worker implements them over its services. */
 export interface RunActivities {
   /** Records a scheduled run (snapshot, rows) under the uuid the workflow chose. */
   prepareScheduledRun(input: ScheduledRunRequest['scheduled'] & { run_uuid: string; temporal_workflow_id: string }): Promise<PreparedRun>;
-  runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<OutputRef>;
+  /** Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. */
+  runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<IterationRef>;
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
   agentTurn(input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number }): Promise<AgentTurnResult>;
   /** Runs the call and puts its answer at `position` in the conversation. */
   callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number }): Promise<ToolCallResult>;
-  completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<OutputRef>;
+  completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<IterationRef>;
   runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;
+  /** Marks a looping step running and, for for_each, resolves its items once to count them. */
+  startLoop(input: StepContext & { step: LoopingStep }): Promise<LoopStart>;
+  /** The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop ended. */
+  completeLoop(input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason }): Promise<OutputRef>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
   /** POSTs the run's signed summary to the workflow's notify_url; throws (and is retried) until it is taken. */

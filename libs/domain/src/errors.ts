@@ -16,6 +16,7 @@ export enum ErrorCode {
   InvalidJsonPath = 'INVALID_JSON_PATH',
   InvalidOutputSchema = 'INVALID_OUTPUT_SCHEMA',
   InvalidPlaceholder = 'INVALID_PLACEHOLDER',
+  InvalidLoop = 'INVALID_LOOP',
   NotAPermutation = 'NOT_A_PERMUTATION',
   ImportUnparseable = 'IMPORT_UNPARSEABLE',
   UnknownTool = 'UNKNOWN_TOOL',

@@ -27,6 +27,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.InvalidJsonPath:
     case ErrorCode.InvalidOutputSchema:
     case ErrorCode.InvalidPlaceholder:
+    case ErrorCode.InvalidLoop:
     case ErrorCode.NotAPermutation:
     case ErrorCode.ImportUnparseable:
     case ErrorCode.UnknownTool:

@@ -49,6 +49,7 @@ const workflowFields: Record<string, SchemaObject> = {
   notify_url: { type: 'string', nullable: true, description: 'When a run ends, a signed summary is POSTed here' },
   notify_on_complete: { type: 'boolean' },
   notify_on_failure: { type: 'boolean' },
+  output_history_size: { type: 'integer', minimum: 1, maximum: 100, description: 'How many of a looping step\'s latest outputs history references reach (default 5)' },
   tool_drift: toOpenApi((WORKFLOW_FIELDS_SCHEMA.properties as Record<string, JsonSchema>).tool_drift),
 };
 

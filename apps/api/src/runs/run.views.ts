@@ -1,5 +1,5 @@
 // What the API returns for runs: the run with its step instances and their full audit.
-import type { OutputRecord, RunRecord, RunWithSteps } from '@app/persistence';
+import { ITERATIONS_SHOWN_AT_EACH_END, type OutputRecord, type RunRecord, type RunWithSteps, type StepWithAudit } from '@app/persistence';
 
 export function toOutputView(output: OutputRecord) {
   const { uuid, raw_data, summary, markdown_representation, size_bytes, created_at } = output;
@@ -38,31 +38,49 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
   };
 }
 
+function toStepView(step: StepWithAudit) {
+  return {
+    uuid: step.uuid,
+    step_definition_uuid: step.step_definition_uuid,
+    name: step.step_name,
+    type: step.step_type,
+    position: step.position,
+    status: step.status,
+    carried_from_run_uuid: step.carried_from_run_uuid,
+    started_at: step.started_at,
+    finished_at: step.finished_at,
+    duration_ms: step.duration_ms,
+    attempts: step.attempts,
+    input_data: step.input_data,
+    messages: step.messages ?? [],
+    output: step.output ? toOutputView(step.output) : null,
+    error_message: step.error_message,
+    tokens: tokensOf(step),
+    model_calls: step.model_calls.map(({ step_instance_uuid: _s, ...call }) => ({ ...call, tokens: tokensOf(call) })),
+    tool_calls: step.tool_calls.map(({ step_instance_uuid: _s, ...call }) => call),
+  };
+}
+
+/**
+ * A looping step also shows how its loop ended and its iterations: all of them up to twice
+ * ITERATIONS_SHOWN_AT_EACH_END, else the first and the last ones (`iteration_count` says how many ran).
+ */
+function loopView(step: RunWithSteps['steps'][number]) {
+  if (!step.loop_state && !step.iteration_count) return {};
+  return {
+    loop: step.loop_state,
+    iteration_count: step.iteration_count,
+    iterations_shown: step.iteration_count > 2 * ITERATIONS_SHOWN_AT_EACH_END ? `first and last ${ITERATIONS_SHOWN_AT_EACH_END}` : 'all',
+    iterations: step.iterations.map((iteration) => ({ iteration: iteration.iteration, ...toStepView(iteration) })),
+  };
+}
+
 export function toRunView(run: RunWithSteps, temporalUiUrl: string, namespace: string) {
   return {
     ...toRunSummaryView(run, temporalUiUrl, namespace),
     trigger_output: run.trigger_output ? toOutputView(run.trigger_output) : null,
     resumed_by: run.resumed_by,
     definition: run.definition,
-    steps: run.steps.map((step) => ({
-      uuid: step.uuid,
-      step_definition_uuid: step.step_definition_uuid,
-      name: step.step_name,
-      type: step.step_type,
-      position: step.position,
-      status: step.status,
-      carried_from_run_uuid: step.carried_from_run_uuid,
-      started_at: step.started_at,
-      finished_at: step.finished_at,
-      duration_ms: step.duration_ms,
-      attempts: step.attempts,
-      input_data: step.input_data,
-      messages: step.messages ?? [],
-      output: step.output ? toOutputView(step.output) : null,
-      error_message: step.error_message,
-      tokens: tokensOf(step),
-      model_calls: step.model_calls.map(({ step_instance_uuid: _s, ...call }) => ({ ...call, tokens: tokensOf(call) })),
-      tool_calls: step.tool_calls.map(({ step_instance_uuid: _s, ...call }) => call),
-    })),
+    steps: run.steps.map((step) => ({ ...toStepView(step), ...loopView(step) })),
   };
 }

@@ -7,6 +7,7 @@ import type { RunPreparer, RunRepository } from '@app/persistence';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
+import type { LoopService } from '../steps/loop.service';
 import type { NotificationService } from '../steps/notification.service';
 import type { StopCheckerService } from '../steps/stop-checker.service';
 import type { ToolCallService } from '../steps/tool-call.service';
@@ -17,6 +18,7 @@ export interface RunServices {
   agent: AgentStepService;
   tools: ToolCallService;
   stopChecker: StopCheckerService;
+  loops: LoopService;
   notifications: NotificationService;
   runs: RunRepository;
   preparer: RunPreparer;
@@ -45,11 +47,22 @@ export function createRunActivities(services: RunServices): RunActivities {
         const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id };
         return (await services.preparer.prepare(request)).run;
       }),
-    runLlmStep: ({ step, ...context }) => inActivity((scope) => services.llm.run(context, step, scope)),
-    startAgentStep: ({ step, ...context }) => inActivity(() => services.agent.start(context, step)),
+    runLlmStep: ({ step, ...context }) =>
+      inActivity(async (scope) => {
+        await services.loops.openIteration(context);
+        return services.loops.checked(context, step, await services.llm.run(context, step, scope));
+      }),
+    startAgentStep: ({ step, ...context }) =>
+      inActivity(async () => {
+        await services.loops.openIteration(context);
+        return services.agent.start(context, step);
+      }),
     agentTurn: ({ step, tools, turn, conversation_length, ...context }) => inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
     callTool: ({ step, call, position, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope)),
-    completeAgentStep: ({ step, conversation_length, ...context }) => inActivity((scope) => services.agent.complete(context, step, conversation_length, scope)),
+    completeAgentStep: ({ step, conversation_length, ...context }) =>
+      inActivity(async (scope) => services.loops.checked(context, step, await services.agent.complete(context, step, conversation_length, scope))),
+    startLoop: ({ step, ...context }) => inActivity(() => services.loops.start(context, step)),
+    completeLoop: ({ step, iterations, stopped_by, ...context }) => inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
     runStopChecker: ({ step, ...context }) => inActivity(() => services.stopChecker.run(context, step)),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
     finishRun: ({ run_uuid, status, error_message }) => services.runs.finishRun(run_uuid, status, error_message),

@@ -21,7 +21,7 @@ export class LlmStepService {
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<OutputRef> {
-    const input = await this.inputs.build(context, step.system_prompt, 'full');
+    const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
     await this.runs.startStep(context.instance_uuid, input.record);
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system },

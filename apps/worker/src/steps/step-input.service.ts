@@ -1,8 +1,9 @@
 // What a model step sees: its system prompt with placeholders resolved, and its user message. LLM steps
 // get the full data; agents get compact {output_id, summary} references and fetch data with get_output.
 import { Injectable } from '@nestjs/common';
-import type { StepContext } from '@app/contracts';
-import { findPlaceholders, formatForPrompt, getPath, pickFromHistory, renderTemplate, type PlaceholderRef } from '@app/domain';
+import { LOOP_DEFAULTS, type ForEachLoop, type StepContext, type StepLoop } from '@app/contracts';
+import { findPlaceholders, formatForPrompt, getPath, loopSourceRef, pickFromHistory, renderTemplate, type PlaceholderRef } from '@app/domain';
+import { StepError } from './step-error';
 import { RunRepository, type OutputRecord } from '@app/persistence';
 
 export type DataMode = 'full' | 'reference';
@@ -20,12 +21,13 @@ const TASK_MESSAGE = 'Execute your task.';
 export class StepInputService {
   constructor(private readonly runs: RunRepository) {}
 
-  async build(context: StepContext, systemPrompt: string, mode: DataMode): Promise<StepInput> {
+  async build(context: StepContext, systemPrompt: string, mode: DataMode, loop?: StepLoop | null): Promise<StepInput> {
     const refs = findPlaceholders(systemPrompt);
     const outputs = new Map<string, OutputRecord | null>();
-    for (const ref of refs) outputs.set(ref.raw, await this.outputFor(context, ref));
+    for (const ref of refs.filter((ref) => !isItemRef(ref))) outputs.set(ref.raw, await this.outputFor(context, ref));
+    const item = refs.some(isItemRef) ? await this.currentItem(context, loop) : undefined;
 
-    const render = (ref: PlaceholderRef) => this.present(outputs.get(ref.raw) ?? null, ref, mode);
+    const render = (ref: PlaceholderRef) => (isItemRef(ref) ? presentItem(item, ref) : this.present(outputs.get(ref.raw) ?? null, ref, mode));
     const system = renderTemplate(systemPrompt, render);
     // Seed 001: with no placeholder at all, the previous output (the trigger data first) is the user message.
     const previous = refs.length ? null : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });
@@ -44,11 +46,32 @@ export class StepInputService {
     };
   }
 
+  /**
+   * The array a for_each loop runs over, resolved from its input_path placeholder. Each iteration resolves it
+   * again and picks its element by index, so item data never travels through Temporal.
+   */
+  async loopItems(context: StepContext, loop: ForEachLoop): Promise<unknown[]> {
+    const ref = loopSourceRef(loop.input_path);
+    const source = ref ? await this.outputFor(context, ref) : null;
+    const items = ref && source ? getPath(source.raw_data, ref.path) : undefined;
+    if (!Array.isArray(items)) {
+      throw new StepError('LoopInputNotArray', `loop.input_path ${loop.input_path} does not name an array (found ${items === undefined ? 'nothing' : typeof items})`);
+    }
+    return items;
+  }
+
+  private async currentItem(context: StepContext, loop: StepLoop | null | undefined): Promise<{ value: unknown; index: number } | undefined> {
+    if (!context.iteration || loop?.type !== 'for_each') return undefined;
+    const items = await this.loopItems(context, loop);
+    return { value: items[context.iteration.index], index: context.iteration.index };
+  }
+
   private async outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {
     if (ref.kind === 'step') {
-      // A chain runs each step once: its history is its one output.
-      const output = await this.runs.outputOfStep(context.run_uuid, ref.step_uuid!);
-      return pickFromHistory(output ? [output] : [], ref.index) ?? null;
+      // Without an index: the step's own output. With one: a pick from its latest outputs (a loop's iterations).
+      if (ref.index === undefined) return this.runs.outputOfStep(context.run_uuid, ref.step_uuid!);
+      const history = await this.runs.outputHistory(context.run_uuid, ref.step_uuid!, context.output_history_size ?? LOOP_DEFAULTS.output_history_size);
+      return pickFromHistory(history, ref.index) ?? null;
     }
     if (ref.kind === 'previous' && context.previous_step_uuid) return this.runs.outputOfStep(context.run_uuid, context.previous_step_uuid);
     return this.runs.triggerOutput(context.run_uuid);
@@ -63,4 +86,11 @@ export class StepInputService {
     if (mode === 'reference') return JSON.stringify({ output_id: output.uuid, summary: output.summary });
     return output.markdown_representation ?? formatForPrompt(output.raw_data);
   }
+}
+
+const isItemRef = (ref: PlaceholderRef) => ref.kind === 'item' || ref.kind === 'item_index';
+
+function presentItem(item: { value: unknown; index: number } | undefined, ref: PlaceholderRef): string {
+  const value = item === undefined ? undefined : ref.kind === 'item_index' ? item.index : getPath(item.value, ref.path);
+  return value === undefined ? (ref.default ?? 'null') : formatForPrompt(value);
 }

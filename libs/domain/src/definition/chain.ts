@@ -4,6 +4,7 @@ import type { StepDefinition } from '@app/contracts';
 import { ErrorCode } from '../errors';
 import { findPlaceholders } from '../placeholders';
 import { throwIssues, type Issue } from './issues';
+import { loopSourceRef } from './loop';
 
 function referenceIssue(target: string, at: number, positions: Map<string, number>, field: string, ordered: boolean): Issue | null {
   const position = positions.get(target);
@@ -48,7 +49,14 @@ export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps
     for (const ref of findPlaceholders(step.system_prompt)) {
       if (ref.kind !== 'step' || !ref.step_uuid || seen.has(ref.step_uuid)) continue;
       seen.add(ref.step_uuid);
+      // A looping step may read its own earlier iterations by index: <<step_output.{self}[-1]>>.
+      if (step.loop && ref.step_uuid === step.uuid && ref.index !== undefined) continue;
       const issue = referenceIssue(ref.step_uuid, i, positions, `${field}[${i}].system_prompt`, ordered);
+      if (issue) issues.push(issue);
+    }
+    const source = step.loop?.type === 'for_each' ? loopSourceRef(step.loop.input_path) : null;
+    if (source?.step_uuid) {
+      const issue = referenceIssue(source.step_uuid, i, positions, `${field}[${i}].loop.input_path`, ordered);
       if (issue) issues.push(issue);
     }
   });
@@ -66,7 +74,9 @@ export function stepsReferring(steps: readonly StepDefinition[], stepUuid: strin
     .filter((step) =>
       step.type === 'stop_checker'
         ? step.stop_conditions.some((c) => c.step_definition_uuid.toLowerCase() === stepUuid)
-        : step.type !== 'tool_executor' && findPlaceholders(step.system_prompt).some((ref) => ref.step_uuid === stepUuid),
+        : step.type !== 'tool_executor' &&
+          (findPlaceholders(step.system_prompt).some((ref) => ref.step_uuid === stepUuid) ||
+            (step.loop?.type === 'for_each' && loopSourceRef(step.loop.input_path)?.step_uuid === stepUuid)),
     )
     .map((step) => step.uuid);
 }

@@ -5,6 +5,7 @@ import {
   STEP_TYPES,
   TRIGGER_TYPES,
   type StepDefinition,
+  type StepLoop,
   type StepType,
   type TriggerDefinition,
   type TriggerType,
@@ -19,6 +20,7 @@ import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-sc
 import { chainAsGraph } from '../graph/chain-graph';
 import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph';
 import type { ToolManifest } from '../tools/tool-manifest';
+import { loopIssues, withLoopDefaults } from './loop';
 
 export type NewUuid = () => string;
 
@@ -117,8 +119,9 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
 export function parseStep(input: unknown, field: string, newUuid: NewUuid): StepDefinition {
   const body = requireObject(input, field);
   const type = knownType<StepType>(body, field, STEP_TYPES, ErrorCode.UnknownStepType);
-  throwIssues([...schemaIssues(STEP_SCHEMAS[type], body, field), ...stepContentIssues(body, field)]);
+  throwIssues([...schemaIssues(STEP_SCHEMAS[type], body, field), ...stepContentIssues(body, field), ...loopIssues(body, field)]);
   const step: Record<string, unknown> = { description: '', ...body, uuid: lower(body.uuid, newUuid) };
+  if (isObject(body.loop)) step.loop = withLoopDefaults(body.loop as unknown as StepLoop);
   if (type === 'custom_agent' && step.tools === undefined) step.tools = [];
   if (type === 'stop_checker') {
     step.stop_conditions = (body.stop_conditions as Record<string, unknown>[]).map((condition) => ({
@@ -177,13 +180,14 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
     notify_on_complete: (body.notify_on_complete as boolean | undefined) ?? false,
     notify_on_failure: (body.notify_on_failure as boolean | undefined) ?? true,
     tool_drift: (body.tool_drift as WorkflowDefinition['tool_drift'] | undefined) ?? 'warn',
+    ...(typeof body.output_history_size === 'number' ? { output_history_size: body.output_history_size } : {}),
     steps,
     trigger,
     graph,
   };
 }
 
-const PATCHABLE = ['name', 'description', 'is_active', 'status', 'notify_url', 'notify_on_complete', 'notify_on_failure', 'tool_drift'] as const;
+const PATCHABLE = ['name', 'description', 'is_active', 'status', 'notify_url', 'notify_on_complete', 'notify_on_failure', 'tool_drift', 'output_history_size'] as const;
 export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 
 const WORKFLOW_PATCH_SCHEMA = {

@@ -1,7 +1,7 @@
 // JSON Schemas (draft-07, ajv's default) of every step and trigger type's fields: the validator applies
 // them and GET /step-types and /trigger-types serve them so a UI can render forms. `default` documents the
 // value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
-import { CONDITION_OPERATORS, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
+import { CONDITION_OPERATORS, LOOP_DEFAULTS, LOOP_TYPES, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
 import { DEFAULT_MAX_CORRECTION_ATTEMPTS } from '../outputs/structured-answer';
 import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
 
@@ -45,6 +45,22 @@ const modelFields: Schema = {
     default: DEFAULT_MAX_CORRECTION_ATTEMPTS,
     title: 'Max correction attempts',
     description: 'How often an answer that breaks output_schema is sent back with the validation errors before the step fails',
+  },
+  loop: {
+    type: ['object', 'null'],
+    title: 'Loop',
+    description:
+      'for_each: {type, input_path, max_items} runs the step once per element of the array input_path names (<<item>>, <<item_index>> in the prompt); repeat_until: {type, predicate_path, predicate_value, max_iters} runs it again until the JSONPath on its latest output equals predicate_value',
+    additionalProperties: false,
+    required: ['type'],
+    properties: {
+      type: { enum: [...LOOP_TYPES] },
+      input_path: text(2000, { description: 'for_each: one placeholder naming an array, e.g. <<trigger_output.items>> or <<step_output.{uuid}.field>>' }),
+      max_items: { type: 'integer', minimum: 1, maximum: 10000, default: LOOP_DEFAULTS.max_items, description: 'for_each: items beyond this are not run' },
+      predicate_path: text(2000, { description: 'repeat_until: JSONPath on the latest output, e.g. $.done' }),
+      predicate_value: { description: 'repeat_until: any JSON value; the loop stops when the path equals it' },
+      max_iters: { type: 'integer', minimum: 1, maximum: 10000, default: LOOP_DEFAULTS.max_iters, description: 'repeat_until: iterations before the loop stops anyway' },
+    },
   },
 };
 
@@ -146,6 +162,7 @@ export const WORKFLOW_FIELDS_SCHEMA: Schema = {
       default: 'warn',
       description: "When the agents' tools changed since the workflow was saved: fail refuses the run, warn starts it and records the drift",
     },
+    output_history_size: { type: 'integer', minimum: 1, maximum: 100, description: 'How many of a looping step\'s latest outputs <<step_output.{uuid}[-2]>> can reach (default 5)' },
     steps: { type: 'array' },
     trigger: { type: ['object', 'null'] },
     graph: { type: ['object', 'null'] },

@@ -209,3 +209,21 @@ describe(formatForPrompt.name, () => {
     expect(formatForPrompt(undefined)).toBe('');
   });
 });
+
+describe('loop placeholders', () => {
+  it('parses <<item>>, <<item.path>> with a default, and <<item_index>>', () => {
+    expect(findPlaceholders('<<item>> <<item.name[0]|none>> <<item_index>>')).toEqual([
+      { raw: '<<item>>', kind: 'item', path: [] },
+      { raw: '<<item.name[0]|none>>', kind: 'item', path: ['name', 0], default: 'none' },
+      { raw: '<<item_index>>', kind: 'item_index', path: [] },
+    ]);
+    expect(findMalformedPlaceholders('<<items>> <<item_indexes>>')).toEqual(['<<items>>', '<<item_indexes>>']);
+  });
+
+  it('resolves the element and its index from the loop source, and the default outside a loop', () => {
+    const [item, field, index] = findPlaceholders('<<item>> <<item.name|none>> <<item_index>>');
+    const inLoop = sources({ item: { value: { name: 'b' }, index: 1 } });
+    expect([item, field, index].map((ref) => resolvePlaceholder(ref, inLoop))).toEqual([{ name: 'b' }, 'b', 1]);
+    expect(resolvePlaceholder(field, sources())).toBe('none');
+  });
+});

@@ -4,6 +4,7 @@
 //   <<step_output.{uuid}[-2].field|none>>   history form: [i] right after the uuid picks one of the step's
 //                                           outputs (0 the oldest, -1 the latest), |text is a default
 //   $previous_output, $previous_output.x    the output of the step just before (the trigger data first)
+//   <<item>>, <<item.field>>, <<item_index>> inside a for_each loop: the element and its 0-based index
 // Path segments: .name, [3], [-1] (from the end), ["any key"] / ['any key'], and .length on arrays.
 // Dependency-free and deterministic: the run workflow's sandbox may import this module.
 
@@ -11,7 +12,7 @@ export type PathSegment = string | number;
 
 export interface PlaceholderRef {
   raw: string;
-  kind: 'trigger' | 'step' | 'previous';
+  kind: 'trigger' | 'step' | 'previous' | 'item' | 'item_index';
   step_uuid?: string;
   /** History index of a step's outputs: -1 is the latest, 0 the oldest kept. */
   index?: number;
@@ -26,6 +27,7 @@ const SEGMENT = `\\.${NAME}|\\[(?:-?\\d+|${QUOTED})\\]`;
 const PATH = `(?:${SEGMENT})*`;
 const STEP = new RegExp(`^step_output\\.(${UUID})(?:\\[(-?\\d+)\\])?(${PATH})(?:\\|([\\s\\S]*))?$`);
 const TRIGGER = new RegExp(`^trigger_output(${PATH})(?:\\|([\\s\\S]*))?$`);
+const ITEM = new RegExp(`^(item_index|item(${PATH}))(?:\\|([\\s\\S]*))?$`);
 /** One scan for both forms, so text a resolver returns is never scanned again. */
 const TOKEN = new RegExp(`<<([^<>]*)>>|\\$previous_output(?![\\w$])(${PATH})`, 'g');
 const SEGMENTS = new RegExp(`\\.(${NAME})|\\[(-?\\d+)\\]|\\[(${QUOTED})\\]`, 'g');
@@ -60,6 +62,11 @@ function parseInner(raw: string, inner: string): PlaceholderRef | null {
   const trigger = TRIGGER.exec(inner);
   if (trigger) {
     return { raw, kind: 'trigger', path: parsePath(trigger[1]), ...(trigger[2] !== undefined ? { default: trigger[2] } : {}) };
+  }
+  const item = ITEM.exec(inner);
+  if (item) {
+    const isIndex = item[1] === 'item_index';
+    return { raw, kind: isIndex ? 'item_index' : 'item', path: isIndex ? [] : parsePath(item[2]), ...(item[3] !== undefined ? { default: item[3] } : {}) };
   }
   return null;
 }
@@ -143,6 +150,8 @@ export interface PlaceholderSources {
   previous: unknown;
   /** A step's outputs in this run, oldest first; empty when it has not run. */
   stepHistory: (stepUuid: string) => readonly unknown[];
+  /** Inside a for_each loop: the current element and its index. */
+  item?: { value: unknown; index: number };
 }
 
 /** The value a placeholder stands for; its `|default` text (or undefined) when there is none. */
@@ -152,7 +161,11 @@ export function resolvePlaceholder(ref: PlaceholderRef, sources: PlaceholderSour
       ? sources.trigger
       : ref.kind === 'previous'
         ? sources.previous
-        : pickFromHistory(sources.stepHistory(ref.step_uuid ?? ''), ref.index);
+        : ref.kind === 'item'
+          ? sources.item?.value
+          : ref.kind === 'item_index'
+            ? sources.item?.index
+            : pickFromHistory(sources.stepHistory(ref.step_uuid ?? ''), ref.index);
   const value = getPath(base, ref.path);
   return value === undefined ? ref.default : value;
 }

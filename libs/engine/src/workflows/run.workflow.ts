@@ -1,15 +1,30 @@
 // The run workflow: walks a snapshot of the definition and runs each step as activities. It holds no
 // data of its own beyond references; every write goes through an activity.
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
-import type {
-  CustomAgentStep,
-  FinalStatus,
-  PreparedRun,
-  RunActivities,
-  RunWorkflowInput,
-  RunWorkflowResult,
-  StepContext,
-  StepDefinition,
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  LOOP_DEFAULTS,
+  type ContinuedLoop,
+  type CustomAgentStep,
+  type FinalStatus,
+  type IterationRef,
+  type LoopingStep,
+  type LoopStopReason,
+  type PreparedRun,
+  type RunActivities,
+  type RunWorkflowInput,
+  type RunWorkflowResult,
+  type StepContext,
+  type StepDefinition,
 } from '@app/contracts';
 import { BOOKKEEPING_OPTIONS, NOTIFICATION_OPTIONS, stepActivityOptions } from './activity-options';
 import { nextStep } from './next-step';
@@ -18,6 +33,11 @@ const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
 const notifications = proxyActivities<RunActivities>(NOTIFICATION_OPTIONS);
 const DEFAULT_HEARTBEAT_SECONDS = 30;
 const DEFAULT_MAX_ITERATIONS = 10;
+/**
+ * Loop iterations one execution runs before it continues as new (sooner if Temporal suggests it), so a
+ * loop of thousands keeps each history to a few thousand events.
+ */
+export const CONTINUE_AS_NEW_EVERY = 500;
 
 function failureMessage(error: unknown): string {
   let current = error as { message?: string; cause?: unknown } | undefined;
@@ -41,7 +61,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
   const activitiesFor = (step: StepDefinition, summary = `${step.name} (${step.type})`) =>
     proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary));
 
-  async function runAgent(step: CustomAgentStep, context: StepContext): Promise<void> {
+  async function runAgent(step: CustomAgentStep, context: StepContext): Promise<IterationRef> {
     const { tools, conversation_length } = await activitiesFor(step).startAgentStep({ ...context, step });
     // The conversation itself stays in MySQL: the workflow tracks its length and the calls to make.
     let length = conversation_length;
@@ -50,8 +70,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       const result = await activitiesFor(step, `${step.name}: model turn ${turn}`).agentTurn({ ...context, step, tools, turn, conversation_length: length });
       length = result.conversation_length;
       if (!result.tool_calls.length) {
-        await activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length });
-        return;
+        return await activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length });
       }
       // Each tool call is its own activity: once completed, a crash never repeats it.
       for (const call of result.tool_calls) {
@@ -63,6 +82,38 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       `Agent step "${step.name}" reached max_iterations (${maxIterations}) without a final answer`,
       'MaxIterationsReached',
     );
+  }
+
+  let iterationsThisExecution = 0;
+  let currentIteration: string | null = null;
+
+  /**
+   * A step with a loop: each iteration is the step's usual activities under an iteration row of its own
+   * (its uuid drawn here, so a retried activity reuses it); only indexes travel, each iteration resolves
+   * its item itself. `resume` is where an earlier execution of this run stopped.
+   */
+  async function runLoop(step: LoopingStep, context: StepContext, resume: ContinuedLoop | null): Promise<void> {
+    const loop = step.loop!;
+    const position = resume ?? { ...(await activitiesFor(step, `${step.name}: start ${loop.type}`).startLoop({ ...context, step })), next_iteration: 0 };
+    const bound = loop.type === 'for_each' ? position.item_count! : (loop.max_iters ?? LOOP_DEFAULTS.max_iters);
+    let iterations = position.next_iteration;
+    let stoppedBy: LoopStopReason | null = null;
+    while (iterations < bound && !stoppedBy) {
+      if (iterationsThisExecution >= CONTINUE_AS_NEW_EVERY || workflowInfo().continueAsNewSuggested) {
+        const continued: ContinuedLoop = { ...position, step_uuid: step.uuid, previous_step_uuid: context.previous_step_uuid, next_iteration: iterations };
+        await continueAsNew<typeof runWorkflow>({ ...input, continued });
+      }
+      currentIteration = uuid4();
+      const iteration = { ...context, instance_uuid: currentIteration, iteration: { parent_instance_uuid: context.instance_uuid, index: iterations } };
+      const result =
+        step.type === 'custom_llm' ? await activitiesFor(step, `${step.name}: iteration ${iterations + 1}`).runLlmStep({ ...iteration, step }) : await runAgent(step, iteration);
+      currentIteration = null;
+      iterations += 1;
+      iterationsThisExecution += 1;
+      if (result.predicate_met) stoppedBy = 'predicate';
+    }
+    stoppedBy ??= loop.type === 'repeat_until' ? 'max_iters' : position.truncated ? 'max_items' : 'exhausted';
+    await activitiesFor(step, `${step.name}: end ${loop.type}`).completeLoop({ ...context, step, iterations, stopped_by: stoppedBy });
   }
 
   const finish = async (status: FinalStatus, error_message: string | null): Promise<RunWorkflowResult> => {
@@ -82,12 +133,15 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     }
   }
 
+  // A continued execution starts inside the looping step where the previous one stopped.
+  let resume = input.continued ?? null;
   let current: StepDefinition | null = null;
-  // A resumed run starts at its step, after the ones carried over from its parent (they count as completed).
-  let previousOutput: string | null = input.resume?.previous_step_uuid ?? null;
-  let completedSteps = input.resume?.carried_steps ?? 0;
-  const first = input.resume ? input.definition.steps.find((step) => step.uuid === input.resume!.from_step_uuid)! : nextStep(input.definition, null);
+  let previousOutput: string | null = resume?.previous_step_uuid ?? input.resume?.previous_step_uuid ?? null;
+  const historySize = input.definition.output_history_size;
+  // Where this execution starts: inside the loop an earlier execution left, at a resumed run's step, or at the first step.
+  const startUuid = resume?.step_uuid ?? input.resume?.from_step_uuid;
   try {
+    const first = startUuid ? input.definition.steps.find((step) => step.uuid === startUuid)! : nextStep(input.definition, null);
     for (let step = first; step; step = nextStep(input.definition, step.uuid)) {
       current = step;
       const context: StepContext = {
@@ -95,28 +149,33 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
         user_id: input.user_id,
         instance_uuid: instanceOf.get(step.uuid)!,
         previous_step_uuid: previousOutput,
+        ...(historySize ? { output_history_size: historySize } : {}),
       };
-      if (step.type === 'custom_llm') {
+      if ((step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop) {
+        await runLoop(step, context, resume);
+        resume = null;
+      } else if (step.type === 'custom_llm') {
         await activitiesFor(step).runLlmStep({ ...context, step });
       } else if (step.type === 'custom_agent') {
         await runAgent(step, context);
       } else if (step.type === 'stop_checker') {
         const check = await activitiesFor(step).runStopChecker({ ...context, step });
         if (check.stopped) return await finish('stopped', check.reason);
-        completedSteps += 1;
         continue; // a stop checker produces no output: $previous_output still means the step before it
       } else {
         throw ApplicationFailure.nonRetryable(`Step "${step.name}" is a ${step.type}, which runs only in graph workflows`, 'UnsupportedStep');
       }
-      completedSteps += 1;
       previousOutput = step.uuid;
     }
     current = null;
     return await finish('completed', null);
   } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
     const interrupted = current;
+    const iteration = currentIteration;
     if (isCancellation(error) || CancellationScope.current().consideredCancelled) {
       await CancellationScope.nonCancellable(async () => {
+        if (iteration) await bookkeeping.failStep({ instance_uuid: iteration, error_message: 'Cancelled while running' });
         if (interrupted) await bookkeeping.failStep({ instance_uuid: instanceOf.get(interrupted.uuid)!, error_message: 'Cancelled while running' });
         await finish('cancelled', 'Cancelled by request');
       });
@@ -124,9 +183,11 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     }
     if (!interrupted) throw error;
     const message = `Step "${interrupted.name}" failed: ${failureMessage(error)}`;
+    if (iteration) await bookkeeping.failStep({ instance_uuid: iteration, error_message: failureMessage(error) });
     await bookkeeping.failStep({ instance_uuid: instanceOf.get(interrupted.uuid)!, error_message: failureMessage(error) });
-    // Earlier steps' outputs stay readable, and a resume from the failed step reuses them.
-    await finish(completedSteps > 0 ? 'partial_success' : 'failed', message);
+    // In a chain every step before the failed one completed (or was carried over by a resume): their outputs
+    // stay readable, and a resume from the failed step reuses them.
+    await finish(input.definition.steps.indexOf(interrupted) > 0 ? 'partial_success' : 'failed', message);
     throw ApplicationFailure.nonRetryable(message, 'StepFailed');
   }
 }

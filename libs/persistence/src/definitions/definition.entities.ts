@@ -23,6 +23,7 @@ export class WorkflowEntity {
   /** The agents' tools as they were at the last save, and their sha256; null for workflows saved before manifests. */
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_manifest!: ToolManifest | null;
   @Column({ type: 'char', length: 64, nullable: true }) tool_manifest_hash!: string | null;
+  @Column({ type: 'int', nullable: true }) output_history_size!: number | null;
   /** Signs run-end notifications; set once when the workflow is created. */
   @Column({ type: 'varchar', nullable: true, update: false }) notify_secret!: string | null;
   /** Written only by atomic increments in the run repository. */

@@ -28,7 +28,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
       take: limit,
       skip: offset,
     });
-    return { items: rows.map((row) => ({ ...row })), total, limit, offset };
+    return { items: rows.map(({ output_history_size, ...row }) => ({ ...row, ...(output_history_size !== null ? { output_history_size } : {}) })), total, limit, offset };
   }
 
   find(userId: string, uuid: string): Promise<WorkflowRecord | null> {
@@ -67,6 +67,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         notify_on_complete: definition.notify_on_complete,
         notify_on_failure: definition.notify_on_failure,
         tool_drift: definition.tool_drift,
+        output_history_size: definition.output_history_size ?? null,
         notify_secret: notifySecret,
         trigger_uuid: definition.trigger?.uuid ?? null,
         steps: definition.steps.map((step) => step.uuid),
@@ -92,6 +93,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         notify_on_complete: next.notify_on_complete,
         notify_on_failure: next.notify_on_failure,
         tool_drift: next.tool_drift,
+        output_history_size: next.output_history_size ?? null,
         trigger_uuid: next.trigger?.uuid ?? null,
         steps: next.steps.map((step) => step.uuid),
         graph: next.graph ?? null,

@@ -40,6 +40,7 @@ export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEn
     notify_on_complete: workflow.notify_on_complete,
     notify_on_failure: workflow.notify_on_failure,
     tool_drift: workflow.tool_drift,
+    ...(workflow.output_history_size !== null ? { output_history_size: workflow.output_history_size } : {}),
     steps: workflow.steps.flatMap((uuid) => (byUuid.has(uuid) ? [toStep(byUuid.get(uuid)!)] : [])),
     trigger: trigger ? toTrigger(trigger) : null,
     graph: workflow.graph ?? null,

@@ -20,8 +20,22 @@ export interface WorkflowRecord extends WorkflowDefinition, RunCounters {
 
 /** The definition alone, without ownership, counters and timestamps. */
 export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
-  const { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, tool_drift, steps, trigger, graph } = record;
-  return { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, tool_drift, steps, trigger, graph: graph ?? null };
+  const { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, tool_drift, output_history_size, steps, trigger, graph } = record;
+  return {
+    uuid,
+    name,
+    description,
+    is_active,
+    status,
+    notify_url,
+    notify_on_complete,
+    notify_on_failure,
+    tool_drift,
+    ...(output_history_size !== undefined ? { output_history_size } : {}),
+    steps,
+    trigger,
+    graph: graph ?? null,
+  };
 }
 
 /** The tool manifest of a definition about to be saved, read from the registry inside the save. */

@@ -6,6 +6,7 @@ import { Schedules1763800400000 } from './1763800400000-schedules';
 import { WorkflowStatus1763800500000 } from './1763800500000-workflow-status';
 import { Resume1763800600000 } from './1763800600000-resume';
 import { ToolManifest1763800800000 } from './1763800800000-tool-manifest';
+import { Loops1763800900000 } from './1763800900000-loops';
 import { Graphs1763801000000 } from './1763801000000-graphs';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
@@ -18,5 +19,6 @@ export const migrations: (new () => unknown)[] = [
   WorkflowStatus1763800500000,
   Resume1763800600000,
   ToolManifest1763800800000,
+  Loops1763800900000,
   Graphs1763801000000,
 ];

@@ -11,7 +11,7 @@ export function preparedRunOf(run: RunWithSteps): PreparedRun {
     definition: run.definition as WorkflowDefinition,
     instances: run.steps.map((step) => ({ step_uuid: step.step_definition_uuid, instance_uuid: step.uuid })),
     ...(run.resumed_from_step_uuid
-      ? { resume: { from_step_uuid: run.resumed_from_step_uuid, previous_step_uuid: previous?.step_definition_uuid ?? null, carried_steps: carried.length } }
+      ? { resume: { from_step_uuid: run.resumed_from_step_uuid, previous_step_uuid: previous?.step_definition_uuid ?? null } }
       : {}),
   };
 }

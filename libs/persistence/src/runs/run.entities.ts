@@ -50,6 +50,9 @@ export class StepInstanceEntity {
   @Column({ type: 'int', nullable: true }) duration_ms!: number | null;
   @Column(datetime) started_at!: Date | null;
   @Column(datetime) finished_at!: Date | null;
+  @Column({ type: 'char', length: 36, nullable: true }) parent_instance_uuid!: string | null;
+  @Column({ type: 'int', nullable: true }) iteration!: number | null;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) loop_state!: unknown;
 }
 
 @Entity('step_outputs')

@@ -1,5 +1,5 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
-import type { RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+import type { LoopStopReason, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
 import type { ToolDrift } from '@app/domain';
 
 /**
@@ -69,7 +69,21 @@ export interface StepInstanceRecord extends TokenUsage {
   duration_ms: number | null;
   started_at: Date | null;
   finished_at: Date | null;
+  /** An iteration's row: the looping step's row, and the 0-based iteration. Null on a step's own row. */
+  parent_instance_uuid: string | null;
+  iteration: number | null;
+  /** On a looping step's row once its loop ended. */
+  loop_state: LoopState | null;
 }
+
+export interface LoopState {
+  type: LoopType;
+  iterations: number;
+  stopped_by: LoopStopReason;
+}
+
+/** A step's row as GET /runs/{uuid} shows it: its calls, and a looping step's iterations (bounded). */
+export type StepWithAudit = StepInstanceRecord & { output: OutputRecord | null; model_calls: ModelCallRecord[]; tool_calls: ToolCallRecord[] };
 
 export interface NotificationRecord {
   url: string;
@@ -103,7 +117,7 @@ export interface RunRecord extends TokenUsage {
 }
 
 export interface RunWithSteps extends RunRecord {
-  steps: (StepInstanceRecord & { output: OutputRecord | null; model_calls: ModelCallRecord[]; tool_calls: ToolCallRecord[] })[];
+  steps: (StepWithAudit & { iterations: StepWithAudit[]; iteration_count: number })[];
   trigger_output: OutputRecord | null;
   /** The runs that resume this one. */
   resumed_by: Pick<RunRecord, 'uuid' | 'status' | 'resumed_from_step_uuid' | 'created_at'>[];

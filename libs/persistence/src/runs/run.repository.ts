@@ -1,6 +1,9 @@
 import type { FinalStatus } from '@app/contracts';
 import type { Page } from '../definitions/workflow.repository';
-import type { ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
+import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
+
+/** GET /runs/{uuid} shows this many of a looping step's first and last iterations (and counts them all). */
+export const ITERATIONS_SHOWN_AT_EACH_END = 50;
 
 export type NewOutput = Omit<OutputRecord, 'created_at'>;
 
@@ -11,12 +14,21 @@ export abstract class RunRepository {
    * workflow. False when a run with that uuid exists already (a repeated delivery).
    */
   abstract create(run: NewRun): Promise<boolean>;
+  /** The run with its steps in order; a looping step's iterations nested under it, bounded (ITERATIONS_SHOWN_AT_EACH_END). */
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
   abstract list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>>;
   abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;
 
-  /** The output of the latest completed instance of a step in a run, or the run's trigger output. */
+  /** The output of a step in a run (a looping step's own output, not an iteration's). */
   abstract outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null>;
+  /** A step's latest `limit` outputs, oldest first: its completed iterations' when it loops, else its one output. */
+  abstract outputHistory(runUuid: string, stepUuid: string, limit: number): Promise<OutputRecord[]>;
+  /** The outputs of a looping step's completed iterations in order: all of them, or the last `limit`. */
+  abstract iterationOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]>;
+  /** Creates an iteration's row under its step's row; a retried activity finds it there and goes on. */
+  abstract openIteration(parentInstanceUuid: string, instanceUuid: string, iteration: number): Promise<void>;
+  /** Records on a looping step's row how its loop ended. */
+  abstract saveLoopState(instanceUuid: string, state: LoopState): Promise<void>;
   abstract triggerOutput(runUuid: string): Promise<OutputRecord | null>;
   abstract instance(instanceUuid: string): Promise<StepInstanceRecord | null>;
 

@@ -3,8 +3,8 @@ import type { FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../definitions/workflow.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
-import type { ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
-import { RunRepository, type NewOutput } from './run.repository';
+import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, ToolCallRecord } from './run.records';
+import { ITERATIONS_SHOWN_AT_EACH_END, RunRepository, type NewOutput } from './run.repository';
 
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
 const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Temporal retried the call after its heartbeat timeout';
@@ -74,30 +74,59 @@ export class TypeormRunRepository extends RunRepository {
     const manager = this.dataSource.manager;
     const run = await manager.findOneBy(RunEntity, { uuid, user_id: userId });
     if (!run) return null;
-    const [instances, outputs, modelCalls, toolCalls, resumedBy] = await Promise.all([
-      manager.find(StepInstanceEntity, { where: { run_uuid: uuid }, order: { position: 'ASC' } }),
-      manager.findBy(StepOutputEntity, { run_uuid: uuid }),
-      manager.find(ModelCallEntity, { where: { run_uuid: uuid }, order: { started_at: 'ASC', turn: 'ASC', attempt: 'ASC' } }),
-      manager.find(ToolCallEntity, { where: { run_uuid: uuid }, order: { started_at: 'ASC', attempt: 'ASC' } }),
+    const steps = await manager.find(StepInstanceEntity, { where: { run_uuid: uuid, parent_instance_uuid: IsNull() }, order: { position: 'ASC' } });
+    const counts = await this.iterationCounts(uuid);
+    const iterations = await this.shownIterations(counts);
+    const shown = [...steps, ...iterations];
+    const ids = shown.map((instance) => instance.uuid);
+    const outputIds = [run.trigger_output_id, ...shown.map((instance) => instance.output_id)].filter((id): id is string => Boolean(id));
+    // Outputs by id: a resumed run's trigger data and carried outputs are its parent's, referenced.
+    const [outputs, modelCalls, toolCalls, resumedBy] = await Promise.all([
+      outputIds.length ? manager.findBy(StepOutputEntity, { uuid: In(outputIds) }) : [],
+      manager.find(ModelCallEntity, { where: { run_uuid: uuid, step_instance_uuid: In(ids) }, order: { started_at: 'ASC', turn: 'ASC', attempt: 'ASC' } }),
+      manager.find(ToolCallEntity, { where: { run_uuid: uuid, step_instance_uuid: In(ids) }, order: { started_at: 'ASC', attempt: 'ASC' } }),
       manager.find(RunEntity, { where: { parent_run_uuid: uuid }, select: { uuid: true, status: true, resumed_from_step_uuid: true, created_at: true }, order: { created_at: 'ASC' } }),
     ]);
-    // A resumed run references its parent's trigger data and carried outputs instead of copying them.
-    const borrowed = [run.trigger_output_id, ...instances.map((instance) => instance.carried_from_run_uuid && instance.output_id)].filter(
-      (id): id is string => Boolean(id) && !outputs.some((output) => output.uuid === id),
-    );
-    if (borrowed.length) outputs.push(...(await manager.findBy(StepOutputEntity, { uuid: In(borrowed) })));
     const outputById = new Map(outputs.map((output) => [output.uuid, output as OutputRecord]));
+    const withAudit = (instance: StepInstanceEntity): StepWithAudit => ({
+      ...asInstance(instance),
+      output: (instance.output_id && outputById.get(instance.output_id)) || null,
+      model_calls: modelCalls.filter((call) => call.step_instance_uuid === instance.uuid) as ModelCallRecord[],
+      tool_calls: toolCalls.filter((call) => call.step_instance_uuid === instance.uuid) as ToolCallRecord[],
+    });
     return {
       ...asRun(run),
       resumed_by: resumedBy.map(({ uuid: child, status, resumed_from_step_uuid, created_at }) => ({ uuid: child, status: status as RunRecord['status'], resumed_from_step_uuid, created_at })),
       trigger_output: (run.trigger_output_id && outputById.get(run.trigger_output_id)) || null,
-      steps: instances.map((instance) => ({
-        ...asInstance(instance),
-        output: (instance.output_id && outputById.get(instance.output_id)) || null,
-        model_calls: modelCalls.filter((call) => call.step_instance_uuid === instance.uuid) as ModelCallRecord[],
-        tool_calls: toolCalls.filter((call) => call.step_instance_uuid === instance.uuid) as ToolCallRecord[],
+      steps: steps.map((step) => ({
+        ...withAudit(step),
+        iterations: iterations.filter((iteration) => iteration.parent_instance_uuid === step.uuid).map(withAudit),
+        iteration_count: counts.get(step.uuid) ?? 0,
       })),
     };
+  }
+
+  private async iterationCounts(runUuid: string): Promise<Map<string, number>> {
+    const rows: { parent: string; n: string | number }[] = await this.dataSource.manager.query(
+      'SELECT parent_instance_uuid AS parent, COUNT(*) AS n FROM workflow_step_instances WHERE run_uuid = ? AND parent_instance_uuid IS NOT NULL GROUP BY parent_instance_uuid',
+      [runUuid],
+    );
+    return new Map(rows.map((row) => [row.parent, Number(row.n)]));
+  }
+
+  /** The first and last iterations of each looping step, so a loop of thousands keeps the answer small. */
+  private async shownIterations(counts: Map<string, number>): Promise<StepInstanceEntity[]> {
+    const shown: StepInstanceEntity[] = [];
+    for (const [parent, count] of counts) {
+      shown.push(
+        ...(await this.dataSource.manager
+          .createQueryBuilder(StepInstanceEntity, 'i')
+          .where('i.parent_instance_uuid = :parent AND (i.iteration < :head OR i.iteration >= :tail)', { parent, head: ITERATIONS_SHOWN_AT_EACH_END, tail: count - ITERATIONS_SHOWN_AT_EACH_END })
+          .orderBy('i.iteration', 'ASC')
+          .getMany()),
+      );
+    }
+    return shown;
   }
 
   async list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>> {
@@ -122,11 +151,50 @@ export class TypeormRunRepository extends RunRepository {
 
   async outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null> {
     const instance = await this.dataSource.manager.findOne(StepInstanceEntity, {
-      where: { run_uuid: runUuid, step_definition_uuid: stepUuid, status: 'completed', output_id: Not(IsNull()) },
+      where: { run_uuid: runUuid, step_definition_uuid: stepUuid, parent_instance_uuid: IsNull(), status: 'completed', output_id: Not(IsNull()) },
       order: { finished_at: 'DESC' },
     });
     if (!instance?.output_id) return null;
     return (await this.dataSource.manager.findOneBy(StepOutputEntity, { uuid: instance.output_id })) as OutputRecord | null;
+  }
+
+  async outputHistory(runUuid: string, stepUuid: string, limit: number): Promise<OutputRecord[]> {
+    const iterations = await this.completedIterations({ run_uuid: runUuid, step_definition_uuid: stepUuid, parent_instance_uuid: Not(IsNull()) }, limit);
+    if (iterations.length) return iterations;
+    const own = await this.outputOfStep(runUuid, stepUuid);
+    return own ? [own] : [];
+  }
+
+  iterationOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]> {
+    return this.completedIterations({ parent_instance_uuid: parentInstanceUuid }, limit);
+  }
+
+  /** Outputs of the completed iterations matching `where`, the last `limit` (or all), oldest first. */
+  private async completedIterations(where: Record<string, unknown>, limit?: number): Promise<OutputRecord[]> {
+    const manager = this.dataSource.manager;
+    const rows = await manager.find(StepInstanceEntity, {
+      where: { ...where, status: 'completed', output_id: Not(IsNull()) },
+      select: { uuid: true, output_id: true, iteration: true },
+      order: { iteration: 'DESC' },
+      ...(limit !== undefined ? { take: limit } : {}),
+    });
+    if (!rows.length) return [];
+    const outputs = await manager.findBy(StepOutputEntity, { uuid: In(rows.map((row) => row.output_id!)) });
+    const byId = new Map(outputs.map((output) => [output.uuid, output as OutputRecord]));
+    return rows.reverse().map((row) => byId.get(row.output_id!)!);
+  }
+
+  async openIteration(parentInstanceUuid: string, instanceUuid: string, iteration: number): Promise<void> {
+    // Copies the step's identity from its row; INSERT IGNORE keeps a retried activity's row as it is.
+    await this.dataSource.manager.query(
+      `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, iteration)
+       SELECT ?, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, 'pending', 0, uuid, ? FROM workflow_step_instances WHERE uuid = ?`,
+      [instanceUuid, iteration, parentInstanceUuid],
+    );
+  }
+
+  async saveLoopState(instanceUuid: string, state: LoopState): Promise<void> {
+    await this.dataSource.manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never });
   }
 
   async triggerOutput(runUuid: string): Promise<OutputRecord | null> {
@@ -241,11 +309,18 @@ export class TypeormRunRepository extends RunRepository {
       .execute();
   }
 
+  /** A run's tokens, or a step's: a looping step's are its iterations'. */
   private async sumTokens(manager: EntityManager, column: 'run_uuid' | 'step_instance_uuid', value: string) {
+    // A join on the step and its iterations (by index), not an IN over a UNION, which MariaDB evaluates row by row.
+    const from =
+      column === 'run_uuid'
+        ? 'model_calls m WHERE m.run_uuid = ?'
+        : `(SELECT ? AS uuid UNION ALL SELECT uuid FROM workflow_step_instances WHERE parent_instance_uuid = ?) s
+           JOIN model_calls m ON m.step_instance_uuid = s.uuid WHERE TRUE`;
     const [row] = await manager.query(
-      `SELECT COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c, COALESCE(SUM(total_tokens), 0) AS t
-       FROM model_calls WHERE ${column} = ? AND status = 'completed'`,
-      [value],
+      `SELECT COALESCE(SUM(m.prompt_tokens), 0) AS p, COALESCE(SUM(m.completion_tokens), 0) AS c, COALESCE(SUM(m.total_tokens), 0) AS t
+       FROM ${from} AND m.status = 'completed'`,
+      column === 'run_uuid' ? [value] : [value, value],
     );
     return { prompt_tokens: Number(row.p), completion_tokens: Number(row.c), total_tokens: Number(row.t) };
   }

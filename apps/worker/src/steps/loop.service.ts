@@ -1,0 +1,53 @@
+// The activity side of loops owned by code: the workflow decides how many iterations run; this service
+// counts a for_each's items, gives each iteration its own audit row, evaluates repeat_until's predicate on
+// the latest output, and writes the step's own output when the loop ends.
+import { Injectable } from '@nestjs/common';
+import { LOOP_DEFAULTS, type IterationRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
+import { evaluateCondition, extractJsonPath } from '@app/domain';
+import { RunRepository } from '@app/persistence';
+import { StepInputService } from './step-input.service';
+import { newOutput } from './step-output';
+
+@Injectable()
+export class LoopService {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly inputs: StepInputService,
+  ) {}
+
+  async start(context: StepContext, step: LoopingStep): Promise<LoopStart> {
+    const loop = step.loop!;
+    if (loop.type === 'repeat_until') {
+      await this.runs.startStep(context.instance_uuid, { loop });
+      return { item_count: null, truncated: false };
+    }
+    const items = await this.inputs.loopItems(context, loop);
+    const max = loop.max_items ?? LOOP_DEFAULTS.max_items;
+    await this.runs.startStep(context.instance_uuid, { loop, item_count: items.length });
+    return { item_count: Math.min(items.length, max), truncated: items.length > max };
+  }
+
+  /** Before an iteration's first write: its own row under the step's (kept when the activity is retried). */
+  async openIteration(context: StepContext): Promise<void> {
+    if (context.iteration) await this.runs.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
+  }
+
+  /** repeat_until: whether the predicate holds on the iteration's output (an iteration of another loop passes as is). */
+  async checked(context: StepContext, step: LoopingStep, ref: OutputRef): Promise<IterationRef> {
+    const loop = step.loop;
+    if (!context.iteration || loop?.type !== 'repeat_until') return ref;
+    const output = await this.runs.findOutput(context.user_id, ref.output_id);
+    return { ...ref, predicate_met: evaluateCondition(extractJsonPath(output?.raw_data, loop.predicate_path), 'equals', loop.predicate_value) };
+  }
+
+  /** The step's output: for_each, every iteration's data in order; repeat_until, the last iteration's. */
+  async complete(context: StepContext, step: LoopingStep, iterations: number, stoppedBy: LoopStopReason): Promise<OutputRef> {
+    const loop = step.loop!;
+    const outputs = await this.runs.iterationOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
+    const data = loop.type === 'for_each' ? outputs.map((output) => output.raw_data) : (outputs[0]?.raw_data ?? null);
+    const output = newOutput(context, data);
+    await this.runs.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
+    await this.runs.completeStep(context.instance_uuid, output);
+    return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
+  }
+}
