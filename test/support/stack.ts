@@ -31,10 +31,17 @@ function quietRuntime(): void {
   runtimeInstalled = true;
 }
 
-export async function startStack(): Promise<Stack> {
+export interface StackOptions {
+  /** A Temporal server of the spec's own (test/support/temporal-dev-server.ts) instead of the shared one. */
+  temporalAddress?: string;
+  /** The worker's own DATABASE_URL (a MySQL user of its own, test/support/mysql-admin.ts). */
+  workerDatabaseUrl?: string;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
-  const config = testConfig({ modelBaseUrl: model.baseUrl });
+  const config = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress });
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
   const stack: Stack = {
@@ -43,7 +50,7 @@ export async function startStack(): Promise<Stack> {
     worker: null as unknown as RunWorker,
     user: await api.newUser(),
     async startWorker() {
-      const worker = await createRunWorker(config, { workflowBundle: bundle });
+      const worker = await createRunWorker({ ...config, databaseUrl: options.workerDatabaseUrl ?? config.databaseUrl }, { workflowBundle: bundle });
       void worker.run();
       stack.worker = worker;
       return worker;

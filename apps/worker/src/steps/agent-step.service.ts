@@ -6,7 +6,7 @@ import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService } from './agent-tools.service';
 import { ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { answerData, newOutput } from './step-output';
+import { answerData, completedOutput, newOutput, refOf } from './step-output';
 
 const REFERENCE_NOTE = '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
 
@@ -43,10 +43,12 @@ export class AgentStepService {
   }
 
   async complete(context: StepContext, step: CustomAgentStep, length: number): Promise<OutputRef> {
+    const done = await completedOutput(this.runs, context);
+    if (done) return done;
     const messages = await this.conversation.read(context.instance_uuid, length);
     const answer = [...messages].reverse().find((message) => message.role === 'assistant');
     const output = newOutput(context, answerData(answer?.content ?? null, step.name, Boolean(step.output_schema)));
     await this.runs.completeStep(context.instance_uuid, output, messages);
-    return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
+    return refOf(output);
   }
 }

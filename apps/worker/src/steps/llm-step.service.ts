@@ -4,7 +4,7 @@ import { RunRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { answerData, newOutput } from './step-output';
+import { answerData, completedOutput, newOutput, refOf } from './step-output';
 
 /** custom_llm: one chat completion; the output_schema, when set, is the response format. */
 @Injectable()
@@ -16,6 +16,8 @@ export class LlmStepService {
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<OutputRef> {
+    const done = await completedOutput(this.runs, context);
+    if (done) return done;
     const input = await this.inputs.build(context, step.system_prompt, 'full');
     await this.runs.startStep(context.instance_uuid, input.record);
     const messages: ChatMessage[] = [
@@ -35,6 +37,6 @@ export class LlmStepService {
     );
     const output = newOutput(context, answerData(response.message.content, step.name, Boolean(step.output_schema)));
     await this.runs.completeStep(context.instance_uuid, output, [...messages, response.message]);
-    return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
+    return refOf(output);
   }
 }
