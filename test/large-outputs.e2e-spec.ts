@@ -38,11 +38,12 @@ describe('Large outputs', () => {
     return stack.waitForRun(started.body.uuid);
   }
 
-  async function expectSmallHistory(workflowId: string): Promise<number> {
+  /** Asserts no payload over the limit; returns what the history weighs, for the report. */
+  async function expectSmallHistory(workflowId: string): Promise<string> {
     const history = await fetchRunHistory(workflowId);
     const [largest] = byteFields(history);
     expect(largest.bytes).toBeLessThanOrEqual(PAYLOAD_LIMIT);
-    return historyBytes(history);
+    return `history ${historyBytes(history)} bytes in ${history.events!.length} events, largest field ${largest.bytes} bytes (${largest.path})`;
   }
 
   it('passes a 5 MiB text between two steps, whole, with no Temporal payload over 64 KiB', async () => {
@@ -59,8 +60,7 @@ describe('Large outputs', () => {
     expect(output.status).toBe(200);
     expect(output.body.size_bytes).toBe(5 * MiB);
     expect(output.body.raw_data === text).toBe(true); // not toBe: a failed diff of 5 MiB would drown the report
-    const bytes = await expectSmallHistory(done.temporal.workflow_id);
-    console.log(`5 MiB text run: history ${bytes} bytes`);
+    console.log(`5 MiB text run: ${done.duration_ms} ms, ${await expectSmallHistory(done.temporal.workflow_id)}`);
   });
 
   it('passes a 5 MiB JSON answer as data: the next step gets it whole, a path placeholder picks from it', async () => {
@@ -77,7 +77,7 @@ describe('Large outputs', () => {
     expect(stack.model.requests[1].body.messages[0].content === `Rows: ${JSON.stringify(data, null, 2)} (count 66000)`).toBe(true);
     const output = await stack.user.get(`/outputs/${done.steps[0].output.uuid}`);
     expect(output.body.raw_data).toEqual(data);
-    await expectSmallHistory(done.temporal.workflow_id);
+    console.log(`5 MiB JSON run: ${done.duration_ms} ms, ${await expectSmallHistory(done.temporal.workflow_id)}`);
   });
 
   it('takes a trigger_output of about 1 MB through POST /runs without sending it through Temporal', async () => {

@@ -19,15 +19,29 @@ export async function auditOf(db: DataSource, runUuid: string): Promise<RunAudit
   return { instances, outputs, model_calls, tool_calls };
 }
 
+/** Polls the audit until `done` holds: for the moments the API cannot tell (Temporal is down). */
+export async function waitForAudit(db: DataSource, runUuid: string, done: (audit: RunAudit) => boolean, timeoutMs = 30_000): Promise<RunAudit> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const audit = await auditOf(db, runUuid);
+    if (done(audit)) return audit;
+    if (Date.now() > deadline) throw new Error(`run ${runUuid}: audit not as awaited after ${timeoutMs} ms: ${JSON.stringify(audit.instances)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
- * A completed run of LLM steps whose audit is whole and shows each step once: every step completed with
- * its own stored output, one output per step plus the trigger's, and one completed model call per step.
+ * A completed run whose audit is whole and shows each piece of work once: every step completed with its
+ * own stored output (one per step, plus the trigger's), every step with a completed model call, and no
+ * model turn or tool call completed twice.
  */
 export function expectEachStepOnce(audit: RunAudit): void {
   expect(audit.instances.map((instance) => instance.status)).toEqual(audit.instances.map(() => 'completed'));
   const stepOutputs = audit.outputs.filter((output) => output.step_instance_uuid !== null);
   expect(stepOutputs.map((output) => output.uuid).sort()).toEqual(audit.instances.map((instance) => instance.output_id).sort());
   expect(audit.outputs.filter((output) => output.step_instance_uuid === null)).toHaveLength(1); // the trigger data
-  const completedCalls = audit.model_calls.filter((call) => call.status === 'completed');
-  expect(completedCalls.map((call) => call.step_instance_uuid)).toEqual(audit.instances.map((instance) => instance.uuid));
+  const completedTurns = audit.model_calls.filter((call) => call.status === 'completed').map((call) => `${call.step_instance_uuid} turn ${call.turn}`);
+  expect(new Set(completedTurns).size).toBe(completedTurns.length);
+  for (const instance of audit.instances) expect(completedTurns.some((turn) => turn.startsWith(instance.uuid))).toBe(true);
+  const completedTools = audit.tool_calls.filter((call) => call.status === 'completed').map((call) => `${call.step_instance_uuid} ${call.tool_call_id}`);
+  expect(new Set(completedTools).size).toBe(completedTools.length);
 }

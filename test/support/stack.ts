@@ -24,10 +24,13 @@ const finished = (run: RunBody) => run.status !== 'running';
 
 let runtimeInstalled = false;
 
-/** Worker state changes (INFO) and the failures tests provoke on purpose (WARN) would drown the output. */
+/**
+ * Worker state changes (INFO) and the failures tests provoke on purpose (WARN) would drown the output;
+ * so would the native client's retry warnings while a spec has stopped Temporal.
+ */
 function quietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
   runtimeInstalled = true;
 }
 
