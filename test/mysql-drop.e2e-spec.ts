@@ -46,4 +46,25 @@ describe('MySQL connections dropped during a step', () => {
     expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([expect.stringMatching(/^Step first: /), 'Step second: one', 'Step third: two']);
     expectEachStepOnce(await auditOf(stack.api.app.get(DataSource), run.uuid));
   });
+
+  it('finishes a step whose closing write was cut in flight, without asking the model again', async () => {
+    const steps = ['first', 'second'].map((name) => llmStep({ name, system_prompt: `Step ${name}: $previous_output` }));
+    const wf = (await stack.user.post('/workflows', { name: `mysql-drop-${randomUUID().slice(0, 8)}`, steps })).body;
+    stack.model.script(reply.text('one', { delayMs: 500 }), reply.text('two'));
+
+    const run = (await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: { text: 'go' } })).body;
+    await stack.model.waitForRequests(1);
+    // While the model answers, the first step's row is locked: its closing write (output + step completed,
+    // one transaction) waits on it, and its connection dies in the middle of that transaction.
+    const release = await admin.lockRow('workflow_step_instances', run.steps[0].uuid);
+    await admin.waitForStatement(workerUser, 'UPDATE `workflow_step_instances`');
+    const killed = await admin.killConnectionsOf(workerUser);
+    await release();
+    const done = await stack.waitForRun(run.uuid);
+
+    expect(killed).toBeGreaterThan(0);
+    expect(done.status).toBe('completed');
+    expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([expect.stringMatching(/^Step first: /), 'Step second: one']);
+    expectEachStepOnce(await auditOf(stack.api.app.get(DataSource), run.uuid));
+  });
 });

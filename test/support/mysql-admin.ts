@@ -39,6 +39,26 @@ export class MysqlAdmin {
     return ids.length;
   }
 
+  /**
+   * Holds a row lock on `table` row `uuid` (in a transaction of this connection) until the returned
+   * release() is called: a write to that row waits, in flight, meanwhile.
+   */
+  async lockRow(table: string, uuid: string): Promise<() => Promise<void>> {
+    await this.connection.beginTransaction();
+    await this.connection.query(`SELECT uuid FROM \`${table}\` WHERE uuid = ? FOR UPDATE`, [uuid]);
+    return () => this.connection.rollback();
+  }
+
+  /** Resolves once a statement of `user` starting with `prefix` (e.g. UPDATE `workflow_step_instances`) is running. */
+  async waitForStatement(user: string, prefix: string, timeoutMs = 30_000): Promise<void> {
+    for (const deadline = Date.now() + timeoutMs; ; ) {
+      const [rows] = await this.connection.query('SELECT INFO AS info FROM information_schema.PROCESSLIST WHERE USER = ? AND INFO LIKE ?', [user, `${prefix}%`]);
+      if ((rows as unknown[]).length) return;
+      if (Date.now() > deadline) throw new Error(`no statement of ${user} starting with ${prefix} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   async close(): Promise<void> {
     for (const user of this.users) await this.connection.query('DROP USER IF EXISTS ?@?', [user, '%']);
     await this.connection.end();

@@ -4,6 +4,7 @@ import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../definitions/workflow.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import type { ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
+import { retryingLostConnection } from '../lost-connection';
 import { RunRepository, type NewOutput } from './run.repository';
 
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
@@ -17,6 +18,11 @@ export class TypeormRunRepository extends RunRepository {
     super();
   }
 
+  /** Every write runs whole, and again on a fresh connection if its connection died under it. */
+  private transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return retryingLostConnection(() => this.dataSource.transaction(work));
+  }
+
   async create(run: NewRun): Promise<boolean> {
     try {
       await this.insertRun(run);
@@ -28,7 +34,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   private async insertRun(run: NewRun): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       await manager.insert(RunEntity, {
         uuid: run.uuid,
         user_id: run.user_id,
@@ -118,20 +124,22 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async startStep(instanceUuid: string, inputData: unknown): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .update(StepInstanceEntity)
-      .set({ status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
-      .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
-      .execute();
+    await this.transaction((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(StepInstanceEntity)
+        .set({ status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
+        .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
+        .execute(),
+    );
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
-    await this.dataSource.manager.update(StepInstanceEntity, { uuid: instanceUuid }, { messages: messages as never });
+    await this.transaction((manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { messages: messages as never }));
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       if (output) await manager.insert(StepOutputEntity, output as never);
       const closing = { status: 'completed', output_id: output?.uuid ?? null, error_message: null, ...(messages ? { messages: messages as never } : {}) };
       await this.closeStep(manager, instanceUuid, closing, false);
@@ -139,7 +147,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async failStep(instanceUuid: string, errorMessage: string): Promise<void> {
-    await this.dataSource.transaction((manager) => this.closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
+    await this.transaction((manager) => this.closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
   }
 
   /** Ends a step: its fields, its tokens summed from its model calls, its finish time and duration. */
@@ -154,7 +162,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running']) }, { status: 'skipped' });
       for (const entity of [ModelCallEntity, ToolCallEntity]) {
         await manager.update(entity, { run_uuid: runUuid, status: 'running' }, { status: 'failed', error_message: INTERRUPTED_ATTEMPT });
@@ -175,11 +183,11 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async recordNotification(runUuid: string, notification: NotificationRecord): Promise<void> {
-    await this.dataSource.manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never });
+    await this.transaction((manager) => manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never }));
   }
 
   async recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       if (call.status === 'running') {
         await this.closeLostAttempts(manager, ModelCallEntity, 'turn = :turn', { instance: call.step_instance_uuid, turn: call.turn, attempt: call.attempt });
       }
@@ -194,7 +202,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async recordToolCall(call: Omit<ToolCallRecord, 'uuid'> & { run_uuid: string }): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       if (call.status === 'running') {
         await this.closeLostAttempts(manager, ToolCallEntity, 'tool_call_id = :call', { instance: call.step_instance_uuid, call: call.tool_call_id, attempt: call.attempt });
       }
