@@ -36,10 +36,25 @@ export class AgentStepService {
   }
 
   async turn(context: StepContext, step: CustomAgentStep, tools: ToolSpec[], turn: number, length: number, scope: ActivityScope): Promise<AgentTurnResult> {
+    const earlier = await this.answeredTurn(context, turn, length);
+    if (earlier) return earlier;
     const messages = await this.conversation.read(context.instance_uuid, length);
     const response = await this.models.call(context, turn, { model: step.model, messages, tools }, scope);
     const conversation_length = await this.conversation.put(context.instance_uuid, length, response.message);
     return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
+  }
+
+  /**
+   * A turn an earlier attempt finished (the model's answer stored at its position, its call completed)
+   * but never reported to Temporal: its result, without asking the model again.
+   */
+  private async answeredTurn(context: StepContext, turn: number, length: number): Promise<AgentTurnResult | null> {
+    const answer = await this.conversation.at(context.instance_uuid, length);
+    if (answer?.role !== 'assistant') return null;
+    const call = await this.runs.completedModelCall(context.instance_uuid, turn);
+    if (!call) return null;
+    const { prompt_tokens, completion_tokens, total_tokens } = call;
+    return { tool_calls: answer.tool_calls ?? [], conversation_length: length + 1, usage: { prompt_tokens, completion_tokens, total_tokens } };
   }
 
   async complete(context: StepContext, step: CustomAgentStep, length: number): Promise<OutputRef> {

@@ -216,6 +216,14 @@ export class TypeormRunRepository extends RunRepository {
     });
   }
 
+  async completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null> {
+    return (await this.dataSource.manager.findOneBy(ModelCallEntity, { step_instance_uuid: instanceUuid, turn, status: 'completed' })) as ModelCallRecord | null;
+  }
+
+  async completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null> {
+    return (await this.dataSource.manager.findOneBy(ToolCallEntity, { step_instance_uuid: instanceUuid, tool_call_id: toolCallId, status: 'completed' })) as ToolCallRecord | null;
+  }
+
   /** Earlier attempts of a call that are still `running` when a new one starts: their worker died mid-call. */
   private async closeLostAttempts(manager: EntityManager, entity: typeof ModelCallEntity | typeof ToolCallEntity, sameCall: string, params: Record<string, unknown>): Promise<void> {
     await manager
