@@ -1,9 +1,11 @@
 // A worker killed with SIGKILL in the middle of an agent's tool call: a new worker picks the run up,
 // completed model turns and tool calls are not repeated, and the run completes.
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { startApi, testConfig, type TestApi } from './support/api';
 import { agentStep } from './support/factories';
 import { ModelFake, reply } from './support/model-fake';
+import { auditOf, expectEachStepOnce } from './support/run-audit';
 import { ToolServer } from './support/tool-server';
 import { WorkerProcess } from './support/worker-process';
 
@@ -79,5 +81,10 @@ describe('A worker crash during an agent step', () => {
       [1, 'failed', expect.stringMatching(/^Lost: the worker stopped/)],
       [2, 'completed', null],
     ]);
+    // And in MySQL itself: no audit row lost, none doubled.
+    const audit = await auditOf(api.app.get(DataSource), run.uuid);
+    expectEachStepOnce(audit);
+    expect(audit.model_calls.map((call) => [call.turn, call.status])).toEqual([1, 2, 3, 4, 5].map((turn) => [turn, 'completed']));
+    expect(audit.tool_calls.filter((call) => call.status === 'completed')).toHaveLength(4);
   });
 });

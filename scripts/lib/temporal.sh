@@ -1,6 +1,6 @@
 # Brings up Temporal: TEMPORAL_ADDRESS when set, else a `temporal server start-dev` on 127.0.0.1, reused
-# when one already answers there. Sourced after common.sh; exports TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE
-# and TEMPORAL_UI_URL.
+# when one already answers there. Sourced after common.sh; exports TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
+# TEMPORAL_UI_URL and, when there is one, TEMPORAL_CLI_PATH (specs start private dev servers with it).
 #
 # Settings: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE (default), TEMPORAL_PORT (7233), TEMPORAL_UI_PORT (8233),
 # TEMPORAL_CLI_PATH, TEMPORAL_START_TIMEOUT (seconds, 60), STEPWISE_CACHE_DIR, STEPWISE_DATA_DIR.
@@ -109,6 +109,7 @@ ensure_temporal() {
     say "using Temporal at $TEMPORAL_ADDRESS (TEMPORAL_ADDRESS), namespace $TEMPORAL_NAMESPACE"
     cli="$(find_temporal_cli no-build)"
     if [ -n "$cli" ]; then
+      export TEMPORAL_CLI_PATH="$cli"
       wait_until "${TEMPORAL_START_TIMEOUT:-60}" "Temporal at $TEMPORAL_ADDRESS" "" temporal_healthy "$cli" "$TEMPORAL_ADDRESS" \
         || die "Temporal at $TEMPORAL_ADDRESS (TEMPORAL_ADDRESS) is not healthy"
       ensure_search_attributes "$cli" "$TEMPORAL_ADDRESS"
@@ -122,6 +123,7 @@ ensure_temporal() {
   export TEMPORAL_ADDRESS="$host:$port"
   export TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-http://$host:$ui_port}"
   cli="$(find_temporal_cli build)"
+  export TEMPORAL_CLI_PATH="$cli"
   if temporal_healthy "$cli" "$TEMPORAL_ADDRESS"; then
     say "reusing the Temporal server that answers at $TEMPORAL_ADDRESS"
   elif port_open "$host" "$port"; then

@@ -49,11 +49,11 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl: string; bodyLimitBytes: number }> = {}): AppConfig {
+export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl: string; bodyLimitBytes: number; temporalAddress: string }> = {}): AppConfig {
   const base = loadConfig();
   return {
     ...base,
-    temporal: { ...base.temporal, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3 },
+    temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3 },
     api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
     model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
   };

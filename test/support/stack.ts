@@ -24,17 +24,27 @@ const finished = (run: RunBody) => run.status !== 'running';
 
 let runtimeInstalled = false;
 
-/** Worker state changes (INFO) and the failures tests provoke on purpose (WARN) would drown the output. */
+/**
+ * Worker state changes (INFO) and the failures tests provoke on purpose (WARN) would drown the output;
+ * so would the native client's retry warnings while a spec has stopped Temporal.
+ */
 function quietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
   runtimeInstalled = true;
 }
 
-export async function startStack(): Promise<Stack> {
+export interface StackOptions {
+  /** A Temporal server of the spec's own (test/support/temporal-dev-server.ts) instead of the shared one. */
+  temporalAddress?: string;
+  /** The worker's own DATABASE_URL (a MySQL user of its own, test/support/mysql-admin.ts). */
+  workerDatabaseUrl?: string;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
-  const config = testConfig({ modelBaseUrl: model.baseUrl });
+  const config = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress });
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
   const stack: Stack = {
@@ -43,7 +53,7 @@ export async function startStack(): Promise<Stack> {
     worker: null as unknown as RunWorker,
     user: await api.newUser(),
     async startWorker() {
-      const worker = await createRunWorker(config, { workflowBundle: bundle });
+      const worker = await createRunWorker({ ...config, databaseUrl: options.workerDatabaseUrl ?? config.databaseUrl }, { workflowBundle: bundle });
       void worker.run();
       stack.worker = worker;
       return worker;

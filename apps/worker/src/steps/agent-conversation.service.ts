@@ -26,6 +26,12 @@ export class AgentConversation {
     return stored.slice(0, length);
   }
 
+  /** The message stored at `position`, if the conversation is that long: an earlier attempt's work. */
+  async at(instanceUuid: string, position: number): Promise<ChatMessage | null> {
+    const stored = ((await this.runs.instance(instanceUuid))?.messages ?? []) as ChatMessage[];
+    return stored[position] ?? null;
+  }
+
   /** Puts `message` at `position` (the messages before it are kept, any after it dropped); returns the new length. */
   async put(instanceUuid: string, position: number, message: ChatMessage): Promise<number> {
     const messages = [...(await this.read(instanceUuid, position)), message];

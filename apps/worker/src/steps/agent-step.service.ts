@@ -6,7 +6,7 @@ import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService } from './agent-tools.service';
 import { ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { newOutput } from './step-output';
+import { completedOutput, newOutput, refOf } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
 
 const REFERENCE_NOTE = '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
@@ -38,6 +38,8 @@ export class AgentStepService {
   }
 
   async turn(context: StepContext, step: CustomAgentStep, tools: ToolSpec[], turn: number, length: number, scope: ActivityScope): Promise<AgentTurnResult> {
+    const earlier = await this.answeredTurn(context, turn, length);
+    if (earlier) return earlier;
     const messages = await this.conversation.read(context.instance_uuid, length);
     const response = await this.models.call(context, turn, { model: step.model, messages, tools }, scope);
     const conversation_length = await this.conversation.put(context.instance_uuid, length, response.message);
@@ -45,15 +47,30 @@ export class AgentStepService {
   }
 
   /**
+   * A turn an earlier attempt finished (the model's answer stored at its position, its call completed)
+   * but never reported to Temporal: its result, without asking the model again.
+   */
+  private async answeredTurn(context: StepContext, turn: number, length: number): Promise<AgentTurnResult | null> {
+    const answer = await this.conversation.at(context.instance_uuid, length);
+    if (answer?.role !== 'assistant') return null;
+    const call = await this.runs.completedModelCall(context.instance_uuid, turn);
+    if (!call) return null;
+    const { prompt_tokens, completion_tokens, total_tokens } = call;
+    return { tool_calls: answer.tool_calls ?? [], conversation_length: length + 1, usage: { prompt_tokens, completion_tokens, total_tokens } };
+  }
+
+  /**
    * The final answer (the last turn's) becomes the output; one that breaks the output_schema is corrected
    * here, in turns numbered after the agent's own (each of its turns added one assistant message).
    */
   async complete(context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope): Promise<OutputRef> {
+    const done = await completedOutput(this.runs, context);
+    if (done) return done;
     const messages = await this.conversation.read(context.instance_uuid, length);
     const turns = messages.filter((message) => message.role === 'assistant').length;
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);
     await this.runs.completeStep(context.instance_uuid, output, answer.messages);
-    return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
+    return refOf(output);
   }
 }

@@ -4,7 +4,7 @@ import { RunRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { newOutput } from './step-output';
+import { completedOutput, newOutput, refOf } from './step-output';
 import { responseFormatOf, StructuredOutputService } from './structured-output.service';
 
 /**
@@ -21,6 +21,8 @@ export class LlmStepService {
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<OutputRef> {
+    const done = await completedOutput(this.runs, context);
+    if (done) return done;
     const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
     await this.runs.startStep(context.instance_uuid, input.record);
     const messages: ChatMessage[] = [
@@ -32,6 +34,6 @@ export class LlmStepService {
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope);
     const output = newOutput(context, answer.data);
     await this.runs.completeStep(context.instance_uuid, output, answer.messages);
-    return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
+    return refOf(output);
   }
 }

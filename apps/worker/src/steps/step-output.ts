@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { StepContext } from '@app/contracts';
+import type { OutputRef, StepContext } from '@app/contracts';
 import { byteSize, markdownFor, parseJsonAnswer, summarizeOutput } from '@app/domain';
-import type { NewOutput } from '@app/persistence';
+import type { NewOutput, OutputRecord, RunRepository } from '@app/persistence';
 
 /** A model's final text as step data when the step has no output_schema: the JSON it holds, else the text. */
 export function answerData(content: string | null): unknown {
@@ -19,4 +19,23 @@ export function newOutput(context: StepContext, raw: unknown): NewOutput {
     markdown_representation: markdownFor(raw),
     size_bytes: byteSize(raw),
   };
+}
+
+/** What travels through Temporal for an output. */
+export const refOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes'>): OutputRef => ({
+  output_id: output.uuid,
+  summary: output.summary,
+  size_bytes: output.size_bytes,
+});
+
+/**
+ * The output of an earlier attempt that completed the step but whose result never reached Temporal (the
+ * server was down, or the worker died right after the commit): the retry returns it instead of running
+ * the step, and calling the model, a second time. Null when the step has not completed.
+ */
+export async function completedOutput(runs: RunRepository, context: StepContext): Promise<OutputRef | null> {
+  const instance = await runs.instance(context.instance_uuid);
+  if (instance?.status !== 'completed' || !instance.output_id) return null;
+  const output = await runs.findOutput(context.user_id, instance.output_id);
+  return output && refOf(output);
 }

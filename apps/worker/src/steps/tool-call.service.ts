@@ -30,6 +30,8 @@ export class ToolCallService {
   }
 
   async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope): Promise<ToolCallResult> {
+    const earlier = await this.answeredCall(context, call, position);
+    if (earlier) return earlier;
     const started_at = new Date();
     const audit = (fields: { status: CallStatus; output: unknown; error_message: string | null; input: unknown }) =>
       this.runs.recordToolCall({
@@ -74,6 +76,18 @@ export class ToolCallService {
       if (scope.signal.aborted || !(error instanceof ToolCallError) || error.retryable) throw error;
       return answer('failed', { error: error_message });
     }
+  }
+
+  /**
+   * A call whose answer an earlier attempt already put in the conversation but never reported to
+   * Temporal (it was down, or the worker died right after): its result, without calling the tool again.
+   */
+  private async answeredCall(context: StepContext, call: ToolCallRequest, position: number): Promise<ToolCallResult | null> {
+    const answer = await this.conversation.at(context.instance_uuid, position);
+    if (answer?.role !== 'tool' || answer.tool_call_id !== call.id) return null;
+    const content: unknown = JSON.parse(answer.content ?? 'null');
+    const completed = await this.runs.completedToolCall(context.instance_uuid, call.id);
+    return { status: completed ? 'completed' : 'failed', summary: summarizeOutput(content), size_bytes: byteSize(content) };
   }
 
   /** Through the transport the tool names; `get_output` is answered here, as it reads this run's user's outputs. */

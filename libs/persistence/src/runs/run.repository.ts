@@ -55,4 +55,7 @@ export abstract class RunRepository {
   abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void>;
   /** One row per (step, tool call, attempt), like model calls. */
   abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'> & { run_uuid: string }): Promise<void>;
+  /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
+  abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
+  abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;
 }

@@ -5,6 +5,7 @@ import type { Page } from '../definitions/workflow.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, ToolCallRecord } from './run.records';
 import { ITERATIONS_SHOWN_AT_EACH_END, RunRepository, type NewOutput } from './run.repository';
+import { retryingLostConnection } from '../lost-connection';
 
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
 const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Temporal retried the call after its heartbeat timeout';
@@ -15,6 +16,11 @@ const asInstance = (entity: StepInstanceEntity) => ({ ...entity }) as StepInstan
 export class TypeormRunRepository extends RunRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
+  }
+
+  /** Every write runs whole, and again on a fresh connection if its connection died under it. */
+  private transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return retryingLostConnection(() => this.dataSource.transaction(work));
   }
 
   async create(run: NewRun): Promise<boolean> {
@@ -29,7 +35,7 @@ export class TypeormRunRepository extends RunRepository {
 
   private async insertRun(run: NewRun): Promise<void> {
     const trigger = 'carried_output_id' in run.trigger_output ? null : run.trigger_output;
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       await manager.insert(RunEntity, {
         uuid: run.uuid,
         user_id: run.user_id,
@@ -186,15 +192,17 @@ export class TypeormRunRepository extends RunRepository {
 
   async openIteration(parentInstanceUuid: string, instanceUuid: string, iteration: number): Promise<void> {
     // Copies the step's identity from its row; INSERT IGNORE keeps a retried activity's row as it is.
-    await this.dataSource.manager.query(
-      `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, iteration)
+    await this.transaction((manager) =>
+      manager.query(
+        `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, iteration)
        SELECT ?, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, 'pending', 0, uuid, ? FROM workflow_step_instances WHERE uuid = ?`,
-      [instanceUuid, iteration, parentInstanceUuid],
+        [instanceUuid, iteration, parentInstanceUuid],
+      ),
     );
   }
 
   async saveLoopState(instanceUuid: string, state: LoopState): Promise<void> {
-    await this.dataSource.manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never });
+    await this.transaction((manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never }));
   }
 
   async triggerOutput(runUuid: string): Promise<OutputRecord | null> {
@@ -209,20 +217,22 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async startStep(instanceUuid: string, inputData: unknown): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .update(StepInstanceEntity)
-      .set({ status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
-      .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
-      .execute();
+    await this.transaction((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(StepInstanceEntity)
+        .set({ status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
+        .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
+        .execute(),
+    );
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
-    await this.dataSource.manager.update(StepInstanceEntity, { uuid: instanceUuid }, { messages: messages as never });
+    await this.transaction((manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { messages: messages as never }));
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       if (output) await manager.insert(StepOutputEntity, output as never);
       const closing = { status: 'completed', output_id: output?.uuid ?? null, error_message: null, ...(messages ? { messages: messages as never } : {}) };
       await this.closeStep(manager, instanceUuid, closing, false);
@@ -230,7 +240,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async failStep(instanceUuid: string, errorMessage: string): Promise<void> {
-    await this.dataSource.transaction((manager) => this.closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
+    await this.transaction((manager) => this.closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
   }
 
   /** Ends a step: its fields, its tokens summed from its model calls, its finish time and duration. */
@@ -245,7 +255,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running']) }, { status: 'skipped' });
       for (const entity of [ModelCallEntity, ToolCallEntity]) {
         await manager.update(entity, { run_uuid: runUuid, status: 'running' }, { status: 'failed', error_message: INTERRUPTED_ATTEMPT });
@@ -266,11 +276,11 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async recordNotification(runUuid: string, notification: NotificationRecord): Promise<void> {
-    await this.dataSource.manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never });
+    await this.transaction((manager) => manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never }));
   }
 
   async recordModelCall(call: Omit<ModelCallRecord, 'uuid'> & { run_uuid: string }): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       if (call.status === 'running') {
         await this.closeLostAttempts(manager, ModelCallEntity, 'turn = :turn', { instance: call.step_instance_uuid, turn: call.turn, attempt: call.attempt });
       }
@@ -285,7 +295,7 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async recordToolCall(call: Omit<ToolCallRecord, 'uuid'> & { run_uuid: string }): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.transaction(async (manager) => {
       if (call.status === 'running') {
         await this.closeLostAttempts(manager, ToolCallEntity, 'tool_call_id = :call', { instance: call.step_instance_uuid, call: call.tool_call_id, attempt: call.attempt });
       }
@@ -297,6 +307,14 @@ export class TypeormRunRepository extends RunRepository {
         .orUpdate(['status', 'error_message', 'output', 'duration_ms', 'finished_at'], ['step_instance_uuid', 'tool_call_id', 'attempt'])
         .execute();
     });
+  }
+
+  async completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null> {
+    return (await this.dataSource.manager.findOneBy(ModelCallEntity, { step_instance_uuid: instanceUuid, turn, status: 'completed' })) as ModelCallRecord | null;
+  }
+
+  async completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null> {
+    return (await this.dataSource.manager.findOneBy(ToolCallEntity, { step_instance_uuid: instanceUuid, tool_call_id: toolCallId, status: 'completed' })) as ToolCallRecord | null;
   }
 
   /** Earlier attempts of a call that are still `running` when a new one starts: their worker died mid-call. */
