@@ -1,6 +1,7 @@
 import { Put, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { DomainError, ErrorCode } from '@app/domain';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
@@ -48,8 +49,12 @@ export class WorkflowsController {
   }
 
   @Get(':uuid/export')
-  @ApiAnswers(200, 'WorkflowDocument', 404)
-  export(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
+  @ApiAnswers(200, 'WorkflowDocument', 404, 422)
+  export(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Query('format') format: string | undefined) {
+    if (format === 'agentic') return this.workflows.exportAgentic(user.userId, uuid);
+    if (format !== undefined && format !== 'stepwise') {
+      throw new DomainError(ErrorCode.ValidationFailed, 'format must be "stepwise" (the default) or "agentic" (seed 004 documents)', { field: 'format' });
+    }
     return this.workflows.export(user.userId, uuid);
   }
 

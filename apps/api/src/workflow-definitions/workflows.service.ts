@@ -1,13 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { WorkflowDefinition } from '@app/contracts';
-import { notFound, parseGraph, validateDefinition, parseWorkflowDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
+import type { CustomAgentStep, WorkflowDefinition } from '@app/contracts';
+import { fromAgenticDocument, isAgenticDocument, notFound, parseGraph, toAgenticDocument, validateDefinition, parseWorkflowDocument, type AgenticDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
 import { nameBasedUuid } from '../common/name-uuid';
 import type { Pagination } from '../common/pagination';
 import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
 import { DefinitionStore } from './definition-store.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Signs the workflow's run-end notifications; its owner sees it to check signatures. */
 const newNotifySecret = (): string => `nsec_${randomBytes(24).toString('base64url')}`;
@@ -76,9 +78,17 @@ export class WorkflowsService {
     );
   }
 
-  /** With a uuid of one of the user's workflows: replaces it whole. Otherwise: creates it. */
+  /** GET /workflows/{uuid}/export?format=agentic: seed 004's document shape, for graph workflows. */
+  async exportAgentic(userId: string, uuid: string): Promise<AgenticDocument> {
+    return toAgenticDocument(definitionOf(await this.store.get(userId, uuid)));
+  }
+
+  /**
+   * Our document (`{format, workflow}`) or seed 004's (`nodes`, `edges`, `entrypointNodeId`). With a uuid of
+   * one of the user's workflows: replaces it whole. Otherwise: creates it.
+   */
   async import(userId: string, body: unknown): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
-    const input = parseWorkflowDocument(body, randomUUID);
+    const input = isAgenticDocument(body) ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID) : parseWorkflowDocument(body, randomUUID);
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
       await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', true));
@@ -89,5 +99,25 @@ export class WorkflowsService {
     await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', false).filter(({ uuid }) => !kept.has(uuid)));
     const replacement: WorkflowDefinition = { ...input, uuid: existing.uuid };
     return { created: false, workflow: toDetailsView(await this.store.edit(userId, existing.uuid, () => replacement)) };
+  }
+
+  /**
+   * A seed 004 document as a workflow body: its AGENT nodes copy the user's agent steps their agentIds name;
+   * ids that are not uuids ("node-uuid-1") get name-based ones, so importing the same document again
+   * replaces the workflow it created.
+   */
+  private async fromAgentic(userId: string, document: object): Promise<Record<string, unknown>> {
+    const { id, nodes } = document as { id?: unknown; nodes?: unknown };
+    const agentIds = Array.isArray(nodes) ? nodes.map((node) => (node as { agentId?: unknown })?.agentId).filter((agentId): agentId is string => typeof agentId === 'string') : [];
+    const agents = new Map<string, CustomAgentStep>();
+    for (const agentId of new Set(agentIds.filter((agentId) => UUID.test(agentId)).map((agentId) => agentId.toLowerCase()))) {
+      const workflowUuid = await this.store.workflows.findWorkflowOfStep(userId, agentId);
+      const step = workflowUuid ? (await this.store.get(userId, workflowUuid)).steps.find((candidate) => candidate.uuid === agentId) : undefined;
+      if (step?.type === 'custom_agent') agents.set(agentId, step);
+    }
+    return fromAgenticDocument(document, {
+      uuidFor: (kind, documentId) => (UUID.test(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId)),
+      agentStep: (agentId) => agents.get(agentId.toLowerCase()) ?? null,
+    });
   }
 }

@@ -1,0 +1,99 @@
+// Seed 004's document shape: its 2nChat example imports (agentIds naming the user's agent steps), shows as
+// a graph, exports back to the same shape, and imports again onto the same workflow.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
+import { agentStep } from './support/factories';
+
+type Document = { id: string; nodes: Record<string, unknown>[]; edges: Record<string, unknown>[]; [key: string]: unknown };
+const SEED = JSON.parse(readFileSync(path.join(__dirname, 'fixtures/seed-004-2nChat.json'), 'utf8')) as Document;
+const AGENT_NAMES = { 'agent-uuid-router': 'Router', 'agent-uuid-rc2': 'RC2', 'agent-uuid-dm2': 'DM2', 'agent-uuid-2n': '2N', 'agent-uuid-search': 'externalSearchCaller' };
+
+describe('Seed 004 documents', () => {
+  let api: TestApi;
+  let user: ApiClient;
+  const agentUuid = new Map<string, string>();
+
+  beforeAll(async () => {
+    api = await startApi(testConfig({ modelBaseUrl: 'http://127.0.0.1:9/v1' }));
+    user = await api.newUser();
+    // The agents a 2nChat document names live in the user's workflows already (seed 004: "entities like Agents are known").
+    const steps = Object.entries(AGENT_NAMES).map(([agentId, name]) => {
+      const step = agentStep({ name, system_prompt: `You are ${name}.`, tools: name === 'externalSearchCaller' ? ['http_request'] : [] });
+      agentUuid.set(agentId, step.uuid);
+      return step;
+    });
+    expect((await user.post('/workflows', { name: `agents-${randomUUID().slice(0, 8)}`, steps })).status).toBe(201);
+  });
+  afterAll(() => api.close());
+
+  /** The seed's example names agent-uuid-* agents and uses node-uuid-6 in its edges without listing it: both are filled in here. */
+  function twoNChat(id = `2nChat-${randomUUID().slice(0, 8)}`): Document {
+    const nodes = [...SEED.nodes, { id: 'node-uuid-6', workflowId: '2nChat', nodeType: 'AGENT', nodeName: 'externalSearchCaller', agentId: 'agent-uuid-search' }];
+    return { ...SEED, id, nodes: nodes.map((node) => ({ ...node, agentId: node.agentId ? agentUuid.get(node.agentId as string) : null })) };
+  }
+
+  it('imports the 2nChat document as a graph workflow, exports it back and imports that onto the same workflow', async () => {
+    const imported = await user.post('/workflows/import', twoNChat());
+    expect(imported.status).toBe(201);
+    const workflow = imported.body;
+    expect(workflow.steps.map((step: { name: string; type: string }) => [step.name, step.type])).toEqual([
+      ['Router', 'custom_agent'],
+      ['RC2', 'custom_agent'],
+      ['DM2', 'custom_agent'],
+      ['2N', 'custom_agent'],
+      ['tool_executor', 'tool_executor'],
+      ['externalSearchCaller', 'custom_agent'],
+    ]);
+    // Agent nodes copy the agent step they name: prompt and tools.
+    expect(workflow.steps[5]).toMatchObject({ system_prompt: 'You are externalSearchCaller.', tools: ['http_request'] });
+    expect(workflow.graph).toMatchObject({ entry_node: workflow.steps[0].uuid, is_conversational: true });
+    expect(workflow.graph.edges).toHaveLength(18);
+    const byName = new Map(workflow.steps.map((step: { name: string; uuid: string }) => [step.uuid, step.name]));
+    const route = (edge: Record<string, string | null>) => `${byName.get(edge.source_step_uuid)} -${edge.condition_value ?? 'ALWAYS'}-> ${edge.target_step_uuid ? byName.get(edge.target_step_uuid) : 'END'}`;
+    expect(workflow.graph.edges.map(route)).toEqual(
+      expect.arrayContaining(['Router -RC2-> RC2', 'Router -END-> END', 'tool_executor -external_research-> externalSearchCaller', 'tool_executor -ALWAYS-> Router']),
+    );
+
+    const exported = await user.get(`/workflows/${workflow.uuid}/export?format=agentic`);
+    expect(exported.body).toMatchObject({ id: workflow.uuid, name: SEED.name, isConversational: true, entrypointNodeId: workflow.steps[0].uuid });
+    expect(exported.body.nodes.map((node: { nodeType: string; nodeName: string }) => `${node.nodeType}:${node.nodeName}`)).toEqual([
+      'AGENT:Router',
+      'AGENT:RC2',
+      'AGENT:DM2',
+      'AGENT:2N',
+      'TOOL_EXECUTOR:tool_executor',
+      'AGENT:externalSearchCaller',
+    ]);
+    expect(exported.body.edges).toHaveLength(18);
+
+    const again = await user.post('/workflows/import', exported.body);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ uuid: workflow.uuid, graph: workflow.graph });
+    expect((await user.get('/workflows')).body.items.filter((item: { name: string }) => item.name === SEED.name)).toHaveLength(1);
+  });
+
+  it('refuses the example as the seed prints it: its edges name node-uuid-6, which it does not list', async () => {
+    const asPrinted = { ...twoNChat(), nodes: twoNChat().nodes.filter((node) => node.id !== 'node-uuid-6') };
+    const refused = await user.post('/workflows/import', asPrinted);
+    expect(refused).toMatchObject({ status: 422, body: { code: 'UNKNOWN_GRAPH_NODE', details: { field: 'edges[14].targetNodeId' } } });
+  });
+
+  it('refuses an agentId that names none of the user’s agent steps, writing nothing', async () => {
+    const document = twoNChat();
+    document.nodes[1] = { ...document.nodes[1], agentId: randomUUID() };
+    const refused = await user.post('/workflows/import', document);
+    expect(refused).toMatchObject({ status: 422, body: { code: 'UNKNOWN_GRAPH_NODE', details: { field: 'nodes[1].agentId' } } });
+    const other = await api.newUser();
+    const theirs = await other.post('/workflows/import', twoNChat());
+    expect(theirs.body).toMatchObject({ code: 'UNKNOWN_GRAPH_NODE', details: { field: 'nodes[0].agentId' } });
+    expect((await other.get('/workflows')).body.total).toBe(0);
+  });
+
+  it('refuses an agentic export of a chain, and an unknown format', async () => {
+    const chain = (await user.post('/workflows', { name: `chain-${randomUUID().slice(0, 8)}`, steps: [agentStep()] })).body;
+    expect((await user.get(`/workflows/${chain.uuid}/export?format=agentic`)).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'format' } });
+    expect((await user.get(`/workflows/${chain.uuid}/export?format=yaml`)).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'format' } });
+  });
+});
