@@ -20,13 +20,14 @@ describe('A worker crash during an agent step', () => {
     model = await ModelFake.start();
     api = await startApi(testConfig({ modelBaseUrl: model.baseUrl }));
     tools = await ToolServer.start({
-      lookup: async (args) => {
+      lookup: async (args, call) => {
         const { n } = args as { n: number };
         if (n === 3 && !killed) {
-          // The third call is in flight: the worker dies before it gets the answer.
+          // The third call is in flight: the worker dies before it gets the answer. Waiting for its exit
+          // and then for this call's socket to close means the answer below is never written.
           killed = true;
-          worker.kill();
-          await new Promise((resolve) => setTimeout(resolve, 200));
+          await worker.kill();
+          await tools.waitUntil(() => call.aborted, 10_000, () => 'the killed worker\'s connection is still open');
         }
         return { n, value: n * 10 };
       },
@@ -48,14 +49,7 @@ describe('A worker crash during an agent step', () => {
 
     worker = await WorkerProcess.start(api.config);
     const run = (await user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} })).body;
-    await new Promise<void>((resolve, reject) => {
-      const started = Date.now();
-      const poll = setInterval(() => {
-        if (killed) resolve();
-        else if (Date.now() - started > 60_000) reject(new Error('the third tool call never arrived'));
-        if (killed || Date.now() - started > 60_000) clearInterval(poll);
-      }, 50);
-    });
+    await tools.waitUntil(() => killed && tools.calls.some((call) => call.aborted), 60_000, () => 'the third tool call never arrived');
     worker = await WorkerProcess.start(api.config);
 
     let body = (await user.get(`/runs/${run.uuid}`)).body;

@@ -41,15 +41,20 @@ export class WorkerProcess {
     return new WorkerProcess(child);
   }
 
-  /** SIGKILL: no shutdown hooks, no draining, in-flight activities are simply lost. */
-  kill(): void {
-    this.child.kill('SIGKILL');
+  /** SIGKILL: no shutdown hooks, no draining, in-flight activities are simply lost. Resolves once it is dead. */
+  kill(): Promise<void> {
+    return this.signal('SIGKILL');
   }
 
-  async stop(): Promise<void> {
+  /** SIGTERM: the worker drains and shuts down. */
+  stop(): Promise<void> {
+    return this.signal('SIGTERM');
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
+    this.child.kill(signal);
     await exited;
   }
 }
