@@ -46,13 +46,7 @@ describe('Agent runs', () => {
     await stack.close();
   });
 
-  async function run(steps: Record<string, unknown>[], trigger_output: unknown = { text: 'hello' }): Promise<RunBody> {
-    const wf = await stack.user.post('/workflows', { name: `agent-${randomUUID().slice(0, 8)}`, steps });
-    expect(wf.status).toBe(201);
-    const started = await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output });
-    expect(started.status).toBe(201);
-    return stack.waitForRun(started.body.uuid);
-  }
+  const run = (steps: Record<string, unknown>[], trigger_output?: unknown) => stack.runSteps(steps, trigger_output);
 
   async function registerTool(endpoint_url: string, overrides: Record<string, unknown> = {}): Promise<string> {
     const name = `tool_${randomUUID().slice(0, 8)}`;

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
 import { byteFields, fetchRunHistory, historyBytes } from './support/temporal-history';
 
 const MiB = 1024 * 1024;
@@ -30,13 +30,7 @@ describe('Large outputs', () => {
   });
   afterAll(() => stack.close());
 
-  async function run(steps: Record<string, unknown>[], trigger_output: unknown = { text: 'go' }): Promise<RunBody> {
-    const wf = await stack.user.post('/workflows', { name: `large-${randomUUID().slice(0, 8)}`, steps });
-    expect(wf.status).toBe(201);
-    const started = await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output });
-    expect(started.status).toBe(201);
-    return stack.waitForRun(started.body.uuid);
-  }
+  const run = (steps: Record<string, unknown>[], trigger_output: unknown = { text: 'go' }) => stack.runSteps(steps, trigger_output);
 
   /** Asserts no payload over the limit; returns what the history weighs, for the report. */
   async function expectSmallHistory(workflowId: string): Promise<string> {

@@ -28,13 +28,7 @@ describe('Loops', () => {
     await stack.close();
   });
 
-  async function run(steps: Record<string, unknown>[], trigger_output: unknown, timeoutMs?: number, workflowFields: Record<string, unknown> = {}): Promise<RunBody> {
-    const wf = await stack.user.post('/workflows', { name: `loops-${randomUUID().slice(0, 8)}`, steps, ...workflowFields });
-    expect(wf.status).toBe(201);
-    const started = await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output });
-    expect(started.status).toBe(201);
-    return stack.waitForRun(started.body.uuid, undefined, timeoutMs);
-  }
+  const run = (steps: Record<string, unknown>[], trigger_output: unknown, timeoutMs?: number, fields?: Record<string, unknown>) => stack.runSteps(steps, trigger_output, { timeoutMs, fields });
 
   const systemPrompts = () => stack.model.requests.map((request) => request.body.messages[0].content);
 

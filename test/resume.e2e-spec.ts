@@ -16,12 +16,6 @@ describe('Resume and partial success', () => {
   });
   afterAll(() => stack.close());
 
-  async function workflowWith(steps: Record<string, unknown>[]) {
-    const created = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps });
-    expect(created.status).toBe(201);
-    return created.body;
-  }
-
   /** Four steps; the third reads the first's output, and is retried once before failing for good. */
   async function fourSteps() {
     const collect = llmStep({ name: 'collect', system_prompt: 'Collect <<trigger_output.topic>>' });
@@ -31,7 +25,7 @@ describe('Resume and partial success', () => {
       llmStep({ name: 'analyse', model: 'broken-model', system_prompt: `Analyse <<step_output.${collect.uuid}>>`, retry_policy: { max_attempts: 2, initial_interval_seconds: 1 } }),
       llmStep({ name: 'report', system_prompt: 'Report on $previous_output' }),
     ];
-    return { steps, wf: await workflowWith(steps) };
+    return { steps, wf: await stack.createWorkflow(steps) };
   }
 
   async function failAtStepThree() {
@@ -94,7 +88,7 @@ describe('Resume and partial success', () => {
   });
 
   it('ends failed, not partial_success, when the first step fails', async () => {
-    const wf = await workflowWith([llmStep({ retry_policy: { max_attempts: 1 } }), llmStep()]);
+    const wf = await stack.createWorkflow([llmStep({ retry_policy: { max_attempts: 1 } }), llmStep()]);
     stack.model.script(reply.error(400));
     const started = await stack.user.post(`/workflows/${wf.uuid}/runs`, {});
     const run = await stack.waitForRun(started.body.uuid);
@@ -124,7 +118,7 @@ describe('Resume and partial success', () => {
   });
 
   it('refuses to resume a run that is still running', async () => {
-    const wf = await workflowWith([llmStep()]);
+    const wf = await stack.createWorkflow([llmStep()]);
     stack.model.script(reply.text('slow', { delayMs: 3_000 }));
     const started = await stack.user.post(`/workflows/${wf.uuid}/runs`, {});
     const refused = await stack.user.post(`/runs/${started.body.uuid}/resume`);
@@ -133,7 +127,7 @@ describe('Resume and partial success', () => {
   });
 
   it('gives one run for one Idempotency-Key, also when the requests race', async () => {
-    const wf = await workflowWith([llmStep()]);
+    const wf = await stack.createWorkflow([llmStep()]);
     stack.model.respondWith(() => reply.text('ok'));
     const key = { 'Idempotency-Key': `order-${randomUUID()}` };
     const first = await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: 1 }, key);

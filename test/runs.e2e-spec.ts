@@ -18,25 +18,13 @@ describe('Runs', () => {
   });
   afterAll(() => stack.close());
 
-  async function workflowWith(steps: Record<string, unknown>[]) {
-    const created = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps });
-    expect(created.status).toBe(201);
-    return created.body;
-  }
-
-  async function startRun(workflowUuid: string, trigger_output: unknown = { text: 'hello' }) {
-    const started = await stack.user.post(`/workflows/${workflowUuid}/runs`, { trigger_output });
-    expect(started.status).toBe(201);
-    return started.body;
-  }
-
   it('runs a chain of LLM steps, passing full data forward and auditing every call', async () => {
     const first = llmStep({ name: 'summarise', system_prompt: 'Summarise: <<trigger_output.text>>' });
     const second = llmStep({ name: 'label', system_prompt: `Label <<step_output.${first.uuid}>> (count <<step_output.${first.uuid}.count>>)`, output_schema: { type: 'object', required: ['label'] } });
-    const wf = await workflowWith([first, second]);
+    const wf = await stack.createWorkflow([first, second]);
     stack.model.script(reply.json({ summary: 'short', count: 2 }, { usage: { prompt_tokens: 20, completion_tokens: 7 } }), reply.json({ label: 'greeting' }));
 
-    const started = await startRun(wf.uuid);
+    const started = await stack.startRun(wf.uuid);
     expect(started).toMatchObject({ status: 'running', steps: [{ status: expect.stringMatching(/pending|running/) }, { status: 'pending' }] });
     const run = await stack.waitForRun(started.uuid);
 
@@ -92,7 +80,7 @@ describe('Runs', () => {
       const fetcher = agentStep({ name: 'Price Fetcher', tools: [toolName], system_prompt: 'You are a price fetcher. For EACH product, search Amazon and Walmart (4 searches).' });
       const comparator = llmStep({ name: 'Price Comparator', system_prompt: `Compare these prices with yesterday's and flag changes over 10%:\n<<step_output.${fetcher.uuid}>>`, output_schema: { type: 'object', required: ['alerts', 'summary'] } });
       const checker = stopChecker(comparator.uuid, { name: 'No alerts', stop_conditions: [{ step_definition_uuid: comparator.uuid, extraction_json_path: '$.alerts.length', operator: 'equals', target_value: 0 }] });
-      const wf = await workflowWith([fetcher, comparator, checker]);
+      const wf = await stack.createWorkflow([fetcher, comparator, checker]);
 
       const searches = Object.keys(prices).map((key) => {
         const [product, competitor] = key.split('@');
@@ -107,7 +95,7 @@ describe('Runs', () => {
         reply.json(alerts, { usage: { prompt_tokens: 300, completion_tokens: 40 } }),
       );
 
-      const started = await startRun(wf.uuid, { products: ['iPhone 15 Pro', 'Galaxy S24'] });
+      const started = await stack.startRun(wf.uuid, { products: ['iPhone 15 Pro', 'Galaxy S24'] });
       const run = await stack.waitForRun(started.uuid);
 
       expect(run).toMatchObject({ status: 'completed', tokens: { prompt: 750, completion: 140, total: 890 } });
@@ -156,11 +144,11 @@ describe('Runs', () => {
     const review = llmStep({ name: 'review', system_prompt: 'Review this:\n$previous_output', output_schema: { type: 'object', required: ['score'] } });
     const score = llmStep({ name: 'score', system_prompt: `The score was $previous_output.score; the report <<step_output.${report.uuid}|none>>; an older one <<step_output.${report.uuid}[-2]|none>>.` });
     const plain = llmStep({ name: 'plain', system_prompt: 'Say something about what you are given.' });
-    const wf = await workflowWith([report, check, review, score, plain]);
+    const wf = await stack.createWorkflow([report, check, review, score, plain]);
     const markdown = '# Prices\n\n- all *stable*';
     stack.model.script(reply.text(markdown), reply.json({ score: 7, notes: ['ok'] }), reply.text('fine'), reply.text('done'));
 
-    const run = await stack.waitForRun((await startRun(wf.uuid, { topic: 'prices' })).uuid);
+    const run = await stack.waitForRun((await stack.startRun(wf.uuid, { topic: 'prices' })).uuid);
 
     expect(run.status).toBe('completed');
     const [first, second, third, fourth] = stack.model.requests.map((r) => r.body);
@@ -176,9 +164,9 @@ describe('Runs', () => {
   it('stops the run when a stop checker fires and skips the steps after it', async () => {
     const check = llmStep({ name: 'check' });
     const after = llmStep({ name: 'never' });
-    const wf = await workflowWith([check, stopChecker(check.uuid), after]);
+    const wf = await stack.createWorkflow([check, stopChecker(check.uuid), after]);
     stack.model.script(reply.json({ status: 'stop' }));
-    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    const run = await stack.waitForRun((await stack.startRun(wf.uuid)).uuid);
     expect(run.status).toBe('stopped');
     expect(run.error_message).toContain('$.status equals "stop"');
     expect(run.steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed', 'skipped']);
@@ -186,9 +174,9 @@ describe('Runs', () => {
 
   it('cancels a run mid-step: the model call is interrupted, the rest skipped, a second cancel is refused', async () => {
     const slow = llmStep({ name: 'slow' });
-    const wf = await workflowWith([slow, llmStep({ name: 'next' })]);
+    const wf = await stack.createWorkflow([slow, llmStep({ name: 'next' })]);
     stack.model.script(reply.text('too late', { delayMs: 60_000 }));
-    const started = await startRun(wf.uuid);
+    const started = await stack.startRun(wf.uuid);
     await stack.model.waitForRequests(1);
 
     const cancelled = await stack.user.post(`/runs/${started.uuid}/cancel`);
@@ -203,7 +191,7 @@ describe('Runs', () => {
   });
 
   it('cancels a scheduled run through its own Temporal execution', async () => {
-    const wf = await workflowWith([llmStep({ name: 'slow' })]);
+    const wf = await stack.createWorkflow([llmStep({ name: 'slow' })]);
     const schedule = await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 0 1 1 *', timezone: 'UTC' });
     expect(schedule.status).toBe(201);
     try {
@@ -224,9 +212,9 @@ describe('Runs', () => {
   });
 
   it('shows a run terminated in Temporal (Web UI, CLI, server) as failed with the reason, and refuses to cancel it', async () => {
-    const wf = await workflowWith([llmStep({ name: 'slow' }), llmStep({ name: 'next' })]);
+    const wf = await stack.createWorkflow([llmStep({ name: 'slow' }), llmStep({ name: 'next' })]);
     stack.model.script(reply.text('too late', { delayMs: 60_000 }));
-    const started = await startRun(wf.uuid);
+    const started = await stack.startRun(wf.uuid);
     await stack.model.waitForRequests(1);
 
     const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
@@ -250,9 +238,9 @@ describe('Runs', () => {
   });
 
   it('retries a 429 after its retry-after: one run, two audited attempts', async () => {
-    const wf = await workflowWith([llmStep()]);
+    const wf = await stack.createWorkflow([llmStep()]);
     stack.model.script(reply.error(429, { retryAfterSeconds: 1, message: 'rate limited' }), reply.text('fine'));
-    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    const run = await stack.waitForRun((await stack.startRun(wf.uuid)).uuid);
     expect(run.status).toBe('completed');
     expect(run.steps[0]).toMatchObject({ attempts: 2, output: { raw_data: 'fine', markdown_representation: 'fine' } });
     expect(run.steps[0].model_calls.map((c: { attempt: number; status: string }) => [c.attempt, c.status])).toEqual([[1, 'failed'], [2, 'completed']]);
@@ -262,9 +250,9 @@ describe('Runs', () => {
   });
 
   it('fails the run at once on a 400, with the provider message on the step and the run', async () => {
-    const wf = await workflowWith([llmStep({ name: 'bad' }), llmStep()]);
+    const wf = await stack.createWorkflow([llmStep({ name: 'bad' }), llmStep()]);
     stack.model.script(reply.error(400, { message: 'model gpt-9 does not exist' }));
-    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    const run = await stack.waitForRun((await stack.startRun(wf.uuid)).uuid);
     expect(run).toMatchObject({ status: 'failed', error_message: expect.stringContaining('model gpt-9 does not exist') });
     expect(run.error_message).toContain('Step "bad" failed');
     expect(run.steps.map((s: { status: string }) => s.status)).toEqual(['failed', 'skipped']);
@@ -277,9 +265,9 @@ describe('Runs', () => {
   it('runs the definition as it was at start, whatever edits come while it waits', async () => {
     const first = llmStep({ name: 'first' });
     const second = llmStep({ name: 'second', system_prompt: 'Original prompt' });
-    const wf = await workflowWith([first, second]);
+    const wf = await stack.createWorkflow([first, second]);
     stack.model.script(reply.text('one', { delayMs: 1500 }), reply.text('two'));
-    const started = await startRun(wf.uuid);
+    const started = await stack.startRun(wf.uuid);
     await stack.model.waitForRequests(1);
 
     expect((await stack.user.patch(`/steps/${second.uuid}`, { system_prompt: 'Edited prompt' })).status).toBe(200);
@@ -293,14 +281,14 @@ describe('Runs', () => {
   });
 
   it('lists runs per workflow and refuses to start runs it cannot', async () => {
-    const wf = await workflowWith([llmStep()]);
+    const wf = await stack.createWorkflow([llmStep()]);
     stack.model.script(reply.text('ok'));
-    const run = await stack.waitForRun((await startRun(wf.uuid)).uuid);
+    const run = await stack.waitForRun((await stack.startRun(wf.uuid)).uuid);
     const list = await stack.user.get(`/workflows/${wf.uuid}/runs`);
     expect(list.body).toMatchObject({ total: 1, items: [{ uuid: run.uuid, status: 'completed' }] });
     expect((await stack.user.get('/runs?status=bogus')).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'status' } });
     expect((await stack.user.post(`/workflows/${randomUUID()}/runs`, {})).status).toBe(404);
-    const empty = await workflowWith([]);
+    const empty = await stack.createWorkflow([]);
     expect((await stack.user.post(`/workflows/${empty.uuid}/runs`, {})).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'steps' } });
     const other = await stack.api.newUser();
     expect((await other.get(`/runs/${run.uuid}`)).status).toBe(404);

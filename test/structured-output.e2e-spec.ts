@@ -1,7 +1,6 @@
 // Structured output end to end: answers validated against output_schema, sent back for correction with
 // the validation errors inside the step's activity, every attempt audited, and a step that never complies
 // failing with those errors.
-import { randomUUID } from 'node:crypto';
 import { agentStep, llmStep } from './support/factories';
 import { reply, type RecordedMessage } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
@@ -21,13 +20,7 @@ describe('Structured output', () => {
   });
   afterAll(() => stack.close());
 
-  async function run(steps: Record<string, unknown>[]): Promise<RunBody> {
-    const wf = await stack.user.post('/workflows', { name: `structured-${randomUUID().slice(0, 8)}`, steps });
-    expect(wf.status).toBe(201);
-    const started = await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: { text: 'buy now!!!' } });
-    expect(started.status).toBe(201);
-    return stack.waitForRun(started.body.uuid);
-  }
+  const run = (steps: Record<string, unknown>[]) => stack.runSteps(steps, { text: 'buy now!!!' });
 
   const lastMessage = (index: number): RecordedMessage => stack.model.requests[index].body.messages.at(-1)!;
   const turnsOf = (step: RunBody) => step.model_calls.map((call: RunBody) => [call.turn, call.attempt, call.status]);

@@ -32,11 +32,7 @@ describe('Tool manifests', () => {
     return created.body.uuid;
   }
 
-  async function createWorkflow(tools: string[], fields: Record<string, unknown> = {}): Promise<RunBody> {
-    const created = await stack.user.post('/workflows', { name: `manifest-${randomUUID().slice(0, 8)}`, steps: [agentStep({ tools })], ...fields });
-    expect(created.status).toBe(201);
-    return created.body;
-  }
+  const createWorkflow = (tools: string[], fields?: Record<string, unknown>) => stack.createWorkflow([agentStep({ tools })], fields);
 
   /** Deletes the tool and registers it again with other parameters: the same name, a different contract. */
   async function changeTool(name: string, uuid: string): Promise<void> {

@@ -1,9 +1,10 @@
 // The whole system for an e2e spec: the real API over HTTP, a real worker on its own task queue against
 // the real Temporal server, the real MySQL, and the model fake as the provider.
+import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createRunWorker, type RunWorker } from '../../apps/worker/src/create-worker';
 import { ModelFake } from './model-fake';
-import { startApi, testConfig, type ApiClient, type TestApi } from './api';
+import { startApi, testConfig, type ApiClient, type Reply, type TestApi } from './api';
 import { loadWorkflowBundle } from './workflow-bundle';
 
 export interface Stack {
@@ -11,6 +12,12 @@ export interface Stack {
   model: ModelFake;
   worker: RunWorker;
   user: ApiClient;
+  /** POST /workflows with these steps (and other workflow fields) under a fresh name; throws unless 201. */
+  createWorkflow(steps: Record<string, unknown>[], fields?: Record<string, unknown>): Promise<RunBody>;
+  /** POST /workflows/{uuid}/runs; throws unless 201. */
+  startRun(workflowUuid: string, trigger_output?: unknown): Promise<RunBody>;
+  /** A new workflow of these steps, run once to its end. */
+  runSteps(steps: Record<string, unknown>[], trigger_output?: unknown, options?: { fields?: Record<string, unknown>; timeoutMs?: number }): Promise<RunBody>;
   /** Polls GET /runs/{uuid} until `done` holds (or the deadline passes): no sleeping on workflows. */
   waitForRun(runUuid: string, done?: (run: RunBody) => boolean, timeoutMs?: number): Promise<RunBody>;
   startWorker(): Promise<RunWorker>;
@@ -21,6 +28,11 @@ export interface Stack {
 export type RunBody = Record<string, any>;
 
 const finished = (run: RunBody) => run.status !== 'running';
+
+function created(reply: Reply, what: string): RunBody {
+  if (reply.status !== 201) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
 
 let runtimeInstalled = false;
 
@@ -57,6 +69,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       void worker.run();
       stack.worker = worker;
       return worker;
+    },
+    async createWorkflow(steps, fields = {}) {
+      return created(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps, ...fields }), 'POST /workflows');
+    },
+    async startRun(workflowUuid, trigger_output = { text: 'hello' }) {
+      return created(await stack.user.post(`/workflows/${workflowUuid}/runs`, { trigger_output }), `POST /workflows/${workflowUuid}/runs`);
+    },
+    async runSteps(steps, trigger_output, options = {}) {
+      const workflow = await stack.createWorkflow(steps, options.fields);
+      return stack.waitForRun((await stack.startRun(workflow.uuid, trigger_output)).uuid, finished, options.timeoutMs);
     },
     async waitForRun(runUuid, done = finished, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
