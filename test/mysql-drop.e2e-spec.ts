@@ -1,7 +1,6 @@
 // MySQL drops the worker's connections while a step runs (KILL from an admin connection, as a database
 // failover or a network cut would end them): the worker's pool reconnects, the step finishes, the run
 // completes, and no audit row is lost or written twice.
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
@@ -31,11 +30,11 @@ describe('MySQL connections dropped during a step', () => {
 
   it('completes the run with every step once and its whole audit', async () => {
     const steps = ['first', 'second', 'third'].map((name) => llmStep({ name, system_prompt: `Step ${name}: $previous_output` }));
-    const wf = (await stack.user.post('/workflows', { name: `mysql-drop-${randomUUID().slice(0, 8)}`, steps })).body;
+    const wf = await stack.createWorkflow(steps);
     stack.model.script(reply.text('one'), reply.text('two', { delayMs: 1500 }), reply.text('three'));
     const started = Date.now();
 
-    const run = (await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: { text: 'go' } })).body;
+    const run = await stack.startRun(wf.uuid, { text: 'go' });
     await stack.model.waitForRequests(2);
     const killed = await admin.killConnectionsOf(workerUser);
     const done = await stack.waitForRun(run.uuid);
@@ -49,10 +48,10 @@ describe('MySQL connections dropped during a step', () => {
 
   it('finishes a step whose closing write was cut in flight, without asking the model again', async () => {
     const steps = ['first', 'second'].map((name) => llmStep({ name, system_prompt: `Step ${name}: $previous_output` }));
-    const wf = (await stack.user.post('/workflows', { name: `mysql-drop-${randomUUID().slice(0, 8)}`, steps })).body;
+    const wf = await stack.createWorkflow(steps);
     stack.model.script(reply.text('one', { delayMs: 500 }), reply.text('two'));
 
-    const run = (await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: { text: 'go' } })).body;
+    const run = await stack.startRun(wf.uuid, { text: 'go' });
     await stack.model.waitForRequests(1);
     // While the model answers, the first step's row is locked: its closing write (output + step completed,
     // one transaction) waits on it, and its connection dies in the middle of that transaction.

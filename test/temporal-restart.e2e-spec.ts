@@ -47,12 +47,12 @@ describe('A Temporal server restart during a run', () => {
 
   it('completes a chain of LLM steps, each asked of the model once, with its whole audit', async () => {
     const steps = ['first', 'second', 'third'].map((name) => llmStep({ name, system_prompt: `Step ${name}: $previous_output` }));
-    const wf = (await stack.user.post('/workflows', { name: `restart-${randomUUID().slice(0, 8)}`, steps })).body;
+    const wf = await stack.createWorkflow(steps);
     // The second step's answer comes while Temporal is down: its activity finishes with nobody to tell.
     stack.model.script(reply.text('one'), reply.text('two', { delayMs: 1500 }), reply.text('three'));
     const started = Date.now();
 
-    const run = (await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: { text: 'go' } })).body;
+    const run = await stack.startRun(wf.uuid, { text: 'go' });
     await stack.model.waitForRequests(2);
     const outage = await restartAround(run.uuid, (audit) => audit.instances[1].status === 'completed');
     const done = await stack.waitForRun(run.uuid);
@@ -69,11 +69,11 @@ describe('A Temporal server restart during a run', () => {
     try {
       const name = `lookup_${randomUUID().slice(0, 6)}`;
       await stack.user.post('/tools', { name, description: 'look up', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
-      const wf = (await stack.user.post('/workflows', { name: `restart-${randomUUID().slice(0, 8)}`, steps: [agentStep({ tools: [name] })] })).body;
+      const wf = await stack.createWorkflow([agentStep({ tools: [name] })]);
       stack.model.script(reply.toolCalls([{ name, arguments: { q: 'x' } }]), reply.json({ answer: 'X' }));
       tools.script('lookup', toolScript.delay(1500));
 
-      const run = (await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} })).body;
+      const run = await stack.startRun(wf.uuid, {});
       await tools.waitForCalls(1);
       const outage = await restartAround(run.uuid, (audit) => audit.tool_calls.some((call) => call.status === 'completed'));
       const done = await stack.waitForRun(run.uuid);
