@@ -3,6 +3,7 @@
 // completes, and no audit row is lost or written twice.
 import { DataSource } from 'typeorm';
 import { llmStep } from './support/factories';
+import { expectEachStepAskedOnce, startFaultChain } from './support/fault-chain';
 import { reply } from './support/model-fake';
 import { MysqlAdmin } from './support/mysql-admin';
 import { auditOf, expectEachStepOnce } from './support/run-audit';
@@ -29,20 +30,15 @@ describe('MySQL connections dropped during a step', () => {
   });
 
   it('completes the run with every step once and its whole audit', async () => {
-    const steps = ['first', 'second', 'third'].map((name) => llmStep({ name, system_prompt: `Step ${name}: $previous_output` }));
-    const wf = await stack.createWorkflow(steps);
-    stack.model.script(reply.text('one'), reply.text('two', { delayMs: 1500 }), reply.text('three'));
     const started = Date.now();
-
-    const run = await stack.startRun(wf.uuid, { text: 'go' });
-    await stack.model.waitForRequests(2);
+    const run = await startFaultChain(stack);
     const killed = await admin.killConnectionsOf(workerUser);
     const done = await stack.waitForRun(run.uuid);
     console.log(`mysql drop: ${killed} worker connection(s) killed, run ${Date.now() - started} ms`);
 
     expect(killed).toBeGreaterThan(0);
     expect(done.status).toBe('completed');
-    expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([expect.stringMatching(/^Step first: /), 'Step second: one', 'Step third: two']);
+    expectEachStepAskedOnce(stack);
     expectEachStepOnce(await auditOf(stack.api.app.get(DataSource), run.uuid));
   });
 

@@ -3,7 +3,8 @@
 // The spec has a private dev server: the shared one serves the other specs and is never stopped.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { agentStep, llmStep } from './support/factories';
+import { agentStep } from './support/factories';
+import { expectEachStepAskedOnce, startFaultChain } from './support/fault-chain';
 import { reply } from './support/model-fake';
 import { auditOf, expectEachStepOnce, waitForAudit, type RunAudit } from './support/run-audit';
 import { startStack, type Stack } from './support/stack';
@@ -46,20 +47,15 @@ describe('A Temporal server restart during a run', () => {
   }
 
   it('completes a chain of LLM steps, each asked of the model once, with its whole audit', async () => {
-    const steps = ['first', 'second', 'third'].map((name) => llmStep({ name, system_prompt: `Step ${name}: $previous_output` }));
-    const wf = await stack.createWorkflow(steps);
-    // The second step's answer comes while Temporal is down: its activity finishes with nobody to tell.
-    stack.model.script(reply.text('one'), reply.text('two', { delayMs: 1500 }), reply.text('three'));
     const started = Date.now();
-
-    const run = await stack.startRun(wf.uuid, { text: 'go' });
-    await stack.model.waitForRequests(2);
+    // The second step's answer comes while Temporal is down: its activity finishes with nobody to tell.
+    const run = await startFaultChain(stack);
     const outage = await restartAround(run.uuid, (audit) => audit.instances[1].status === 'completed');
     const done = await stack.waitForRun(run.uuid);
     console.log(`temporal restart, LLM chain: ${outage}, run ${Date.now() - started} ms in all`);
 
     expect(done.status).toBe('completed');
-    expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([expect.stringMatching(/^Step first: /), 'Step second: one', 'Step third: two']);
+    expectEachStepAskedOnce(stack);
     expectEachStepOnce(await auditOf(db, run.uuid));
     expect(done.steps.map((step: { output: { raw_data: unknown } }) => step.output.raw_data)).toEqual(['one', 'two', 'three']);
   });
