@@ -7,6 +7,7 @@ import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence'
 import { createRunActivities } from './activities/run.activities';
 import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
+import { GraphService } from './steps/graph.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { StopCheckerService } from './steps/stop-checker.service';
@@ -44,6 +45,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
       tools: context.get(ToolCallService),
       stopChecker: context.get(StopCheckerService),
       loops: context.get(LoopService),
+      graph: context.get(GraphService),
       notifications: context.get(NotificationService),
       runs: context.get(RunRepository),
       preparer: context.get(RunPreparer),

@@ -6,6 +6,7 @@ import { AgentConversation } from './steps/agent-conversation.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
+import { GraphService } from './steps/graph.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { ModelCallService } from './steps/model-call.service';
@@ -33,8 +34,9 @@ import { ToolCallService } from './steps/tool-call.service';
     AgentStepService,
     StopCheckerService,
     LoopService,
+    GraphService,
     NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, NotificationService],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, NotificationService],
 })
 export class WorkerModule {}

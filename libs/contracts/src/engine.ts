@@ -1,6 +1,6 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
-import type { CustomAgentStep, CustomLlmStep, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
+import type { CustomAgentStep, CustomLlmStep, JsonObject, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
 import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
@@ -75,6 +75,8 @@ export interface StepContext {
   iteration?: LoopIteration;
   /** The workflow's output_history_size, when it sets one (else 5): how far `[-n]` history references reach. */
   output_history_size?: number;
+  /** Graph runs: a router step must answer `next` with one of these (its CONDITIONAL edges' values). */
+  route_choices?: string[];
 }
 
 export interface LoopIteration {
@@ -93,6 +95,8 @@ export interface LoopStart {
 /** One iteration's output, and for repeat_until whether the predicate holds on it. */
 export interface IterationRef extends OutputRef {
   predicate_met?: boolean;
+  /** Graph runs: the route a router step chose. */
+  route?: string;
 }
 
 export interface ToolSpec {
@@ -151,6 +155,10 @@ export interface RunActivities {
   startLoop(input: StepContext & { step: LoopingStep }): Promise<LoopStart>;
   /** The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop ended. */
   completeLoop(input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason }): Promise<OutputRef>;
+  /** Graph runs: the uuids of the edges whose data conditions hold on the output. */
+  evaluateEdgeConditions(input: { user_id: string; output_id: string; edges: { uuid: string; conditions: JsonObject }[] }): Promise<string[]>;
+  /** Graph runs: a step's own row once the run ends, from its executions (the latest output, or failed). */
+  closeGraphStep(input: { run_uuid: string; user_id: string; instance_uuid: string; failed: boolean }): Promise<void>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
   /** POSTs the run's signed summary to the workflow's notify_url; throws (and is retried) until it is taken. */

@@ -8,6 +8,8 @@ export type EdgeConditionType = (typeof EDGE_CONDITION_TYPES)[number];
 /** The condition value of an edge that ends the run (its target is null). */
 export const END = 'END';
 
+export const DEFAULT_MAX_STEPS = 15;
+
 export interface EdgeDefinition {
   uuid: string;
   source_step_uuid: string;
@@ -29,6 +31,8 @@ export interface GraphDefinition {
   /** The step a run starts with. */
   entry_node: string;
   edges: EdgeDefinition[];
+  /** Guard rail: step executions a run may make before it fails (default 15). */
+  max_steps?: number;
   /** Seed 004: a run is a conversation that stays open between user messages (kept; runs come with the graph engine). */
   is_conversational?: boolean;
 }

@@ -7,6 +7,7 @@ import type { RunPreparer, RunRepository } from '@app/persistence';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
+import type { GraphService } from '../steps/graph.service';
 import type { LoopService } from '../steps/loop.service';
 import type { NotificationService } from '../steps/notification.service';
 import type { StopCheckerService } from '../steps/stop-checker.service';
@@ -19,6 +20,7 @@ export interface RunServices {
   tools: ToolCallService;
   stopChecker: StopCheckerService;
   loops: LoopService;
+  graph: GraphService;
   notifications: NotificationService;
   runs: RunRepository;
   preparer: RunPreparer;
@@ -50,20 +52,30 @@ export function createRunActivities(services: RunServices): RunActivities {
     runLlmStep: ({ step, ...context }) =>
       inActivity(async (scope) => {
         await services.loops.openIteration(context);
-        return services.loops.checked(context, step, await services.llm.run(context, step, scope));
+        const ref = await services.llm.run(context, services.graph.routed(step, context), scope);
+        return services.graph.withRoute(context, await services.loops.checked(context, step, ref));
       }),
     startAgentStep: ({ step, ...context }) =>
       inActivity(async () => {
         await services.loops.openIteration(context);
-        return services.agent.start(context, step);
+        return services.agent.start(context, services.graph.routed(step, context));
       }),
     agentTurn: ({ step, tools, turn, conversation_length, ...context }) => inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
     callTool: ({ step, call, position, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>
-      inActivity(async (scope) => services.loops.checked(context, step, await services.agent.complete(context, step, conversation_length, scope))),
+      inActivity(async (scope) => {
+        const ref = await services.agent.complete(context, services.graph.routed(step, context), conversation_length, scope);
+        return services.graph.withRoute(context, await services.loops.checked(context, step, ref));
+      }),
     startLoop: ({ step, ...context }) => inActivity(() => services.loops.start(context, step)),
     completeLoop: ({ step, iterations, stopped_by, ...context }) => inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
-    runStopChecker: ({ step, ...context }) => inActivity(() => services.stopChecker.run(context, step)),
+    runStopChecker: ({ step, ...context }) =>
+      inActivity(async () => {
+        await services.loops.openIteration(context);
+        return services.stopChecker.run(context, step);
+      }),
+    evaluateEdgeConditions: ({ user_id, output_id, edges }) => inActivity(() => services.graph.conditionsHeld(user_id, output_id, edges)),
+    closeGraphStep: ({ run_uuid, user_id, instance_uuid, failed }) => inActivity(() => services.graph.close(run_uuid, user_id, instance_uuid, failed)),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
     finishRun: ({ run_uuid, status, error_message }) => services.runs.finishRun(run_uuid, status, error_message),
     notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),

@@ -9,6 +9,7 @@ export const GRAPH_SCHEMA: Record<string, unknown> = {
   required: ['entry_node', 'edges'],
   properties: {
     entry_node: { type: 'string', format: 'uuid', description: 'The step a run starts with' },
+    max_steps: { type: 'integer', minimum: 1, maximum: 200, default: 15, description: 'Guard rail: step executions a run may make before it fails' },
     is_conversational: { type: 'boolean', default: false, description: 'A run is a conversation that stays open between user messages' },
     edges: {
       type: 'array',

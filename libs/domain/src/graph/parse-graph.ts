@@ -14,9 +14,10 @@ type NewUuid = () => string;
 export function parseGraph(input: unknown, field: string, newUuid: NewUuid): GraphDefinition | null {
   if (input === undefined || input === null) return null;
   throwIssues(schemaIssues(GRAPH_SCHEMA, input, field));
-  const body = input as { entry_node: string; edges: Record<string, unknown>[]; is_conversational?: boolean };
+  const body = input as { entry_node: string; edges: Record<string, unknown>[]; is_conversational?: boolean; max_steps?: number };
   return {
     entry_node: body.entry_node.toLowerCase(),
+    ...(body.max_steps !== undefined ? { max_steps: body.max_steps } : {}),
     ...(body.is_conversational ? { is_conversational: true } : {}),
     edges: body.edges.map(
       (edge): EdgeDefinition => ({

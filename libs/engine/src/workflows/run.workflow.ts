@@ -12,8 +12,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import {
+  DEFAULT_MAX_STEPS,
   LOOP_DEFAULTS,
   type ContinuedLoop,
+  type GraphDefinition,
   type CustomAgentStep,
   type FinalStatus,
   type IterationRef,
@@ -27,6 +29,7 @@ import {
   type StepDefinition,
 } from '@app/contracts';
 import { BOOKKEEPING_OPTIONS, NOTIFICATION_OPTIONS, stepActivityOptions } from './activity-options';
+import { conditionalEdges, nextTargets, routeChoices } from './graph-routing';
 import { nextStep } from './next-step';
 
 const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
@@ -132,6 +135,99 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       // Every attempt is recorded on the run; a receiver that never answers does not change the run's outcome.
     }
   }
+
+  /** An activation of a graph step: which step, and the step whose output is its $previous_output. */
+  type Activation = { step_uuid: string; previous_step_uuid: string | null };
+
+  /**
+   * A graph run walks in waves: the steps activated run in parallel, each execution its own row under its
+   * step's, then the edges out of each completed one activate the next wave. A failed step ends its branch
+   * (its error on its row) while the others go on; `max_steps` executions in all is the guard rail.
+   */
+  async function runGraph(graph: GraphDefinition): Promise<RunWorkflowResult> {
+    const maxSteps = graph.max_steps ?? DEFAULT_MAX_STEPS;
+    const byUuid = new Map(input.definition.steps.map((step) => [step.uuid, step]));
+    const executions = new Map<string, number>();
+    const failed = new Set<string>();
+    const failures: string[] = [];
+    let stopped: string | null = null;
+    let guardHit = false;
+
+    async function execute({ step_uuid, previous_step_uuid }: Activation): Promise<Activation[]> {
+      const step = byUuid.get(step_uuid)!;
+      const ran = [...executions.values()].reduce((sum, n) => sum + n, 0);
+      if (ran >= maxSteps) {
+        guardHit = true;
+        return [];
+      }
+      const index = executions.get(step.uuid) ?? 0;
+      executions.set(step.uuid, index + 1);
+      const choices = routeChoices(graph, step.uuid);
+      const context: StepContext = {
+        run_uuid: input.run_uuid,
+        user_id: input.user_id,
+        instance_uuid: uuid4(),
+        previous_step_uuid,
+        iteration: { parent_instance_uuid: instanceOf.get(step.uuid)!, index },
+        ...(choices.length ? { route_choices: choices } : {}),
+        ...(input.definition.output_history_size ? { output_history_size: input.definition.output_history_size } : {}),
+      };
+      try {
+        let ref: IterationRef;
+        const activities = activitiesFor(step, `${step.name}: run ${index + 1}`);
+        if (step.type === 'custom_llm') ref = await activities.runLlmStep({ ...context, step });
+        else if (step.type === 'custom_agent') ref = await runAgent(step, context);
+        else if (step.type === 'stop_checker') {
+          const check = await activities.runStopChecker({ ...context, step });
+          if (check.stopped) stopped ??= check.reason;
+          return check.stopped ? [] : nextTargets(graph, step.uuid, { route: null, conditions_held: [] }).map((target) => ({ step_uuid: target, previous_step_uuid }));
+        } else throw ApplicationFailure.nonRetryable(`Step "${step.name}" is a ${step.type}, which graph runs do not run yet`, 'UnsupportedStep');
+        const withConditions = conditionalEdges(graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
+        const held = withConditions.length ? await bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ref.output_id, edges: withConditions }) : [];
+        return nextTargets(graph, step.uuid, { route: ref.route ?? null, conditions_held: held }).map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));
+      } catch (error) {
+        if (isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
+        // Seed 002: the error stays on the step's execution, and the other branches go on.
+        failed.add(step.uuid);
+        failures.push(`Step "${step.name}" failed: ${failureMessage(error)}`);
+        await bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
+        return [];
+      }
+    }
+
+    try {
+      for (let wave: Activation[] = [{ step_uuid: graph.entry_node, previous_step_uuid: null }]; wave.length && !stopped; ) {
+        const activated = await Promise.all(wave.map(execute));
+        // Two edges into one step activate it once.
+        wave = [...new Map(activated.flat().map((activation) => [activation.step_uuid, activation])).values()];
+      }
+    } catch (error) {
+      await CancellationScope.nonCancellable(async () => {
+        await closeGraphSteps(executions, failed);
+        await finish('cancelled', 'Cancelled by request');
+      });
+      throw error;
+    }
+    await closeGraphSteps(executions, failed);
+    if (stopped) return await finish('stopped', stopped);
+    if (guardHit) {
+      const message = `Guard max_steps reached: the run made ${maxSteps} step executions without ending`;
+      await finish(failures.length ? 'partial_success' : 'failed', message);
+      throw ApplicationFailure.nonRetryable(message, 'MaxStepsReached');
+    }
+    if (!failures.length) return await finish('completed', null);
+    const message = failures.join('; ');
+    await finish(failed.size < executions.size ? 'partial_success' : 'failed', message);
+    throw ApplicationFailure.nonRetryable(message, 'StepFailed');
+  }
+
+  async function closeGraphSteps(executions: Map<string, number>, failed: Set<string>): Promise<void> {
+    for (const stepUuid of executions.keys()) {
+      await bookkeeping.closeGraphStep({ run_uuid: input.run_uuid, user_id: input.user_id, instance_uuid: instanceOf.get(stepUuid)!, failed: failed.has(stepUuid) });
+    }
+  }
+
+  if (input.definition.graph) return await runGraph(input.definition.graph);
 
   // A continued execution starts inside the looping step where the previous one stopped.
   let resume = input.continued ?? null;

@@ -19,8 +19,19 @@ export interface RunRequest {
 export function assertStartsRuns(definition: WorkflowDefinition): void {
   if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
   if (definition.status === 'archived') throw new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
-  // The run workflow walks chains; walking graphs (branches, routing, tool executors) is not built yet.
-  if (definition.graph) throw new DomainError(ErrorCode.GraphNotRunnable, 'Graph workflows are saved and validated, but cannot run yet: remove the graph to run the steps as a chain', { field: 'graph' });
+  const unsupported = definition.graph ? graphFeaturesNotRunnable(definition) : [];
+  if (unsupported.length) {
+    throw new DomainError(ErrorCode.GraphNotRunnable, `This graph uses what graph runs do not support yet: ${unsupported.join('; ')}`, { field: 'graph', unsupported });
+  }
+}
+
+/** Graph runs walk edges, route and branch; tool executors, conversations and loops inside graphs come later. */
+function graphFeaturesNotRunnable(definition: WorkflowDefinition): string[] {
+  return [
+    ...definition.steps.filter((step) => step.type === 'tool_executor').map((step) => `tool_executor step "${step.name}"`),
+    ...definition.steps.filter((step) => (step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop).map((step) => `loop on step "${step.name}"`),
+    ...(definition.graph?.is_conversational ? ['is_conversational'] : []),
+  ];
 }
 
 /**

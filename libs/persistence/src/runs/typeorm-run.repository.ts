@@ -156,10 +156,11 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null> {
-    const instance = await this.dataSource.manager.findOne(StepInstanceEntity, {
-      where: { run_uuid: runUuid, step_definition_uuid: stepUuid, parent_instance_uuid: IsNull(), status: 'completed', output_id: Not(IsNull()) },
-      order: { finished_at: 'DESC' },
-    });
+    const completed = { run_uuid: runUuid, step_definition_uuid: stepUuid, status: 'completed', output_id: Not(IsNull()) };
+    // The step's own output; while it has none (a loop or a graph step still running), its latest execution's.
+    const instance =
+      (await this.dataSource.manager.findOne(StepInstanceEntity, { where: { ...completed, parent_instance_uuid: IsNull() } })) ??
+      (await this.dataSource.manager.findOne(StepInstanceEntity, { where: { ...completed, parent_instance_uuid: Not(IsNull()) }, order: { finished_at: 'DESC', iteration: 'DESC' } }));
     if (!instance?.output_id) return null;
     return (await this.dataSource.manager.findOneBy(StepOutputEntity, { uuid: instance.output_id })) as OutputRecord | null;
   }

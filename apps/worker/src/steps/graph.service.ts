@@ -1,0 +1,48 @@
+// The activity side of graph runs: a router step held to its choices, edge conditions evaluated on an
+// output, and a step's own row settled from its executions when the run ends.
+import { Injectable } from '@nestjs/common';
+import type { CustomAgentStep, CustomLlmStep, IterationRef, JsonObject, StepContext } from '@app/contracts';
+import { evaluateRules } from '@app/domain';
+import { RunRepository } from '@app/persistence';
+import { newOutput } from './step-output';
+
+type ModelStep = CustomLlmStep | CustomAgentStep;
+
+@Injectable()
+export class GraphService {
+  constructor(private readonly runs: RunRepository) {}
+
+  /**
+   * A router step (its CONDITIONAL edges give `context.route_choices`) answers JSON with `next` among its
+   * choices, on top of its own output_schema: the structured-output corrections then hold it to them.
+   */
+  routed<T extends ModelStep>(step: T, context: StepContext): T {
+    const choices = context.route_choices;
+    if (!choices?.length) return step;
+    const route = { type: 'object', required: ['next'], properties: { next: { enum: choices, description: 'Where the run goes next' } } };
+    const instruction = `\n\nWhen you are done, answer JSON whose "next" field says where the run goes next: one of ${choices.map((choice) => JSON.stringify(choice)).join(', ')}.`;
+    return { ...step, system_prompt: step.system_prompt + instruction, output_schema: step.output_schema ? { allOf: [step.output_schema, route] } : route };
+  }
+
+  /** The route a router step's output chose. */
+  async withRoute(context: StepContext, ref: IterationRef): Promise<IterationRef> {
+    if (!context.route_choices?.length) return ref;
+    const output = await this.runs.findOutput(context.user_id, ref.output_id);
+    return { ...ref, route: String((output?.raw_data as { next?: unknown } | null)?.next) };
+  }
+
+  async conditionsHeld(userId: string, outputId: string, edges: { uuid: string; conditions: JsonObject }[]): Promise<string[]> {
+    const data = (await this.runs.findOutput(userId, outputId))?.raw_data;
+    return edges.filter((edge) => evaluateRules(edge.conditions, data)).map((edge) => edge.uuid);
+  }
+
+  /** The step's own row after the run: failed if an execution failed, else completed with its latest output. */
+  async close(runUuid: string, userId: string, instanceUuid: string, failed: boolean): Promise<void> {
+    const [latest] = await this.runs.iterationOutputs(instanceUuid, 1);
+    if (failed || !latest) {
+      await this.runs.failStep(instanceUuid, failed ? 'An execution of this step failed: see its executions' : 'No execution of this step completed');
+      return;
+    }
+    await this.runs.completeStep(instanceUuid, newOutput({ run_uuid: runUuid, user_id: userId, instance_uuid: instanceUuid, previous_step_uuid: null }, latest.raw_data));
+  }
+}

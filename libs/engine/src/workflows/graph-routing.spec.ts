@@ -1,0 +1,48 @@
+import type { EdgeDefinition, GraphDefinition } from '@app/contracts';
+import { conditionalEdges, edgesFrom, nextTargets, routeChoices } from './graph-routing';
+
+let count = 0;
+const edge = (source: string, target: string | null, fields: Partial<EdgeDefinition> = {}): EdgeDefinition => ({
+  uuid: `e${++count}`,
+  source_step_uuid: source,
+  target_step_uuid: target,
+  condition_type: fields.condition_value || fields.conditions ? 'CONDITIONAL' : 'ALWAYS',
+  condition_value: null,
+  ...fields,
+});
+
+describe('graph routing', () => {
+  const toWriter = edge('router', 'writer', { condition_value: 'Writer' });
+  const toEnd = edge('router', null, { condition_value: 'END' });
+  const toReviewer = edge('router', 'reviewer', { condition_value: 'Reviewer', priority: 5 });
+  const highScore = edge('router', 'alert', { conditions: { path: '$.score', operator: 'greater_than', value: 5 } });
+  const always = edge('router', 'log');
+  const graph: GraphDefinition = { entry_node: 'router', edges: [toWriter, toEnd, toReviewer, highScore, always, edge('writer', 'router')] };
+
+  it('lists a step’s edges by priority, keeping the given order otherwise', () => {
+    expect(edgesFrom(graph, 'router').map((e) => e.uuid)).toEqual([toReviewer.uuid, toWriter.uuid, toEnd.uuid, highScore.uuid, always.uuid]);
+  });
+
+  it('offers a router the condition values of its CONDITIONAL edges, END included', () => {
+    expect(routeChoices(graph, 'router')).toEqual(['Reviewer', 'Writer', 'END']);
+    expect(routeChoices(graph, 'writer')).toEqual([]);
+    expect(conditionalEdges(graph, 'router')).toEqual([highScore]);
+  });
+
+  it('fires ALWAYS edges, the chosen route (any case) and the edges whose conditions held', () => {
+    expect(nextTargets(graph, 'router', { route: 'writer', conditions_held: [] })).toEqual(['writer', 'log']);
+    expect(nextTargets(graph, 'router', { route: 'Reviewer', conditions_held: [highScore.uuid] })).toEqual(['reviewer', 'alert', 'log']);
+  });
+
+  it('ends a branch on END: no target', () => {
+    expect(nextTargets(graph, 'router', { route: 'END', conditions_held: [] })).toEqual(['log']);
+    expect(nextTargets({ entry_node: 'a', edges: [edge('a', null)] }, 'a', { route: null, conditions_held: [] })).toEqual([]);
+  });
+
+  it('needs both the value and the conditions of an edge that has both, and names a target once', () => {
+    const both = edge('a', 'b', { condition_value: 'B', conditions: { path: '$.ok', operator: 'equals', value: true } });
+    const g: GraphDefinition = { entry_node: 'a', edges: [both, edge('a', 'b')] };
+    expect(nextTargets({ ...g, edges: [both] }, 'a', { route: 'B', conditions_held: [] })).toEqual([]);
+    expect(nextTargets(g, 'a', { route: 'B', conditions_held: [both.uuid] })).toEqual(['b']);
+  });
+});

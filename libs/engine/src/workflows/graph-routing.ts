@@ -1,0 +1,45 @@
+// Where a graph run goes after a step: pure functions over the graph, shared by the run workflow and its specs.
+import { END, type EdgeDefinition, type GraphDefinition } from '@app/contracts';
+
+/** What a step's execution decided: the route it chose (router steps), and which edges' data conditions held. */
+export interface StepOutcome {
+  route: string | null;
+  conditions_held: string[];
+}
+
+/** The edges out of `stepUuid`, highest priority first (stable for equal priorities). */
+export function edgesFrom(graph: GraphDefinition, stepUuid: string): EdgeDefinition[] {
+  return graph.edges
+    .map((edge, order) => ({ edge, order }))
+    .filter(({ edge }) => edge.source_step_uuid === stepUuid)
+    .sort((a, b) => (b.edge.priority ?? 0) - (a.edge.priority ?? 0) || a.order - b.order)
+    .map(({ edge }) => edge);
+}
+
+/** The choices a router step is offered: the condition values of its CONDITIONAL edges (END among them when such an edge exists). */
+export function routeChoices(graph: GraphDefinition, stepUuid: string): string[] {
+  const values = edgesFrom(graph, stepUuid).flatMap((edge) => (edge.condition_type === 'CONDITIONAL' && edge.condition_value !== null ? [edge.condition_value] : []));
+  return [...new Set(values)];
+}
+
+/** The edges whose data conditions the step's output must be checked against. */
+export function conditionalEdges(graph: GraphDefinition, stepUuid: string): EdgeDefinition[] {
+  return edgesFrom(graph, stepUuid).filter((edge) => edge.conditions && Object.keys(edge.conditions).length > 0);
+}
+
+/**
+ * The steps that run next: every ALWAYS edge, the CONDITIONAL edge whose value is the chosen route, and
+ * edges whose data conditions held (an edge with both a value and conditions needs both). END edges (no
+ * target) fire without a step; several targets are parallel branches.
+ */
+export function nextTargets(graph: GraphDefinition, stepUuid: string, outcome: StepOutcome): string[] {
+  const held = new Set(outcome.conditions_held);
+  const route = outcome.route?.toLowerCase() ?? null;
+  const fired = edgesFrom(graph, stepUuid).filter((edge) => {
+    if (edge.conditions && Object.keys(edge.conditions).length > 0 && !held.has(edge.uuid)) return false;
+    if (edge.condition_type === 'ALWAYS' || edge.condition_value === null) return true;
+    return edge.condition_value.toLowerCase() === route;
+  });
+  const targets = fired.flatMap((edge) => (edge.target_step_uuid === null || edge.condition_value === END ? [] : [edge.target_step_uuid]));
+  return [...new Set(targets)];
+}

@@ -1,0 +1,127 @@
+// Graph runs end to end: a router choosing its path, parallel branches with one failing, data conditions on
+// edges, and the max_steps guard rail, on real Temporal and MySQL with the model fake.
+import { randomUUID } from 'node:crypto';
+import { reply, type RecordedRequest } from './support/model-fake';
+import { startStack, type RunBody, type Stack } from './support/stack';
+import { agentStep, llmStep } from './support/factories';
+
+type Step = { uuid: string; name: string };
+const edge = (source: Step, target: Step | null, condition_value: string | null = null, extra: Record<string, unknown> = {}) => ({
+  source_step_uuid: source.uuid,
+  target_step_uuid: target?.uuid ?? null,
+  condition_type: condition_value === null && !extra.conditions ? 'ALWAYS' : 'CONDITIONAL',
+  condition_value,
+  ...extra,
+});
+
+describe('Graph runs', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => {
+    stack.model.assertDone();
+    stack.model.reset();
+  });
+  afterAll(() => stack.close());
+
+  async function run(steps: Step[], graph: Record<string, unknown>, trigger_output: unknown = { topic: 'prices' }): Promise<RunBody> {
+    const created = await stack.user.post('/workflows', { name: `graph-${randomUUID().slice(0, 8)}`, steps, graph });
+    expect(created.status).toBe(201);
+    const started = await stack.user.post(`/workflows/${created.body.uuid}/runs`, { trigger_output });
+    expect(started.status).toBe(201);
+    return stack.waitForRun(started.body.uuid);
+  }
+
+  const stepNamed = (run: RunBody, name: string) => run.steps.find((step: RunBody) => step.name === name);
+  const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
+
+  it('lets a router choose its path: writer, back to the router, then END', async () => {
+    const router = agentStep({ name: 'Router', system_prompt: 'Route the work on <<trigger_output.topic>>. Last draft: <<step_output.WRITER|none>>' });
+    const writer = llmStep({ name: 'Writer', system_prompt: 'Write about <<trigger_output.topic>>' });
+    router.system_prompt = router.system_prompt.replace('WRITER', writer.uuid);
+    stack.model.script(reply.json({ next: 'Writer' }), reply.text('a draft about prices'), reply.json({ next: 'END' }));
+
+    const done = await run([router, writer], { entry_node: router.uuid, edges: [edge(router, writer, 'Writer'), edge(router, null, 'END'), edge(writer, router)] });
+
+    expect(done.status).toBe('completed');
+    const [first, , second] = stack.model.requests;
+    expect(systemPromptOf(first)).toContain('Last draft: none');
+    expect(systemPromptOf(first)).toContain('one of "Writer", "END"');
+    expect(first.body.response_format).toBeUndefined(); // agent turns offer tools, the JSON is checked at the end
+    // An agent gets earlier outputs as references (get_output reads them): the writer's latest one.
+    expect(systemPromptOf(second)).toContain('"summary":"a draft about prices"');
+    const routerRow = stepNamed(done, 'Router');
+    expect(routerRow).toMatchObject({ status: 'completed', iteration_count: 2, output: { raw_data: { next: 'END' } } });
+    expect(routerRow.iterations.map((execution: RunBody) => execution.output.raw_data)).toEqual([{ next: 'Writer' }, { next: 'END' }]);
+    expect(stepNamed(done, 'Writer')).toMatchObject({ status: 'completed', iteration_count: 1, output: { raw_data: 'a draft about prices' } });
+  });
+
+  it('sends an invalid choice back for correction, then fails the step naming the choices', async () => {
+    const router = llmStep({ name: 'Router', max_correction_attempts: 1 });
+    const done = llmStep({ name: 'Done' });
+    const graph = { entry_node: router.uuid, edges: [edge(router, done, 'Done'), edge(router, null, 'END')] };
+    stack.model.script(reply.json({ next: 'Elsewhere' }), reply.json({ next: 'END' }));
+    expect((await run([router, done], graph)).status).toBe('completed');
+    expect(stack.model.requests[1].body.messages.at(-1)?.content).toContain('must be one of "Done", "END"');
+
+    stack.model.reset();
+    const [stubborn, target] = [llmStep({ name: 'Router', max_correction_attempts: 1 }), llmStep({ name: 'Done' })];
+    stack.model.script(reply.json({ next: 'Elsewhere' }), reply.json({ next: 'Nowhere' }));
+    const failed = await run([stubborn, target], { entry_node: stubborn.uuid, edges: [edge(stubborn, target, 'Done'), edge(stubborn, null, 'END')] });
+    expect(failed).toMatchObject({ status: 'failed', error_message: expect.stringContaining('next must be one of "Done", "END"') });
+    expect(stepNamed(failed, 'Router')).toMatchObject({ status: 'failed', iterations: [{ status: 'failed' }] });
+    expect(stepNamed(failed, 'Done').status).toBe('skipped');
+    expect(stepNamed(failed, 'Done').iterations ?? []).toEqual([]);
+  });
+
+  it('runs parallel branches: one fails, the other completes, and the run is partial_success', async () => {
+    const start = llmStep({ name: 'start' });
+    const good = llmStep({ name: 'good', model: 'good-model', system_prompt: 'Use $previous_output' });
+    const bad = llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } });
+    const after = llmStep({ name: 'after good', system_prompt: 'Finish $previous_output' });
+    stack.model.script(reply.text('started'));
+    stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`)));
+
+    const done = await run([start, good, bad, after], { entry_node: start.uuid, edges: [edge(start, good), edge(start, bad), edge(good, after), edge(bad, after), edge(after, null)] });
+
+    expect(done.status).toBe('partial_success');
+    expect(done.error_message).toContain('Step "bad" failed');
+    expect(stepNamed(done, 'bad')).toMatchObject({ status: 'failed', iterations: [{ status: 'failed', error_message: expect.stringContaining('400') }] });
+    expect(stepNamed(done, 'good')).toMatchObject({ status: 'completed', output: { raw_data: 'from good-model' } });
+    expect(stepNamed(done, 'after good')).toMatchObject({ status: 'completed', iteration_count: 1 });
+    const finish = stack.model.requests.find((request) => systemPromptOf(request).startsWith('Finish'));
+    expect(systemPromptOf(finish!)).toBe('Finish from good-model');
+  });
+
+  it('follows the edge whose data conditions hold on the output', async () => {
+    const score = llmStep({ name: 'score' });
+    const [high, low] = [llmStep({ name: 'high' }), llmStep({ name: 'low' })];
+    const graph = {
+      entry_node: score.uuid,
+      edges: [
+        edge(score, high, null, { condition_type: 'CONDITIONAL', conditions: { path: '$.score', operator: 'greater_than', value: 5 } }),
+        edge(score, low, null, { condition_type: 'CONDITIONAL', conditions: { path: '$.score', operator: 'less_than', value: 6 } }),
+        edge(high, null),
+        edge(low, null),
+      ],
+    };
+    stack.model.script(reply.json({ score: 8 }), reply.text('high it is'));
+    const done = await run([score, high, low], graph);
+    expect(done.status).toBe('completed');
+    expect(stepNamed(done, 'high').status).toBe('completed');
+    expect(stepNamed(done, 'low').status).toBe('skipped');
+    expect(stepNamed(done, 'low').iterations ?? []).toEqual([]);
+    expect(stack.model.requests).toHaveLength(2);
+  });
+
+  it('stops a cycle at max_steps and fails with the guard named', async () => {
+    const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
+    stack.model.respondWith(() => reply.text('again'));
+    const done = await run([ping, pong], { entry_node: ping.uuid, max_steps: 5, edges: [edge(ping, pong), edge(pong, ping)] });
+    expect(done).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Guard max_steps reached') });
+    expect(stack.model.requests).toHaveLength(5);
+    expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([3, 2]);
+  });
+});
