@@ -1,6 +1,5 @@
 // Graph runs end to end: a router choosing its path, parallel branches with one failing, data conditions on
 // edges, and the max_steps guard rail, on real Temporal and MySQL with the model fake.
-import { randomUUID } from 'node:crypto';
 import { reply, type RecordedRequest } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, llmStep } from './support/factories';
@@ -26,13 +25,7 @@ describe('Graph runs', () => {
   });
   afterAll(() => stack.close());
 
-  async function run(steps: Step[], graph: Record<string, unknown>, trigger_output: unknown = { topic: 'prices' }): Promise<RunBody> {
-    const created = await stack.user.post('/workflows', { name: `graph-${randomUUID().slice(0, 8)}`, steps, graph });
-    expect(created.status).toBe(201);
-    const started = await stack.user.post(`/workflows/${created.body.uuid}/runs`, { trigger_output });
-    expect(started.status).toBe(201);
-    return stack.waitForRun(started.body.uuid);
-  }
+  const run = (steps: Step[], graph: Record<string, unknown>) => stack.runSteps(steps, { topic: 'prices' }, { fields: { graph } });
 
   const stepNamed = (run: RunBody, name: string) => run.steps.find((step: RunBody) => step.name === name);
   const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
