@@ -117,4 +117,29 @@ describe('Graph runs', () => {
     expect(stack.model.requests).toHaveLength(5);
     expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([3, 2]);
   });
+
+  it('resumes from the failed node of a graph, the completed steps carried over', async () => {
+    const start = llmStep({ name: 'start' });
+    const [good, bad] = [llmStep({ name: 'good' }), llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } })];
+    const after = llmStep({ name: 'after bad', system_prompt: 'Finish $previous_output with <<step_output.START>>' });
+    after.system_prompt = after.system_prompt.replace('START', start.uuid);
+    stack.model.script(reply.text('started'));
+    stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`)));
+    const parent = await run([start, good, bad, after], { entry_node: start.uuid, edges: [edge(start, good), edge(start, bad), edge(bad, after)] });
+    expect(parent.status).toBe('partial_success');
+
+    expect((await stack.user.call('PATCH', `/steps/${bad.uuid}`, { model: 'fixed-model' })).status).toBe(200);
+    stack.model.reset();
+    stack.model.respondWith((request) => reply.text(`from ${request.body.model}`));
+    const resumed = await stack.user.post(`/runs/${parent.uuid}/resume`, { definition: 'current' });
+    expect(resumed.body).toMatchObject({ parent_run_uuid: parent.uuid, resumed_from_step_uuid: bad.uuid });
+    const child = await stack.waitForRun(resumed.body.uuid);
+
+    expect(child.status).toBe('completed');
+    expect(stack.model.requests.map((request) => request.body.model)).toEqual(['fixed-model', 'test-model']);
+    expect(systemPromptOf(stack.model.requests[1])).toBe('Finish from fixed-model with started');
+    expect(stepNamed(child, 'start')).toMatchObject({ status: 'completed', carried_from_run_uuid: parent.uuid });
+    expect(stepNamed(child, 'good')).toMatchObject({ status: 'completed', carried_from_run_uuid: parent.uuid });
+    expect(stepNamed(child, 'bad')).toMatchObject({ status: 'completed', carried_from_run_uuid: null, output: { raw_data: 'from fixed-model' } });
+  });
 });

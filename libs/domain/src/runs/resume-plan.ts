@@ -1,5 +1,5 @@
 // Which steps a resumed run carries over from its parent and where it starts running again.
-import type { StepDefinition, StepStatus } from '@app/contracts';
+import type { GraphDefinition, StepDefinition, StepStatus, WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode } from '../errors';
 
 /** A step instance of the parent run, as far as resuming needs it. */
@@ -27,16 +27,18 @@ function defaultStart(parent: ParentStep[]): string {
 }
 
 /**
- * Plans a resume of a run whose steps were `parent` over the chosen definition's `steps` (a chain, in
- * order). Every step before the start must have completed in the parent run: its output is carried over
- * rather than computed again.
+ * Plans a resume of a run whose steps were `parent` over the chosen definition: from a step of a chain,
+ * every step before it must have completed in the parent run; from a node of a graph, every step that
+ * completed in the parent is carried. Carried outputs are referenced rather than computed again.
  */
-export function planResume(steps: StepDefinition[], parent: ParentStep[], fromStepUuid?: string): ResumePlan {
+export function planResume(definition: Pick<WorkflowDefinition, 'steps' | 'graph'>, parent: ParentStep[], fromStepUuid?: string): ResumePlan {
   const from = (fromStepUuid ?? defaultStart(parent)).toLowerCase();
+  const steps = definition.steps;
   const start = steps.findIndex((step) => step.uuid === from);
   if (start < 0) {
     throw new DomainError(ErrorCode.StepNotInDefinition, `Step ${from} is not in the definition the run resumes with`, { field: FIELD, step_uuid: from });
   }
+  if (definition.graph) return planGraphResume(definition.graph, steps, parent, from);
   const carried = steps.slice(0, start).map((step) => {
     const done = parent.find((instance) => instance.step_definition_uuid === step.uuid && instance.status === 'completed');
     if (!done) {
@@ -53,4 +55,12 @@ export function planResume(steps: StepDefinition[], parent: ParentStep[], fromSt
     carried: carried.map(({ step_uuid, output_id }) => ({ step_uuid, output_id })),
     previous_step_uuid: previous?.step_uuid ?? null,
   };
+}
+
+/** In a graph the walk starts at `from`: the steps that completed in the parent keep their outputs, and a completed step with an edge into `from` gives its $previous_output. */
+function planGraphResume(graph: GraphDefinition, steps: StepDefinition[], parent: ParentStep[], from: string): ResumePlan {
+  const completed = new Map(parent.filter((instance) => instance.status === 'completed').map((instance) => [instance.step_definition_uuid, instance.output_id]));
+  const carried = steps.filter((step) => step.uuid !== from && completed.has(step.uuid)).map((step) => ({ step_uuid: step.uuid, output_id: completed.get(step.uuid)! }));
+  const feeder = graph.edges.find((edge) => edge.target_step_uuid === from && completed.get(edge.source_step_uuid));
+  return { from_step_uuid: from, carried, previous_step_uuid: feeder?.source_step_uuid ?? null };
 }

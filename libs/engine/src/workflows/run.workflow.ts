@@ -196,7 +196,9 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     }
 
     try {
-      for (let wave: Activation[] = [{ step_uuid: graph.entry_node, previous_step_uuid: null }]; wave.length && !stopped; ) {
+      // A resumed run starts at its node, the steps its parent completed carried over.
+      const start: Activation = input.resume ? { step_uuid: input.resume.from_step_uuid, previous_step_uuid: input.resume.previous_step_uuid } : { step_uuid: graph.entry_node, previous_step_uuid: null };
+      for (let wave: Activation[] = [start]; wave.length && !stopped; ) {
         const activated = await Promise.all(wave.map(execute));
         // Two edges into one step activate it once.
         wave = [...new Map(activated.flat().map((activation) => [activation.step_uuid, activation])).values()];

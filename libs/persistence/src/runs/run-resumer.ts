@@ -38,7 +38,7 @@ export class RunResumer {
     const current = definitionOf(record);
     assertStartsRuns(current);
     const definition = request.definition === 'current' ? current : (parent.definition as WorkflowDefinition);
-    const plan = planResume(definition.steps, parent.steps, request.fromStepUuid);
+    const plan = planResume(definition, parent.steps, request.fromStepUuid);
 
     const carried = new Map(plan.carried.map((step) => [step.step_uuid, step]));
     const finishedAt = new Map(parent.steps.map((step) => [step.step_definition_uuid, step.finished_at]));
