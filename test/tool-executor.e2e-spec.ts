@@ -141,4 +141,28 @@ describe('Tool executor runs', () => {
     expect(tools.countOf('lookup', { id: 42 })).toBe(1);
     expect(await toolAudit(done.uuid)).toEqual([{ tool_name: lookup, step_name: 'tool_executor', status: 'completed' }]);
   });
+
+  it('runs the calls of two agents that hand over in the same wave, each back to its own conversation', async () => {
+    const lookup = await registerTool('lookup');
+    const start = agentStep({ name: 'Start', system_prompt: 'Start' });
+    const [alpha, beta] = ['Alpha', 'Beta'].map((name) => agentStep({ name, system_prompt: `You are ${name}`, tools: [lookup] }));
+    const executor = toolExecutor();
+    // Beta's edge to the tool executor is ALWAYS: tool calls take it just the same.
+    const graph = { entry_node: start.uuid, edges: [edge(start, alpha), edge(start, beta), edge(alpha, executor, 'tool_executor'), edge(beta, executor)] };
+    stack.model.respondWith((request) => {
+      const prompt = systemPromptOf(request);
+      if (prompt.startsWith('Start')) return reply.text('go');
+      const who = prompt.includes('Alpha') ? 'Alpha' : 'Beta';
+      const answered = request.body.messages.some((message) => message.role === 'tool');
+      return answered ? reply.text(`${who} done`) : reply.toolCalls([{ name: lookup, arguments: { who } }]);
+    });
+
+    const done = await run([start, alpha, beta, executor], graph);
+
+    expect(done.status).toBe('completed');
+    expect(outputsOf(done, 'Alpha')).toEqual([{ tool_calls: [{ name: lookup, arguments: { who: 'Alpha' } }] }, 'Alpha done']);
+    expect(outputsOf(done, 'Beta')).toEqual([{ tool_calls: [{ name: lookup, arguments: { who: 'Beta' } }] }, 'Beta done']);
+    expect(stepNamed(done, 'tool_executor').iteration_count).toBe(2);
+    expect([tools.countOf('lookup', { who: 'Alpha' }), tools.countOf('lookup', { who: 'Beta' })]).toEqual([1, 1]);
+  });
 });

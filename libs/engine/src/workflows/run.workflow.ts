@@ -172,6 +172,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     let stopped: string | null = null;
     let guardHit = false;
 
+    const activationKey = ({ step_uuid, handoff }: Activation) => (handoff ? `${step_uuid}/${handoff.conversation.instance_uuid}` : step_uuid);
     const isToolExecutor = (stepUuid: string) => byUuid.get(stepUuid)?.type === 'tool_executor';
 
     /** A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its tool calls over. */
@@ -260,8 +261,8 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     try {
       for (let wave: Activation[] = [{ step_uuid: graph.entry_node, previous_step_uuid: null }]; wave.length && !stopped; ) {
         const activated = await Promise.all(wave.map(execute));
-        // Two edges into one step activate it once.
-        wave = [...new Map(activated.flat().map((activation) => [activation.step_uuid, activation])).values()];
+        // Two edges into one step activate it once; a tool executor runs once per agent that handed it calls.
+        wave = [...new Map(activated.flat().map((activation) => [activationKey(activation), activation])).values()];
       }
     } catch (error) {
       await CancellationScope.nonCancellable(async () => {
