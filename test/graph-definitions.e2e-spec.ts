@@ -30,8 +30,9 @@ describe('Graph definitions', () => {
     return { steps: [router, worker, research, tools], graph, router, worker, tools };
   }
 
-  it('saves a router graph with a tool executor and shows it; its runs are refused until tool executors run', async () => {
-    const { steps, graph } = routerWorkflow();
+  it('saves a router graph with a tool executor and shows it; runs of a conversational one are refused until conversations run', async () => {
+    const { steps, graph: routerGraph } = routerWorkflow();
+    const graph = { ...routerGraph, is_conversational: true };
     const created = await user.post('/workflows', { name: `graph-${randomUUID().slice(0, 8)}`, steps, graph });
     expect(created.status).toBe(201);
     expect(created.body.graph).toMatchObject({ entry_node: graph.entry_node, edges: graph.edges.map((e) => ({ ...e, uuid: expect.any(String) })) });
@@ -39,7 +40,7 @@ describe('Graph definitions', () => {
     expect(exported.body.workflow.graph).toEqual(created.body.graph);
 
     const refused = await user.post(`/workflows/${created.body.uuid}/runs`, {});
-    expect(refused).toMatchObject({ status: 422, body: { code: 'GRAPH_NOT_RUNNABLE', details: { field: 'graph', unsupported: ['tool_executor step "tool_executor"'] } } });
+    expect(refused).toMatchObject({ status: 422, body: { code: 'GRAPH_NOT_RUNNABLE', details: { field: 'graph', unsupported: ['is_conversational'] } } });
     expect((await user.get(`/workflows/${created.body.uuid}/runs`)).body.total).toBe(0);
   });
 

@@ -8,6 +8,7 @@ import { createRunActivities } from './activities/run.activities';
 import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
+import { ToolExecutorService } from './steps/tool-executor.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { StopCheckerService } from './steps/stop-checker.service';
@@ -46,6 +47,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
       stopChecker: context.get(StopCheckerService),
       loops: context.get(LoopService),
       graph: context.get(GraphService),
+      toolExecutor: context.get(ToolExecutorService),
       notifications: context.get(NotificationService),
       runs: context.get(RunRepository),
       preparer: context.get(RunPreparer),

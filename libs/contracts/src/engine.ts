@@ -130,6 +130,22 @@ export interface ToolCallResult {
   size_bytes: number;
 }
 
+/** An agent execution's conversation, as long as the workflow knows it. */
+export interface ConversationRef {
+  instance_uuid: string;
+  conversation_length: number;
+}
+
+/**
+ * Graph runs: the tool calls an agent execution hands to a tool executor. The answers go into the caller's
+ * conversation at `conversation_length` onwards, one per call in order.
+ */
+export interface ToolHandoff {
+  caller_step_uuid: string;
+  conversation: ConversationRef;
+  calls: ToolCallRequest[];
+}
+
 export interface StopCheckResult {
   stopped: boolean;
   reason: string | null;
@@ -148,9 +164,17 @@ export interface RunActivities {
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
   agentTurn(input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number }): Promise<AgentTurnResult>;
   /** Runs the call and puts its answer at `position` in the conversation. */
-  callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number }): Promise<ToolCallResult>;
+  callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; conversation_uuid?: string }): Promise<ToolCallResult>;
   completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<IterationRef>;
   runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;
+  /** Graph runs: an agent execution that hands its tool calls to a tool executor ends with them as its output. */
+  handOffToolCalls(input: StepContext & { tool_calls: ToolCallRequest[] }): Promise<OutputRef>;
+  /** Graph runs: opens a tool executor's execution, the calls it runs as its input. */
+  startToolExecutor(input: StepContext & { handoff: ToolHandoff }): Promise<void>;
+  /** Graph runs: the tool executor's output, each call with the answer it put in the caller's conversation. */
+  completeToolExecutor(input: StepContext & { handoff: ToolHandoff }): Promise<OutputRef>;
+  /** Graph runs: an agent execution that goes on with an earlier one's conversation (tool answers included). */
+  continueAgentStep(input: StepContext & { step: CustomAgentStep; from: ConversationRef }): Promise<AgentStart>;
   /** Marks a looping step running and, for for_each, resolves its items once to count them. */
   startLoop(input: StepContext & { step: LoopingStep }): Promise<LoopStart>;
   /** The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop ended. */

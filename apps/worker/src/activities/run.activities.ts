@@ -12,6 +12,7 @@ import type { LoopService } from '../steps/loop.service';
 import type { NotificationService } from '../steps/notification.service';
 import type { StopCheckerService } from '../steps/stop-checker.service';
 import type { ToolCallService } from '../steps/tool-call.service';
+import type { ToolExecutorService } from '../steps/tool-executor.service';
 import { toApplicationFailure } from './to-application-failure';
 
 export interface RunServices {
@@ -21,6 +22,7 @@ export interface RunServices {
   stopChecker: StopCheckerService;
   loops: LoopService;
   graph: GraphService;
+  toolExecutor: ToolExecutorService;
   notifications: NotificationService;
   runs: RunRepository;
   preparer: RunPreparer;
@@ -61,12 +63,16 @@ export function createRunActivities(services: RunServices): RunActivities {
         return services.agent.start(context, services.graph.routed(step, context));
       }),
     agentTurn: ({ step, tools, turn, conversation_length, ...context }) => inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
-    callTool: ({ step, call, position, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope)),
+    callTool: ({ step, call, position, conversation_uuid, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>
       inActivity(async (scope) => {
         const ref = await services.agent.complete(context, services.graph.routed(step, context), conversation_length, scope);
         return services.graph.withRoute(context, await services.loops.checked(context, step, ref));
       }),
+    handOffToolCalls: ({ tool_calls, ...context }) => inActivity(() => services.toolExecutor.handOff(context, tool_calls)),
+    startToolExecutor: ({ handoff, ...context }) => inActivity(() => services.toolExecutor.start(context, handoff)),
+    completeToolExecutor: ({ handoff, ...context }) => inActivity(() => services.toolExecutor.complete(context, handoff)),
+    continueAgentStep: ({ step, from, ...context }) => inActivity(() => services.toolExecutor.continueAgent(context, services.graph.routed(step, context), from)),
     startLoop: ({ step, ...context }) => inActivity(() => services.loops.start(context, step)),
     completeLoop: ({ step, iterations, stopped_by, ...context }) => inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
     runStopChecker: ({ step, ...context }) =>

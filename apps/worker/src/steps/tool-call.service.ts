@@ -29,8 +29,12 @@ export class ToolCallService {
     this.transports = new Map(transports.map((transport) => [transport.kind, transport]));
   }
 
-  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope): Promise<ToolCallResult> {
-    const earlier = await this.answeredCall(context, call, position);
+  /**
+   * `conversationUuid`: the execution whose conversation gets the answer; the audit row goes under
+   * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
+   */
+  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, conversationUuid = context.instance_uuid): Promise<ToolCallResult> {
+    const earlier = await this.answeredCall(context, call, position, conversationUuid);
     if (earlier) return earlier;
     const started_at = new Date();
     const audit = (fields: { status: CallStatus; output: unknown; error_message: string | null; input: unknown }) =>
@@ -46,7 +50,7 @@ export class ToolCallService {
       });
     const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
       const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
-      await this.conversation.put(context.instance_uuid, position, message);
+      await this.conversation.put(conversationUuid, position, message);
       return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
     };
 
@@ -82,8 +86,8 @@ export class ToolCallService {
    * A call whose answer an earlier attempt already put in the conversation but never reported to
    * Temporal (it was down, or the worker died right after): its result, without calling the tool again.
    */
-  private async answeredCall(context: StepContext, call: ToolCallRequest, position: number): Promise<ToolCallResult | null> {
-    const answer = await this.conversation.at(context.instance_uuid, position);
+  private async answeredCall(context: StepContext, call: ToolCallRequest, position: number, conversationUuid: string): Promise<ToolCallResult | null> {
+    const answer = await this.conversation.at(conversationUuid, position);
     if (answer?.role !== 'tool' || answer.tool_call_id !== call.id) return null;
     const content: unknown = JSON.parse(answer.content ?? 'null');
     const completed = await this.runs.completedToolCall(context.instance_uuid, call.id);

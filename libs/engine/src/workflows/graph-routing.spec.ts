@@ -1,5 +1,5 @@
 import type { EdgeDefinition, GraphDefinition } from '@app/contracts';
-import { conditionalEdges, edgesFrom, nextTargets, routeChoices } from './graph-routing';
+import { afterToolCalls, conditionalEdges, edgesFrom, nextTargets, routeChoices, toolHandOffEdge } from './graph-routing';
 
 let count = 0;
 const edge = (source: string, target: string | null, fields: Partial<EdgeDefinition> = {}): EdgeDefinition => ({
@@ -44,5 +44,27 @@ describe('graph routing', () => {
     const g: GraphDefinition = { entry_node: 'a', edges: [both, edge('a', 'b')] };
     expect(nextTargets({ ...g, edges: [both] }, 'a', { route: 'B', conditions_held: [] })).toEqual([]);
     expect(nextTargets(g, 'a', { route: 'B', conditions_held: [both.uuid] })).toEqual(['b']);
+  });
+
+  describe('tool executors', () => {
+    const handOff = edge('worker', 'tools', { condition_value: 'tool_executor' });
+    const research = edge('tools', 'research', { condition_value: 'external_research' });
+    const fallback = edge('tools', 'router');
+    const isToolExecutor = (uuid: string) => uuid === 'tools';
+    const tiers: GraphDefinition = { entry_node: 'worker', edges: [edge('worker', null, { condition_value: 'END' }), handOff, research, fallback] };
+
+    it('finds the edge an agent hands its tool calls along, CONDITIONAL or ALWAYS', () => {
+      expect(toolHandOffEdge(tiers, 'worker', isToolExecutor)).toEqual(handOff);
+      const always = edge('worker', 'tools');
+      expect(toolHandOffEdge({ entry_node: 'worker', edges: [always] }, 'worker', isToolExecutor)).toEqual(always);
+      expect(toolHandOffEdge(tiers, 'router', isToolExecutor)).toBeNull();
+    });
+
+    it('routes by the tool’s name first, then the ALWAYS edge, then back to the caller', () => {
+      expect(afterToolCalls(tiers, 'tools', ['external_research'])).toEqual({ targets: ['research'], to_caller: false });
+      expect(afterToolCalls(tiers, 'tools', ['lookup'])).toEqual({ targets: ['router'], to_caller: false });
+      expect(afterToolCalls({ ...tiers, edges: [handOff, research] }, 'tools', ['lookup'])).toEqual({ targets: [], to_caller: true });
+      expect(afterToolCalls({ ...tiers, edges: [handOff, edge('tools', null)] }, 'tools', ['lookup'])).toEqual({ targets: [], to_caller: false });
+    });
   });
 });

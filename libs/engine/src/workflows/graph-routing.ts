@@ -43,3 +43,29 @@ export function nextTargets(graph: GraphDefinition, stepUuid: string, outcome: S
   const targets = fired.flatMap((edge) => (edge.target_step_uuid === null || edge.condition_value === END ? [] : [edge.target_step_uuid]));
   return [...new Set(targets)];
 }
+
+/**
+ * The edge along which an agent hands its tool calls to a tool executor (CONDITIONAL "tool_executor" or
+ * ALWAYS, to a tool_executor step), if it has one. Tool calls take it; a final answer never does.
+ */
+export function toolHandOffEdge(graph: GraphDefinition, stepUuid: string, isToolExecutor: (stepUuid: string) => boolean): EdgeDefinition | null {
+  return edgesFrom(graph, stepUuid).find((edge) => edge.target_step_uuid !== null && isToolExecutor(edge.target_step_uuid)) ?? null;
+}
+
+/** Where a run goes after a tool executor ran `toolNames`; `to_caller` goes back to the agent that called them. */
+export interface AfterTools {
+  targets: string[];
+  to_caller: boolean;
+}
+
+/**
+ * Seed 004's three tiers: the CONDITIONAL edges whose value is the name of a tool that ran, else the one
+ * ALWAYS edge, else back to the calling agent. An edge without a target ends the branch.
+ */
+export function afterToolCalls(graph: GraphDefinition, executorUuid: string, toolNames: string[]): AfterTools {
+  const edges = edgesFrom(graph, executorUuid);
+  const perTool = edges.filter((edge) => edge.condition_type === 'CONDITIONAL' && edge.condition_value !== null && toolNames.includes(edge.condition_value));
+  const fired = perTool.length ? perTool : edges.filter((edge) => edge.condition_type === 'ALWAYS').slice(0, 1);
+  if (!fired.length) return { targets: [], to_caller: true };
+  return { targets: [...new Set(fired.flatMap((edge) => (edge.target_step_uuid === null ? [] : [edge.target_step_uuid])))], to_caller: false };
+}

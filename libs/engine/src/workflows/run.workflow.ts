@@ -16,6 +16,8 @@ import {
   LOOP_DEFAULTS,
   type ContinuedLoop,
   type GraphDefinition,
+  type AgentStart,
+  type ConversationRef,
   type CustomAgentStep,
   type FinalStatus,
   type IterationRef,
@@ -27,9 +29,11 @@ import {
   type RunWorkflowResult,
   type StepContext,
   type StepDefinition,
+  type ToolExecutorStep,
+  type ToolHandoff,
 } from '@app/contracts';
 import { BOOKKEEPING_OPTIONS, NOTIFICATION_OPTIONS, stepActivityOptions } from './activity-options';
-import { conditionalEdges, nextTargets, routeChoices } from './graph-routing';
+import { afterToolCalls, conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from './graph-routing';
 import { nextStep } from './next-step';
 
 const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
@@ -65,7 +69,15 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary));
 
   async function runAgent(step: CustomAgentStep, context: StepContext): Promise<IterationRef> {
-    const { tools, conversation_length } = await activitiesFor(step).startAgentStep({ ...context, step });
+    const end = await agentTurns(step, context, await activitiesFor(step).startAgentStep({ ...context, step }), false);
+    return (end as { ref: IterationRef }).ref;
+  }
+
+  /**
+   * An agent's turns until its final answer. `handsOff` (a graph agent with an edge to a tool executor):
+   * the first tool calls end the execution and go to the tool executor instead of running here.
+   */
+  async function agentTurns(step: CustomAgentStep, context: StepContext, { tools, conversation_length }: AgentStart, handsOff: boolean): Promise<{ ref: IterationRef } | { handoff: ToolHandoff }> {
     // The conversation itself stays in MySQL: the workflow tracks its length and the calls to make.
     let length = conversation_length;
     const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
@@ -73,7 +85,11 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       const result = await activitiesFor(step, `${step.name}: model turn ${turn}`).agentTurn({ ...context, step, tools, turn, conversation_length: length });
       length = result.conversation_length;
       if (!result.tool_calls.length) {
-        return await activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length });
+        return { ref: await activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length }) };
+      }
+      if (handsOff) {
+        await activitiesFor(step, `${step.name}: hand ${result.tool_calls.length} tool call(s) over`).handOffToolCalls({ ...context, tool_calls: result.tool_calls });
+        return { handoff: { caller_step_uuid: step.uuid, conversation: { instance_uuid: context.instance_uuid, conversation_length: length }, calls: result.tool_calls } };
       }
       // Each tool call is its own activity: once completed, a crash never repeats it.
       for (const call of result.tool_calls) {
@@ -136,8 +152,11 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     }
   }
 
-  /** An activation of a graph step: which step, and the step whose output is its $previous_output. */
-  type Activation = { step_uuid: string; previous_step_uuid: string | null };
+  /**
+   * An activation of a graph step: which step, and the step whose output is its $previous_output; for a
+   * tool executor the calls handed to it, for an agent back from one the conversation it goes on with.
+   */
+  type Activation = { step_uuid: string; previous_step_uuid: string | null; handoff?: ToolHandoff; continues?: ConversationRef };
 
   /**
    * A graph run walks in waves: the steps activated run in parallel, each execution its own row under its
@@ -153,7 +172,40 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     let stopped: string | null = null;
     let guardHit = false;
 
-    async function execute({ step_uuid, previous_step_uuid }: Activation): Promise<Activation[]> {
+    const activationKey = ({ step_uuid, handoff }: Activation) => (handoff ? `${step_uuid}/${handoff.conversation.instance_uuid}` : step_uuid);
+    const isToolExecutor = (stepUuid: string) => byUuid.get(stepUuid)?.type === 'tool_executor';
+
+    /** A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its tool calls over. */
+    async function runGraphAgent(step: CustomAgentStep, context: StepContext, continues: ConversationRef | undefined): Promise<IterationRef | Activation> {
+      const handOff = toolHandOffEdge(graph, step.uuid, isToolExecutor);
+      const start = continues ? await activitiesFor(step).continueAgentStep({ ...context, step, from: continues }) : await activitiesFor(step).startAgentStep({ ...context, step });
+      const end = await agentTurns(step, context, start, handOff !== null);
+      return 'ref' in end ? end.ref : { step_uuid: handOff!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
+    }
+
+    /**
+     * A tool executor runs the calls handed to it, each its own activity (audited under its execution, the
+     * answer put in the caller's conversation), then routes by seed 004's tiers. Going back to the caller
+     * continues the caller's conversation.
+     */
+    async function runToolExecutor(step: ToolExecutorStep, context: StepContext, handoff: ToolHandoff | undefined): Promise<Activation[]> {
+      if (!handoff) throw ApplicationFailure.nonRetryable(`Tool executor "${step.name}" was reached without tool calls: only an agent's tool calls activate it`, 'NoToolCalls');
+      const caller = byUuid.get(handoff.caller_step_uuid) as CustomAgentStep;
+      const conversationUuid = handoff.conversation.instance_uuid;
+      await activitiesFor(step, `${step.name}: from ${caller.name}`).startToolExecutor({ ...context, handoff });
+      let position = handoff.conversation.conversation_length;
+      for (const call of handoff.calls) {
+        await activitiesFor(caller, `${step.name}: tool ${call.name}`).callTool({ ...context, step: caller, call, position, conversation_uuid: conversationUuid });
+        position += 1;
+      }
+      await activitiesFor(step).completeToolExecutor({ ...context, handoff });
+      const next = afterToolCalls(graph, step.uuid, handoff.calls.map((call) => call.name));
+      const targets = next.to_caller ? [caller.uuid] : next.targets;
+      const continues = { instance_uuid: conversationUuid, conversation_length: position };
+      return targets.map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid, ...(target === caller.uuid ? { continues } : {}) }));
+    }
+
+    async function execute({ step_uuid, previous_step_uuid, handoff, continues }: Activation): Promise<Activation[]> {
       const step = byUuid.get(step_uuid)!;
       const ran = [...executions.values()].reduce((sum, n) => sum + n, 0);
       if (ran >= maxSteps) {
@@ -162,7 +214,9 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       }
       const index = executions.get(step.uuid) ?? 0;
       executions.set(step.uuid, index + 1);
-      const choices = routeChoices(graph, step.uuid);
+      // Tool calls alone take an agent to its tool executor: its final answer chooses among the other routes.
+      const handOff = step.type === 'custom_agent' ? toolHandOffEdge(graph, step.uuid, isToolExecutor) : null;
+      const choices = routeChoices(graph, step.uuid).filter((choice) => choice !== handOff?.condition_value);
       const context: StepContext = {
         run_uuid: input.run_uuid,
         user_id: input.user_id,
@@ -176,15 +230,24 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
         let ref: IterationRef;
         const activities = activitiesFor(step, `${step.name}: run ${index + 1}`);
         if (step.type === 'custom_llm') ref = await activities.runLlmStep({ ...context, step });
-        else if (step.type === 'custom_agent') ref = await runAgent(step, context);
+        else if (step.type === 'custom_agent') {
+          const ran = await runGraphAgent(step, context, continues);
+          if ('step_uuid' in ran) return [ran];
+          ref = ran;
+        } else if (step.type === 'tool_executor') return await runToolExecutor(step, context, handoff);
         else if (step.type === 'stop_checker') {
           const check = await activities.runStopChecker({ ...context, step });
           if (check.stopped) stopped ??= check.reason;
           return check.stopped ? [] : nextTargets(graph, step.uuid, { route: null, conditions_held: [] }).map((target) => ({ step_uuid: target, previous_step_uuid }));
-        } else throw ApplicationFailure.nonRetryable(`Step "${step.name}" is a ${step.type}, which graph runs do not run yet`, 'UnsupportedStep');
+        } else {
+          const unsupported = step as StepDefinition; // every type runs today: kept for types added later
+          throw ApplicationFailure.nonRetryable(`Step "${unsupported.name}" is a ${unsupported.type}, which graph runs do not run yet`, 'UnsupportedStep');
+        }
         const withConditions = conditionalEdges(graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
         const held = withConditions.length ? await bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ref.output_id, edges: withConditions }) : [];
-        return nextTargets(graph, step.uuid, { route: ref.route ?? null, conditions_held: held }).map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));
+        return nextTargets(graph, step.uuid, { route: ref.route ?? null, conditions_held: held })
+          .filter((target) => target !== handOff?.target_step_uuid)
+          .map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));
       } catch (error) {
         if (isCancellation(error) || CancellationScope.current().consideredCancelled) throw error;
         // Seed 002: the error stays on the step's execution, and the other branches go on.
@@ -200,8 +263,8 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       const start: Activation = input.resume ? { step_uuid: input.resume.from_step_uuid, previous_step_uuid: input.resume.previous_step_uuid } : { step_uuid: graph.entry_node, previous_step_uuid: null };
       for (let wave: Activation[] = [start]; wave.length && !stopped; ) {
         const activated = await Promise.all(wave.map(execute));
-        // Two edges into one step activate it once.
-        wave = [...new Map(activated.flat().map((activation) => [activation.step_uuid, activation])).values()];
+        // Two edges into one step activate it once; a tool executor runs once per agent that handed it calls.
+        wave = [...new Map(activated.flat().map((activation) => [activationKey(activation), activation])).values()];
       }
     } catch (error) {
       await CancellationScope.nonCancellable(async () => {
