@@ -8,6 +8,7 @@ import { createRunActivities } from './activities/run.activities';
 import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
+import { HumanInputService } from './steps/human-input.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { StopCheckerService } from './steps/stop-checker.service';
@@ -46,6 +47,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
       stopChecker: context.get(StopCheckerService),
       loops: context.get(LoopService),
       graph: context.get(GraphService),
+      humanInput: context.get(HumanInputService),
       notifications: context.get(NotificationService),
       runs: context.get(RunRepository),
       preparer: context.get(RunPreparer),

@@ -7,6 +7,7 @@ import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
+import { HumanInputService } from './steps/human-input.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { ModelCallService } from './steps/model-call.service';
@@ -35,8 +36,9 @@ import { ToolCallService } from './steps/tool-call.service';
     StopCheckerService,
     LoopService,
     GraphService,
+    HumanInputService,
     NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, NotificationService],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, HumanInputService, NotificationService],
 })
 export class WorkerModule {}
