@@ -77,7 +77,7 @@ export class RunsService {
    */
   private async launch(userId: string, { created, run }: { created: boolean; run: PreparedRun }) {
     const recorded = created ? null : await this.find(userId, run.run_uuid);
-    if (created || recorded?.status === 'running') {
+    if (created || (recorded && isInFlight(recorded.status))) {
       try {
         await this.launcher.start(run);
       } catch (error) {
