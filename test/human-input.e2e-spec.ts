@@ -31,7 +31,7 @@ describe('Human input', () => {
   afterAll(() => stack.close());
 
   const waiting = (run: RunBody) => run.status === 'awaiting_input';
-  const startWaiting = async (steps: unknown[], fields: Record<string, unknown> = {}) => {
+  const startWaiting = async (steps: Record<string, unknown>[], fields: Record<string, unknown> = {}) => {
     const workflow = await stack.createWorkflow(steps, fields);
     const started = await stack.startRun(workflow.uuid);
     return stack.waitForRun(started.uuid, waiting);
