@@ -35,7 +35,7 @@ export interface GraphDefinition {
   edges: EdgeDefinition[];
   /** Guard rail: step executions a run may make before it fails (default 15). */
   max_steps?: number;
-  /** Guard rail: seconds a run's walk may take before it fails (default DEFAULT_GRAPH_TIMEOUT_SECONDS). */
+  /** Guard rail: seconds a run's walk may take before it fails (default DEFAULT_GRAPH_TIMEOUT_SECONDS), waits for people not counted. */
   timeout_seconds?: number;
   /** A human_input step of the graph: a run that hits a guard rail waits there for a person instead of failing. */
   human_handoff_step_uuid?: string;

@@ -99,7 +99,9 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
   async function runHumanInput(step: HumanInputStep, context: StepContext, reason?: string): Promise<IterationRef> {
     const activities = (summary: string) => proxyActivities<RunActivities>({ ...BOOKKEEPING_OPTIONS, summary: `${step.name}: ${summary}` });
     await activities('wait for input').awaitHumanInput({ ...context, step, ...(reason ? { reason } : {}) });
+    const waitStarted = Date.now();
     const answer = await inbox.wait(input.run_uuid, step.uuid, step.timeout_seconds ?? null);
+    waitedForPeopleMs += Date.now() - waitStarted;
     if (answer.answered) return await activities('store the answer').answerHumanInput({ ...context, step, input: answer.input });
     if (step.default !== undefined) return await activities('take the default').answerHumanInput({ ...context, step, input: step.default });
     const message = `No answer within ${step.timeout_seconds} s`;
@@ -107,6 +109,8 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     throw ApplicationFailure.nonRetryable(message, 'HumanInputTimedOut');
   }
 
+  /** Time spent waiting for people: a graph's timeout_seconds guards the walk, not how long a person takes. */
+  let waitedForPeopleMs = 0;
   let iterationsThisExecution = 0;
   let currentIteration: string | null = null;
 
@@ -233,13 +237,14 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
         // Two edges into one step activate it once.
         wave = [...new Map(activated.flat().map((activation) => [activation.step_uuid, activation])).values()];
         // Workflow time (the task's start), so the check replays the same.
-        const guard = guardHit ? maxStepsMessage : wave.length && Date.now() - clockFrom > timeoutSeconds * 1000 ? timeoutMessage : null;
+        const guard = guardHit ? maxStepsMessage : wave.length && Date.now() - clockFrom - waitedForPeopleMs > timeoutSeconds * 1000 ? timeoutMessage : null;
         if (guard && handoff) {
           // Seed 004: a person decides instead of the run failing; the guard rails start again after the answer.
           wave = [{ step_uuid: handoff, previous_step_uuid: null, reason: guard }];
           guardHit = false;
           budgetFrom = [...executions.values()].reduce((sum, n) => sum + n, 0);
           clockFrom = Date.now();
+          waitedForPeopleMs = 0;
         } else if (guard && !guardHit) {
           timedOut = true;
           break;
