@@ -14,8 +14,12 @@ interface Waiting {
 }
 
 export interface HumanInputInbox {
-  /** Waits for the step's answer; false `answered` when timeoutSeconds passed first (null: wait for ever). */
-  wait(runUuid: string, stepUuid: string, timeoutSeconds: number | null): Promise<HumanAnswer>;
+  /**
+   * Waits for the step's answer; false `answered` when timeoutSeconds passed first (null: wait for ever).
+   * The step takes answers from before `announce` (the activity that shows the run waiting) runs, so an
+   * answer sent as soon as the run shows awaiting_input is never refused.
+   */
+  wait(runUuid: string, stepUuid: string, timeoutSeconds: number | null, announce: () => Promise<void>): Promise<HumanAnswer>;
 }
 
 /** Registers the update handler (call it once, at the workflow's start) and answers the waits. */
@@ -38,10 +42,11 @@ export function humanInputInbox(): HumanInputInbox {
     },
   );
   return {
-    async wait(runUuid, stepUuid, timeoutSeconds) {
+    async wait(runUuid, stepUuid, timeoutSeconds, announce) {
       const slot: Waiting = { run_uuid: runUuid };
       waiting.set(stepUuid, slot);
       try {
+        await announce();
         const arrived = () => slot.input !== undefined;
         const answered = timeoutSeconds ? await condition(arrived, timeoutSeconds * 1000) : (await condition(arrived), true);
         return answered ? { answered: true, input: slot.input!.value } : { answered: false };

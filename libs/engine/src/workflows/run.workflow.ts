@@ -98,9 +98,9 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
    */
   async function runHumanInput(step: HumanInputStep, context: StepContext, reason?: string): Promise<IterationRef> {
     const activities = (summary: string) => proxyActivities<RunActivities>({ ...BOOKKEEPING_OPTIONS, summary: `${step.name}: ${summary}` });
-    await activities('wait for input').awaitHumanInput({ ...context, step, ...(reason ? { reason } : {}) });
+    const announce = () => activities('wait for input').awaitHumanInput({ ...context, step, ...(reason ? { reason } : {}) });
     const waitStarted = Date.now();
-    const answer = await inbox.wait(input.run_uuid, step.uuid, step.timeout_seconds ?? null);
+    const answer = await inbox.wait(input.run_uuid, step.uuid, step.timeout_seconds ?? null, announce);
     waitedForPeopleMs += Date.now() - waitStarted;
     if (answer.answered) return await activities('store the answer').answerHumanInput({ ...context, step, input: answer.input });
     if (step.default !== undefined) return await activities('take the default').answerHumanInput({ ...context, step, input: step.default });
