@@ -225,8 +225,9 @@ describe('Workflow definitions API', () => {
   describe('catalog', () => {
     it('lists step and trigger types with their field schemas', async () => {
       const steps = await alice.get('/step-types');
-      expect(steps.body.map((t: { type: string }) => t.type)).toEqual(['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor']);
+      expect(steps.body.map((t: { type: string }) => t.type)).toEqual(['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input']);
       expect(steps.body[0].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['model', 'system_prompt']) });
+      expect(steps.body.at(-1).schema).toMatchObject({ required: ['name', 'prompt'], properties: { input_schema: { type: ['object', 'null'] }, timeout_seconds: { minimum: 1 } } });
       const triggers = await alice.get('/trigger-types');
       expect(triggers.body.map((t: { type: string }) => t.type)).toEqual(['manual', 'webhook', 'schedule']);
     });

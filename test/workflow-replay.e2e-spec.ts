@@ -85,8 +85,22 @@ describe('Run workflow replay', () => {
             await stack.user.post(`/runs/${runUuid}/cancel`);
           });
         },
+        'human-input-answered': () => {
+          const human = { uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Approve?' };
+          stack.model.script(reply.text('done'));
+          return historyOf([human, llmStep({ name: 'after' })], async (runUuid) => {
+            await stack.waitForRun(runUuid, (run) => run.status === 'awaiting_input');
+            await stack.user.post(`/runs/${runUuid}/steps/${human.uuid}/input`, { input: { approved: true } });
+          });
+        },
       };
-      const expected: Record<string, string> = { 'agent-llm-stop-checker-completed': 'completed', 'stop-checker-stopped': 'stopped', 'step-failed': 'failed', 'cancelled-mid-step': 'cancelled' };
+      const expected: Record<string, string> = {
+        'agent-llm-stop-checker-completed': 'completed',
+        'stop-checker-stopped': 'stopped',
+        'step-failed': 'failed',
+        'cancelled-mid-step': 'cancelled',
+        'human-input-answered': 'completed',
+      };
       for (const [scenario, run] of Object.entries(scenarios)) {
         const { status, workflowId, history } = await run();
         stack.model.assertDone();

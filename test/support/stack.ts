@@ -27,7 +27,7 @@ export interface Stack {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RunBody = Record<string, any>;
 
-const finished = (run: RunBody) => run.status !== 'running';
+const finished = (run: RunBody) => run.status !== 'running' && run.status !== 'awaiting_input';
 
 function created(reply: Reply, what: string): RunBody {
   if (reply.status !== 201) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);

@@ -9,6 +9,7 @@ import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
 import { ToolExecutorService } from './steps/tool-executor.service';
+import { HumanInputService } from './steps/human-input.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { StopCheckerService } from './steps/stop-checker.service';
@@ -48,6 +49,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
       loops: context.get(LoopService),
       graph: context.get(GraphService),
       toolExecutor: context.get(ToolExecutorService),
+      humanInput: context.get(HumanInputService),
       notifications: context.get(NotificationService),
       runs: context.get(RunRepository),
       preparer: context.get(RunPreparer),

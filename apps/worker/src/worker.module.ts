@@ -8,6 +8,7 @@ import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
 import { ToolExecutorService } from './steps/tool-executor.service';
+import { HumanInputService } from './steps/human-input.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { ModelCallService } from './steps/model-call.service';
@@ -37,8 +38,9 @@ import { ToolCallService } from './steps/tool-call.service';
     LoopService,
     GraphService,
     ToolExecutorService,
+    HumanInputService,
     NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, NotificationService],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, NotificationService],
 })
 export class WorkerModule {}

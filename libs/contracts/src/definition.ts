@@ -2,7 +2,7 @@
 // One snake_case shape from the wire to the workflow input, so no layer has to translate field names.
 import type { GraphDefinition } from './graph';
 
-export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor'] as const;
+export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 export const TRIGGER_TYPES = ['manual', 'webhook', 'schedule'] as const;
@@ -104,7 +104,21 @@ export interface ToolExecutorStep extends StepBase {
   type: 'tool_executor';
 }
 
-export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep | ToolExecutorStep;
+/**
+ * Seed 002: the run waits for a person's answer (POST /runs/{uuid}/steps/{step_uuid}/input), checked against
+ * input_schema; the answer is the step's output. After timeout_seconds the step takes `default`, or fails.
+ */
+export interface HumanInputStep extends StepBase {
+  type: 'human_input';
+  /** What the person is asked; shown on the waiting step. */
+  prompt: string;
+  input_schema?: JsonObject | null;
+  timeout_seconds?: number | null;
+  /** The answer taken when timeout_seconds pass without one; absent: the step fails then. */
+  default?: JsonValue;
+}
+
+export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep | ToolExecutorStep | HumanInputStep;
 
 export interface TriggerDefinition {
   uuid: string;

@@ -1,6 +1,6 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
-import type { CustomAgentStep, CustomLlmStep, JsonObject, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
+import type { CustomAgentStep, CustomLlmStep, HumanInputStep, JsonObject, JsonValue, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
 import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
@@ -153,7 +153,7 @@ export interface StopCheckResult {
 
 export type LoopingStep = CustomLlmStep | CustomAgentStep;
 
-export type FinalStatus = Exclude<RunStatus, 'running'>;
+export type FinalStatus = Exclude<RunStatus, 'running' | 'awaiting_input'>;
 
 /** The activities the run workflow calls; apps/worker implements them over its services. */
 export interface RunActivities {
@@ -179,6 +179,12 @@ export interface RunActivities {
   startLoop(input: StepContext & { step: LoopingStep }): Promise<LoopStart>;
   /** The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop ended. */
   completeLoop(input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason }): Promise<OutputRef>;
+  /** human_input: the step and the run wait (awaiting_input); `reason` says why a guard rail handed the run over. */
+  awaitHumanInput(input: StepContext & { step: HumanInputStep; reason?: string }): Promise<void>;
+  /** human_input: the answer (or the default on timeout) becomes the step's output. */
+  answerHumanInput(input: StepContext & { step: HumanInputStep; input: JsonValue }): Promise<IterationRef>;
+  /** human_input: no answer within timeout_seconds and no default. */
+  expireHumanInput(input: StepContext & { step: HumanInputStep; error_message: string }): Promise<void>;
   /** Graph runs: the uuids of the edges whose data conditions hold on the output. */
   evaluateEdgeConditions(input: { user_id: string; output_id: string; edges: { uuid: string; conditions: JsonObject }[] }): Promise<string[]>;
   /** Graph runs: a step's own row once the run ends, from its executions (the latest output, or failed). */

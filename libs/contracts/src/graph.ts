@@ -9,6 +9,8 @@ export type EdgeConditionType = (typeof EDGE_CONDITION_TYPES)[number];
 export const END = 'END';
 
 export const DEFAULT_MAX_STEPS = 15;
+/** Seed 004's guard rail: a graph run's walk fails after this long unless the graph says otherwise. */
+export const DEFAULT_GRAPH_TIMEOUT_SECONDS = 3600;
 
 export interface EdgeDefinition {
   uuid: string;
@@ -33,6 +35,10 @@ export interface GraphDefinition {
   edges: EdgeDefinition[];
   /** Guard rail: step executions a run may make before it fails (default 15). */
   max_steps?: number;
+  /** Guard rail: seconds a run's walk may take before it fails (default DEFAULT_GRAPH_TIMEOUT_SECONDS), waits for people not counted. */
+  timeout_seconds?: number;
+  /** A human_input step of the graph: a run that hits a guard rail waits there for a person instead of failing. */
+  human_handoff_step_uuid?: string;
   /** Seed 004: a run is a conversation that stays open between user messages (kept; runs come with the graph engine). */
   is_conversational?: boolean;
 }

@@ -2,3 +2,4 @@ export * from './definition';
 export * from './run';
 export * from './engine';
 export * from './graph';
+export * from './human-input';

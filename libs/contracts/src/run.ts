@@ -1,12 +1,19 @@
 // What the API, the worker and the run workflow agree on about runs.
 import searchAttributes from './search-attributes.json';
 
-/** partial_success: a step failed for good after earlier steps completed; their outputs stay readable. */
-export const RUN_STATUSES = ['running', 'completed', 'stopped', 'partial_success', 'failed', 'cancelled'] as const;
+/**
+ * partial_success: a step failed for good after earlier steps completed; their outputs stay readable.
+ * awaiting_input: in flight, a human_input step waits for a person's answer.
+ */
+export const RUN_STATUSES = ['running', 'awaiting_input', 'completed', 'stopped', 'partial_success', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const STEP_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const;
+export const STEP_STATUSES = ['pending', 'running', 'awaiting_input', 'completed', 'failed', 'skipped'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** A run in these statuses has a live execution: it can be cancelled, and it has not ended. */
+export const IN_FLIGHT_RUN_STATUSES: readonly RunStatus[] = ['running', 'awaiting_input'];
+export const isInFlight = (status: RunStatus): boolean => IN_FLIGHT_RUN_STATUSES.includes(status);
 
 /** Custom search attributes every run carries; scripts/lib/temporal.sh registers the same file. */
 export const SEARCH_ATTRIBUTE_NAMES = Object.keys(searchAttributes) as (keyof typeof searchAttributes)[];

@@ -38,6 +38,10 @@ export enum ErrorCode {
   NothingToResume = 'NOTHING_TO_RESUME',
   StepNotInDefinition = 'STEP_NOT_IN_DEFINITION',
   StepNotCompleted = 'STEP_NOT_COMPLETED',
+  /** The run, or the named step, is not waiting for a person's answer. */
+  StepNotAwaitingInput = 'STEP_NOT_AWAITING_INPUT',
+  /** A person's answer breaks the waiting step's input_schema. */
+  InvalidHumanInput = 'INVALID_HUMAN_INPUT',
   /** The tools of a workflow with tool_drift "fail" differ from the manifest saved with it. */
   ToolDrift = 'TOOL_DRIFT',
 }

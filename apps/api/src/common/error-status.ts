@@ -16,6 +16,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.RunNotActive:
     case ErrorCode.RunStillRunning:
     case ErrorCode.ToolDrift:
+    case ErrorCode.StepNotAwaitingInput:
       return HttpStatus.CONFLICT;
     case ErrorCode.ValidationFailed:
     case ErrorCode.UnknownStepType:
@@ -40,6 +41,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.NothingToResume:
     case ErrorCode.StepNotInDefinition:
     case ErrorCode.StepNotCompleted:
+    case ErrorCode.InvalidHumanInput:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;

@@ -78,6 +78,7 @@ describe(statusOf.name, () => {
     [ErrorCode.RunNotActive, 409],
     [ErrorCode.RunStillRunning, 409],
     [ErrorCode.ToolDrift, 409],
+    [ErrorCode.StepNotAwaitingInput, 409],
   ];
   it.each(notValidation)('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
 

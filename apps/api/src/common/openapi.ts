@@ -32,7 +32,7 @@ export function toOpenApi(schema: JsonSchema): SchemaObject {
 
 export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 
-const STEP_COMPONENT: Record<StepType, string> = { custom_llm: 'CustomLlmStep', custom_agent: 'CustomAgentStep', stop_checker: 'StopCheckerStep', tool_executor: 'ToolExecutorStep' };
+const STEP_COMPONENT: Record<StepType, string> = { custom_llm: 'CustomLlmStep', custom_agent: 'CustomAgentStep', stop_checker: 'StopCheckerStep', tool_executor: 'ToolExecutorStep', human_input: 'HumanInputStep' };
 
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };

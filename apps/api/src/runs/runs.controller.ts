@@ -62,6 +62,13 @@ export class RunsController {
     return this.runs.cancel(user.userId, uuid);
   }
 
+  /** A person's answer to a waiting human_input step: 200 accepted, 422 when it breaks input_schema, 409 when the step does not wait. */
+  @Post('runs/:uuid/steps/:stepUuid/input')
+  @HttpCode(200)
+  answer(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Param('stepUuid') stepUuid: string, @Body() body: unknown) {
+    return this.runs.answer(user.userId, uuid, stepUuid, body);
+  }
+
   @Get('outputs/:outputId')
   output(@CurrentUser() user: AuthenticatedUser, @Param('outputId') outputId: string) {
     return this.runs.output(user.userId, outputId);

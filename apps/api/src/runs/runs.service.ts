@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { RUN_STATUSES, runWorkflowId, type PreparedRun, type RunStatus } from '@app/contracts';
-import { DomainError, ErrorCode, notFound } from '@app/domain';
+import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunStatus, type WorkflowDefinition } from '@app/contracts';
+import { DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
 import { RunPreparer, RunRepository, RunResumer, type Page, type RunWithSteps } from '@app/persistence';
 import { nameBasedUuid } from '../common/name-uuid';
 import { resumeOptionsOf } from './resume-options';
@@ -77,7 +77,7 @@ export class RunsService {
    */
   private async launch(userId: string, { created, run }: { created: boolean; run: PreparedRun }) {
     const recorded = created ? null : await this.find(userId, run.run_uuid);
-    if (created || recorded?.status === 'running') {
+    if (created || (recorded && isInFlight(recorded.status))) {
       try {
         await this.launcher.start(run);
       } catch (error) {
@@ -109,7 +109,7 @@ export class RunsService {
    */
   private async current(userId: string, runUuid: string): Promise<RunWithSteps> {
     const run = await this.find(userId, runUuid);
-    if (run.status !== 'running') return run;
+    if (!isInFlight(run.status)) return run;
     let execution: ExecutionState;
     try {
       execution = await this.launcher.observe(run.temporal_workflow_id);
@@ -123,7 +123,7 @@ export class RunsService {
         ? execution
         : { status: 'failed' as const, error_message: 'The run has no Temporal execution: it never started, or Temporal no longer keeps it' };
     this.logger.warn(`run ${runUuid} was recorded running but its execution has ended: ${ended.error_message}`);
-    for (const step of run.steps.filter((candidate) => candidate.status === 'running')) await this.runs.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
+    for (const step of run.steps.filter((candidate) => candidate.status === 'running' || candidate.status === 'awaiting_input')) await this.runs.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
     await this.runs.finishRun(run.uuid, ended.status, ended.error_message);
     return this.find(userId, runUuid);
   }
@@ -138,11 +138,24 @@ export class RunsService {
 
   async cancel(userId: string, runUuid: string) {
     const run = await this.current(userId, runUuid);
-    if (run.status !== 'running') {
-      throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: only running runs can be cancelled`, { status: run.status });
+    if (!isInFlight(run.status)) {
+      throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: only running or awaiting_input runs can be cancelled`, { status: run.status });
     }
     await this.launcher.cancel(run.temporal_workflow_id);
     return { uuid: runUuid, status: run.status, cancel_requested: true };
+  }
+
+  /**
+   * POST /runs/{uuid}/steps/{step_uuid}/input: the answer is checked against the step's input_schema here,
+   * then delivered through the workflow's Update, whose validator refuses it unless that step waits now.
+   */
+  async answer(userId: string, runUuid: string, stepUuid: string, body: unknown): Promise<HumanInputAccepted> {
+    const run = await this.current(userId, runUuid);
+    const { step, input } = humanAnswerOf(run.definition as WorkflowDefinition, stepUuid, body);
+    if (run.status !== 'awaiting_input') {
+      throw new DomainError(ErrorCode.StepNotAwaitingInput, `The run is ${run.status}: it waits for no input`, { field: 'step_uuid', status: run.status });
+    }
+    return this.launcher.answer(run.temporal_workflow_id, { step_uuid: step.uuid, input });
   }
 
   async output(userId: string, outputId: string) {

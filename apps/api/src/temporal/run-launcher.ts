@@ -1,7 +1,15 @@
 // Starting, cancelling and observing run workflows.
 import { Injectable } from '@nestjs/common';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { RUN_WORKFLOW_TYPE, runWorkflowId, type FinalStatus, type PreparedRun, type RunWorkflowResult } from '@app/contracts';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { DomainError, ErrorCode } from '@app/domain';
+import {
+  HUMAN_INPUT_UPDATE,
+  RUN_WORKFLOW_TYPE,
+  isInFlight,
+  runWorkflowId,
+  type FinalStatus,
+  type HumanInputAccepted,
+  type HumanInputArgs, type PreparedRun, type RunWorkflowResult } from '@app/contracts';
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
 
@@ -13,6 +21,8 @@ export abstract class RunLauncher {
   /** By the execution's workflow id (`run-<uuid>` for runs started here, the schedule's id for scheduled ones). */
   abstract cancel(workflowId: string): Promise<void>;
   abstract observe(workflowId: string): Promise<ExecutionState>;
+  /** Delivers a person's answer to a waiting human_input step (a Temporal Update); STEP_NOT_AWAITING_INPUT when the workflow refuses it. */
+  abstract answer(workflowId: string, args: HumanInputArgs): Promise<HumanInputAccepted>;
 }
 
 function innermostMessage(error: unknown): string {
@@ -53,6 +63,17 @@ export class TemporalRunLauncher extends RunLauncher {
     await (await this.temporal.get()).workflow.getHandle(workflowId).cancel();
   }
 
+  async answer(workflowId: string, args: HumanInputArgs): Promise<HumanInputAccepted> {
+    const handle = (await this.temporal.get()).workflow.getHandle(workflowId);
+    try {
+      return await handle.executeUpdate<HumanInputAccepted, [HumanInputArgs]>(HUMAN_INPUT_UPDATE, { args: [args] });
+    } catch (error) {
+      // Refused by the update's validator: the step is not (or no longer) waiting. Nothing entered the history.
+      if (!(error instanceof WorkflowUpdateFailedError)) throw error;
+      throw new DomainError(ErrorCode.StepNotAwaitingInput, innermostMessage(error), { field: 'step_uuid', step_uuid: args.step_uuid });
+    }
+  }
+
   async observe(workflowId: string): Promise<ExecutionState> {
     const handle = (await this.temporal.get()).workflow.getHandle(workflowId);
     let status: string;
@@ -67,7 +88,7 @@ export class TemporalRunLauncher extends RunLauncher {
     if (status === 'TIMED_OUT') return { state: 'closed', status: 'failed', error_message: 'The Temporal execution timed out' };
     try {
       const result = (await handle.result()) as RunWorkflowResult;
-      return { state: 'closed', status: result.status === 'running' ? 'failed' : result.status, error_message: result.error_message };
+      return { state: 'closed', status: isInFlight(result.status) ? 'failed' : (result.status as FinalStatus), error_message: result.error_message };
     } catch (error) {
       // Failed, or terminated (from the Web UI or CLI, or by the server for a payload over its limit).
       const prefix = status === 'TERMINATED' ? 'Terminated in Temporal' : 'The Temporal execution failed';

@@ -8,6 +8,7 @@ import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
 import type { GraphService } from '../steps/graph.service';
+import type { HumanInputService } from '../steps/human-input.service';
 import type { LoopService } from '../steps/loop.service';
 import type { NotificationService } from '../steps/notification.service';
 import type { StopCheckerService } from '../steps/stop-checker.service';
@@ -23,6 +24,7 @@ export interface RunServices {
   loops: LoopService;
   graph: GraphService;
   toolExecutor: ToolExecutorService;
+  humanInput: HumanInputService;
   notifications: NotificationService;
   runs: RunRepository;
   preparer: RunPreparer;
@@ -80,6 +82,13 @@ export function createRunActivities(services: RunServices): RunActivities {
         await services.loops.openIteration(context);
         return services.stopChecker.run(context, step);
       }),
+    awaitHumanInput: ({ step, reason, ...context }) =>
+      inActivity(async () => {
+        await services.loops.openIteration(context);
+        await services.humanInput.wait(context, step, reason);
+      }),
+    answerHumanInput: ({ step: _step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input)),
+    expireHumanInput: ({ step: _step, error_message, ...context }) => inActivity(() => services.humanInput.expire(context, error_message)),
     evaluateEdgeConditions: ({ user_id, output_id, edges }) => inActivity(() => services.graph.conditionsHeld(user_id, output_id, edges)),
     closeGraphStep: ({ run_uuid, user_id, instance_uuid, failed }) => inActivity(() => services.graph.close(run_uuid, user_id, instance_uuid, failed)),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),

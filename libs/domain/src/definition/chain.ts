@@ -44,7 +44,8 @@ export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps
       });
       return;
     }
-    if (step.type === 'tool_executor') return;
+    // A human_input prompt is shown as written: it names no step.
+    if (step.type === 'tool_executor' || step.type === 'human_input') return;
     const seen = new Set<string>();
     for (const ref of findPlaceholders(step.system_prompt)) {
       if (ref.kind !== 'step' || !ref.step_uuid || seen.has(ref.step_uuid)) continue;
@@ -75,6 +76,7 @@ export function stepsReferring(steps: readonly StepDefinition[], stepUuid: strin
       step.type === 'stop_checker'
         ? step.stop_conditions.some((c) => c.step_definition_uuid.toLowerCase() === stepUuid)
         : step.type !== 'tool_executor' &&
+          step.type !== 'human_input' &&
           (findPlaceholders(step.system_prompt).some((ref) => ref.step_uuid === stepUuid) ||
             (step.loop?.type === 'for_each' && loopSourceRef(step.loop.input_path)?.step_uuid === stepUuid)),
     )

@@ -230,6 +230,21 @@ describe(parseStep.name, () => {
   });
 });
 
+describe('human_input steps', () => {
+  const human = (overrides: Body = {}): Body => ({ type: 'human_input', name: 'approve', prompt: 'Approve?', ...overrides });
+
+  it('keeps prompt, input_schema, timeout_seconds and default', () => {
+    const body = human({ input_schema: { type: 'boolean' }, timeout_seconds: 60, default: false });
+    expect(parseStep(body, '', randomUUID)).toMatchObject({ type: 'human_input', prompt: 'Approve?', input_schema: { type: 'boolean' }, timeout_seconds: 60, default: false });
+  });
+
+  it('requires a prompt, and refuses an invalid input_schema or a default that breaks it', () => {
+    expect(errorOf(() => parseStep(human({ prompt: undefined }), 'steps[1]', randomUUID))).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'steps[1].prompt' } });
+    expect(errorOf(() => parseStep(human({ input_schema: { type: 'nonsense' } }), '', randomUUID))).toMatchObject({ code: ErrorCode.InvalidOutputSchema, details: { field: 'input_schema' } });
+    expect(errorOf(() => parseStep(human({ input_schema: { type: 'boolean' }, default: 'no' }), '', randomUUID))).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'default' } });
+  });
+});
+
 describe(parseTrigger.name, () => {
   it('fills in defaults and a uuid', () => {
     expect(parseTrigger({ type: 'manual' }, '', () => 'u')).toEqual({ uuid: 'u', type: 'manual', filter_rules: {}, initial_data_description: '' });

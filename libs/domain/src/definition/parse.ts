@@ -15,7 +15,7 @@ import { DomainError, ErrorCode } from '../errors';
 import { isValidJsonPath, ruleIssues } from '../conditions';
 import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
-import { jsonSchemaProblem, schemaIssues } from './json-schema';
+import { jsonSchemaErrors, jsonSchemaProblem, schemaIssues } from './json-schema';
 import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 import { chainAsGraph } from '../graph/chain-graph';
 import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph';
@@ -88,9 +88,14 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
       });
     }
   }
-  if (step.output_schema !== undefined && step.output_schema !== null) {
-    const problem = jsonSchemaProblem(step.output_schema);
-    if (problem) issues.push({ code: ErrorCode.InvalidOutputSchema, field: at('output_schema'), message: `${at('output_schema')} is not a valid JSON Schema: ${problem}` });
+  for (const name of ['output_schema', 'input_schema']) {
+    if (step[name] === undefined || step[name] === null) continue;
+    const problem = jsonSchemaProblem(step[name]);
+    if (problem) issues.push({ code: ErrorCode.InvalidOutputSchema, field: at(name), message: `${at(name)} is not a valid JSON Schema: ${problem}` });
+  }
+  if (step.type === 'human_input' && isObject(step.input_schema) && step.default !== undefined && !jsonSchemaProblem(step.input_schema)) {
+    const errors = jsonSchemaErrors(step.input_schema, step.default);
+    if (errors.length) issues.push({ code: ErrorCode.ValidationFailed, field: at('default'), message: `${at('default')} does not follow input_schema: ${errors.join('; ')}` });
   }
   if (Array.isArray(step.stop_conditions)) {
     step.stop_conditions.forEach((condition, i) => {

@@ -106,6 +106,23 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
     ['stop_conditions'],
   ),
   tool_executor: stepSchema('tool_executor', 'Tool executor', {}, []),
+  human_input: stepSchema(
+    'human_input',
+    'Human input',
+    {
+      prompt: text(100_000, { title: 'Prompt', description: 'What the person is asked; shown on the waiting step' }),
+      input_schema: { type: ['object', 'null'], title: 'Input schema', description: 'JSON Schema the answer must follow; a bad answer is refused and the run keeps waiting' },
+      timeout_seconds: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 31_536_000,
+        title: 'Timeout (seconds)',
+        description: 'How long the run waits; then the step takes `default`, or fails without one. Absent: it waits until answered or cancelled',
+      },
+      default: { title: 'Default answer', description: 'Any JSON value: the answer taken when timeout_seconds pass' },
+    },
+    ['prompt'],
+  ),
 };
 
 /** One level of the filter-rule language; ruleIssues checks the nesting, which a $ref-free schema cannot. */

@@ -28,6 +28,10 @@ export function graphIssues(steps: readonly StepDefinition[], graph: GraphDefini
   const issue = (code: ErrorCode, at: string, message: string) => issues.push({ code, field: at, message: `${at} ${message}` });
   const byUuid = new Map(steps.map((step) => [step.uuid, step]));
   if (!byUuid.has(graph.entry_node)) issue(ErrorCode.UnknownGraphNode, fieldPath(field, 'entry_node'), `names step ${graph.entry_node}, which is not in this workflow`);
+  const handoff = graph.human_handoff_step_uuid;
+  if (handoff !== undefined && byUuid.get(handoff)?.type !== 'human_input') {
+    issue(ErrorCode.UnknownGraphNode, fieldPath(field, 'human_handoff_step_uuid'), `must name a human_input step of this workflow: ${handoff}`);
+  }
 
   const edgeUuids = new Map<string, number>();
   const routes = new Map<string, number>();
@@ -65,7 +69,8 @@ export function graphIssues(steps: readonly StepDefinition[], graph: GraphDefini
   });
 
   if (byUuid.has(graph.entry_node)) {
-    const reached = reachableFrom(graph.entry_node, graph);
+    // The hand-off step is reached by a guard rail, and what follows it from there.
+    const reached = new Set([...reachableFrom(graph.entry_node, graph), ...(handoff && byUuid.has(handoff) ? reachableFrom(handoff, graph) : [])]);
     steps.forEach((step, i) => {
       if (!reached.has(step.uuid)) issue(ErrorCode.UnreachableStep, fieldPath(stepsField, `[${i}]`), `("${step.name}") cannot be reached from the entry node`);
     });

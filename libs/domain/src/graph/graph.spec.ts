@@ -87,6 +87,12 @@ describe(graphIssues.name, () => {
     ]);
   });
 
+  it('takes a human_input hand-off step that no edge reaches, and refuses one of another type', () => {
+    const handoff: StepDefinition = { uuid: randomUUID(), type: 'human_input', name: 'Handoff', description: '', prompt: 'Stuck: what now?' };
+    expect(codesOf([...steps, handoff], { ...routerGraph, human_handoff_step_uuid: handoff.uuid })).toEqual([]);
+    expect(codesOf(steps, { ...routerGraph, human_handoff_step_uuid: worker.uuid })).toEqual([[ErrorCode.UnknownGraphNode, 'graph.human_handoff_step_uuid']]);
+  });
+
   it('checks data conditions with the filter-rule language', () => {
     const graph = { entry_node: router.uuid, edges: [edge(router, worker, null, { conditions: { path: 'price', operator: 'greater_than', value: 1 } }), edge(router, research), edge(research, tools)] };
     expect(codesOf([router, worker, research, tools], graph)).toEqual([[ErrorCode.ValidationFailed, 'graph.edges[0].conditions.path']]);

@@ -1,1 +1,2 @@
 export * from './resume-plan';
+export * from './human-answer';

@@ -12,6 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import {
+  DEFAULT_GRAPH_TIMEOUT_SECONDS,
   DEFAULT_MAX_STEPS,
   LOOP_DEFAULTS,
   type ContinuedLoop,
@@ -20,6 +21,7 @@ import {
   type ConversationRef,
   type CustomAgentStep,
   type FinalStatus,
+  type HumanInputStep,
   type IterationRef,
   type LoopingStep,
   type LoopStopReason,
@@ -34,6 +36,7 @@ import {
 } from '@app/contracts';
 import { BOOKKEEPING_OPTIONS, NOTIFICATION_OPTIONS, stepActivityOptions } from './activity-options';
 import { afterToolCalls, conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from './graph-routing';
+import { humanInputInbox } from './human-input';
 import { nextStep } from './next-step';
 
 const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
@@ -62,6 +65,8 @@ async function prepared(request: RunWorkflowInput): Promise<PreparedRun> {
 }
 
 export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflowResult> {
+  // Before the first await, so an answer is never delivered to a workflow without its handler.
+  const inbox = humanInputInbox();
   const input = await prepared(request);
   const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const instanceOf = new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid]));
@@ -103,6 +108,25 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     );
   }
 
+  /**
+   * human_input: the step and the run wait for a person (or until timeout_seconds, then the default or a
+   * failure); the answer is the step's output. `reason`: why a guard rail handed the run to this step.
+   */
+  async function runHumanInput(step: HumanInputStep, context: StepContext, reason?: string): Promise<IterationRef> {
+    const activities = (summary: string) => proxyActivities<RunActivities>({ ...BOOKKEEPING_OPTIONS, summary: `${step.name}: ${summary}` });
+    const announce = () => activities('wait for input').awaitHumanInput({ ...context, step, ...(reason ? { reason } : {}) });
+    const waitStarted = Date.now();
+    const answer = await inbox.wait(input.run_uuid, step.uuid, step.timeout_seconds ?? null, announce);
+    waitedForPeopleMs += Date.now() - waitStarted;
+    if (answer.answered) return await activities('store the answer').answerHumanInput({ ...context, step, input: answer.input });
+    if (step.default !== undefined) return await activities('take the default').answerHumanInput({ ...context, step, input: step.default });
+    const message = `No answer within ${step.timeout_seconds} s`;
+    await activities('time out').expireHumanInput({ ...context, step, error_message: message });
+    throw ApplicationFailure.nonRetryable(message, 'HumanInputTimedOut');
+  }
+
+  /** Time spent waiting for people: a graph's timeout_seconds guards the walk, not how long a person takes. */
+  let waitedForPeopleMs = 0;
   let iterationsThisExecution = 0;
   let currentIteration: string | null = null;
 
@@ -154,9 +178,10 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
 
   /**
    * An activation of a graph step: which step, and the step whose output is its $previous_output; for a
-   * tool executor the calls handed to it, for an agent back from one the conversation it goes on with.
+   * tool executor the calls handed to it, for an agent back from one the conversation it goes on with;
+   * `reason` when a guard rail hands the run to the human hand-off step.
    */
-  type Activation = { step_uuid: string; previous_step_uuid: string | null; handoff?: ToolHandoff; continues?: ConversationRef };
+  type Activation = { step_uuid: string; previous_step_uuid: string | null; handoff?: ToolHandoff; continues?: ConversationRef; reason?: string };
 
   /**
    * A graph run walks in waves: the steps activated run in parallel, each execution its own row under its
@@ -171,6 +196,14 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     const failures: string[] = [];
     let stopped: string | null = null;
     let guardHit = false;
+    let timedOut = false;
+    const timeoutSeconds = graph.timeout_seconds ?? DEFAULT_GRAPH_TIMEOUT_SECONDS;
+    const humanHandoff = graph.human_handoff_step_uuid ?? null;
+    const maxStepsMessage = `Guard max_steps reached: the run made ${maxSteps} step executions without ending`;
+    const timeoutMessage = `Guard timeout_seconds reached: the run walked for more than ${timeoutSeconds} s without ending`;
+    // Where the guard rails count from: the start, or the last hand-off to a person.
+    let budgetFrom = 0;
+    let clockFrom = Date.now();
 
     const activationKey = ({ step_uuid, handoff }: Activation) => (handoff ? `${step_uuid}/${handoff.conversation.instance_uuid}` : step_uuid);
     const isToolExecutor = (stepUuid: string) => byUuid.get(stepUuid)?.type === 'tool_executor';
@@ -205,10 +238,10 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       return targets.map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid, ...(target === caller.uuid ? { continues } : {}) }));
     }
 
-    async function execute({ step_uuid, previous_step_uuid, handoff, continues }: Activation): Promise<Activation[]> {
+    async function execute({ step_uuid, previous_step_uuid, handoff, continues, reason }: Activation): Promise<Activation[]> {
       const step = byUuid.get(step_uuid)!;
       const ran = [...executions.values()].reduce((sum, n) => sum + n, 0);
-      if (ran >= maxSteps) {
+      if (ran - budgetFrom >= maxSteps) {
         guardHit = true;
         return [];
       }
@@ -235,6 +268,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
           if ('step_uuid' in ran) return [ran];
           ref = ran;
         } else if (step.type === 'tool_executor') return await runToolExecutor(step, context, handoff);
+        else if (step.type === 'human_input') ref = await runHumanInput(step, context, reason);
         else if (step.type === 'stop_checker') {
           const check = await activities.runStopChecker({ ...context, step });
           if (check.stopped) stopped ??= check.reason;
@@ -265,6 +299,19 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
         const activated = await Promise.all(wave.map(execute));
         // Two edges into one step activate it once; a tool executor runs once per agent that handed it calls.
         wave = [...new Map(activated.flat().map((activation) => [activationKey(activation), activation])).values()];
+        // Workflow time (the task's start), so the check replays the same.
+        const guard = guardHit ? maxStepsMessage : wave.length && Date.now() - clockFrom - waitedForPeopleMs > timeoutSeconds * 1000 ? timeoutMessage : null;
+        if (guard && humanHandoff) {
+          // Seed 004: a person decides instead of the run failing; the guard rails start again after the answer.
+          wave = [{ step_uuid: humanHandoff, previous_step_uuid: null, reason: guard }];
+          guardHit = false;
+          budgetFrom = [...executions.values()].reduce((sum, n) => sum + n, 0);
+          clockFrom = Date.now();
+          waitedForPeopleMs = 0;
+        } else if (guard && !guardHit) {
+          timedOut = true;
+          break;
+        }
       }
     } catch (error) {
       await CancellationScope.nonCancellable(async () => {
@@ -276,9 +323,12 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     await closeGraphSteps(executions, failed);
     if (stopped) return await finish('stopped', stopped);
     if (guardHit) {
-      const message = `Guard max_steps reached: the run made ${maxSteps} step executions without ending`;
-      await finish(failures.length ? 'partial_success' : 'failed', message);
-      throw ApplicationFailure.nonRetryable(message, 'MaxStepsReached');
+      await finish(failures.length ? 'partial_success' : 'failed', maxStepsMessage);
+      throw ApplicationFailure.nonRetryable(maxStepsMessage, 'MaxStepsReached');
+    }
+    if (timedOut) {
+      await finish(failures.length ? 'partial_success' : 'failed', timeoutMessage);
+      throw ApplicationFailure.nonRetryable(timeoutMessage, 'TimeoutReached');
     }
     if (!failures.length) return await finish('completed', null);
     const message = failures.join('; ');
@@ -319,6 +369,8 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
         await activitiesFor(step).runLlmStep({ ...context, step });
       } else if (step.type === 'custom_agent') {
         await runAgent(step, context);
+      } else if (step.type === 'human_input') {
+        await runHumanInput(step, context);
       } else if (step.type === 'stop_checker') {
         const check = await activitiesFor(step).runStopChecker({ ...context, step });
         if (check.stopped) return await finish('stopped', check.reason);

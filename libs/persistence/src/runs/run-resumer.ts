@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
+import { isInFlight, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound, planResume } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
 import { preparedRunOf } from './prepared-run';
@@ -30,7 +30,7 @@ export class RunResumer {
   async prepare(request: ResumeRequest): Promise<{ created: boolean; run: PreparedRun }> {
     const parent = await this.runs.find(request.userId, request.parentRunUuid);
     if (!parent) throw notFound('Run', request.parentRunUuid);
-    if (parent.status === 'running') {
+    if (isInFlight(parent.status)) {
       throw new DomainError(ErrorCode.RunStillRunning, 'The run is still running: cancel it or wait for it to end before resuming it', { status: parent.status });
     }
     const record = await this.workflows.find(request.userId, parent.workflow_uuid);

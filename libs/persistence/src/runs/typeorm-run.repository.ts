@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FinalStatus } from '@app/contracts';
+import { IN_FLIGHT_RUN_STATUSES, type FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../definitions/workflow.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
@@ -228,6 +228,28 @@ export class TypeormRunRepository extends RunRepository {
     );
   }
 
+  async awaitInput(runUuid: string, instanceUuid: string, inputData: unknown): Promise<void> {
+    await this.transaction(async (manager) => {
+      await manager
+        .createQueryBuilder()
+        .update(StepInstanceEntity)
+        .set({ status: 'awaiting_input', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
+        .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running', 'awaiting_input'] })
+        .execute();
+      await manager.update(RunEntity, { uuid: runUuid, status: 'running' }, { status: 'awaiting_input' });
+    });
+  }
+
+  async inputReceived(runUuid: string): Promise<void> {
+    await this.transaction((manager) =>
+      manager.query(
+        `UPDATE workflow_runs SET status = 'running' WHERE uuid = ? AND status = 'awaiting_input'
+           AND NOT EXISTS (SELECT 1 FROM workflow_step_instances WHERE run_uuid = ? AND status = 'awaiting_input')`,
+        [runUuid, runUuid],
+      ),
+    );
+  }
+
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
     await this.transaction((manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { messages: messages as never }));
   }
@@ -257,7 +279,7 @@ export class TypeormRunRepository extends RunRepository {
 
   async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void> {
     await this.transaction(async (manager) => {
-      await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running']) }, { status: 'skipped' });
+      await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running', 'awaiting_input']) }, { status: 'skipped' });
       for (const entity of [ModelCallEntity, ToolCallEntity]) {
         await manager.update(entity, { run_uuid: runUuid, status: 'running' }, { status: 'failed', error_message: INTERRUPTED_ATTEMPT });
       }
@@ -266,7 +288,7 @@ export class TypeormRunRepository extends RunRepository {
         .createQueryBuilder()
         .update(RunEntity)
         .set({ status, error_message: errorMessage, ...tokens, finished_at: NOW })
-        .where('uuid = :uuid AND status = :running', { uuid: runUuid, running: 'running' })
+        .where('uuid = :uuid AND status IN (:...inFlight)', { uuid: runUuid, inFlight: IN_FLIGHT_RUN_STATUSES })
         .execute();
       // Counted once, by the update that ended the run: exact however many runs end at once.
       const counter = status === 'failed' || status === 'partial_success' ? 'failed_runs' : status === 'cancelled' ? null : 'successful_runs';

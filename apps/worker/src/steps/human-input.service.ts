@@ -1,0 +1,44 @@
+// The activity side of human_input steps: the wait recorded on the step and the run (so GET /runs shows
+// who waits for what), then the answer stored as the step's output, or the step failed when none came.
+import { Injectable } from '@nestjs/common';
+import type { HumanInputStep, IterationRef, JsonValue, StepContext } from '@app/contracts';
+import { RunRepository } from '@app/persistence';
+import { completedOutput, newOutput, refOf } from './step-output';
+
+/** What the waiting step shows: its prompt (with the reason a guard rail handed the run over, if so) and schema. */
+export function questionOf(step: HumanInputStep, reason?: string) {
+  return {
+    prompt: reason ? `${step.prompt}\n\n${reason}` : step.prompt,
+    input_schema: step.input_schema ?? null,
+    timeout_seconds: step.timeout_seconds ?? null,
+    ...(reason ? { reason } : {}),
+  };
+}
+
+@Injectable()
+export class HumanInputService {
+  constructor(private readonly runs: RunRepository) {}
+
+  async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<void> {
+    await this.runs.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
+  }
+
+  /** The answer (or the default taken on timeout) as the step's output; a retried activity finds it stored. */
+  async answer(context: StepContext, input: JsonValue): Promise<IterationRef> {
+    const stored = await completedOutput(this.runs, context);
+    if (!stored) {
+      const output = newOutput(context, input);
+      await this.runs.completeStep(context.instance_uuid, output);
+      await this.runs.inputReceived(context.run_uuid);
+      return refOf(output);
+    }
+    await this.runs.inputReceived(context.run_uuid);
+    return stored;
+  }
+
+  /** No answer within timeout_seconds and no default: the step fails, and the run stops waiting. */
+  async expire(context: StepContext, errorMessage: string): Promise<void> {
+    await this.runs.failStep(context.instance_uuid, errorMessage);
+    await this.runs.inputReceived(context.run_uuid);
+  }
+}
