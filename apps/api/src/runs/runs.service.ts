@@ -118,6 +118,9 @@ export class RunsService {
       return run;
     }
     if (execution.state === 'running' || (execution.state === 'missing' && Date.now() - run.created_at.getTime() < START_GRACE_MS)) return run;
+    // The run may have recorded its own end between the read above and Temporal's answer.
+    const reread = await this.find(userId, runUuid);
+    if (!isInFlight(reread.status)) return reread;
     const ended =
       execution.state === 'closed'
         ? execution
