@@ -102,6 +102,12 @@ describe(fromAgenticDocument.name, () => {
     const chain: WorkflowDefinition = { ...definitionOf(twoNChat()), graph: undefined };
     expect(errorOf(() => toAgenticDocument(chain)).details?.field).toBe('format');
   });
+
+  it('refuses to export a step seed 004 has no node for, naming it', () => {
+    const definition = definitionOf(twoNChat());
+    const waiting = { uuid: randomUUID(), type: 'human_input' as const, name: 'ask', description: '', prompt: 'Approve?' };
+    expect(errorOf(() => toAgenticDocument({ ...definition, steps: [...definition.steps, waiting] })).details).toEqual({ field: 'format', step_uuid: waiting.uuid });
+  });
 });
 
 describe(isAgenticDocument.name, () => {

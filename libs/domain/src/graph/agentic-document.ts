@@ -122,6 +122,11 @@ export function fromAgenticDocument(input: unknown, context: AgenticImportContex
 /** Our definition in seed 004's shape; AGENT nodes name their own step as `agentId`. */
 export function toAgenticDocument(definition: WorkflowDefinition): AgenticDocument {
   if (!definition.graph) throw new DomainError(ErrorCode.ValidationFailed, 'Only graph workflows export as agentic documents', { field: 'format' });
+  // Seed 004 knows agents and tool executors only: anything else would come back as an agent that is not one.
+  const other = definition.steps.find((step) => step.type !== 'custom_agent' && step.type !== 'tool_executor');
+  if (other) {
+    throw new DomainError(ErrorCode.ValidationFailed, `Agentic documents hold agents and tool executors only: step "${other.name}" is a ${other.type}`, { field: 'format', step_uuid: other.uuid });
+  }
   const graph = definition.graph;
   return {
     id: definition.uuid,

@@ -66,6 +66,10 @@ export function graphIssues(steps: readonly StepDefinition[], graph: GraphDefini
     if (routesToTools && (edge.target_step_uuid === null || (target && target.type !== 'tool_executor'))) {
       issue(ErrorCode.InvalidEdge, at('target_step_uuid'), `routes "${TOOL_EXECUTOR_CHOICE}" to ${target ? `"${target.name}"` : 'no step'}, which is not a tool executor`);
     }
+    // Only an agent's tool calls activate a tool executor: an edge from anything else would reach it with none.
+    if (target?.type === 'tool_executor' && source && source.type !== 'custom_agent') {
+      issue(ErrorCode.InvalidEdge, at('source_step_uuid'), `is "${source.name}", a ${source.type}: only agents hand tool calls to tool executor "${target.name}"`);
+    }
   });
 
   if (byUuid.has(graph.entry_node)) {

@@ -79,6 +79,12 @@ describe(graphIssues.name, () => {
     expect(codesOf(steps, nowhere)).toContainEqual([ErrorCode.InvalidEdge, 'graph.edges[6].target_step_uuid']);
   });
 
+  it('refuses an edge into a tool executor from a step that is not an agent', () => {
+    const reader: StepDefinition = { uuid: randomUUID(), type: 'custom_llm', name: 'reader', description: '', model: 'm', system_prompt: 'read' };
+    const graph = { ...routerGraph, edges: [...routerGraph.edges, edge(router, reader, 'reader'), edge(reader, tools)] };
+    expect(codesOf([...steps, reader], graph)).toEqual([[ErrorCode.InvalidEdge, 'graph.edges[8].source_step_uuid']]);
+  });
+
   it('refuses steps that no path from the entry reaches', () => {
     const graph = { entry_node: router.uuid, edges: [edge(router, worker), edge(worker, null), edge(research, tools)] };
     expect(codesOf(steps, graph)).toEqual([
