@@ -4,7 +4,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
 import { STEP_TYPES, TRIGGER_TYPES, type StepType } from '@app/contracts';
-import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from '@app/domain';
+import { GRAPH_SCHEMA, STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from '@app/domain';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -103,11 +103,12 @@ export function openApiComponents(): Record<string, SchemaObject> {
     NewWorkflow: {
       type: 'object',
       required: ['name'],
-      properties: { uuid, ...workflowFields, steps: { type: 'array', items: ref('Step') }, trigger: { allOf: [ref('Trigger')], nullable: true } },
+      properties: { uuid, ...workflowFields, steps: { type: 'array', items: ref('Step') }, trigger: { allOf: [ref('Trigger')], nullable: true }, graph: { allOf: [ref('Graph')], nullable: true } },
     },
+    Graph: { ...toOpenApi({ ...GRAPH_SCHEMA, type: 'object' } as JsonSchema), description: 'Steps as nodes, edges as what runs next (absent or null: the steps run in order)' },
     WorkflowPatch: { type: 'object', minProperties: 1, additionalProperties: false, properties: workflowFields },
     WorkflowModel: workflowModel({ type: 'array', items: uuid, description: 'Step uuids in run order' }),
-    WorkflowWithDetails: workflowModel({ type: 'array', items: ref('Step') }, { trigger: { allOf: [ref('Trigger')], nullable: true } }),
+    WorkflowWithDetails: workflowModel({ type: 'array', items: ref('Step') }, { trigger: { allOf: [ref('Trigger')], nullable: true }, graph: { allOf: [ref('Graph')], nullable: true } }),
     WorkflowPage: {
       type: 'object',
       properties: { items: { type: 'array', items: ref('WorkflowModel') }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },

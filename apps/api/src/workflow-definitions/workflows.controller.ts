@@ -66,6 +66,7 @@ export class WorkflowsController {
   }
 
   @Put(':uuid/graph')
+  @ApiJsonBody('Graph')
   @ApiAnswers(200, 'WorkflowWithDetails', 400, 404, 422)
   setGraph(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.workflows.setGraph(user.userId, uuid, body);
