@@ -4,6 +4,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUp
 import { DomainError, ErrorCode } from '@app/domain';
 import {
   CONVERSATION_BUSY,
+  CONVERSATION_CLOSED,
   HUMAN_INPUT_UPDATE,
   RUN_WORKFLOW_TYPE,
   SEND_MESSAGE_UPDATE,
@@ -88,20 +89,18 @@ export class TemporalRunLauncher extends RunLauncher {
 
   async sendMessage(workflowId: string, args: SendMessageArgs, waitMs: number): Promise<TurnOutcome> {
     const handle = (await this.temporal.get()).workflow.getHandle(workflowId);
-    let update;
-    try {
-      // Accepted means past the validator: the message is in the history and its turn runs.
-      update = await handle.startUpdate<TurnReply, [SendMessageArgs]>(SEND_MESSAGE_UPDATE, { args: [args], waitForStage: WorkflowUpdateStage.ACCEPTED });
-    } catch (error) {
-      if (!(error instanceof WorkflowUpdateFailedError)) throw error;
-      const busy = (error.cause as { type?: string } | undefined)?.type === CONVERSATION_BUSY;
-      throw new DomainError(busy ? ErrorCode.ConversationBusy : ErrorCode.RunNotActive, innermostMessage(error), { field: 'content' });
-    }
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
     try {
+      // Past the validator the message is in the history and its turn runs; a refusal arrives as the outcome.
+      const update = await handle.startUpdate<TurnReply, [SendMessageArgs]>(SEND_MESSAGE_UPDATE, { args: [args], waitForStage: WorkflowUpdateStage.ACCEPTED });
+      const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
       const reply = await Promise.race([update.result(), late]);
       return reply ? { answered: true, reply } : { answered: false, turn_id: update.updateId };
+    } catch (error) {
+      const type = error instanceof WorkflowUpdateFailedError ? (error.cause as { type?: string } | undefined)?.type : undefined;
+      if (type === CONVERSATION_BUSY) throw new DomainError(ErrorCode.ConversationBusy, innermostMessage(error), { field: 'content' });
+      if (type === CONVERSATION_CLOSED) throw new DomainError(ErrorCode.RunNotActive, innermostMessage(error), { field: 'content' });
+      throw error;
     } finally {
       clearTimeout(timer);
     }
