@@ -40,6 +40,8 @@ export interface ContinuedConversation {
   turns: number;
   /** Executions so far per step uuid, so execution rows keep their indexes. */
   executions: Record<string, number>;
+  /** Steps with a failed execution, so their rows close as failed when the run ends. */
+  failed: string[];
 }
 
 /** The failure types the update's validator rejects with. */

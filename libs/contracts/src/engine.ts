@@ -21,6 +21,8 @@ export interface PreparedRun {
   instances: StepInstanceRef[];
   /** How long an activity may go without a heartbeat before Temporal retries it elsewhere. */
   heartbeat_timeout_seconds?: number;
+  /** Conversational runs: turns an execution takes before it continues as new (default TURNS_PER_EXECUTION). */
+  turns_per_execution?: number;
   /** A resumed run starts here: the steps before it were carried over from the parent run. */
   resume?: ResumePoint;
   /** Set when this execution continues an earlier one of the same run (continue-as-new inside a loop). */

@@ -61,7 +61,7 @@ export class TemporalRunLauncher extends RunLauncher {
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         taskQueue: this.temporal.config.temporal.taskQueue,
-        args: [{ ...run, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds }],
+        args: [{ ...run, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds, turns_per_execution: this.temporal.config.temporal.conversationTurnsPerExecution }],
         staticSummary: `${name} — run ${run.run_uuid}`,
         memo: { run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id },
         typedSearchAttributes: runSearchAttributes({ run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id }),

@@ -383,12 +383,15 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
   /**
    * A conversational run (seed 004): open until an agent calls the end tool or no message comes within
    * idle_timeout_seconds. Each message is a turn (a walk from the entry node to END) run by the update's
-   * handler; every TURNS_PER_EXECUTION turns (or when Temporal suggests it) the run continues as new.
+   * handler; every `turns_per_execution` turns (or when Temporal suggests it) the run continues as new,
+   * carrying the turn count and execution counters (the transcript is in MySQL).
    */
   async function runConversation(graph: GraphDefinition, inbox: ConversationInbox): Promise<RunWorkflowResult> {
     const idleSeconds = graph.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
     const walker = graphWalker(graph, new Map(Object.entries(input.conversation?.executions ?? {})));
     const { executions, failed } = walker;
+    for (const stepUuid of input.conversation?.failed ?? []) failed.add(stepUuid);
+    const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
     let turnsThisExecution = 0;
     let stopped: string | null = null;
     inbox.serve(input.conversation?.turns ?? 0, async (turn, content) => {
@@ -414,9 +417,9 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
           break;
         }
         await condition(() => !inbox.state.busy);
-        if (!inbox.state.closing && (turnsThisExecution >= TURNS_PER_EXECUTION || workflowInfo().continueAsNewSuggested)) {
+        if (!inbox.state.closing && (turnsThisExecution >= turnsPerExecution || workflowInfo().continueAsNewSuggested)) {
           await condition(allHandlersFinished);
-          await continueAsNew<typeof runWorkflow>({ ...input, conversation: { turns: inbox.state.turns, executions: Object.fromEntries(executions) } });
+          await continueAsNew<typeof runWorkflow>({ ...input, conversation: { turns: inbox.state.turns, executions: Object.fromEntries(executions), failed: [...failed] } });
         }
       }
       await condition(allHandlersFinished);
