@@ -22,7 +22,10 @@ export interface TurnReply {
   turn: number;
   /** The text of the turn's last step output, null when no step produced one. */
   reply: string | null;
-  /** `completed` when the turn ended the conversation (the end tool), `awaiting_input` while it stays open. */
+  /**
+   * `completed` when the turn ended the conversation (the end tool), `awaiting_input` while it stays open,
+   * `failed` when a step of the turn failed or a guard rail stopped it (error_message; the conversation stays open).
+   */
   status: 'awaiting_input' | 'completed' | 'failed';
   error_message?: string | null;
 }
@@ -44,6 +47,6 @@ export interface ContinuedConversation {
   failed: string[];
 }
 
-/** The failure types the update's validator rejects with. */
+/** The failure types the update's validator rejects with (the API answers 409 CONVERSATION_BUSY or RUN_NOT_ACTIVE). */
 export const CONVERSATION_BUSY = 'ConversationBusy';
 export const CONVERSATION_CLOSED = 'ConversationClosed';

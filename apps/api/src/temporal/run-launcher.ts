@@ -4,7 +4,6 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUp
 import { DomainError, ErrorCode } from '@app/domain';
 import {
   CONVERSATION_BUSY,
-  CONVERSATION_CLOSED,
   HUMAN_INPUT_UPDATE,
   RUN_WORKFLOW_TYPE,
   SEND_MESSAGE_UPDATE,
@@ -53,6 +52,7 @@ export class TemporalRunLauncher extends RunLauncher {
   async start(run: PreparedRun): Promise<void> {
     const client = await this.temporal.get();
     const { name, uuid } = run.definition;
+    const { temporal } = this.temporal.config;
     try {
       await client.workflow.start(RUN_WORKFLOW_TYPE, {
         workflowId: runWorkflowId(run.run_uuid),
@@ -60,8 +60,8 @@ export class TemporalRunLauncher extends RunLauncher {
         // a running one is joined, a closed one is never started twice.
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        taskQueue: this.temporal.config.temporal.taskQueue,
-        args: [{ ...run, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds, turns_per_execution: this.temporal.config.temporal.conversationTurnsPerExecution }],
+        taskQueue: temporal.taskQueue,
+        args: [{ ...run, heartbeat_timeout_seconds: temporal.heartbeatTimeoutSeconds, ...(run.definition.graph?.is_conversational ? { turns_per_execution: temporal.conversationTurnsPerExecution } : {}) }],
         staticSummary: `${name} — run ${run.run_uuid}`,
         memo: { run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id },
         typedSearchAttributes: runSearchAttributes({ run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id }),
@@ -97,10 +97,10 @@ export class TemporalRunLauncher extends RunLauncher {
       const reply = await Promise.race([update.result(), late]);
       return reply ? { answered: true, reply } : { answered: false, turn_id: update.updateId };
     } catch (error) {
-      const type = error instanceof WorkflowUpdateFailedError ? (error.cause as { type?: string } | undefined)?.type : undefined;
-      if (type === CONVERSATION_BUSY) throw new DomainError(ErrorCode.ConversationBusy, innermostMessage(error), { field: 'content' });
-      if (type === CONVERSATION_CLOSED) throw new DomainError(ErrorCode.RunNotActive, innermostMessage(error), { field: 'content' });
-      throw error;
+      // Refused (busy, closed), or the run ended before the turn answered (cancelled, its execution gone).
+      if (!(error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError)) throw error;
+      const busy = (error.cause as { type?: string } | undefined)?.type === CONVERSATION_BUSY;
+      throw new DomainError(busy ? ErrorCode.ConversationBusy : ErrorCode.RunNotActive, innermostMessage(error), { field: 'content' });
     } finally {
       clearTimeout(timer);
     }
