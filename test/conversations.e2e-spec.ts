@@ -104,6 +104,19 @@ describe('Conversations', () => {
     expect((await stack.waitForRun(open.uuid)).status).toBe('cancelled');
   });
 
+  it('answers a turn whose step failed with the error, and keeps the conversation open for the next message', async () => {
+    const run = await openConversation();
+    stack.model.script(reply.json({ next: 'Worker' }), reply.error(400, { message: 'no such model' }));
+    const failed = await send(run, 'hello');
+    expect(failed).toMatchObject({ status: 200, body: { turn: 1, reply: '{"next":"Worker"}', status: 'failed', error_message: expect.stringContaining('Step "Worker" failed') } });
+    expect((await stack.user.get(`/runs/${run.uuid}`)).body.status).toBe('awaiting_input');
+
+    stack.model.script(reply.json({ next: 'END', reply: 'Sorry, try again later.' }));
+    expect(await send(run, 'anyone?')).toMatchObject({ status: 200, body: { turn: 2, reply: 'Sorry, try again later.', status: 'awaiting_input' } });
+    expect((await stack.user.post(`/runs/${run.uuid}/cancel`)).status).toBe(202);
+    expect((await stack.waitForRun(run.uuid)).status).toBe('cancelled');
+  });
+
   it('refuses messages to a run that is not a conversation, and empty ones', async () => {
     const chain = await stack.createWorkflow([agentStep()]);
     stack.model.script(reply.text('done'));

@@ -51,7 +51,7 @@ export class StepInputService {
 
   /** Conversational runs: every step of a turn sees the conversation so far, the user's latest message last. */
   private async transcript(context: StepContext): Promise<string> {
-    const messages = ((await this.runs.find(context.user_id, context.run_uuid))?.messages ?? []).filter((message) => message && message.turn <= context.conversation_turn!);
+    const messages = (await this.runs.conversation(context.run_uuid)).filter((message) => message.turn <= context.conversation_turn!);
     const lines = messages.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content ?? ''}`);
     return `Conversation so far (the user's latest message last):\n${lines.join('\n')}`;
   }

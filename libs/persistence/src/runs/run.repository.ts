@@ -49,6 +49,8 @@ export abstract class RunRepository {
    */
   abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void>;
 
+  /** Conversational runs: the transcript so far, in order. */
+  abstract conversation(runUuid: string): Promise<ConversationMessage[]>;
   /** Conversational runs: puts a transcript message at its position (a retried activity rewrites its own). */
   abstract putConversationMessage(runUuid: string, position: number, message: ConversationMessage): Promise<void>;
   /** Conversational runs: in flight between awaiting_input (waiting for a message) and running (a turn). */

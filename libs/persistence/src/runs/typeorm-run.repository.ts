@@ -298,6 +298,11 @@ export class TypeormRunRepository extends RunRepository {
     });
   }
 
+  async conversation(runUuid: string): Promise<ConversationMessage[]> {
+    const run = await this.dataSource.manager.findOne(RunEntity, { where: { uuid: runUuid }, select: { uuid: true, messages: true } });
+    return ((run?.messages as (ConversationMessage | null)[] | null) ?? []).filter((message): message is ConversationMessage => message !== null);
+  }
+
   async putConversationMessage(runUuid: string, position: number, message: ConversationMessage): Promise<void> {
     await this.transaction(async (manager) => {
       const run = await manager.findOne(RunEntity, { where: { uuid: runUuid }, select: { uuid: true, messages: true }, lock: { mode: 'pessimistic_write' } });
