@@ -1,14 +1,9 @@
 // Seed 004's document shape: its 2nChat example imports (agentIds naming the user's agent steps), shows as
 // a graph, exports back to the same shape, and imports again onto the same workflow.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
 import { agentStep } from './support/factories';
-
-type Document = { id: string; nodes: Record<string, unknown>[]; edges: Record<string, unknown>[]; [key: string]: unknown };
-const SEED = JSON.parse(readFileSync(path.join(__dirname, 'fixtures/seed-004-2nChat.json'), 'utf8')) as Document;
-const AGENT_NAMES = { 'agent-uuid-router': 'Router', 'agent-uuid-rc2': 'RC2', 'agent-uuid-dm2': 'DM2', 'agent-uuid-2n': '2N', 'agent-uuid-search': 'externalSearchCaller' };
+import { SEED_004 as SEED, SEED_004_AGENTS as AGENT_NAMES, twoNChat as seedDocument } from './support/seed-004';
 
 describe('Seed 004 documents', () => {
   let api: TestApi;
@@ -28,11 +23,7 @@ describe('Seed 004 documents', () => {
   });
   afterAll(() => api.close());
 
-  /** The seed's example names agent-uuid-* agents and uses node-uuid-6 in its edges without listing it: both are filled in here. */
-  function twoNChat(id = `2nChat-${randomUUID().slice(0, 8)}`): Document {
-    const nodes = [...SEED.nodes, { id: 'node-uuid-6', workflowId: '2nChat', nodeType: 'AGENT', nodeName: 'externalSearchCaller', agentId: 'agent-uuid-search' }];
-    return { ...SEED, id, nodes: nodes.map((node) => ({ ...node, agentId: node.agentId ? agentUuid.get(node.agentId as string) : null })) };
-  }
+  const twoNChat = () => seedDocument(agentUuid);
 
   it('imports the 2nChat document as a graph workflow, exports it back and imports that onto the same workflow', async () => {
     const imported = await user.post('/workflows/import', twoNChat());

@@ -42,8 +42,8 @@ describe('Run workflow replay', () => {
   });
 
   /** Starts a run over REST, waits for its end, and returns its Temporal history. */
-  async function historyOf(steps: Record<string, unknown>[], before?: (runUuid: string) => Promise<void>) {
-    const wf = await stack.user.post('/workflows', { name: `replay-${randomUUID().slice(0, 8)}`, steps });
+  async function historyOf(steps: Record<string, unknown>[], before?: (runUuid: string) => Promise<void>, fields: Record<string, unknown> = {}) {
+    const wf = await stack.user.post('/workflows', { name: `replay-${randomUUID().slice(0, 8)}`, steps, ...fields });
     const started = (await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: { products: ['a', 'b'] } })).body;
     await before?.(started.uuid);
     const run = await stack.waitForRun(started.uuid);
@@ -93,6 +93,21 @@ describe('Run workflow replay', () => {
             await stack.user.post(`/runs/${runUuid}/steps/${human.uuid}/input`, { input: { approved: true } });
           });
         },
+        'conversation-ended': () => {
+          const chat = agentStep({ name: 'chat', system_prompt: 'Chat with the user.' });
+          const graph = { entry_node: chat.uuid, is_conversational: true, edges: [{ source_step_uuid: chat.uuid, target_step_uuid: null, condition_type: 'ALWAYS', condition_value: null }] };
+          stack.model.script(reply.text('hello'), reply.toolCalls([{ name: 'end', arguments: {} }]), reply.text('bye'));
+          const send = (runUuid: string, content: string) => stack.user.post(`/runs/${runUuid}/messages`, { content });
+          return historyOf(
+            [chat],
+            async (runUuid) => {
+              await stack.waitForRun(runUuid, (run) => run.status === 'awaiting_input');
+              await send(runUuid, 'hi');
+              await send(runUuid, 'bye');
+            },
+            { graph },
+          );
+        },
       };
       const expected: Record<string, string> = {
         'agent-llm-stop-checker-completed': 'completed',
@@ -100,6 +115,7 @@ describe('Run workflow replay', () => {
         'step-failed': 'failed',
         'cancelled-mid-step': 'cancelled',
         'human-input-answered': 'completed',
+        'conversation-ended': 'completed',
       };
       for (const [scenario, run] of Object.entries(scenarios)) {
         const { status, workflowId, history } = await run();

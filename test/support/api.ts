@@ -53,7 +53,7 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
   const base = loadConfig();
   return {
     ...base,
-    temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3 },
+    temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3, conversationTurnsPerExecution: 2 },
     api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
     model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
   };

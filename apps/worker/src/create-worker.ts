@@ -9,6 +9,7 @@ import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
 import { ToolExecutorService } from './steps/tool-executor.service';
+import { ConversationService } from './steps/conversation.service';
 import { HumanInputService } from './steps/human-input.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
@@ -50,6 +51,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
       graph: context.get(GraphService),
       toolExecutor: context.get(ToolExecutorService),
       humanInput: context.get(HumanInputService),
+      conversation: context.get(ConversationService),
       notifications: context.get(NotificationService),
       runs: context.get(RunRepository),
       preparer: context.get(RunPreparer),

@@ -8,6 +8,7 @@ import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
 import { ToolExecutorService } from './steps/tool-executor.service';
+import { ConversationService } from './steps/conversation.service';
 import { HumanInputService } from './steps/human-input.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
@@ -39,8 +40,9 @@ import { ToolCallService } from './steps/tool-call.service';
     GraphService,
     ToolExecutorService,
     HumanInputService,
+    ConversationService,
     NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, NotificationService],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, ConversationService, NotificationService],
 })
 export class WorkerModule {}

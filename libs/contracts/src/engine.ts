@@ -1,6 +1,7 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
 import type { CustomAgentStep, CustomLlmStep, HumanInputStep, JsonObject, JsonValue, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
+import type { ContinuedConversation } from './conversation';
 import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
@@ -20,10 +21,14 @@ export interface PreparedRun {
   instances: StepInstanceRef[];
   /** How long an activity may go without a heartbeat before Temporal retries it elsewhere. */
   heartbeat_timeout_seconds?: number;
+  /** Conversational runs: turns an execution takes before it continues as new (default TURNS_PER_EXECUTION). */
+  turns_per_execution?: number;
   /** A resumed run starts here: the steps before it were carried over from the parent run. */
   resume?: ResumePoint;
   /** Set when this execution continues an earlier one of the same run (continue-as-new inside a loop). */
   continued?: ContinuedLoop;
+  /** Set when a conversational run's execution continues an earlier one: the turns so far. */
+  conversation?: ContinuedConversation;
 }
 
 export interface ResumePoint {
@@ -77,6 +82,8 @@ export interface StepContext {
   output_history_size?: number;
   /** Graph runs: a router step must answer `next` with one of these (its CONDITIONAL edges' values). */
   route_choices?: string[];
+  /** Conversational runs: the turn this execution belongs to; the step sees the transcript and gets the end tool. */
+  conversation_turn?: number;
 }
 
 export interface LoopIteration {
@@ -189,6 +196,12 @@ export interface RunActivities {
   evaluateEdgeConditions(input: { user_id: string; output_id: string; edges: { uuid: string; conditions: JsonObject }[] }): Promise<string[]>;
   /** Graph runs: a step's own row once the run ends, from its executions (the latest output, or failed). */
   closeGraphStep(input: { run_uuid: string; user_id: string; instance_uuid: string; failed: boolean }): Promise<void>;
+  /** Conversational runs: the run waits for its first message (awaiting_input). */
+  openConversation(input: { run_uuid: string }): Promise<void>;
+  /** Conversational runs: the user's message goes into the transcript and the run is running its turn. */
+  receiveMessage(input: { run_uuid: string; turn: number; content: string }): Promise<void>;
+  /** Conversational runs: the reply (the text of `output_id`) goes into the transcript; the run waits again unless `closing`. */
+  answerTurn(input: { run_uuid: string; user_id: string; turn: number; output_id: string | null; closing: boolean }): Promise<string | null>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
   /** POSTs the run's signed summary to the workflow's notify_url; throws (and is retried) until it is taken. */

@@ -39,6 +39,8 @@ export interface GraphDefinition {
   timeout_seconds?: number;
   /** A human_input step of the graph: a run that hits a guard rail waits there for a person instead of failing. */
   human_handoff_step_uuid?: string;
-  /** Seed 004: a run is a conversation that stays open between user messages (kept; runs come with the graph engine). */
+  /** Seed 004: a run is a conversation that stays open between user messages (POST /runs/{uuid}/messages), each a turn from entry_node to END. */
   is_conversational?: boolean;
+  /** Conversational runs: seconds without a message before the conversation closes (default DEFAULT_IDLE_TIMEOUT_SECONDS). */
+  idle_timeout_seconds?: number;
 }

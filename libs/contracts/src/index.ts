@@ -3,3 +3,4 @@ export * from './run';
 export * from './engine';
 export * from './graph';
 export * from './human-input';
+export * from './conversation';

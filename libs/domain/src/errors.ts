@@ -40,6 +40,10 @@ export enum ErrorCode {
   StepNotCompleted = 'STEP_NOT_COMPLETED',
   /** The run, or the named step, is not waiting for a person's answer. */
   StepNotAwaitingInput = 'STEP_NOT_AWAITING_INPUT',
+  /** A conversational run is answering a message: the next one waits for its reply. */
+  ConversationBusy = 'CONVERSATION_BUSY',
+  /** Messages go only to runs of a conversational workflow (graph.is_conversational). */
+  NotConversational = 'NOT_CONVERSATIONAL',
   /** A person's answer breaks the waiting step's input_schema. */
   InvalidHumanInput = 'INVALID_HUMAN_INPUT',
   /** The tools of a workflow with tool_drift "fail" differ from the manifest saved with it. */

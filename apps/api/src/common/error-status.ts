@@ -17,6 +17,8 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.RunStillRunning:
     case ErrorCode.ToolDrift:
     case ErrorCode.StepNotAwaitingInput:
+    case ErrorCode.ConversationBusy:
+    case ErrorCode.NotConversational:
       return HttpStatus.CONFLICT;
     case ErrorCode.ValidationFailed:
     case ErrorCode.UnknownStepType:

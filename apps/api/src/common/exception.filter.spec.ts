@@ -79,6 +79,8 @@ describe(statusOf.name, () => {
     [ErrorCode.RunStillRunning, 409],
     [ErrorCode.ToolDrift, 409],
     [ErrorCode.StepNotAwaitingInput, 409],
+    [ErrorCode.ConversationBusy, 409],
+    [ErrorCode.NotConversational, 409],
   ];
   it.each(notValidation)('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
 

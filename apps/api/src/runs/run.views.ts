@@ -27,6 +27,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     error_message: run.error_message,
     notification: run.notification,
     tool_drift: run.tool_drift,
+    ...(run.messages ? { messages: run.messages } : {}),
     tokens: tokensOf(run),
     started_at: run.started_at,
     finished_at: run.finished_at,

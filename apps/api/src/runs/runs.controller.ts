@@ -69,6 +69,20 @@ export class RunsController {
     return this.runs.answer(user.userId, uuid, stepUuid, body);
   }
 
+  /** A user message to a conversational run: 200 with the turn's reply, 202 with its id when it outlives wait_seconds (default 60), 409 while a turn runs or once the conversation closed. */
+  @Post('runs/:uuid/messages')
+  async message(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('uuid') uuid: string,
+    @Body() body: unknown,
+    @Query('wait_seconds') waitSeconds: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    const outcome = await this.runs.sendMessage(user.userId, uuid, body, waitSeconds);
+    response.status(outcome.answered ? 200 : 202);
+    return outcome.answered ? outcome.reply : { run_uuid: uuid, turn_id: outcome.turn_id, status: 'running' };
+  }
+
   @Get('outputs/:outputId')
   output(@CurrentUser() user: AuthenticatedUser, @Param('outputId') outputId: string) {
     return this.runs.output(user.userId, outputId);

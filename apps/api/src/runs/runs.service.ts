@@ -26,6 +26,10 @@ function runUuidFor(idempotencyKey: string | undefined, ...scope: string[]): str
   return nameBasedUuid(...scope, idempotencyKey);
 }
 
+/** How long POST /runs/{uuid}/messages waits for the turn's reply before answering 202 (wait_seconds changes it). */
+const DEFAULT_MESSAGE_WAIT_SECONDS = 60;
+const MAX_MESSAGE_WAIT_SECONDS = 300;
+
 /** How long a run may have no Temporal execution before it counts as never started (the API starts it right after recording it). */
 const START_GRACE_MS = 60_000;
 
@@ -159,6 +163,25 @@ export class RunsService {
       throw new DomainError(ErrorCode.StepNotAwaitingInput, `The run is ${run.status}: it waits for no input`, { field: 'step_uuid', status: run.status });
     }
     return this.launcher.answer(run.temporal_workflow_id, { step_uuid: step.uuid, input });
+  }
+
+  /**
+   * POST /runs/{uuid}/messages: a user message to a conversational run, delivered through the workflow's
+   * Update; the reply when the turn answers within `waitSeconds`, else the turn's id (the run shows it).
+   */
+  async sendMessage(userId: string, runUuid: string, body: unknown, waitSeconds: unknown) {
+    const content = (body as { content?: unknown } | null)?.content;
+    if (typeof content !== 'string' || !content.trim()) throw new DomainError(ErrorCode.ValidationFailed, 'content must be a non-empty string', { field: 'content' });
+    const wait = waitSeconds === undefined ? DEFAULT_MESSAGE_WAIT_SECONDS : Number(waitSeconds);
+    if (!Number.isInteger(wait) || wait < 0 || wait > MAX_MESSAGE_WAIT_SECONDS) {
+      throw new DomainError(ErrorCode.ValidationFailed, `wait_seconds must be an integer from 0 to ${MAX_MESSAGE_WAIT_SECONDS}`, { field: 'wait_seconds' });
+    }
+    const run = await this.current(userId, runUuid);
+    if (!(run.definition as WorkflowDefinition).graph?.is_conversational) {
+      throw new DomainError(ErrorCode.NotConversational, 'The run is not a conversation: its workflow has no conversational graph', { field: 'run_uuid' });
+    }
+    if (!isInFlight(run.status)) throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: the conversation is closed`, { field: 'run_uuid', status: run.status });
+    return this.launcher.sendMessage(run.temporal_workflow_id, { content }, wait * 1000);
   }
 
   async output(userId: string, outputId: string) {

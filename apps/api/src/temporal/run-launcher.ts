@@ -1,19 +1,29 @@
 // Starting, cancelling and observing run workflows.
 import { Injectable } from '@nestjs/common';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { DomainError, ErrorCode } from '@app/domain';
 import {
+  CONVERSATION_BUSY,
   HUMAN_INPUT_UPDATE,
   RUN_WORKFLOW_TYPE,
+  SEND_MESSAGE_UPDATE,
   isInFlight,
   runWorkflowId,
   type FinalStatus,
   type HumanInputAccepted,
-  type HumanInputArgs, type PreparedRun, type RunWorkflowResult } from '@app/contracts';
+  type HumanInputArgs,
+  type PreparedRun,
+  type RunWorkflowResult,
+  type SendMessageArgs,
+  type TurnReply,
+} from '@app/contracts';
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
 
 /** A run's execution as Temporal sees it: how a closed one ended, in the run's own terms. */
+/** A message's turn: answered within the wait, or still running (its update id to look it up by). */
+export type TurnOutcome = { answered: true; reply: TurnReply } | { answered: false; turn_id: string };
+
 export type ExecutionState = { state: 'running' } | { state: 'missing' } | { state: 'closed'; status: FinalStatus; error_message: string | null };
 
 export abstract class RunLauncher {
@@ -23,6 +33,8 @@ export abstract class RunLauncher {
   abstract observe(workflowId: string): Promise<ExecutionState>;
   /** Delivers a person's answer to a waiting human_input step (a Temporal Update); STEP_NOT_AWAITING_INPUT when the workflow refuses it. */
   abstract answer(workflowId: string, args: HumanInputArgs): Promise<HumanInputAccepted>;
+  /** Delivers a user message to a conversational run (a Temporal Update) and waits up to `waitMs` for the turn's reply. */
+  abstract sendMessage(workflowId: string, args: SendMessageArgs, waitMs: number): Promise<TurnOutcome>;
 }
 
 function innermostMessage(error: unknown): string {
@@ -40,6 +52,7 @@ export class TemporalRunLauncher extends RunLauncher {
   async start(run: PreparedRun): Promise<void> {
     const client = await this.temporal.get();
     const { name, uuid } = run.definition;
+    const { temporal } = this.temporal.config;
     try {
       await client.workflow.start(RUN_WORKFLOW_TYPE, {
         workflowId: runWorkflowId(run.run_uuid),
@@ -47,8 +60,8 @@ export class TemporalRunLauncher extends RunLauncher {
         // a running one is joined, a closed one is never started twice.
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        taskQueue: this.temporal.config.temporal.taskQueue,
-        args: [{ ...run, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds }],
+        taskQueue: temporal.taskQueue,
+        args: [{ ...run, heartbeat_timeout_seconds: temporal.heartbeatTimeoutSeconds, ...(run.definition.graph?.is_conversational ? { turns_per_execution: temporal.conversationTurnsPerExecution } : {}) }],
         staticSummary: `${name} — run ${run.run_uuid}`,
         memo: { run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id },
         typedSearchAttributes: runSearchAttributes({ run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id }),
@@ -71,6 +84,25 @@ export class TemporalRunLauncher extends RunLauncher {
       // Refused by the update's validator: the step is not (or no longer) waiting. Nothing entered the history.
       if (!(error instanceof WorkflowUpdateFailedError)) throw error;
       throw new DomainError(ErrorCode.StepNotAwaitingInput, innermostMessage(error), { field: 'step_uuid', step_uuid: args.step_uuid });
+    }
+  }
+
+  async sendMessage(workflowId: string, args: SendMessageArgs, waitMs: number): Promise<TurnOutcome> {
+    const handle = (await this.temporal.get()).workflow.getHandle(workflowId);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // Past the validator the message is in the history and its turn runs; a refusal arrives as the outcome.
+      const update = await handle.startUpdate<TurnReply, [SendMessageArgs]>(SEND_MESSAGE_UPDATE, { args: [args], waitForStage: WorkflowUpdateStage.ACCEPTED });
+      const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+      const reply = await Promise.race([update.result(), late]);
+      return reply ? { answered: true, reply } : { answered: false, turn_id: update.updateId };
+    } catch (error) {
+      // Refused (busy, closed), or the run ended before the turn answered (cancelled, its execution gone).
+      if (!(error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError)) throw error;
+      const busy = (error.cause as { type?: string } | undefined)?.type === CONVERSATION_BUSY;
+      throw new DomainError(busy ? ErrorCode.ConversationBusy : ErrorCode.RunNotActive, innermostMessage(error), { field: 'content' });
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -8,6 +8,7 @@ import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
 import type { GraphService } from '../steps/graph.service';
+import type { ConversationService } from '../steps/conversation.service';
 import type { HumanInputService } from '../steps/human-input.service';
 import type { LoopService } from '../steps/loop.service';
 import type { NotificationService } from '../steps/notification.service';
@@ -25,6 +26,7 @@ export interface RunServices {
   graph: GraphService;
   toolExecutor: ToolExecutorService;
   humanInput: HumanInputService;
+  conversation: ConversationService;
   notifications: NotificationService;
   runs: RunRepository;
   preparer: RunPreparer;
@@ -91,6 +93,9 @@ export function createRunActivities(services: RunServices): RunActivities {
     expireHumanInput: ({ step: _step, error_message, ...context }) => inActivity(() => services.humanInput.expire(context, error_message)),
     evaluateEdgeConditions: ({ user_id, output_id, edges }) => inActivity(() => services.graph.conditionsHeld(user_id, output_id, edges)),
     closeGraphStep: ({ run_uuid, user_id, instance_uuid, failed }) => inActivity(() => services.graph.close(run_uuid, user_id, instance_uuid, failed)),
+    openConversation: ({ run_uuid }) => services.conversation.open(run_uuid),
+    receiveMessage: ({ run_uuid, turn, content }) => services.conversation.receive(run_uuid, turn, content),
+    answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) => services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
     finishRun: ({ run_uuid, status, error_message }) => services.runs.finishRun(run_uuid, status, error_message),
     notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),

@@ -27,7 +27,7 @@ export class AgentStepService {
   ) {}
 
   async start(context: StepContext, step: CustomAgentStep): Promise<AgentStart> {
-    const tools = (await this.tools.resolve(context.user_id, step.tools)).map((tool) => tool.spec);
+    const tools = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
     const input = await this.inputs.build(context, step.system_prompt, 'reference', step.loop);
     await this.runs.startStep(context.instance_uuid, { ...input.record, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = [

@@ -30,8 +30,11 @@ export class StepInputService {
     const render = (ref: PlaceholderRef) => (isItemRef(ref) ? presentItem(item, ref) : this.present(outputs.get(ref.raw) ?? null, ref, mode));
     const system = renderTemplate(systemPrompt, render);
     // Seed 001: with no placeholder at all, the previous output (the trigger data first) is the user message.
-    const previous = refs.length ? null : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });
-    const user = previous ? `Previous output:\n${this.present(previous, { raw: '', kind: 'previous', path: [] }, mode)}` : TASK_MESSAGE;
+    // In a conversation the turn's first step answers the user: its previous output is the message, not the trigger.
+    const inConversation = context.conversation_turn !== undefined;
+    const previous = refs.length || (inConversation && !context.previous_step_uuid) ? null : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });
+    const previousText = previous ? `Previous output:\n${this.present(previous, { raw: '', kind: 'previous', path: [] }, mode)}` : null;
+    const user = inConversation ? [await this.transcript(context), previousText].filter(Boolean).join('\n\n') : (previousText ?? TASK_MESSAGE);
     return {
       system,
       user,
@@ -44,6 +47,13 @@ export class StepInputService {
         })),
       },
     };
+  }
+
+  /** Conversational runs: every step of a turn sees the conversation so far, the user's latest message last. */
+  private async transcript(context: StepContext): Promise<string> {
+    const messages = (await this.runs.conversation(context.run_uuid)).filter((message) => message.turn <= context.conversation_turn!);
+    const lines = messages.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content ?? ''}`);
+    return `Conversation so far (the user's latest message last):\n${lines.join('\n')}`;
   }
 
   /**

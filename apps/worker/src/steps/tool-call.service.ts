@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ChatMessage, CustomAgentStep, StepContext, ToolCallRequest, ToolCallResult } from '@app/contracts';
+import { END_TOOL_NAME, type ChatMessage, type CustomAgentStep, type StepContext, type ToolCallRequest, type ToolCallResult } from '@app/contracts';
 import { byteSize, summarizeOutput } from '@app/domain';
 import { RunRepository, type CallStatus } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
@@ -62,7 +62,7 @@ export class ToolCallService {
       await audit({ status: 'failed', input: null, output: null, error_message });
       return answer('failed', { error: error_message });
     }
-    const tool = (await this.tools.resolve(context.user_id, step.tools)).find((candidate) => candidate.spec.name === call.name);
+    const tool = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).find((candidate) => candidate.spec.name === call.name);
     if (!tool) {
       const error_message = `no tool named ${call.name} is available to this agent`;
       await audit({ status: 'failed', input: args, output: null, error_message });
@@ -97,6 +97,8 @@ export class ToolCallService {
   /** Through the transport the tool names; `get_output` is answered here, as it reads this run's user's outputs. */
   private async execute(context: StepContext, tool: ResolvedTool, args: unknown, signal: AbortSignal): Promise<unknown> {
     if (tool.builtin && tool.spec.name === 'get_output') return this.getOutput(context, args);
+    // The workflow sees the call and closes the conversation once the turn has answered.
+    if (tool.builtin && tool.spec.name === END_TOOL_NAME) return { ended: true, note: 'The conversation closes after your reply: answer the user one last time.' };
     const descriptor: ToolDescriptor = tool.builtin ? { ...tool.spec, transport: BUILTIN_TRANSPORT, timeout_ms: BUILTIN_TIMEOUT_MS } : tool.record;
     const transport = this.transports.get(descriptor.transport);
     if (!transport) throw new ToolCallError(`no transport ${descriptor.transport} for tool ${descriptor.name}`, false);

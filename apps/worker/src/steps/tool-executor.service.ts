@@ -51,7 +51,7 @@ export class ToolExecutorService {
   /** A new execution of the caller that starts from its earlier conversation, tool answers included, instead of a fresh prompt. */
   async continueAgent(context: StepContext, step: CustomAgentStep, from: ConversationRef): Promise<AgentStart> {
     if (context.iteration) await this.runs.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
-    const tools = (await this.tools.resolve(context.user_id, step.tools)).map((tool) => tool.spec);
+    const tools = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
     await this.runs.startStep(context.instance_uuid, { continues: from.instance_uuid, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = await this.conversation.read(from.instance_uuid, from.conversation_length);
     return { tools, conversation_length: await this.conversation.start(context.instance_uuid, messages) };

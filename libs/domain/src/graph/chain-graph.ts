@@ -16,9 +16,12 @@ export function chainAsGraph(steps: readonly StepDefinition[], edgeUuid: (source
   };
 }
 
-/** The steps in chain order when `graph` is exactly a chain's graph (so importing an exported chain gives the chain back), else null. */
+/**
+ * The steps in chain order when `graph` is exactly a chain's graph (so importing an exported chain gives the
+ * chain back), else null. A conversational graph stays a graph whatever its shape: a chain runs once.
+ */
 export function graphAsChain(steps: readonly StepDefinition[], graph: GraphDefinition): StepDefinition[] | null {
-  if (graph.edges.length !== steps.length) return null;
+  if (graph.edges.length !== steps.length || graph.is_conversational) return null;
   const byUuid = new Map(steps.map((step) => [step.uuid, step]));
   const order: StepDefinition[] = [];
   for (let at: string | null = graph.entry_node; at !== null; ) {

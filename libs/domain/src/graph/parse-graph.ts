@@ -14,11 +14,12 @@ type NewUuid = () => string;
 export function parseGraph(input: unknown, field: string, newUuid: NewUuid): GraphDefinition | null {
   if (input === undefined || input === null) return null;
   throwIssues(schemaIssues(GRAPH_SCHEMA, input, field));
-  const body = input as { entry_node: string; edges: Record<string, unknown>[]; is_conversational?: boolean; max_steps?: number; timeout_seconds?: number; human_handoff_step_uuid?: string };
+  const body = input as { entry_node: string; edges: Record<string, unknown>[]; is_conversational?: boolean; max_steps?: number; timeout_seconds?: number; idle_timeout_seconds?: number; human_handoff_step_uuid?: string };
   return {
     entry_node: body.entry_node.toLowerCase(),
     ...(body.max_steps !== undefined ? { max_steps: body.max_steps } : {}),
     ...(body.timeout_seconds !== undefined ? { timeout_seconds: body.timeout_seconds } : {}),
+    ...(body.idle_timeout_seconds !== undefined ? { idle_timeout_seconds: body.idle_timeout_seconds } : {}),
     ...(body.human_handoff_step_uuid !== undefined ? { human_handoff_step_uuid: body.human_handoff_step_uuid.toLowerCase() } : {}),
     ...(body.is_conversational ? { is_conversational: true } : {}),
     edges: body.edges.map(

@@ -1,4 +1,4 @@
-import type { ToolSpec } from '@app/contracts';
+import { END_TOOL_NAME, type ToolSpec } from '@app/contracts';
 
 /** Tools every agent may use without registering them; their names are reserved in the registry. */
 export const BUILTIN_TOOLS: ToolSpec[] = [
@@ -24,7 +24,14 @@ export const BUILTIN_TOOLS: ToolSpec[] = [
   },
 ];
 
-export const BUILTIN_TOOL_NAMES = BUILTIN_TOOLS.map((tool) => tool.name);
+/** Seed 004: offered to every agent of a conversational workflow; calling it closes the conversation after the turn's reply. */
+export const END_TOOL: ToolSpec = {
+  name: END_TOOL_NAME,
+  description: 'End the conversation: call it when the user is done or says goodbye, then give your last reply. The conversation closes after this turn.',
+  parameters: { type: 'object', additionalProperties: false, properties: { reason: { type: 'string', description: 'Why the conversation ends' } } },
+};
+
+export const BUILTIN_TOOL_NAMES = [...BUILTIN_TOOLS, END_TOOL].map((tool) => tool.name);
 
 /** OpenAI function names: letters, digits, _ and -, at most 64. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,8 +1,10 @@
 // The run workflow: walks a snapshot of the definition and runs each step as activities. It holds no
 // data of its own beyond references; every write goes through an activity.
 import {
+  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
+  condition,
   ContinueAsNew,
   continueAsNew,
   isCancellation,
@@ -13,7 +15,10 @@ import {
 } from '@temporalio/workflow';
 import {
   DEFAULT_GRAPH_TIMEOUT_SECONDS,
+  DEFAULT_IDLE_TIMEOUT_SECONDS,
   DEFAULT_MAX_STEPS,
+  END_TOOL_NAME,
+  TURNS_PER_EXECUTION,
   LOOP_DEFAULTS,
   type ContinuedLoop,
   type GraphDefinition,
@@ -36,6 +41,7 @@ import {
 } from '@app/contracts';
 import { BOOKKEEPING_OPTIONS, NOTIFICATION_OPTIONS, stepActivityOptions } from './activity-options';
 import { afterToolCalls, conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from './graph-routing';
+import { conversationInbox, type ConversationInbox } from './conversation';
 import { humanInputInbox } from './human-input';
 import { nextStep } from './next-step';
 
@@ -67,6 +73,7 @@ async function prepared(request: RunWorkflowInput): Promise<PreparedRun> {
 export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflowResult> {
   // Before the first await, so an answer is never delivered to a workflow without its handler.
   const inbox = humanInputInbox();
+  const messages = 'definition' in request && request.definition.graph?.is_conversational ? conversationInbox() : null;
   const input = await prepared(request);
   const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const instanceOf = new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid]));
@@ -89,6 +96,8 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     for (let turn = 1; turn <= maxIterations; turn++) {
       const result = await activitiesFor(step, `${step.name}: model turn ${turn}`).agentTurn({ ...context, step, tools, turn, conversation_length: length });
       length = result.conversation_length;
+      // The end tool runs like any other (audited, answered); the conversation closes once the turn has answered.
+      if (context.conversation_turn !== undefined && result.tool_calls.some((call) => call.name === END_TOOL_NAME)) endRequested = true;
       if (!result.tool_calls.length) {
         return { ref: await activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length }) };
       }
@@ -125,6 +134,8 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     throw ApplicationFailure.nonRetryable(message, 'HumanInputTimedOut');
   }
 
+  /** Conversational runs: an agent called the end tool during the current turn. */
+  let endRequested = false;
   /** Time spent waiting for people: a graph's timeout_seconds guards the walk, not how long a person takes. */
   let waitedForPeopleMs = 0;
   let iterationsThisExecution = 0;
@@ -183,25 +194,36 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
    */
   type Activation = { step_uuid: string; previous_step_uuid: string | null; handoff?: ToolHandoff; continues?: ConversationRef; reason?: string };
 
+  /** How one walk of a graph ended; the last output is a conversational turn's reply. */
+  interface WalkOutcome {
+    stopped: string | null;
+    guardHit: boolean;
+    timedOut: boolean;
+    failures: string[];
+    last_output_id: string | null;
+  }
+
   /**
    * A graph run walks in waves: the steps activated run in parallel, each execution its own row under its
    * step's, then the edges out of each completed one activate the next wave. A failed step ends its branch
-   * (its error on its row) while the others go on; `max_steps` executions in all is the guard rail.
+   * (its error on its row) while the others go on; `max_steps` executions in all is the guard rail. A
+   * conversational run walks once per turn: `executions` and `failed` span the run, the guard rails a walk.
    */
-  async function runGraph(graph: GraphDefinition): Promise<RunWorkflowResult> {
+  function graphWalker(graph: GraphDefinition, executions: Map<string, number>) {
     const maxSteps = graph.max_steps ?? DEFAULT_MAX_STEPS;
     const byUuid = new Map(input.definition.steps.map((step) => [step.uuid, step]));
-    const executions = new Map<string, number>();
     const failed = new Set<string>();
-    const failures: string[] = [];
+    let failures: string[] = [];
     let stopped: string | null = null;
     let guardHit = false;
     let timedOut = false;
+    let lastOutput: string | null = null;
+    let turn: number | undefined;
     const timeoutSeconds = graph.timeout_seconds ?? DEFAULT_GRAPH_TIMEOUT_SECONDS;
     const humanHandoff = graph.human_handoff_step_uuid ?? null;
     const maxStepsMessage = `Guard max_steps reached: the run made ${maxSteps} step executions without ending`;
     const timeoutMessage = `Guard timeout_seconds reached: the run walked for more than ${timeoutSeconds} s without ending`;
-    // Where the guard rails count from: the start, or the last hand-off to a person.
+    // Where the guard rails count from: the walk's start, or the last hand-off to a person.
     let budgetFrom = 0;
     let clockFrom = Date.now();
 
@@ -258,6 +280,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
         iteration: { parent_instance_uuid: instanceOf.get(step.uuid)!, index },
         ...(choices.length ? { route_choices: choices } : {}),
         ...(input.definition.output_history_size ? { output_history_size: input.definition.output_history_size } : {}),
+        ...(turn !== undefined ? { conversation_turn: turn } : {}),
       };
       try {
         let ref: IterationRef;
@@ -277,6 +300,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
           const unsupported = step as StepDefinition; // every type runs today: kept for types added later
           throw ApplicationFailure.nonRetryable(`Step "${unsupported.name}" is a ${unsupported.type}, which graph runs do not run yet`, 'UnsupportedStep');
         }
+        lastOutput = ref.output_id;
         const withConditions = conditionalEdges(graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
         const held = withConditions.length ? await bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ref.output_id, edges: withConditions }) : [];
         return nextTargets(graph, step.uuid, { route: ref.route ?? null, conditions_held: held })
@@ -292,9 +316,17 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       }
     }
 
-    try {
-      // A resumed run starts at its node, the steps its parent completed carried over.
-      const start: Activation = input.resume ? { step_uuid: input.resume.from_step_uuid, previous_step_uuid: input.resume.previous_step_uuid } : { step_uuid: graph.entry_node, previous_step_uuid: null };
+    /** Walks from `start` until every branch has ended; `turnNumber` for a conversation's turn. */
+    async function walk(start: Activation, turnNumber?: number): Promise<WalkOutcome> {
+      turn = turnNumber;
+      failures = [];
+      stopped = null;
+      guardHit = false;
+      timedOut = false;
+      lastOutput = null;
+      budgetFrom = [...executions.values()].reduce((sum, n) => sum + n, 0);
+      clockFrom = Date.now();
+      waitedForPeopleMs = 0;
       for (let wave: Activation[] = [start]; wave.length && !stopped; ) {
         const activated = await Promise.all(wave.map(execute));
         // Two edges into one step activate it once; a tool executor runs once per agent that handed it calls.
@@ -313,27 +345,99 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
           break;
         }
       }
+      return { stopped, guardHit, timedOut, failures, last_output_id: lastOutput };
+    }
+
+    /** What went wrong in a walk, null when it ended cleanly (or was stopped). */
+    const problemOf = (outcome: WalkOutcome): string | null =>
+      outcome.guardHit ? maxStepsMessage : outcome.timedOut ? timeoutMessage : outcome.failures.length ? outcome.failures.join('; ') : null;
+
+    return { walk, executions, failed, problemOf };
+  }
+
+  async function runGraph(graph: GraphDefinition): Promise<RunWorkflowResult> {
+    const walker = graphWalker(graph, new Map());
+    const { executions, failed } = walker;
+    let outcome: WalkOutcome;
+    try {
+      // A resumed run starts at its node, the steps its parent completed carried over.
+      const start: Activation = input.resume ? { step_uuid: input.resume.from_step_uuid, previous_step_uuid: input.resume.previous_step_uuid } : { step_uuid: graph.entry_node, previous_step_uuid: null };
+      outcome = await walker.walk(start);
     } catch (error) {
-      await CancellationScope.nonCancellable(async () => {
-        await closeGraphSteps(executions, failed);
-        await finish('cancelled', 'Cancelled by request');
-      });
+      await closeCancelled(executions, failed);
+      throw error;
+    }
+    await closeGraphSteps(executions, failed);
+    const { stopped, guardHit, timedOut, failures } = outcome;
+    if (stopped) return await finish('stopped', stopped);
+    const message = walker.problemOf(outcome);
+    if (guardHit || timedOut) {
+      await finish(failures.length ? 'partial_success' : 'failed', message);
+      throw ApplicationFailure.nonRetryable(message!, guardHit ? 'MaxStepsReached' : 'TimeoutReached');
+    }
+    if (!message) return await finish('completed', null);
+    await finish(failed.size < executions.size ? 'partial_success' : 'failed', message);
+    throw ApplicationFailure.nonRetryable(message, 'StepFailed');
+  }
+
+  /**
+   * A conversational run (seed 004): open until an agent calls the end tool or no message comes within
+   * idle_timeout_seconds. Each message is a turn (a walk from the entry node to END) run by the update's
+   * handler; every `turns_per_execution` turns (or when Temporal suggests it) the run continues as new,
+   * carrying the turn count and execution counters (the transcript is in MySQL).
+   */
+  async function runConversation(graph: GraphDefinition, inbox: ConversationInbox): Promise<RunWorkflowResult> {
+    const idleSeconds = graph.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+    const walker = graphWalker(graph, new Map(Object.entries(input.conversation?.executions ?? {})));
+    const { executions, failed } = walker;
+    for (const stepUuid of input.conversation?.failed ?? []) failed.add(stepUuid);
+    const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
+    let turnsThisExecution = 0;
+    let stopped: string | null = null;
+    inbox.serve(input.conversation?.turns ?? 0, async (turn, content) => {
+      await bookkeeping.receiveMessage({ run_uuid: input.run_uuid, turn, content });
+      endRequested = false;
+      const outcome = await walker.walk({ step_uuid: graph.entry_node, previous_step_uuid: null }, turn);
+      turnsThisExecution += 1;
+      stopped = outcome.stopped;
+      const problem = walker.problemOf(outcome);
+      if (endRequested || stopped) inbox.state.closing = true;
+      const reply = await bookkeeping.answerTurn({ run_uuid: input.run_uuid, user_id: input.user_id, turn, output_id: outcome.last_output_id, closing: inbox.state.closing });
+      return { turn, reply, status: inbox.state.closing ? 'completed' : problem ? 'failed' : 'awaiting_input', ...(problem ? { error_message: problem } : {}) };
+    });
+    let idle = false;
+    try {
+      if (!input.conversation) await bookkeeping.openConversation({ run_uuid: input.run_uuid });
+      while (!inbox.state.closing) {
+        const turnsBefore = inbox.state.turns;
+        const active = await condition(() => inbox.state.busy || inbox.state.closing || inbox.state.turns !== turnsBefore, idleSeconds * 1000);
+        if (!active) {
+          idle = true;
+          inbox.state.closing = true;
+          break;
+        }
+        await condition(() => !inbox.state.busy);
+        if (!inbox.state.closing && (turnsThisExecution >= turnsPerExecution || workflowInfo().continueAsNewSuggested)) {
+          await condition(allHandlersFinished);
+          await continueAsNew<typeof runWorkflow>({ ...input, conversation: { turns: inbox.state.turns, executions: Object.fromEntries(executions), failed: [...failed] } });
+        }
+      }
+      await condition(allHandlersFinished);
+    } catch (error) {
+      if (error instanceof ContinueAsNew) throw error;
+      await closeCancelled(executions, failed);
       throw error;
     }
     await closeGraphSteps(executions, failed);
     if (stopped) return await finish('stopped', stopped);
-    if (guardHit) {
-      await finish(failures.length ? 'partial_success' : 'failed', maxStepsMessage);
-      throw ApplicationFailure.nonRetryable(maxStepsMessage, 'MaxStepsReached');
-    }
-    if (timedOut) {
-      await finish(failures.length ? 'partial_success' : 'failed', timeoutMessage);
-      throw ApplicationFailure.nonRetryable(timeoutMessage, 'TimeoutReached');
-    }
-    if (!failures.length) return await finish('completed', null);
-    const message = failures.join('; ');
-    await finish(failed.size < executions.size ? 'partial_success' : 'failed', message);
-    throw ApplicationFailure.nonRetryable(message, 'StepFailed');
+    return await finish('completed', idle ? `Idle timeout: no message within ${idleSeconds} s` : null);
+  }
+
+  async function closeCancelled(executions: Map<string, number>, failed: Set<string>): Promise<void> {
+    await CancellationScope.nonCancellable(async () => {
+      await closeGraphSteps(executions, failed);
+      await finish('cancelled', 'Cancelled by request');
+    });
   }
 
   async function closeGraphSteps(executions: Map<string, number>, failed: Set<string>): Promise<void> {
@@ -342,6 +446,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
     }
   }
 
+  if (input.definition.graph && messages) return await runConversation(input.definition.graph, messages);
   if (input.definition.graph) return await runGraph(input.definition.graph);
 
   // A continued execution starts inside the looping step where the previous one stopped.

@@ -8,6 +8,7 @@ import { Resume1763800600000 } from './1763800600000-resume';
 import { ToolManifest1763800800000 } from './1763800800000-tool-manifest';
 import { Loops1763800900000 } from './1763800900000-loops';
 import { Graphs1763801000000 } from './1763801000000-graphs';
+import { Conversations1763801200000 } from './1763801200000-conversations';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -21,4 +22,5 @@ export const migrations: (new () => unknown)[] = [
   ToolManifest1763800800000,
   Loops1763800900000,
   Graphs1763801000000,
+  Conversations1763801200000,
 ];

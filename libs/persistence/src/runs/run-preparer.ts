@@ -25,12 +25,9 @@ export function assertStartsRuns(definition: WorkflowDefinition): void {
   }
 }
 
-/** Graph runs walk edges, route, branch and run tool executors; conversations and loops inside graphs come later. */
+/** Graph runs walk edges, route, branch, run tool executors and hold conversations; loops inside graphs come later. */
 function graphFeaturesNotRunnable(definition: WorkflowDefinition): string[] {
-  return [
-    ...definition.steps.filter((step) => (step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop).map((step) => `loop on step "${step.name}"`),
-    ...(definition.graph?.is_conversational ? ['is_conversational'] : []),
-  ];
+  return definition.steps.filter((step) => (step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop).map((step) => `loop on step "${step.name}"`);
 }
 
 /**

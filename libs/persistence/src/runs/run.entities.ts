@@ -19,6 +19,7 @@ export class RunEntity {
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_drift!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) messages!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;

@@ -1,5 +1,5 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
-import type { LoopStopReason, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+import type { ConversationMessage, LoopStopReason, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
 import type { ToolDrift } from '@app/domain';
 
 /**
@@ -111,6 +111,8 @@ export interface RunRecord extends TokenUsage {
   notification: NotificationRecord | null;
   /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */
   tool_drift: ToolDrift | null;
+  /** Conversational runs: the transcript (not loaded by lists). */
+  messages?: ConversationMessage[] | null;
   started_at: Date;
   finished_at: Date | null;
   created_at: Date;

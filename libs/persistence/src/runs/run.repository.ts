@@ -1,4 +1,4 @@
-import type { FinalStatus } from '@app/contracts';
+import type { ConversationMessage, FinalStatus } from '@app/contracts';
 import type { Page } from '../definitions/workflow.repository';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
 
@@ -48,6 +48,13 @@ export abstract class RunRepository {
    * closed as interrupted, the workflow's counters. Idempotent.
    */
   abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void>;
+
+  /** Conversational runs: the transcript so far, in order. */
+  abstract conversation(runUuid: string): Promise<ConversationMessage[]>;
+  /** Conversational runs: puts a transcript message at its position (a retried activity rewrites its own). */
+  abstract putConversationMessage(runUuid: string, position: number, message: ConversationMessage): Promise<void>;
+  /** Conversational runs: in flight between awaiting_input (waiting for a message) and running (a turn). */
+  abstract setConversationStatus(runUuid: string, status: 'running' | 'awaiting_input'): Promise<void>;
 
   /** The latest attempt to deliver the run-end notification. */
   abstract recordNotification(runUuid: string, notification: NotificationRecord): Promise<void>;

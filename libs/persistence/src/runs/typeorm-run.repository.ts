@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IN_FLIGHT_RUN_STATUSES, type FinalStatus } from '@app/contracts';
+import { IN_FLIGHT_RUN_STATUSES, type ConversationMessage, type FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../definitions/workflow.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
@@ -296,6 +296,25 @@ export class TypeormRunRepository extends RunRepository {
         await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
       }
     });
+  }
+
+  async conversation(runUuid: string): Promise<ConversationMessage[]> {
+    const run = await this.dataSource.manager.findOne(RunEntity, { where: { uuid: runUuid }, select: { uuid: true, messages: true } });
+    return ((run?.messages as (ConversationMessage | null)[] | null) ?? []).filter((message): message is ConversationMessage => message !== null);
+  }
+
+  async putConversationMessage(runUuid: string, position: number, message: ConversationMessage): Promise<void> {
+    await this.transaction(async (manager) => {
+      const run = await manager.findOne(RunEntity, { where: { uuid: runUuid }, select: { uuid: true, messages: true }, lock: { mode: 'pessimistic_write' } });
+      const messages = [...((run?.messages as ConversationMessage[] | null) ?? [])];
+      messages[position] = message;
+      await manager.update(RunEntity, { uuid: runUuid }, { messages: messages as never });
+    });
+  }
+
+  async setConversationStatus(runUuid: string, status: 'running' | 'awaiting_input'): Promise<void> {
+    const from = status === 'running' ? 'awaiting_input' : 'running';
+    await this.transaction((manager) => manager.update(RunEntity, { uuid: runUuid, status: from }, { status }));
   }
 
   async recordNotification(runUuid: string, notification: NotificationRecord): Promise<void> {
