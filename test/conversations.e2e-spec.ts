@@ -5,16 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
-import { agentStep } from './support/factories';
+import { agentStep, graphEdge } from './support/factories';
 import { SEED_004_AGENTS, twoNChat } from './support/seed-004';
 
-type Step = { uuid: string; name: string };
-const edge = (source: Step, target: Step | null, condition_value: string | null = null) => ({
-  source_step_uuid: source.uuid,
-  target_step_uuid: target?.uuid ?? null,
-  condition_type: condition_value === null ? 'ALWAYS' : 'CONDITIONAL',
-  condition_value,
-});
 
 describe('Conversations', () => {
   let stack: Stack;
@@ -34,7 +27,7 @@ describe('Conversations', () => {
   async function openConversation(graphFields: Record<string, unknown> = {}) {
     const router = agentStep({ name: 'Router', system_prompt: 'Route the user to the right worker.' });
     const worker = agentStep({ name: 'Worker', system_prompt: 'Answer the user.' });
-    const graph = { entry_node: router.uuid, is_conversational: true, edges: [edge(router, worker, 'Worker'), edge(router, null, 'END'), edge(worker, null)], ...graphFields };
+    const graph = { entry_node: router.uuid, is_conversational: true, edges: [graphEdge(router, worker, 'Worker'), graphEdge(router, null, 'END'), graphEdge(worker, null)], ...graphFields };
     const workflow = await stack.createWorkflow([router, worker], { graph });
     const started = await stack.user.post(`/workflows/${workflow.uuid}/runs`, {});
     expect(started.status).toBe(201);

@@ -1,7 +1,7 @@
 // Graph definitions through REST: saved whole or refused whole, chains exported as graphs and read back.
 import { randomUUID } from 'node:crypto';
 import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
-import { agentStep, llmStep } from './support/factories';
+import { agentStep, llmStep, graphEdge, toolExecutorStep } from './support/factories';
 
 describe('Graph definitions', () => {
   let api: TestApi;
@@ -13,19 +13,12 @@ describe('Graph definitions', () => {
   });
   afterAll(() => api.close());
 
-  const toolExecutor = () => ({ uuid: randomUUID(), type: 'tool_executor', name: 'tool_executor' });
-  const edge = (source: { uuid: string }, target: { uuid: string } | null, condition_value: string | null = null) => ({
-    source_step_uuid: source.uuid,
-    target_step_uuid: target?.uuid ?? null,
-    condition_type: condition_value === null ? 'ALWAYS' : 'CONDITIONAL',
-    condition_value,
-  });
 
   function routerWorkflow() {
-    const [router, worker, research, tools] = [agentStep({ name: 'Router' }), agentStep({ name: 'Worker', tools: ['http_request'] }), agentStep({ name: 'Research' }), toolExecutor()];
+    const [router, worker, research, tools] = [agentStep({ name: 'Router' }), agentStep({ name: 'Worker', tools: ['http_request'] }), agentStep({ name: 'Research' }), toolExecutorStep()];
     const graph = {
       entry_node: router.uuid,
-      edges: [edge(router, worker, 'Worker'), edge(router, null, 'END'), edge(worker, tools, 'tool_executor'), edge(tools, research, 'http_request'), edge(tools, router), edge(research, router, 'Router')],
+      edges: [graphEdge(router, worker, 'Worker'), graphEdge(router, null, 'END'), graphEdge(worker, tools, 'tool_executor'), graphEdge(tools, research, 'http_request'), graphEdge(tools, router), graphEdge(research, router, 'Router')],
     };
     return { steps: [router, worker, research, tools], graph, router, worker, tools };
   }
@@ -50,10 +43,10 @@ describe('Graph definitions', () => {
     const stranger = randomUUID();
     const cases: [Record<string, unknown>, string, string][] = [
       [{ ...graph, entry_node: stranger }, 'UNKNOWN_GRAPH_NODE', 'graph.entry_node'],
-      [{ ...graph, edges: [...graph.edges, { ...edge(router, worker), target_step_uuid: stranger }] }, 'UNKNOWN_GRAPH_NODE', 'graph.edges[6].target_step_uuid'],
-      [{ ...graph, edges: [...graph.edges, edge(router, tools, 'worker')] }, 'DUPLICATE_ROUTE', 'graph.edges[6].condition_value'],
-      [{ ...graph, edges: [...graph.edges, edge(tools, worker)] }, 'DUPLICATE_ROUTE', 'graph.edges[6].condition_type'],
-      [{ ...graph, edges: [...graph.edges, edge(worker, router, 'END')] }, 'INVALID_EDGE', 'graph.edges[6].target_step_uuid'],
+      [{ ...graph, edges: [...graph.edges, { ...graphEdge(router, worker), target_step_uuid: stranger }] }, 'UNKNOWN_GRAPH_NODE', 'graph.edges[6].target_step_uuid'],
+      [{ ...graph, edges: [...graph.edges, graphEdge(router, tools, 'worker')] }, 'DUPLICATE_ROUTE', 'graph.edges[6].condition_value'],
+      [{ ...graph, edges: [...graph.edges, graphEdge(tools, worker)] }, 'DUPLICATE_ROUTE', 'graph.edges[6].condition_type'],
+      [{ ...graph, edges: [...graph.edges, graphEdge(worker, router, 'END')] }, 'INVALID_EDGE', 'graph.edges[6].target_step_uuid'],
       [{ ...graph, edges: graph.edges.map((e) => (e.condition_value === 'tool_executor' ? { ...e, target_step_uuid: router.uuid } : e)) }, 'INVALID_EDGE', 'graph.edges[2].target_step_uuid'],
       [{ ...graph, edges: graph.edges.filter((e) => e.condition_value !== 'Worker') }, 'UNREACHABLE_STEP', 'steps[1]'],
       [{ ...graph, edges: [{ condition_type: 'SOMETIMES' }] }, 'VALIDATION_FAILED', 'graph.edges[0].source_step_uuid'],
@@ -67,10 +60,10 @@ describe('Graph definitions', () => {
   });
 
   it('sets and removes a graph on a saved workflow, and keeps step edits consistent with it', async () => {
-    const [first, second, tools] = [llmStep({ name: 'first' }), llmStep({ name: 'second' }), toolExecutor()];
+    const [first, second, tools] = [llmStep({ name: 'first' }), llmStep({ name: 'second' }), toolExecutorStep()];
     const created = (await user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps: [first, second] })).body;
     expect(created.graph).toBeNull();
-    const graph = { entry_node: second.uuid, edges: [edge(second, first), edge(first, null)] };
+    const graph = { entry_node: second.uuid, edges: [graphEdge(second, first), graphEdge(first, null)] };
     const set = await user.call('PUT', `/workflows/${created.uuid}/graph`, graph);
     expect(set.status).toBe(200);
     expect(set.body.graph.entry_node).toBe(second.uuid);

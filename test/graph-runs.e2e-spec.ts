@@ -2,16 +2,9 @@
 // edges, and the max_steps guard rail, on real Temporal and MySQL with the model fake.
 import { reply, type RecordedRequest } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
-import { agentStep, llmStep } from './support/factories';
+import { agentStep, llmStep, graphEdge } from './support/factories';
 
 type Step = { uuid: string; name: string };
-const edge = (source: Step, target: Step | null, condition_value: string | null = null, extra: Record<string, unknown> = {}) => ({
-  source_step_uuid: source.uuid,
-  target_step_uuid: target?.uuid ?? null,
-  condition_type: condition_value === null && !extra.conditions ? 'ALWAYS' : 'CONDITIONAL',
-  condition_value,
-  ...extra,
-});
 
 describe('Graph runs', () => {
   let stack: Stack;
@@ -36,7 +29,7 @@ describe('Graph runs', () => {
     router.system_prompt = router.system_prompt.replace('WRITER', writer.uuid);
     stack.model.script(reply.json({ next: 'Writer' }), reply.text('a draft about prices'), reply.json({ next: 'END' }));
 
-    const done = await run([router, writer], { entry_node: router.uuid, edges: [edge(router, writer, 'Writer'), edge(router, null, 'END'), edge(writer, router)] });
+    const done = await run([router, writer], { entry_node: router.uuid, edges: [graphEdge(router, writer, 'Writer'), graphEdge(router, null, 'END'), graphEdge(writer, router)] });
 
     expect(done.status).toBe('completed');
     const [first, , second] = stack.model.requests;
@@ -54,7 +47,7 @@ describe('Graph runs', () => {
   it('sends an invalid choice back for correction, then fails the step naming the choices', async () => {
     const router = llmStep({ name: 'Router', max_correction_attempts: 1 });
     const done = llmStep({ name: 'Done' });
-    const graph = { entry_node: router.uuid, edges: [edge(router, done, 'Done'), edge(router, null, 'END')] };
+    const graph = { entry_node: router.uuid, edges: [graphEdge(router, done, 'Done'), graphEdge(router, null, 'END')] };
     stack.model.script(reply.json({ next: 'Elsewhere' }), reply.json({ next: 'END' }));
     expect((await run([router, done], graph)).status).toBe('completed');
     expect(stack.model.requests[1].body.messages.at(-1)?.content).toContain('must be one of "Done", "END"');
@@ -62,7 +55,7 @@ describe('Graph runs', () => {
     stack.model.reset();
     const [stubborn, target] = [llmStep({ name: 'Router', max_correction_attempts: 1 }), llmStep({ name: 'Done' })];
     stack.model.script(reply.json({ next: 'Elsewhere' }), reply.json({ next: 'Nowhere' }));
-    const failed = await run([stubborn, target], { entry_node: stubborn.uuid, edges: [edge(stubborn, target, 'Done'), edge(stubborn, null, 'END')] });
+    const failed = await run([stubborn, target], { entry_node: stubborn.uuid, edges: [graphEdge(stubborn, target, 'Done'), graphEdge(stubborn, null, 'END')] });
     expect(failed).toMatchObject({ status: 'failed', error_message: expect.stringContaining('next must be one of "Done", "END"') });
     expect(stepNamed(failed, 'Router')).toMatchObject({ status: 'failed', iterations: [{ status: 'failed' }] });
     expect(stepNamed(failed, 'Done').status).toBe('skipped');
@@ -77,7 +70,7 @@ describe('Graph runs', () => {
     stack.model.script(reply.text('started'));
     stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`)));
 
-    const done = await run([start, good, bad, after], { entry_node: start.uuid, edges: [edge(start, good), edge(start, bad), edge(good, after), edge(bad, after), edge(after, null)] });
+    const done = await run([start, good, bad, after], { entry_node: start.uuid, edges: [graphEdge(start, good), graphEdge(start, bad), graphEdge(good, after), graphEdge(bad, after), graphEdge(after, null)] });
 
     expect(done.status).toBe('partial_success');
     expect(done.error_message).toContain('Step "bad" failed');
@@ -94,10 +87,10 @@ describe('Graph runs', () => {
     const graph = {
       entry_node: score.uuid,
       edges: [
-        edge(score, high, null, { condition_type: 'CONDITIONAL', conditions: { path: '$.score', operator: 'greater_than', value: 5 } }),
-        edge(score, low, null, { condition_type: 'CONDITIONAL', conditions: { path: '$.score', operator: 'less_than', value: 6 } }),
-        edge(high, null),
-        edge(low, null),
+        graphEdge(score, high, null, { condition_type: 'CONDITIONAL', conditions: { path: '$.score', operator: 'greater_than', value: 5 } }),
+        graphEdge(score, low, null, { condition_type: 'CONDITIONAL', conditions: { path: '$.score', operator: 'less_than', value: 6 } }),
+        graphEdge(high, null),
+        graphEdge(low, null),
       ],
     };
     stack.model.script(reply.json({ score: 8 }), reply.text('high it is'));
@@ -112,7 +105,7 @@ describe('Graph runs', () => {
   it('stops a cycle at max_steps and fails with the guard named', async () => {
     const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
     stack.model.respondWith(() => reply.text('again'));
-    const done = await run([ping, pong], { entry_node: ping.uuid, max_steps: 5, edges: [edge(ping, pong), edge(pong, ping)] });
+    const done = await run([ping, pong], { entry_node: ping.uuid, max_steps: 5, edges: [graphEdge(ping, pong), graphEdge(pong, ping)] });
     expect(done).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Guard max_steps reached') });
     expect(stack.model.requests).toHaveLength(5);
     expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([3, 2]);
@@ -125,7 +118,7 @@ describe('Graph runs', () => {
     after.system_prompt = after.system_prompt.replace('START', start.uuid);
     stack.model.script(reply.text('started'));
     stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`)));
-    const parent = await run([start, good, bad, after], { entry_node: start.uuid, edges: [edge(start, good), edge(start, bad), edge(bad, after)] });
+    const parent = await run([start, good, bad, after], { entry_node: start.uuid, edges: [graphEdge(start, good), graphEdge(start, bad), graphEdge(bad, after)] });
     expect(parent.status).toBe('partial_success');
 
     expect((await stack.user.call('PATCH', `/steps/${bad.uuid}`, { model: 'fixed-model' })).status).toBe(200);

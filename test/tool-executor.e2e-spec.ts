@@ -3,19 +3,12 @@
 // conversation then goes on with the tool answers. Real Temporal and MySQL, the model fake, a tool server.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { agentStep } from './support/factories';
+import { agentStep, graphEdge, toolExecutorStep } from './support/factories';
 import { reply, type RecordedRequest } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
 
 type Step = { uuid: string; name: string };
-const edge = (source: Step, target: Step | null, condition_value: string | null = null) => ({
-  source_step_uuid: source.uuid,
-  target_step_uuid: target?.uuid ?? null,
-  condition_type: condition_value === null ? 'ALWAYS' : 'CONDITIONAL',
-  condition_value,
-});
-const toolExecutor = (): Step & { type: string } => ({ uuid: randomUUID(), type: 'tool_executor', name: 'tool_executor' });
 
 describe('Tool executor runs', () => {
   let stack: Stack;
@@ -71,16 +64,16 @@ describe('Tool executor runs', () => {
     const router = agentStep({ name: 'Router', system_prompt: 'Route the work on <<trigger_output.topic>>' });
     const worker = agentStep({ name: 'Worker', system_prompt: 'Do the work', tools: [research, lookup] });
     const analyst = agentStep({ name: 'Research', system_prompt: 'Interpret the research' });
-    const executor = toolExecutor();
+    const executor = toolExecutorStep();
     const graph = {
       entry_node: router.uuid,
       edges: [
-        edge(router, worker, 'Worker'),
-        edge(router, null, 'END'),
-        edge(worker, executor, 'tool_executor'),
-        edge(executor, analyst, research),
-        edge(executor, router),
-        edge(analyst, router),
+        graphEdge(router, worker, 'Worker'),
+        graphEdge(router, null, 'END'),
+        graphEdge(worker, executor, 'tool_executor'),
+        graphEdge(executor, analyst, research),
+        graphEdge(executor, router),
+        graphEdge(analyst, router),
       ],
     };
     stack.model.script(
@@ -122,10 +115,10 @@ describe('Tool executor runs', () => {
   it('goes back to the calling agent when no edge leaves the tool executor: its conversation goes on with the answers', async () => {
     const lookup = await registerTool('lookup');
     const worker = agentStep({ name: 'Worker', system_prompt: 'Answer about <<trigger_output.topic>>', tools: [lookup] });
-    const executor = toolExecutor();
+    const executor = toolExecutorStep();
     stack.model.script(reply.toolCalls([{ name: lookup, arguments: { id: 42 } }]), reply.text('the answer is 42'));
 
-    const done = await run([worker, executor], { entry_node: worker.uuid, edges: [edge(worker, executor, 'tool_executor')] });
+    const done = await run([worker, executor], { entry_node: worker.uuid, edges: [graphEdge(worker, executor, 'tool_executor')] });
 
     expect(done.status).toBe('completed');
     expect(await path(done.uuid)).toEqual(['Worker', 'tool_executor', 'Worker']);
@@ -146,9 +139,9 @@ describe('Tool executor runs', () => {
     const lookup = await registerTool('lookup');
     const start = agentStep({ name: 'Start', system_prompt: 'Start' });
     const [alpha, beta] = ['Alpha', 'Beta'].map((name) => agentStep({ name, system_prompt: `You are ${name}`, tools: [lookup] }));
-    const executor = toolExecutor();
+    const executor = toolExecutorStep();
     // Beta's edge to the tool executor is ALWAYS: tool calls take it just the same.
-    const graph = { entry_node: start.uuid, edges: [edge(start, alpha), edge(start, beta), edge(alpha, executor, 'tool_executor'), edge(beta, executor)] };
+    const graph = { entry_node: start.uuid, edges: [graphEdge(start, alpha), graphEdge(start, beta), graphEdge(alpha, executor, 'tool_executor'), graphEdge(beta, executor)] };
     stack.model.respondWith((request) => {
       const prompt = systemPromptOf(request);
       if (prompt.startsWith('Start')) return reply.text('go');
