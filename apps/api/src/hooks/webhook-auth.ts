@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { SIGNATURE_HEADER, signBody } from '@app/providers';
-import { nameBasedUuid } from '../common/name-uuid';
+import { nameBasedUuid } from '../common/uuids';
 
 export const SECRET_HEADER = 'x-stepwise-secret';
 

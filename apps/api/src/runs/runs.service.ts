@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunStatus, type WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
 import { RunPreparer, RunRepository, RunResumer, type Page, type RunWithSteps } from '@app/persistence';
-import { nameBasedUuid } from '../common/name-uuid';
+import { nameBasedUuid } from '../common/uuids';
 import { resumeOptionsOf } from './resume-options';
 import type { Pagination } from '../common/pagination';
 import { type ExecutionState, RunLauncher } from '../temporal/run-launcher';

@@ -3,13 +3,11 @@ import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, WorkflowDefinition } from '@app/contracts';
 import { fromAgenticDocument, isAgenticDocument, notFound, parseGraph, toAgenticDocument, validateDefinition, parseWorkflowDocument, type AgenticDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
-import { nameBasedUuid } from '../common/name-uuid';
+import { isUuid, nameBasedUuid } from '../common/uuids';
 import type { Pagination } from '../common/pagination';
 import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
 import { DefinitionStore } from './definition-store.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Signs the workflow's run-end notifications; its owner sees it to check signatures. */
 const newNotifySecret = (): string => `nsec_${randomBytes(24).toString('base64url')}`;
@@ -110,13 +108,13 @@ export class WorkflowsService {
     const { id, nodes } = document as { id?: unknown; nodes?: unknown };
     const agentIds = Array.isArray(nodes) ? nodes.map((node) => (node as { agentId?: unknown })?.agentId).filter((agentId): agentId is string => typeof agentId === 'string') : [];
     const agents = new Map<string, CustomAgentStep>();
-    for (const agentId of new Set(agentIds.filter((agentId) => UUID.test(agentId)).map((agentId) => agentId.toLowerCase()))) {
+    for (const agentId of new Set(agentIds.filter((agentId) => isUuid(agentId)).map((agentId) => agentId.toLowerCase()))) {
       const workflowUuid = await this.store.workflows.findWorkflowOfStep(userId, agentId);
       const step = workflowUuid ? (await this.store.get(userId, workflowUuid)).steps.find((candidate) => candidate.uuid === agentId) : undefined;
       if (step?.type === 'custom_agent') agents.set(agentId, step);
     }
     return fromAgenticDocument(document, {
-      uuidFor: (kind, documentId) => (UUID.test(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId)),
+      uuidFor: (kind, documentId) => (isUuid(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId)),
       agentStep: (agentId) => agents.get(agentId.toLowerCase()) ?? null,
     });
   }

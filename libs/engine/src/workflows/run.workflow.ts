@@ -229,6 +229,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
 
     const activationKey = ({ step_uuid, handoff }: Activation) => (handoff ? `${step_uuid}/${handoff.conversation.instance_uuid}` : step_uuid);
     const isToolExecutor = (stepUuid: string) => byUuid.get(stepUuid)?.type === 'tool_executor';
+    const executionCount = () => [...executions.values()].reduce((sum, n) => sum + n, 0);
 
     /** A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its tool calls over. */
     async function runGraphAgent(step: CustomAgentStep, context: StepContext, continues: ConversationRef | undefined): Promise<IterationRef | Activation> {
@@ -262,8 +263,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
 
     async function execute({ step_uuid, previous_step_uuid, handoff, continues, reason }: Activation): Promise<Activation[]> {
       const step = byUuid.get(step_uuid)!;
-      const ran = [...executions.values()].reduce((sum, n) => sum + n, 0);
-      if (ran - budgetFrom >= maxSteps) {
+      if (executionCount() - budgetFrom >= maxSteps) {
         guardHit = true;
         return [];
       }
@@ -324,7 +324,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
       guardHit = false;
       timedOut = false;
       lastOutput = null;
-      budgetFrom = [...executions.values()].reduce((sum, n) => sum + n, 0);
+      budgetFrom = executionCount();
       clockFrom = Date.now();
       waitedForPeopleMs = 0;
       for (let wave: Activation[] = [start]; wave.length && !stopped; ) {
@@ -337,7 +337,7 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
           // Seed 004: a person decides instead of the run failing; the guard rails start again after the answer.
           wave = [{ step_uuid: humanHandoff, previous_step_uuid: null, reason: guard }];
           guardHit = false;
-          budgetFrom = [...executions.values()].reduce((sum, n) => sum + n, 0);
+          budgetFrom = executionCount();
           clockFrom = Date.now();
           waitedForPeopleMs = 0;
         } else if (guard && !guardHit) {
