@@ -90,7 +90,8 @@ export class RunsService {
         throw error;
       }
     }
-    return { created, run: this.view(await this.find(userId, run.run_uuid)) };
+    // A repeat answers with the run as it read it: starting its execution again changes no row.
+    return { created, run: this.view(recorded ?? (await this.find(userId, run.run_uuid))) };
   }
 
   async get(userId: string, runUuid: string) {
