@@ -92,7 +92,7 @@ export function createRunActivities(services: RunServices): RunActivities {
     answerHumanInput: ({ step: _step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input)),
     expireHumanInput: ({ step: _step, error_message, ...context }) => inActivity(() => services.humanInput.expire(context, error_message)),
     evaluateEdgeConditions: ({ user_id, output_id, edges }) => inActivity(() => services.graph.conditionsHeld(user_id, output_id, edges)),
-    closeGraphStep: ({ run_uuid, user_id, instance_uuid, failed }) => inActivity(() => services.graph.close(run_uuid, user_id, instance_uuid, failed)),
+    closeGraphStep: ({ instance_uuid, failed }) => inActivity(() => services.graph.close(instance_uuid, failed)),
     openConversation: ({ run_uuid }) => services.conversation.open(run_uuid),
     receiveMessage: ({ run_uuid, turn, content }) => services.conversation.receive(run_uuid, turn, content),
     answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) => services.conversation.answer(run_uuid, user_id, turn, output_id, closing),

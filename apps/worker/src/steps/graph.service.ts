@@ -4,7 +4,6 @@ import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, CustomLlmStep, IterationRef, JsonObject, StepContext } from '@app/contracts';
 import { evaluateRules } from '@app/domain';
 import { RunRepository } from '@app/persistence';
-import { newOutput } from './step-output';
 
 type ModelStep = CustomLlmStep | CustomAgentStep;
 
@@ -36,13 +35,13 @@ export class GraphService {
     return edges.filter((edge) => evaluateRules(edge.conditions, data)).map((edge) => edge.uuid);
   }
 
-  /** The step's own row after the run: failed if an execution failed, else completed with its latest output. */
-  async close(runUuid: string, userId: string, instanceUuid: string, failed: boolean): Promise<void> {
+  /** The step's own row after the run: failed if an execution failed, else completed with its latest output (referenced). */
+  async close(instanceUuid: string, failed: boolean): Promise<void> {
     const [latest] = await this.runs.iterationOutputs(instanceUuid, 1);
     if (failed || !latest) {
       await this.runs.failStep(instanceUuid, failed ? 'An execution of this step failed: see its executions' : 'No execution of this step completed');
       return;
     }
-    await this.runs.completeStep(instanceUuid, newOutput({ run_uuid: runUuid, user_id: userId, instance_uuid: instanceUuid, previous_step_uuid: null }, latest.raw_data));
+    await this.runs.completeStepWithOutput(instanceUuid, latest.uuid);
   }
 }

@@ -6,7 +6,7 @@ import { LOOP_DEFAULTS, type IterationRef, type LoopStart, type LoopStopReason, 
 import { evaluateCondition, extractJsonPath } from '@app/domain';
 import { RunRepository } from '@app/persistence';
 import { StepInputService } from './step-input.service';
-import { newOutput } from './step-output';
+import { newOutput, refOf } from './step-output';
 
 @Injectable()
 export class LoopService {
@@ -44,10 +44,14 @@ export class LoopService {
   async complete(context: StepContext, step: LoopingStep, iterations: number, stoppedBy: LoopStopReason): Promise<OutputRef> {
     const loop = step.loop!;
     const outputs = await this.runs.iterationOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
-    const data = loop.type === 'for_each' ? outputs.map((output) => output.raw_data) : (outputs[0]?.raw_data ?? null);
-    const output = newOutput(context, data);
     await this.runs.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
+    // repeat_until's output is its last iteration's: referenced, not copied.
+    if (loop.type === 'repeat_until' && outputs[0]) {
+      await this.runs.completeStepWithOutput(context.instance_uuid, outputs[0].uuid);
+      return refOf(outputs[0]);
+    }
+    const output = newOutput(context, loop.type === 'for_each' ? outputs.map((item) => item.raw_data) : null);
     await this.runs.completeStep(context.instance_uuid, output);
-    return { output_id: output.uuid, summary: output.summary, size_bytes: output.size_bytes };
+    return refOf(output);
   }
 }

@@ -37,6 +37,8 @@ export abstract class RunRepository {
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
   /** Stores the output and completes the step, summing its model calls' tokens, in one transaction. */
   abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;
+  /** Completes a step whose output is one stored already (its latest iteration's or execution's): referenced, not copied. */
+  abstract completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void>;
   /** A human_input step starts waiting: its row and the run's are marked awaiting_input, the question on the step. */
   abstract awaitInput(runUuid: string, instanceUuid: string, inputData: unknown): Promise<void>;
   /** The wait of a human_input step is over: the run is running again once no other step of it waits. */

@@ -262,6 +262,10 @@ export class TypeormRunRepository extends RunRepository {
     });
   }
 
+  async completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void> {
+    await this.transaction((manager) => this.closeStep(manager, instanceUuid, { status: 'completed', output_id: outputId, error_message: null }, false));
+  }
+
   async failStep(instanceUuid: string, errorMessage: string): Promise<void> {
     await this.transaction((manager) => this.closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
   }
