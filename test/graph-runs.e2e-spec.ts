@@ -104,11 +104,21 @@ describe('Graph runs', () => {
 
   it('stops a cycle at max_steps and fails with the guard named', async () => {
     const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
-    stack.model.respondWith(() => reply.text('again'));
+    stack.model.respondWith(() => reply.text(`again ${stack.model.requests.length}`)); // a new output each time: the cycle makes progress
     const done = await run([ping, pong], { entry_node: ping.uuid, max_steps: 5, edges: [graphEdge(ping, pong), graphEdge(pong, ping)] });
     expect(done).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Guard max_steps reached') });
     expect(stack.model.requests).toHaveLength(5);
     expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([3, 2]);
+  });
+
+  it('fails a cycle that goes round without new input, naming the repeated_input guard, long before max_steps', async () => {
+    const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
+    stack.model.respondWith(() => reply.text('the same answer'));
+    const done = await run([ping, pong], { entry_node: ping.uuid, max_steps: 50, edges: [graphEdge(ping, pong), graphEdge(pong, ping)] });
+    expect(done).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Guard repeated_input') });
+    expect(done.error_message).toContain('"pong"'); // pong would answer ping's unchanged output a second time
+    expect(stack.model.requests).toHaveLength(3);
+    expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([2, 1]);
   });
 
   it('resumes from the failed node of a graph, the completed steps carried over', async () => {

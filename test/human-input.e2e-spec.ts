@@ -106,7 +106,7 @@ describe('Human input', () => {
   it('hands a graph run that hits max_steps to its human hand-off step, with the reason in its prompt', async () => {
     const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
     const handoff = humanStep({ name: 'handoff', prompt: 'The run is stuck: what now?', input_schema: null });
-    stack.model.respondWith(() => reply.text('again'));
+    stack.model.respondWith(() => reply.text(`again ${stack.model.requests.length}`)); // a new output each time: the cycle makes progress
     const graph = { entry_node: ping.uuid, max_steps: 3, human_handoff_step_uuid: handoff.uuid, edges: [always(ping, pong), always(pong, ping)] };
 
     const run = await startWaiting([ping, pong, handoff], { graph });
@@ -121,9 +121,25 @@ describe('Human input', () => {
     expect(done.steps.find((step: RunBody) => step.name === 'handoff')).toMatchObject({ status: 'completed', output: { raw_data: 'stop here' } });
   });
 
+  it('hands a cycle that repeats without new input to the hand-off step, with the guard as the reason', async () => {
+    const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
+    const handoff = humanStep({ name: 'handoff', prompt: 'Stuck?', input_schema: null });
+    stack.model.respondWith(() => reply.text('the same answer'));
+    const graph = { entry_node: ping.uuid, max_steps: 4, human_handoff_step_uuid: handoff.uuid, edges: [always(ping, pong), always(pong, ping)] };
+
+    const run = await startWaiting([ping, pong, handoff], { graph });
+    expect(stack.model.requests).toHaveLength(3);
+    const waiting = run.steps.find((step: RunBody) => step.name === 'handoff').iterations[0];
+    expect(waiting.input_data.reason).toContain('Guard repeated_input');
+
+    // The hand-off step has no out-edge: the person's answer ends the run.
+    expect(await answer(run, handoff, 'give up')).toMatchObject({ status: 200 });
+    expect(await stack.waitForRun(run.uuid)).toMatchObject({ status: 'completed' });
+  });
+
   it('fails a graph run that walks past timeout_seconds, naming the guard', async () => {
     const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
-    stack.model.respondWith(() => reply.text('again'));
+    stack.model.respondWith(() => reply.text(`again ${stack.model.requests.length}`)); // a new output each time: the cycle makes progress
     const graph = { entry_node: ping.uuid, max_steps: 200, timeout_seconds: 1, edges: [always(ping, pong), always(pong, ping)] };
     const done = await stack.runSteps([ping, pong], {}, { fields: { graph } });
     expect(done).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Guard timeout_seconds reached') });

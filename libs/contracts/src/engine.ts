@@ -68,6 +68,8 @@ export interface OutputRef {
   output_id: string;
   summary: string;
   size_bytes: number;
+  /** A digest of the data: the run workflow tells a changed output from a repeated one without reading it. */
+  digest?: string;
 }
 
 export interface StepContext {

@@ -4,3 +4,4 @@ export * from './engine';
 export * from './graph';
 export * from './human-input';
 export * from './conversation';
+export * from './chain-graph';

@@ -1,2 +1,2 @@
 // libs/engine holds Temporal workflow code only. The worker loads it by path (workflowsPath), never by import.
-export { nextStep } from './workflows/next-step';
+export { walkPlan } from './workflows/graph-walker';

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { OutputRef, StepContext } from '@app/contracts';
 import { byteSize, markdownFor, parseJsonAnswer, summarizeOutput } from '@app/domain';
 import type { NewOutput, OutputRecord, RunRepository } from '@app/persistence';
@@ -22,11 +22,15 @@ export function newOutput(context: StepContext, raw: unknown): NewOutput {
 }
 
 /** What travels through Temporal for an output. */
-export const refOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes'>): OutputRef => ({
+export const refOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes' | 'raw_data'>): OutputRef => ({
   output_id: output.uuid,
   summary: output.summary,
   size_bytes: output.size_bytes,
+  digest: outputDigest(output.raw_data),
 });
+
+/** Equal data, equal digest (the graph walk's repeated-input guard compares them); 16 bytes of sha-256 is plenty. */
+export const outputDigest = (raw: unknown): string => createHash('sha256').update(JSON.stringify(raw ?? null)).digest('base64url').slice(0, 22);
 
 /**
  * The output of an earlier attempt that completed the step but whose result never reached Temporal (the

@@ -1,20 +1,6 @@
-// A chain is the simple case of a graph: each step has one ALWAYS edge to the next, the last one to END.
+// A chain is the simple case of a graph (chainAsGraph, in the contracts: the run workflow walks it too).
 import type { GraphDefinition, StepDefinition } from '@app/contracts';
-
-/** The graph of a chain, as export writes it; `edgeUuid` names the edge out of a step (export names it the same each time). */
-export function chainAsGraph(steps: readonly StepDefinition[], edgeUuid: (sourceStepUuid: string) => string): GraphDefinition | null {
-  if (!steps.length) return null;
-  return {
-    entry_node: steps[0].uuid,
-    edges: steps.map((step, i) => ({
-      uuid: edgeUuid(step.uuid),
-      source_step_uuid: step.uuid,
-      target_step_uuid: steps[i + 1]?.uuid ?? null,
-      condition_type: 'ALWAYS' as const,
-      condition_value: null,
-    })),
-  };
-}
+export { chainAsGraph } from '@app/contracts';
 
 /**
  * The steps in chain order when `graph` is exactly a chain's graph (so importing an exported chain gives the

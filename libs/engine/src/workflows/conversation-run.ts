@@ -1,0 +1,59 @@
+// A conversational run (seed 004): open until an agent calls the end tool or no message comes within
+// idle_timeout_seconds. Each message is a turn (a walk from the entry node to END) run by the update's
+// handler; every `turns_per_execution` turns (or when Temporal suggests it) the run continues as new,
+// carrying the turn count and execution counters (the transcript is in MySQL).
+import { allHandlersFinished, condition, ContinueAsNew, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, TURNS_PER_EXECUTION, type RunWorkflowResult } from '@app/contracts';
+import type { ConversationInbox } from './conversation';
+import { graphWalker, type WalkPlan } from './graph-walker';
+import { closeCancelled, closeGraphSteps, finish } from './run-end';
+import { bookkeeping, type RunScope, type RunWorkflowFn } from './run-scope';
+
+export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: ConversationInbox): Promise<RunWorkflowResult> {
+  const { input, counters } = scope;
+  const { graph } = plan;
+  const idleSeconds = graph.idle_timeout_seconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
+  const walker = graphWalker(scope, plan, new Map(Object.entries(input.conversation?.executions ?? {})));
+  const { executions, failed } = walker.tally;
+  for (const stepUuid of input.conversation?.failed ?? []) failed.add(stepUuid);
+  const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
+  let turnsThisExecution = 0;
+  let stopped: string | null = null;
+  inbox.serve(input.conversation?.turns ?? 0, async (turn, content) => {
+    await bookkeeping.receiveMessage({ run_uuid: input.run_uuid, turn, content });
+    counters.endRequested = false;
+    const outcome = await walker.walk({ step_uuid: graph.entry_node, previous_step_uuid: null }, turn);
+    turnsThisExecution += 1;
+    stopped = outcome.stopped;
+    const problem = walker.problemOf(outcome);
+    if (counters.endRequested || stopped) inbox.state.closing = true;
+    const reply = await bookkeeping.answerTurn({ run_uuid: input.run_uuid, user_id: input.user_id, turn, output_id: outcome.last_output_id, closing: inbox.state.closing });
+    return { turn, reply, status: inbox.state.closing ? 'completed' : problem ? 'failed' : 'awaiting_input', ...(problem ? { error_message: problem } : {}) };
+  });
+  let idle = false;
+  try {
+    if (!input.conversation) await bookkeeping.openConversation({ run_uuid: input.run_uuid });
+    while (!inbox.state.closing) {
+      const turnsBefore = inbox.state.turns;
+      const active = await condition(() => inbox.state.busy || inbox.state.closing || inbox.state.turns !== turnsBefore, idleSeconds * 1000);
+      if (!active) {
+        idle = true;
+        inbox.state.closing = true;
+        break;
+      }
+      await condition(() => !inbox.state.busy);
+      if (!inbox.state.closing && (turnsThisExecution >= turnsPerExecution || workflowInfo().continueAsNewSuggested)) {
+        await condition(allHandlersFinished);
+        await continueAsNew<RunWorkflowFn>({ ...input, conversation: { turns: inbox.state.turns, executions: Object.fromEntries(executions), failed: [...failed] } });
+      }
+    }
+    await condition(allHandlersFinished);
+  } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
+    await closeCancelled(scope, walker.tally, true);
+    throw error;
+  }
+  await closeGraphSteps(scope, walker.tally);
+  if (stopped) return await finish(scope, 'stopped', stopped);
+  return await finish(scope, 'completed', idle ? `Idle timeout: no message within ${idleSeconds} s` : null);
+}

@@ -1,0 +1,20 @@
+// A human_input step: the step and the run wait for a person (or until timeout_seconds, then the step's
+// default or a failure); the answer is the step's output.
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { HumanInputStep, IterationRef, RunActivities, StepContext } from '@app/contracts';
+import { BOOKKEEPING_OPTIONS } from './activity-options';
+import type { RunScope } from './run-scope';
+
+/** `reason`: why a guard rail handed the run to this step. */
+export async function runHumanInput(scope: RunScope, step: HumanInputStep, context: StepContext, reason?: string): Promise<IterationRef> {
+  const activities = (summary: string) => proxyActivities<RunActivities>({ ...BOOKKEEPING_OPTIONS, summary: `${step.name}: ${summary}` });
+  const announce = () => activities('wait for input').awaitHumanInput({ ...context, step, ...(reason ? { reason } : {}) });
+  const waitStarted = Date.now();
+  const answer = await scope.inbox.wait(scope.input.run_uuid, step.uuid, step.timeout_seconds ?? null, announce);
+  scope.counters.waitedForPeopleMs += Date.now() - waitStarted;
+  if (answer.answered) return await activities('store the answer').answerHumanInput({ ...context, step, input: answer.input });
+  if (step.default !== undefined) return await activities('take the default').answerHumanInput({ ...context, step, input: step.default });
+  const message = `No answer within ${step.timeout_seconds} s`;
+  await activities('time out').expireHumanInput({ ...context, step, error_message: message });
+  throw ApplicationFailure.nonRetryable(message, 'HumanInputTimedOut');
+}

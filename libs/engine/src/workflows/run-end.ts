@@ -1,0 +1,45 @@
+// How a run ends: its status recorded, its graph steps' rows closed, and its owner notified if they asked.
+import { CancellationScope, proxyActivities } from '@temporalio/workflow';
+import type { FinalStatus, RunActivities, RunWorkflowResult } from '@app/contracts';
+import { NOTIFICATION_OPTIONS } from './activity-options';
+import { bookkeeping, type RunScope } from './run-scope';
+
+const notifications = proxyActivities<RunActivities>(NOTIFICATION_OPTIONS);
+
+export async function finish(scope: RunScope, status: FinalStatus, error_message: string | null): Promise<RunWorkflowResult> {
+  await bookkeeping.finishRun({ run_uuid: scope.input.run_uuid, status, error_message });
+  await notify(scope, status);
+  return { status, error_message };
+}
+
+async function notify({ input }: RunScope, status: FinalStatus): Promise<void> {
+  const { notify_url, notify_on_complete, notify_on_failure } = input.definition;
+  const wanted = status === 'failed' || status === 'partial_success' ? notify_on_failure : status !== 'cancelled' && notify_on_complete;
+  if (!notify_url || !wanted) return;
+  try {
+    await notifications.notifyRunEnd({ run_uuid: input.run_uuid, user_id: input.user_id, url: notify_url });
+  } catch {
+    // Every attempt is recorded on the run; a receiver that never answers does not change the run's outcome.
+  }
+}
+
+/** Which steps ran (executions by step) and which of them failed: what closing a graph run's rows needs. */
+export interface StepTally {
+  executions: Map<string, number>;
+  failed: Set<string>;
+}
+
+/** A graph step's row ends with its latest execution's output, or failed when one of its executions failed. */
+export async function closeGraphSteps(scope: RunScope, { executions, failed }: StepTally): Promise<void> {
+  for (const stepUuid of executions.keys()) {
+    await bookkeeping.closeGraphStep({ run_uuid: scope.input.run_uuid, user_id: scope.input.user_id, instance_uuid: scope.instanceOf.get(stepUuid)!, failed: failed.has(stepUuid) });
+  }
+}
+
+/** A cancelled run still closes its rows and records its end, whatever the cancellation interrupted. */
+export async function closeCancelled(scope: RunScope, tally: StepTally, rowPerExecution: boolean): Promise<void> {
+  await CancellationScope.nonCancellable(async () => {
+    if (rowPerExecution) await closeGraphSteps(scope, tally);
+    await finish(scope, 'cancelled', 'Cancelled by request');
+  });
+}

@@ -1,0 +1,52 @@
+// What the parts of the run workflow share: the prepared run, its step rows, the activity proxies and the
+// few counters that span parts. One object, so each part (walk, agent turns, loops, human input) stays a
+// module of its own.
+import { proxyActivities } from '@temporalio/workflow';
+import type { PreparedRun, RunActivities, RunWorkflowInput, RunWorkflowResult, StepDefinition } from '@app/contracts';
+import { BOOKKEEPING_OPTIONS, stepActivityOptions } from './activity-options';
+import type { HumanInputInbox } from './human-input';
+
+const DEFAULT_HEARTBEAT_SECONDS = 30;
+
+/** Audit writes that are no step's own work: the run's start and end, failed steps, closing rows. */
+export const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
+
+export interface RunCounters {
+  /** Conversational runs: an agent called the end tool during the current turn. */
+  endRequested: boolean;
+  /** Time spent waiting for people: a graph's timeout_seconds guards the walk, not how long a person takes. */
+  waitedForPeopleMs: number;
+  /** Loop iterations run by this execution (continue-as-new starts a new count). */
+  iterationsThisExecution: number;
+}
+
+export interface RunScope {
+  input: PreparedRun;
+  /** The row each step of the run has from the start. */
+  instanceOf: Map<string, string>;
+  inbox: HumanInputInbox;
+  counters: RunCounters;
+  /** A step's activities: its retry policy, and `summary` as their name in the Web UI. */
+  activitiesFor(step: StepDefinition, summary?: string): RunActivities;
+}
+
+export function runScope(input: PreparedRun, inbox: HumanInputInbox): RunScope {
+  const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  return {
+    input,
+    instanceOf: new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid])),
+    inbox,
+    counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
+    activitiesFor: (step, summary = `${step.name} (${step.type})`) => proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary)),
+  };
+}
+
+export function failureMessage(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  // Activity failures wrap the activity's own error: show the innermost message.
+  while (current?.cause) current = current.cause as typeof current;
+  return current?.message || String(error);
+}
+
+/** The run workflow's signature, for continue-as-new from the modules it is built of. */
+export type RunWorkflowFn = (input: RunWorkflowInput) => Promise<RunWorkflowResult>;
