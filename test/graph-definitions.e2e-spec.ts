@@ -23,7 +23,7 @@ describe('Graph definitions', () => {
     return { steps: [router, worker, research, tools], graph, router, worker, tools };
   }
 
-  it('saves a conversational router graph with a tool executor and shows it; runs of a graph with a looping step are refused', async () => {
+  it('saves a conversational router graph with a tool executor and a looping router, and shows it', async () => {
     const { steps: [router, ...others], graph: routerGraph } = routerWorkflow();
     const steps = [{ ...router, loop: { type: 'repeat_until', predicate_path: '$.done', predicate_value: true, max_iters: 5 } }, ...others];
     const graph = { ...routerGraph, is_conversational: true, idle_timeout_seconds: 600 };
@@ -32,10 +32,7 @@ describe('Graph definitions', () => {
     expect(created.body.graph).toMatchObject({ entry_node: graph.entry_node, is_conversational: true, idle_timeout_seconds: 600, edges: graph.edges.map((e) => ({ ...e, uuid: expect.any(String) })) });
     const exported = await user.get(`/workflows/${created.body.uuid}/export`);
     expect(exported.body.workflow.graph).toEqual(created.body.graph);
-
-    const refused = await user.post(`/workflows/${created.body.uuid}/runs`, {});
-    expect(refused).toMatchObject({ status: 422, body: { code: 'GRAPH_NOT_RUNNABLE', details: { field: 'graph', unsupported: ['loop on step "Router"'] } } });
-    expect((await user.get(`/workflows/${created.body.uuid}/runs`)).body.total).toBe(0);
+    expect(created.body.steps[0]).toMatchObject({ uuid: router.uuid, loop: { type: 'repeat_until', max_iters: 5 } });
   });
 
   it('refuses every invalid graph with its code and field, writing nothing', async () => {

@@ -78,7 +78,10 @@ export interface StepContext {
   instance_uuid: string;
   /** The step that ran just before this one ($previous_output), null for the first. */
   previous_step_uuid: string | null;
-  /** Set inside a loop: `instance_uuid` is then the iteration's own row, created by its first activity. */
+  /**
+   * Set inside a loop and on a graph step's execution: `instance_uuid` is then that iteration's or execution's
+   * own row, created by its first activity (for a looping step in a graph, startLoop opens the execution's).
+   */
   iteration?: LoopIteration;
   /** The workflow's output_history_size, when it sets one (else 5): how far `[-n]` history references reach. */
   output_history_size?: number;
@@ -89,9 +92,9 @@ export interface StepContext {
 }
 
 export interface LoopIteration {
-  /** The looping step's own instance row. */
+  /** The row above: the looping step's own (in a graph, the loop's execution row), or a graph step's own for an execution. */
   parent_instance_uuid: string;
-  /** 0-based; for_each's `<<item_index>>`, and the item's position in the resolved array. */
+  /** 0-based; in a loop for_each's `<<item_index>>` and the item's position in the resolved array, on a graph execution the execution's number. */
   index: number;
 }
 

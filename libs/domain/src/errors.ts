@@ -26,7 +26,6 @@ export enum ErrorCode {
   DuplicateEdge = 'DUPLICATE_EDGE',
   DuplicateRoute = 'DUPLICATE_ROUTE',
   UnreachableStep = 'UNREACHABLE_STEP',
-  GraphNotRunnable = 'GRAPH_NOT_RUNNABLE',
   // resources
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',

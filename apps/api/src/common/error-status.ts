@@ -39,7 +39,6 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.DuplicateEdge:
     case ErrorCode.DuplicateRoute:
     case ErrorCode.UnreachableStep:
-    case ErrorCode.GraphNotRunnable:
     case ErrorCode.NothingToResume:
     case ErrorCode.StepNotInDefinition:
     case ErrorCode.StepNotCompleted:

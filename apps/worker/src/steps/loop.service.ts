@@ -1,12 +1,13 @@
 // The activity side of loops owned by code: the workflow decides how many iterations run; this service
 // counts a for_each's items, gives each iteration its own audit row, evaluates repeat_until's predicate on
-// the latest output, and writes the step's own output when the loop ends.
+// the latest output, and writes the step's own output when the loop ends. In a graph the loop is one
+// execution of its step: its row (under the step's) is opened by the start, its iterations go beneath it.
 import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type IterationRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
 import { evaluateCondition, extractJsonPath } from '@app/domain';
 import { RunRepository } from '@app/persistence';
 import { StepInputService } from './step-input.service';
-import { newOutput, refOf } from './step-output';
+import { completedOutput, newOutput, refOf } from './step-output';
 
 @Injectable()
 export class LoopService {
@@ -15,8 +16,10 @@ export class LoopService {
     private readonly inputs: StepInputService,
   ) {}
 
+  /** `context` is the loop's own: the step's row in a chain, a new execution's row in a graph (`context.iteration`). */
   async start(context: StepContext, step: LoopingStep): Promise<LoopStart> {
     const loop = step.loop!;
+    await this.openIteration(context);
     if (loop.type === 'repeat_until') {
       await this.runs.startStep(context.instance_uuid, { loop });
       return { item_count: null, truncated: false };
@@ -27,7 +30,7 @@ export class LoopService {
     return { item_count: Math.min(items.length, max), truncated: items.length > max };
   }
 
-  /** Before an iteration's first write: its own row under the step's (kept when the activity is retried). */
+  /** Before an iteration's (or a graph execution's) first write: its own row under its parent's (kept when the activity is retried). */
   async openIteration(context: StepContext): Promise<void> {
     if (context.iteration) await this.runs.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
   }
@@ -40,8 +43,11 @@ export class LoopService {
     return { ...ref, predicate_met: evaluateCondition(extractJsonPath(output?.raw_data, loop.predicate_path), 'equals', loop.predicate_value) };
   }
 
-  /** The step's output: for_each, every iteration's data in order; repeat_until, the last iteration's. */
+  /** The loop's output (the step's, or in a graph its execution's): for_each, every iteration's data in order; repeat_until, the last iteration's. */
   async complete(context: StepContext, step: LoopingStep, iterations: number, stoppedBy: LoopStopReason): Promise<OutputRef> {
+    // A retry after the commit (its answer lost on the way to Temporal) must not store a second output.
+    const done = await completedOutput(this.runs, context);
+    if (done) return done;
     const loop = step.loop!;
     const outputs = await this.runs.iterationOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
     await this.runs.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });

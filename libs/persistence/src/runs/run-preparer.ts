@@ -19,15 +19,6 @@ export interface RunRequest {
 export function assertStartsRuns(definition: WorkflowDefinition): void {
   if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
   if (definition.status === 'archived') throw new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
-  const unsupported = definition.graph ? graphFeaturesNotRunnable(definition) : [];
-  if (unsupported.length) {
-    throw new DomainError(ErrorCode.GraphNotRunnable, `This graph uses what graph runs do not support yet: ${unsupported.join('; ')}`, { field: 'graph', unsupported });
-  }
-}
-
-/** Graph runs walk edges, route, branch, run tool executors and hold conversations; loops inside graphs come later. */
-function graphFeaturesNotRunnable(definition: WorkflowDefinition): string[] {
-  return definition.steps.filter((step) => (step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop).map((step) => `loop on step "${step.name}"`);
 }
 
 /**

@@ -82,8 +82,14 @@ export interface LoopState {
   stopped_by: LoopStopReason;
 }
 
-/** A step's row as GET /runs/{uuid} shows it: its calls, and a looping step's iterations (bounded). */
+/** A step's row as GET /runs/{uuid} shows it: its output and calls. */
 export type StepWithAudit = StepInstanceRecord & { output: OutputRecord | null; model_calls: ModelCallRecord[]; tool_calls: ToolCallRecord[] };
+
+/**
+ * A row with the rows beneath it (bounded, `iteration_count` counts them all): a looping step's iterations,
+ * a graph step's executions, and under a looping execution of a graph step its own iterations.
+ */
+export type StepWithIterations = StepWithAudit & { iterations: StepWithIterations[]; iteration_count: number };
 
 export interface NotificationRecord {
   url: string;
@@ -119,7 +125,7 @@ export interface RunRecord extends TokenUsage {
 }
 
 export interface RunWithSteps extends RunRecord {
-  steps: (StepWithAudit & { iterations: StepWithAudit[]; iteration_count: number })[];
+  steps: StepWithIterations[];
   trigger_output: OutputRecord | null;
   /** The runs that resume this one. */
   resumed_by: Pick<RunRecord, 'uuid' | 'status' | 'resumed_from_step_uuid' | 'created_at'>[];

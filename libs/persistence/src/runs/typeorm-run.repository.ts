@@ -3,7 +3,7 @@ import { IN_FLIGHT_RUN_STATUSES, type ConversationMessage, type FinalStatus } fr
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { Page } from '../definitions/workflow.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
-import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, ToolCallRecord } from './run.records';
+import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, StepWithIterations, ToolCallRecord } from './run.records';
 import { ITERATIONS_SHOWN_AT_EACH_END, RunRepository, type NewOutput } from './run.repository';
 import { retryingLostConnection } from '../lost-connection';
 
@@ -82,8 +82,13 @@ export class TypeormRunRepository extends RunRepository {
     if (!run) return null;
     const steps = await manager.find(StepInstanceEntity, { where: { run_uuid: uuid, parent_instance_uuid: IsNull() }, order: { position: 'ASC' } });
     const counts = await this.iterationCounts(uuid);
-    const iterations = await this.shownIterations(counts);
-    const shown = [...steps, ...iterations];
+    // Level by level: a step's iterations (or a graph step's executions), then a looping execution's iterations.
+    const nested: StepInstanceEntity[] = [];
+    for (let level = steps; level.length; ) {
+      level = await this.shownIterations(level, counts);
+      nested.push(...level);
+    }
+    const shown = [...steps, ...nested];
     const ids = shown.map((instance) => instance.uuid);
     const outputIds = [run.trigger_output_id, ...shown.map((instance) => instance.output_id)].filter((id): id is string => Boolean(id));
     // Outputs by id: a resumed run's trigger data and carried outputs are its parent's, referenced.
@@ -104,11 +109,13 @@ export class TypeormRunRepository extends RunRepository {
       ...asRun(run),
       resumed_by: resumedBy.map(({ uuid: child, status, resumed_from_step_uuid, created_at }) => ({ uuid: child, status: status as RunRecord['status'], resumed_from_step_uuid, created_at })),
       trigger_output: (run.trigger_output_id && outputById.get(run.trigger_output_id)) || null,
-      steps: steps.map((step) => ({
-        ...withAudit(step),
-        iterations: iterations.filter((iteration) => iteration.parent_instance_uuid === step.uuid).map(withAudit),
-        iteration_count: counts.get(step.uuid) ?? 0,
-      })),
+      steps: steps.map(function withIterations(instance: StepInstanceEntity): StepWithIterations {
+        return {
+          ...withAudit(instance),
+          iterations: nested.filter((iteration) => iteration.parent_instance_uuid === instance.uuid).map(withIterations),
+          iteration_count: counts.get(instance.uuid) ?? 0,
+        };
+      }),
     };
   }
 
@@ -120,10 +127,12 @@ export class TypeormRunRepository extends RunRepository {
     return new Map(rows.map((row) => [row.parent, Number(row.n)]));
   }
 
-  /** The first and last iterations of each looping step, so a loop of thousands keeps the answer small. */
-  private async shownIterations(counts: Map<string, number>): Promise<StepInstanceEntity[]> {
+  /** The first and last iterations under each of these rows, so a loop of thousands keeps the answer small. */
+  private async shownIterations(parents: StepInstanceEntity[], counts: Map<string, number>): Promise<StepInstanceEntity[]> {
     const shown: StepInstanceEntity[] = [];
-    for (const [parent, count] of counts) {
+    for (const { uuid: parent } of parents) {
+      const count = counts.get(parent);
+      if (!count) continue;
       shown.push(
         ...(await this.dataSource.manager
           .createQueryBuilder(StepInstanceEntity, 'i')
@@ -156,20 +165,42 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null> {
-    const completed = { run_uuid: runUuid, step_definition_uuid: stepUuid, status: 'completed', output_id: Not(IsNull()) };
-    // The step's own output; while it has none (a loop or a graph step still running), its latest execution's.
+    const manager = this.dataSource.manager;
+    const step = await this.stepRow(runUuid, stepUuid);
+    if (!step) return null;
+    // The step's own output; while it has none (a loop or a graph step still running), the latest one beneath
+    // it: an iteration's, an execution's, or an iteration's inside a looping execution. A looping execution
+    // ends after its iterations, so it comes first even when both ended within the same millisecond.
     const instance =
-      (await this.dataSource.manager.findOne(StepInstanceEntity, { where: { ...completed, parent_instance_uuid: IsNull() } })) ??
-      (await this.dataSource.manager.findOne(StepInstanceEntity, { where: { ...completed, parent_instance_uuid: Not(IsNull()) }, order: { finished_at: 'DESC', iteration: 'DESC' } }));
+      step.status === 'completed' && step.output_id
+        ? step
+        : await manager
+            .createQueryBuilder(StepInstanceEntity, 'i')
+            .where("i.run_uuid = :run AND i.step_definition_uuid = :step AND i.parent_instance_uuid IS NOT NULL AND i.status = 'completed' AND i.output_id IS NOT NULL", { run: runUuid, step: stepUuid })
+            .orderBy('i.finished_at', 'DESC')
+            .addOrderBy('CASE WHEN i.parent_instance_uuid = :top THEN 0 ELSE 1 END', 'ASC')
+            .addOrderBy('i.iteration', 'DESC')
+            .setParameter('top', step.uuid)
+            .getOne();
     if (!instance?.output_id) return null;
-    return (await this.dataSource.manager.findOneBy(StepOutputEntity, { uuid: instance.output_id })) as OutputRecord | null;
+    return (await manager.findOneBy(StepOutputEntity, { uuid: instance.output_id })) as OutputRecord | null;
   }
 
   async outputHistory(runUuid: string, stepUuid: string, limit: number): Promise<OutputRecord[]> {
-    const iterations = await this.completedIterations({ run_uuid: runUuid, step_definition_uuid: stepUuid, parent_instance_uuid: Not(IsNull()) }, limit);
+    // The rows right beneath the step's: a chain loop's iterations, a graph step's executions (a looping
+    // execution counts once, with its loop's output).
+    const step = await this.stepRow(runUuid, stepUuid);
+    const iterations = step ? await this.completedIterations({ parent_instance_uuid: step.uuid }, limit) : [];
     if (iterations.length) return iterations;
     const own = await this.outputOfStep(runUuid, stepUuid);
     return own ? [own] : [];
+  }
+
+  private stepRow(runUuid: string, stepUuid: string): Promise<StepInstanceEntity | null> {
+    return this.dataSource.manager.findOne(StepInstanceEntity, {
+      where: { run_uuid: runUuid, step_definition_uuid: stepUuid, parent_instance_uuid: IsNull() },
+      select: { uuid: true, status: true, output_id: true },
+    });
   }
 
   iterationOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]> {
@@ -373,18 +404,21 @@ export class TypeormRunRepository extends RunRepository {
       .execute();
   }
 
-  /** A run's tokens, or a step's: a looping step's are its iterations'. */
+  /** A run's tokens, or a step's: a looping step's are its iterations', a graph step's its executions'. */
   private async sumTokens(manager: EntityManager, column: 'run_uuid' | 'step_instance_uuid', value: string) {
-    // A join on the step and its iterations (by index), not an IN over a UNION, which MariaDB evaluates row by row.
+    // A join on the step, its iterations or executions, and a looping execution's iterations (by index), not
+    // an IN over a UNION, which MariaDB evaluates row by row.
     const from =
       column === 'run_uuid'
         ? 'model_calls m WHERE m.run_uuid = ?'
-        : `(SELECT ? AS uuid UNION ALL SELECT uuid FROM workflow_step_instances WHERE parent_instance_uuid = ?) s
+        : `(SELECT ? AS uuid
+            UNION ALL SELECT uuid FROM workflow_step_instances WHERE parent_instance_uuid = ?
+            UNION ALL SELECT n.uuid FROM workflow_step_instances c JOIN workflow_step_instances n ON n.parent_instance_uuid = c.uuid WHERE c.parent_instance_uuid = ?) s
            JOIN model_calls m ON m.step_instance_uuid = s.uuid WHERE TRUE`;
     const [row] = await manager.query(
       `SELECT COALESCE(SUM(m.prompt_tokens), 0) AS p, COALESCE(SUM(m.completion_tokens), 0) AS c, COALESCE(SUM(m.total_tokens), 0) AS t
        FROM ${from} AND m.status = 'completed'`,
-      column === 'run_uuid' ? [value] : [value, value],
+      column === 'run_uuid' ? [value] : [value, value, value],
     );
     return { prompt_tokens: Number(row.p), completion_tokens: Number(row.c), total_tokens: Number(row.t) };
   }
