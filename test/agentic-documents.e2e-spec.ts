@@ -1,5 +1,6 @@
-// Seed 004's document shape: its 2nChat example imports (agentIds naming the user's agent steps), shows as
-// a graph, exports back to the same shape, and imports again onto the same workflow.
+// Seed 004's document shape: its 2nChat example imports as printed (agentIds naming the user's agent steps,
+// node-uuid-6 the agent its edge names), shows as a graph, exports back to the same shape, and imports again
+// onto the same workflow. (conversations.e2e-spec.ts runs it.)
 import { randomUUID } from 'node:crypto';
 import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
 import { agentStep } from './support/factories';
@@ -25,8 +26,10 @@ describe('Seed 004 documents', () => {
 
   const twoNChat = () => seedDocument(agentUuid);
 
-  it('imports the 2nChat document as a graph workflow, exports it back and imports that onto the same workflow', async () => {
-    const imported = await user.post('/workflows/import', twoNChat());
+  it('imports the 2nChat document as printed as a graph workflow, exports it back and imports that onto the same workflow', async () => {
+    const asPrinted = twoNChat();
+    expect(asPrinted.nodes.map((node) => node.id)).not.toContain('node-uuid-6');
+    const imported = await user.post('/workflows/import', asPrinted);
     expect(imported.status).toBe(201);
     const workflow = imported.body;
     expect(workflow.steps.map((step: { name: string; type: string }) => [step.name, step.type])).toEqual([
@@ -63,12 +66,37 @@ describe('Seed 004 documents', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ uuid: workflow.uuid, graph: workflow.graph });
     expect((await user.get('/workflows')).body.items.filter((item: { name: string }) => item.name === SEED.name)).toHaveLength(1);
+
+    // The document as printed again: onto the workflow it created, its own copy of externalSearchCaller no rival.
+    const reimported = await user.post('/workflows/import', asPrinted);
+    expect(reimported.status).toBe(200);
+    expect(reimported.body).toMatchObject({ uuid: workflow.uuid, graph: workflow.graph });
   });
 
-  it('refuses the example as the seed prints it: its edges name node-uuid-6, which it does not list', async () => {
-    const asPrinted = { ...twoNChat(), nodes: twoNChat().nodes.filter((node) => node.id !== 'node-uuid-6') };
-    const refused = await user.post('/workflows/import', asPrinted);
+  it('refuses, writing nothing, a document missing a node that no CONDITIONAL edge from an agent names', async () => {
+    const before = (await user.get('/workflows')).body.total;
+    // Without edge-uuid-15 (Router -externalSearchCaller->), only the tool executor's edge leads to node-uuid-6, and its value is a tool name.
+    const unnamed = twoNChat();
+    unnamed.edges = unnamed.edges.filter((edge) => edge.id !== 'edge-uuid-15');
+    const refused = await user.post('/workflows/import', unnamed);
+    expect(refused).toMatchObject({ status: 422, body: { code: 'UNKNOWN_GRAPH_NODE', details: { field: 'edges[14].sourceNodeId' } } });
+    expect(refused.body.details.errors.map((issue: { field: string }) => issue.field)).toEqual(['edges[14].sourceNodeId', 'edges[15].targetNodeId']);
+    expect((await user.get('/workflows')).body.total).toBe(before);
+  });
+
+  it('refuses, writing nothing, the example as printed when two different agent steps are named externalSearchCaller', async () => {
+    const other = await api.newUser();
+    const agents = Object.entries(AGENT_NAMES).map(([agentId, name]) => {
+      const step = agentStep({ name, system_prompt: `You are ${name}.` });
+      return [agentId, step] as const;
+    });
+    const rival = agentStep({ name: 'externalSearchCaller', system_prompt: 'You are another searcher.' });
+    expect((await other.post('/workflows', { name: 'agents', steps: agents.map(([, step]) => step) })).status).toBe(201);
+    expect((await other.post('/workflows', { name: 'rival', steps: [rival] })).status).toBe(201);
+    const refused = await other.post('/workflows/import', seedDocument(new Map(agents.map(([agentId, step]) => [agentId, step.uuid]))));
     expect(refused).toMatchObject({ status: 422, body: { code: 'UNKNOWN_GRAPH_NODE', details: { field: 'edges[14].targetNodeId' } } });
+    expect(refused.body.message).toContain('several of your agent steps (custom_agent) are named externalSearchCaller');
+    expect((await other.get('/workflows')).body.total).toBe(2);
   });
 
   it('refuses an agentId that names none of the user’s agent steps, writing nothing', async () => {

@@ -118,7 +118,7 @@ describe('Conversations', () => {
     expect(await stack.user.post(`/runs/${run.uuid}/messages`, { content: ' ' })).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', details: { field: 'content' } } });
   });
 
-  it('imports seed 004’s 2nChat example, talks through it (Router -> RC2 -> END, end through the tool executor) and exports it', async () => {
+  it('imports seed 004’s 2nChat example as printed, talks through it (Router -> RC2 -> END, Router -> the inferred externalSearchCaller -> END, end through the tool executor) and exports it', async () => {
     const agentUuid = new Map<string, string>();
     const agents = Object.entries(SEED_004_AGENTS).map(([agentId, name]) => {
       const step = agentStep({ name, system_prompt: `You are ${name}.` });
@@ -126,7 +126,9 @@ describe('Conversations', () => {
       return step;
     });
     await stack.createWorkflow(agents);
-    const imported = await stack.user.post('/workflows/import', twoNChat(agentUuid, `2nChat-${randomUUID().slice(0, 8)}`));
+    const asPrinted = twoNChat(agentUuid, `2nChat-${randomUUID().slice(0, 8)}`);
+    expect(asPrinted.nodes.map((node) => node.id)).not.toContain('node-uuid-6');
+    const imported = await stack.user.post('/workflows/import', asPrinted);
     expect(imported.status).toBe(201);
     const started = await stack.user.post(`/workflows/${imported.body.uuid}/runs`, {});
     const run = await stack.waitForRun(started.body.uuid, waiting);
@@ -134,15 +136,21 @@ describe('Conversations', () => {
     stack.model.script(reply.json({ next: 'RC2' }), reply.json({ next: 'END', reply: 'RC2 here: the report is ready.' }));
     expect(await send(run, 'is the report ready?')).toMatchObject({ status: 200, body: { turn: 1, reply: 'RC2 here: the report is ready.', status: 'awaiting_input' } });
 
+    // node-uuid-6, which the document's edges use without listing: the externalSearchCaller agent its edge names.
+    stack.model.script(reply.json({ next: 'externalSearchCaller' }), reply.json({ next: 'END', reply: 'Found three sources.' }));
+    expect(await send(run, 'find me sources')).toMatchObject({ status: 200, body: { turn: 2, reply: 'Found three sources.', status: 'awaiting_input' } });
+    expect(stack.model.requests[3].body.messages[0].content).toContain('You are externalSearchCaller.');
+
     // The router's end call goes to the tool executor (its edge), which runs it and routes back to the router.
     stack.model.script(reply.toolCalls([{ name: 'end', arguments: {} }]), reply.json({ next: 'END', reply: 'Bye!' }));
-    expect(await send(run, 'thanks')).toMatchObject({ status: 200, body: { turn: 2, reply: 'Bye!', status: 'completed' } });
+    expect(await send(run, 'thanks')).toMatchObject({ status: 200, body: { turn: 3, reply: 'Bye!', status: 'completed' } });
     const done = await stack.waitForRun(run.uuid);
     expect(done.status).toBe('completed');
     expect(done.steps.find((step: RunBody) => step.name === 'tool_executor')).toMatchObject({ status: 'completed', iteration_count: 1 });
 
     const exported = await stack.user.get(`/workflows/${imported.body.uuid}/export?format=agentic`);
     expect(exported.body).toMatchObject({ isConversational: true, entrypointNodeId: imported.body.steps[0].uuid });
+    expect(exported.body.nodes.at(-1)).toMatchObject({ nodeType: 'AGENT', nodeName: 'externalSearchCaller', agentId: imported.body.steps[5].uuid });
     expect(exported.body.edges).toHaveLength(18);
   });
 });

@@ -5,14 +5,13 @@ import path from 'node:path';
 
 export type AgenticDocument = { id: string; nodes: Record<string, unknown>[]; edges: Record<string, unknown>[]; [key: string]: unknown };
 export const SEED_004 = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/seed-004-2nChat.json'), 'utf8')) as AgenticDocument;
-/** The agents the example names (by agentId), which a user's workflows must hold as agent steps. */
+/** The agents the example names (by agentId, and externalSearchCaller by name), which a user's workflows must hold as agent steps. */
 export const SEED_004_AGENTS = { 'agent-uuid-router': 'Router', 'agent-uuid-rc2': 'RC2', 'agent-uuid-dm2': 'DM2', 'agent-uuid-2n': '2N', 'agent-uuid-search': 'externalSearchCaller' };
 
 /**
- * The example with the user's agent step uuids for its agent-uuid-* ids, and node-uuid-6 (which its edges
- * use without listing it) filled in.
+ * The example as the seed prints it, with the user's agent step uuids for its agent-uuid-* ids. Its edges use
+ * node-uuid-6 without listing it: the import takes it as the agent their value names, externalSearchCaller.
  */
 export function twoNChat(agentUuid: Map<string, string>, id = `2nChat-${randomUUID().slice(0, 8)}`): AgenticDocument {
-  const nodes = [...SEED_004.nodes, { id: 'node-uuid-6', workflowId: '2nChat', nodeType: 'AGENT', nodeName: 'externalSearchCaller', agentId: 'agent-uuid-search' }];
-  return { ...SEED_004, id, nodes: nodes.map((node) => ({ ...node, agentId: node.agentId ? agentUuid.get(node.agentId as string) : null })) };
+  return { ...SEED_004, id, nodes: SEED_004.nodes.map((node) => ({ ...node, agentId: node.agentId ? agentUuid.get(node.agentId as string) : null })) };
 }

@@ -100,12 +100,13 @@ export class WorkflowsService {
   }
 
   /**
-   * A seed 004 document as a workflow body: its AGENT nodes copy the user's agent steps their agentIds name;
-   * ids that are not uuids ("node-uuid-1") get name-based ones, so importing the same document again
-   * replaces the workflow it created.
+   * A seed 004 document as a workflow body: its AGENT nodes copy the user's agent steps their agentIds name
+   * (nodes its edges use without listing: the agent step its CONDITIONAL edges name); ids that are not uuids
+   * ("node-uuid-1") get name-based ones, so importing the same document again replaces the workflow it created.
    */
   private async fromAgentic(userId: string, document: object): Promise<Record<string, unknown>> {
-    const { id, nodes } = document as { id?: unknown; nodes?: unknown };
+    const { id, nodes, edges } = document as { id?: unknown; nodes?: unknown; edges?: unknown };
+    const uuidFor = (kind: 'workflow' | 'node' | 'edge', documentId: string) => (isUuid(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId));
     const agentIds = Array.isArray(nodes) ? nodes.map((node) => (node as { agentId?: unknown })?.agentId).filter((agentId): agentId is string => typeof agentId === 'string') : [];
     const agents = new Map<string, CustomAgentStep>();
     for (const agentId of new Set(agentIds.filter((agentId) => isUuid(agentId)).map((agentId) => agentId.toLowerCase()))) {
@@ -113,9 +114,22 @@ export class WorkflowsService {
       const step = workflowUuid ? (await this.store.get(userId, workflowUuid)).steps.find((candidate) => candidate.uuid === agentId) : undefined;
       if (step?.type === 'custom_agent') agents.set(agentId, step);
     }
+    const agentsByName = await this.agentStepsNamedIn(userId, edges, typeof id === 'string' ? uuidFor('workflow', id) : null);
     return fromAgenticDocument(document, {
-      uuidFor: (kind, documentId) => (isUuid(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId)),
+      uuidFor,
       agentStep: (agentId) => agents.get(agentId.toLowerCase()) ?? null,
+      agentStepsNamed: (name) => agentsByName.filter((agent) => agent.name === name),
     });
+  }
+
+  /**
+   * The user's agent steps named by an edge's conditionValue (the names the import may infer nodes from),
+   * leaving out those of the workflow the import replaces: they are its last import's copies, about to go.
+   */
+  private async agentStepsNamedIn(userId: string, edges: unknown, replacedUuid: string | null): Promise<CustomAgentStep[]> {
+    const values = Array.isArray(edges) ? edges.map((edge) => (edge as { conditionValue?: unknown })?.conditionValue) : [];
+    const names = [...new Set(values.filter((value): value is string => typeof value === 'string'))];
+    const found = await this.store.workflows.findStepsNamed(userId, names);
+    return found.flatMap(({ workflow_uuid, step }) => (step.type === 'custom_agent' && workflow_uuid !== replacedUuid ? [step] : []));
   }
 }

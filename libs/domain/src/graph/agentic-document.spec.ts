@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CustomAgentStep, WorkflowDefinition } from '@app/contracts';
+import type { CustomAgentStep, StepDefinition, WorkflowDefinition } from '@app/contracts';
 import { ErrorCode } from '../errors';
 import { errorOf } from '../errors.testing';
 import { parseWorkflowInput } from '../definition/parse';
@@ -33,6 +33,11 @@ describe(fromAgenticDocument.name, () => {
     ['agent-uuid-router', agentStep('router agent')],
     ['agent-uuid-rc2', agentStep('rc2 agent')],
   ]);
+  /** The user's agent steps by name, for nodes the edges use without listing; set per test. */
+  let named: CustomAgentStep[] = [];
+  beforeEach(() => {
+    named = [];
+  });
   const uuids = new Map<string, string>();
   const context: AgenticImportContext = {
     uuidFor: (kind, documentId) => {
@@ -41,6 +46,7 @@ describe(fromAgenticDocument.name, () => {
       return uuids.get(key)!;
     },
     agentStep: (agentId) => agents.get(agentId) ?? null,
+    agentStepsNamed: (name) => named.filter((agent) => agent.name === name),
   };
   const uuidOf = (documentId: string) => context.uuidFor('node', documentId);
   const definitionOf = (document: AgenticDocument): WorkflowDefinition => {
@@ -78,6 +84,75 @@ describe(fromAgenticDocument.name, () => {
     const error = errorOf(() => fromAgenticDocument(document, context));
     expect(error.code).toBe(ErrorCode.UnknownGraphNode);
     expect((error.details?.errors as { field: string }[]).map((issue) => issue.field)).toEqual(['nodes[1].agentId', 'edges[2].targetNodeId']);
+  });
+
+  describe('a node the edges use but nodes does not list (seed 004 as printed)', () => {
+    /** 2nChat's node-uuid-6: the router routes to it by name, it calls tools, its tool's result comes back to it. */
+    const withSearchCaller = (): AgenticDocument => {
+      const document = twoNChat();
+      document.edges.push(
+        { id: 'edge-uuid-15', sourceNodeId: 'node-uuid-1', targetNodeId: 'node-uuid-6', conditionType: 'CONDITIONAL', conditionValue: 'externalSearchCaller' },
+        { id: 'edge-uuid-16', sourceNodeId: 'node-uuid-6', targetNodeId: 'node-uuid-5', conditionType: 'CONDITIONAL', conditionValue: 'tool_executor' },
+        { id: 'edge-uuid-17', sourceNodeId: 'node-uuid-5', targetNodeId: 'node-uuid-6', conditionType: 'CONDITIONAL', conditionValue: 'external_research' },
+      );
+      return document;
+    };
+    const refusalOf = (document: AgenticDocument) => {
+      const error = errorOf(() => fromAgenticDocument(document, context));
+      return { code: error.code, fields: (error.details?.errors as { field: string }[]).map((issue) => issue.field), message: error.message };
+    };
+
+    it('is the agent step the CONDITIONAL edge from an AGENT node names, under that name', () => {
+      const searchCaller = agentStep('externalSearchCaller');
+      named = [searchCaller, agentStep('Someone else')];
+      const body = fromAgenticDocument(withSearchCaller(), context);
+      expect((body.steps as StepDefinition[]).at(-1)).toEqual({ ...searchCaller, uuid: uuidOf('node-uuid-6') });
+
+      const exported = toAgenticDocument(definitionOf(withSearchCaller()));
+      expect(exported.nodes.at(-1)).toMatchObject({ id: uuidOf('node-uuid-6'), nodeType: 'AGENT', nodeName: 'externalSearchCaller', agentId: uuidOf('node-uuid-6') });
+      expect(routes(exported).slice(-3)).toEqual([
+        'Router -externalSearchCaller-> externalSearchCaller',
+        'externalSearchCaller -tool_executor-> tool_executor',
+        'tool_executor -external_research-> externalSearchCaller',
+      ]);
+    });
+
+    it('counts identical copies of one agent (an earlier import’s node) as one', () => {
+      const searchCaller = agentStep('externalSearchCaller');
+      named = [searchCaller, { ...searchCaller, uuid: randomUUID() }];
+      expect((fromAgenticDocument(withSearchCaller(), context).steps as StepDefinition[]).at(-1)).toMatchObject({ system_prompt: searchCaller.system_prompt });
+    });
+
+    it('is refused, naming each edge that uses it, when no agent step has the name', () => {
+      named = [agentStep('Someone else')];
+      expect(refusalOf(withSearchCaller())).toMatchObject({
+        code: ErrorCode.UnknownGraphNode,
+        fields: ['edges[5].targetNodeId', 'edges[6].sourceNodeId', 'edges[7].targetNodeId'],
+        message: expect.stringContaining('none of your agent steps (custom_agent) are named externalSearchCaller'),
+      });
+    });
+
+    it('is refused when two different agent steps have the name', () => {
+      named = [agentStep('externalSearchCaller'), { ...agentStep('externalSearchCaller'), system_prompt: 'Another one.' }];
+      expect(refusalOf(withSearchCaller())).toMatchObject({ code: ErrorCode.UnknownGraphNode, fields: ['edges[5].targetNodeId', 'edges[6].sourceNodeId', 'edges[7].targetNodeId'], message: expect.stringContaining('several') });
+    });
+
+    it('is refused when only a tool executor’s edge (whose value is a tool name) or no CONDITIONAL edge leads to it', () => {
+      named = [agentStep('external_research'), agentStep('externalSearchCaller')];
+      const fromToolExecutor = withSearchCaller();
+      fromToolExecutor.edges.splice(5, 1);
+      expect(refusalOf(fromToolExecutor).fields).toEqual(['edges[5].sourceNodeId', 'edges[6].targetNodeId']);
+      const always = twoNChat();
+      always.edges.push({ id: 'edge-uuid-19', sourceNodeId: 'node-uuid-2', targetNodeId: 'node-uuid-6', conditionType: 'ALWAYS', conditionValue: 'externalSearchCaller' });
+      expect(refusalOf(always)).toMatchObject({ fields: ['edges[5].targetNodeId'], message: expect.stringContaining('no CONDITIONAL edge from an AGENT node names it') });
+    });
+
+    it('is refused when the CONDITIONAL edges to it name different agents', () => {
+      named = [agentStep('externalSearchCaller'), agentStep('Searcher')];
+      const document = withSearchCaller();
+      document.edges.push({ id: 'edge-uuid-19', sourceNodeId: 'node-uuid-2', targetNodeId: 'node-uuid-6', conditionType: 'CONDITIONAL', conditionValue: 'Searcher' });
+      expect(refusalOf(document).message).toContain('several agents (externalSearchCaller, Searcher)');
+    });
   });
 
   it('refuses a document that breaks the schema, naming the field', () => {

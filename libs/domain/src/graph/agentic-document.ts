@@ -5,6 +5,7 @@ import type { CustomAgentStep, EdgeDefinition, StepDefinition, WorkflowDefinitio
 import { DomainError, ErrorCode } from '../errors';
 import { throwIssues, type Issue } from '../definition/issues';
 import { schemaIssues } from '../definition/json-schema';
+import { canonicalJson } from '../tools/tool-manifest';
 
 export interface AgenticNode {
   id: string;
@@ -77,6 +78,37 @@ export function isAgenticDocument(input: unknown): boolean {
 export interface AgenticImportContext {
   uuidFor: (kind: 'workflow' | 'node' | 'edge', documentId: string) => string;
   agentStep: (agentId: string) => CustomAgentStep | null;
+  /** The user's agent steps (custom_agent) with this name, for nodes the edges use but `nodes` leaves out. */
+  agentStepsNamed: (name: string) => CustomAgentStep[];
+}
+
+/** An AGENT node the document's edges imply, or why none could be. */
+type Inferred = { node: AgenticNode; agent: CustomAgentStep } | { reason: string };
+
+/**
+ * Seed 004 routes by agent name: a CONDITIONAL edge from an AGENT node carries the name of the agent it goes
+ * to (from a TOOL_EXECUTOR the value is a tool name instead). So an id the edges use without `nodes` listing
+ * it is the agent such edges name, if they agree on one name and exactly one of the user's agents has it.
+ */
+function inferNode(document: AgenticDocument, nodeId: string, context: AgenticImportContext): Inferred {
+  const agentNodes = new Set(document.nodes.filter((node) => node.nodeType === 'AGENT').map((node) => node.id));
+  const naming = document.edges.filter((edge) => edge.targetNodeId === nodeId && edge.conditionType === 'CONDITIONAL' && agentNodes.has(edge.sourceNodeId));
+  const names = [...new Set(naming.map((edge) => edge.conditionValue).filter((value): value is string => !!value))];
+  if (names.length !== 1) {
+    return { reason: names.length ? `the CONDITIONAL edges to it name several agents (${names.join(', ')})` : 'no CONDITIONAL edge from an AGENT node names it' };
+  }
+  const [name] = names;
+  // Copies of one agent (an earlier import's node is one) are the same agent: only differing ones are ambiguous.
+  const distinct = new Map(context.agentStepsNamed(name).map((agent) => [canonicalJson({ ...agent, uuid: null }), agent]));
+  if (distinct.size !== 1) return { reason: `${distinct.size ? 'several' : 'none'} of your agent steps (custom_agent) are named ${name}` };
+  return { node: { id: nodeId, nodeType: 'AGENT', nodeName: name, agentId: null }, agent: [...distinct.values()][0] };
+}
+
+/** The ids the edges and entry point use that `nodes` does not list, in order of first use. */
+function unlistedNodeIds(document: AgenticDocument): string[] {
+  const listed = new Set(document.nodes.map((node) => node.id));
+  const used = [document.entrypointNodeId, ...document.edges.flatMap((edge) => [edge.sourceNodeId, edge.targetNodeId])];
+  return [...new Set(used.filter((nodeId): nodeId is string => nodeId !== null && nodeId !== undefined && !listed.has(nodeId)))];
 }
 
 /** The body of a workflow in our shape, to be parsed and validated like any other. */
@@ -84,8 +116,11 @@ export function fromAgenticDocument(input: unknown, context: AgenticImportContex
   throwIssues(schemaIssues(AGENTIC_SCHEMA, input, ''));
   const document = input as AgenticDocument;
   const issues: Issue[] = [];
-  const nodeUuid = new Map(document.nodes.map((node) => [node.id, context.uuidFor('node', node.id)]));
-  const steps = document.nodes.map((node, i): StepDefinition | null => {
+  const inferred = new Map(unlistedNodeIds(document).map((nodeId) => [nodeId, inferNode(document, nodeId, context)]));
+  const inferredSteps = [...inferred.values()].flatMap((result) => ('node' in result ? [result] : []));
+  const nodes = [...document.nodes, ...inferredSteps.map(({ node }) => node)];
+  const nodeUuid = new Map(nodes.map((node) => [node.id, context.uuidFor('node', node.id)]));
+  const listedSteps = document.nodes.map((node, i): StepDefinition | null => {
     const uuid = nodeUuid.get(node.id)!;
     if (node.nodeType === 'TOOL_EXECUTOR') return { uuid, type: 'tool_executor', name: node.nodeName, description: '' };
     const agent = node.agentId ? context.agentStep(node.agentId) : null;
@@ -95,10 +130,12 @@ export function fromAgenticDocument(input: unknown, context: AgenticImportContex
     }
     return { ...agent, uuid, name: node.nodeName };
   });
+  const steps = [...listedSteps, ...inferredSteps.map(({ node, agent }) => ({ ...agent, uuid: nodeUuid.get(node.id)!, name: node.nodeName }))];
   const endpoint = (nodeId: string | null, field: string): string | null => {
     if (nodeId === null) return null;
     const uuid = nodeUuid.get(nodeId);
-    if (!uuid) issues.push({ code: ErrorCode.UnknownGraphNode, field, message: `${field} names node ${nodeId}, which is not in nodes` });
+    const why = inferred.get(nodeId);
+    if (!uuid) issues.push({ code: ErrorCode.UnknownGraphNode, field, message: `${field} names node ${nodeId}, which is not in nodes${why && 'reason' in why ? `, and ${why.reason}` : ''}` });
     return uuid ?? null;
   };
   const edges = document.edges.map((edge, i) => ({

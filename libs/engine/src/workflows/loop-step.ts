@@ -28,7 +28,9 @@ export async function runLoop(scope: RunScope, step: LoopingStep, context: StepC
       const continued: ContinuedLoop = { ...position, step_uuid: step.uuid, previous_step_uuid: context.previous_step_uuid, next_iteration: iterations };
       await continueAsNew<RunWorkflowFn>({ ...scope.input, continued });
     }
-    const iteration = { ...context, instance_uuid: uuid4(), iteration: { parent_instance_uuid: context.instance_uuid, index: iterations } };
+    // Routing is the loop's as a whole: an iteration is not asked where the run goes next.
+    const { route_choices: _routing, ...shared } = context;
+    const iteration = { ...shared, instance_uuid: uuid4(), iteration: { parent_instance_uuid: context.instance_uuid, index: iterations } };
     try {
       const activities = activitiesFor(step, `${step.name}: iteration ${iterations + 1}`);
       const result = step.type === 'custom_llm' ? await activities.runLlmStep({ ...iteration, step }) : await runAgent(scope, step, iteration);

@@ -1,8 +1,8 @@
-import type { WorkflowDefinition } from '@app/contracts';
+import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode } from '@app/domain';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
-import { toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
+import { toStep, toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
 import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
 
 /**
@@ -38,6 +38,12 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   async findWorkflowOfStep(userId: string, stepUuid: string): Promise<string | null> {
     const step = await this.dataSource.getRepository(WorkflowStepEntity).findOneBy({ uuid: stepUuid, user_id: userId });
     return step?.workflow_uuid ?? null;
+  }
+
+  async findStepsNamed(userId: string, names: string[]): Promise<{ workflow_uuid: string; step: StepDefinition }[]> {
+    if (!names.length) return [];
+    const rows = await this.dataSource.getRepository(WorkflowStepEntity).findBy({ user_id: userId, name: In(names) });
+    return rows.map((row) => ({ workflow_uuid: row.workflow_uuid, step: toStep(row) }));
   }
 
   async findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null> {
