@@ -1,21 +1,24 @@
 // The run workflow must replay the histories of runs started by earlier versions: a worker deployed in
 // the middle of a run picks it up from its history. test/fixtures/histories holds one history per path
 // through the workflow (tools, stop, failure, cancel); a change that cannot replay them needs `patched()`
-// (or, before any release, a deliberate re-recording: STEPWISE_RECORD_HISTORIES=1 rewrites them).
+// (or, before any release, a deliberate re-recording: STEPWISE_RECORD_HISTORIES=1 rewrites them, or a list
+// of scenario names records those).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { agentStep, llmStep, stopChecker } from './support/factories';
+import { agentStep, graphEdge, llmStep, stopChecker } from './support/factories';
 import { reply } from './support/model-fake';
 import { startStack, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
 import { loadWorkflowBundle } from './support/workflow-bundle';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories');
-const RECORD = process.env.STEPWISE_RECORD_HISTORIES === '1';
+// "1" records every scenario; a comma-separated list records those only (a new path, without touching the rest).
+const RECORD = process.env.STEPWISE_RECORD_HISTORIES ?? '';
+const recording = (scenario: string) => RECORD === '1' || RECORD.split(',').includes(scenario);
 
 // Plain JSON through the SDK's own protobuf classes (its historyToJSON trips over two protobufjs versions here).
 const { History } = temporal.api.history.v1;
@@ -108,6 +111,17 @@ describe('Run workflow replay', () => {
             { graph },
           );
         },
+        'graph-branches-partial': () => {
+          // Two branches from the entry, one failing; a data condition picks the step after the other.
+          const [plan, good, bad, cheap, dear] = [llmStep({ name: 'plan' }), llmStep({ name: 'good' }), llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } }), llmStep({ name: 'cheap' }), llmStep({ name: 'dear' })];
+          const price = (operator: string) => ({ conditions: { all: [{ path: '$.price', operator, value: 10 }] } });
+          const graph = {
+            entry_node: plan.uuid,
+            edges: [graphEdge(plan, good), graphEdge(plan, bad), graphEdge(good, cheap, null, price('less_than')), graphEdge(good, dear, null, price('greater_than')), graphEdge(cheap, null)],
+          };
+          stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.json({ price: 5 })));
+          return historyOf([plan, good, bad, cheap, dear], undefined, { graph });
+        },
       };
       const expected: Record<string, string> = {
         'agent-llm-stop-checker-completed': 'completed',
@@ -116,6 +130,7 @@ describe('Run workflow replay', () => {
         'cancelled-mid-step': 'cancelled',
         'human-input-answered': 'completed',
         'conversation-ended': 'completed',
+        'graph-branches-partial': 'partial_success',
       };
       for (const [scenario, run] of Object.entries(scenarios)) {
         const { status, workflowId, history } = await run();
@@ -123,7 +138,7 @@ describe('Run workflow replay', () => {
         stack.model.reset();
         expect([scenario, status]).toEqual([scenario, expected[scenario]]);
         await expect(replay(history, workflowId)).resolves.toBeUndefined();
-        if (RECORD) {
+        if (recording(scenario)) {
           mkdirSync(FIXTURES, { recursive: true });
           writeFileSync(path.join(FIXTURES, `${scenario}.json`), toFixture(history));
         }
