@@ -1,7 +1,7 @@
 // Large outputs never travel through Temporal: a 5 MiB step output passes to the next step through
 // MySQL, while the workflow history carries only {output_id, summary, size_bytes} references.
 import { randomUUID } from 'node:crypto';
-import { llmStep } from './support/factories';
+import { graphEdge, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { startStack, type Stack } from './support/stack';
 import { byteFields, fetchRunHistory, historyBytes } from './support/temporal-history';
@@ -72,6 +72,25 @@ describe('Large outputs', () => {
     const output = await stack.user.get(`/outputs/${done.steps[0].output.uuid}`);
     expect(output.body.raw_data).toEqual(data);
     console.log(`5 MiB JSON run: ${done.duration_ms} ms, ${await expectSmallHistory(done.temporal.workflow_id)}`);
+  });
+
+  it('routes a graph on a 5 MiB answer: its data condition reads it in MySQL, the next node gets it whole, the history stays small', async () => {
+    const rows = Array.from({ length: 66_000 }, (_, i) => ({ id: i, name: `item ${i}`, note: 'x'.repeat(40) }));
+    const data = { count: rows.length, rows };
+    const extract = llmStep({ name: 'extract', system_prompt: 'Extract every row', output_schema: { type: 'object' } });
+    const [many, few] = [llmStep({ name: 'many', system_prompt: `Rows: <<step_output.${extract.uuid}>>` }), llmStep({ name: 'few' })];
+    const count = (operator: string) => ({ conditions: { all: [{ path: '$.count', operator, value: 1000 }] } });
+    const graph = { entry_node: extract.uuid, edges: [graphEdge(extract, many, null, count('greater_than')), graphEdge(extract, few, null, count('less_than')), graphEdge(many, null)] };
+    stack.model.script(reply.json(data), reply.text('many rows'));
+
+    const done = await stack.runSteps([extract, many, few], { text: 'go' }, { fields: { graph } });
+
+    expect(done.status).toBe('completed');
+    expect(stack.model.requests[1].body.messages[0].content === `Rows: ${JSON.stringify(data, null, 2)}`).toBe(true);
+    expect(done.steps.map((step: { name: string; status: string }) => [step.name, step.status])).toEqual([['extract', 'completed'], ['many', 'completed'], ['few', 'skipped']]);
+    // The step's row references its execution's output: one copy of the 5 MiB in MySQL.
+    expect(done.steps[0].output.uuid).toBe(done.steps[0].iterations[0].output.uuid);
+    console.log(`5 MiB JSON graph run: ${done.duration_ms} ms, ${await expectSmallHistory(done.temporal.workflow_id)}`);
   });
 
   it('takes a trigger_output of about 1 MB through POST /runs without sending it through Temporal', async () => {
