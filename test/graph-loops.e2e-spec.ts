@@ -1,6 +1,7 @@
 // Loops inside graph runs end to end: a looping step is one execution of its graph step, its iterations
 // nested beneath that execution (step row -> execution row -> iteration rows), and the step's edges and
 // later steps read the loop's output.
+import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
 import { startStack, type RunBody, type Stack } from './support/stack';
 import { graphEdge, llmStep } from './support/factories';
@@ -133,5 +134,61 @@ describe('Loops in graph runs', () => {
     expect(stepNamed(done, 'each').iterations[0]).not.toHaveProperty('iterations');
     expect(stepNamed(done, 'after').status).toBe('skipped');
     expect(stack.model.requests).toHaveLength(0);
+  });
+});
+
+describe('A long loop inside a graph run', () => {
+  const PER_EXECUTION = 4;
+  let stack: Stack;
+  let temporal: Connection;
+
+  beforeAll(async () => {
+    stack = await startStack({ loopIterationsPerExecution: PER_EXECUTION });
+    temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+  });
+  afterEach(() => {
+    stack.model.assertDone();
+    stack.model.reset();
+  });
+  afterAll(async () => {
+    await temporal.close();
+    await stack.close();
+  });
+
+  /** The run's Temporal executions, first to last: each continued-as-new one names the one before. */
+  async function executionsOf(workflowId: string): Promise<number> {
+    const client = new Client({ connection: temporal });
+    let count = 0;
+    for (let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId; runId; count++) {
+      const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+      runId = history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+    }
+    return count;
+  }
+
+  it('continues the run as new inside the loop when it is the walk\'s only branch, the walk carried over: same execution row, guard rails and next step', async () => {
+    const items = Array.from({ length: 10 }, (_, i) => ({ n: i }));
+    const plan = llmStep({ name: 'plan', system_prompt: 'Plan the work' });
+    const each = llmStep({ name: 'each', system_prompt: 'Item <<item.n>>', loop: { type: 'for_each', input_path: '<<trigger_output.items>>' } });
+    const report = llmStep({ name: 'report', system_prompt: 'PLACEHOLDER' });
+    report.system_prompt = `Report on <<step_output.${each.uuid}.length>> items after <<step_output.${plan.uuid}>>`;
+    stack.model.respondWith((request) => reply.text(`answer to ${request.body.messages[0].content}`));
+    // A data condition on the loop's output (a chain-shaped graph would be stored as a chain).
+    const lastItemDone = { conditions: { path: '$[9]', operator: 'contains', value: 'Item 9' } };
+    const graph = { entry_node: plan.uuid, max_steps: 3, edges: [graphEdge(plan, each), graphEdge(each, report, null, lastItemDone), graphEdge(report, null)] };
+
+    const done = await stack.runSteps([plan, each, report], { items }, { fields: { graph } });
+
+    expect(done.status).toBe('completed');
+    // 10 iterations at 4 an execution: the run continued as new twice, inside the loop.
+    expect(await executionsOf(done.temporal.workflow_id)).toBe(3);
+    // Every step's row closed by the last execution, the plan's too: the walk's tally was carried over.
+    expect(done.steps.map((step: RunBody) => [step.name, step.status])).toEqual([['plan', 'completed'], ['each', 'completed'], ['report', 'completed']]);
+    const loop = done.steps.find((step: RunBody) => step.name === 'each');
+    expect(loop).toMatchObject({ status: 'completed', iteration_count: 1 }); // one execution of the step, not one per Temporal execution
+    expect(loop.iterations[0]).toMatchObject({ status: 'completed', loop: { iterations: 10, stopped_by: 'exhausted' }, iteration_count: 10 });
+    expect(loop.iterations[0].iterations.map((it: RunBody) => it.output.raw_data)).toEqual(items.map((item) => `answer to Item ${item.n}`));
+    // max_steps 3 counts the three executions across Temporal executions; the report reads the walk's earlier outputs.
+    expect(stack.model.requests.at(-1)!.body.messages[0].content).toBe('Report on 10 items after answer to Plan the work');
   });
 });

@@ -8,7 +8,7 @@ import { startStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, llmStep } from './support/factories';
 
 const LONG_LOOP = 2000;
-/** 500 iterations an execution (CONTINUE_AS_NEW_EVERY) at ~6 events each, and the loop's start and end. */
+/** 500 iterations an execution (LOOP_ITERATIONS_PER_EXECUTION) at ~6 events each, and the loop's start and end. */
 const HISTORY_BOUND = 3500;
 
 describe('Loops', () => {

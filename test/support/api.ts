@@ -49,11 +49,11 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl: string; bodyLimitBytes: number; temporalAddress: string }> = {}): AppConfig {
+export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl: string; bodyLimitBytes: number; temporalAddress: string; loopIterationsPerExecution: number }> = {}): AppConfig {
   const base = loadConfig();
   return {
     ...base,
-    temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3, conversationTurnsPerExecution: 2 },
+    temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3, conversationTurnsPerExecution: 2, loopIterationsPerExecution: overrides.loopIterationsPerExecution ?? base.temporal.loopIterationsPerExecution },
     api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
     model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
   };

@@ -51,12 +51,14 @@ export interface StackOptions {
   temporalAddress?: string;
   /** The worker's own DATABASE_URL (a MySQL user of its own, test/support/mysql-admin.ts). */
   workerDatabaseUrl?: string;
+  /** Loop iterations a run's execution takes before it continues as new (default: the product's). */
+  loopIterationsPerExecution?: number;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
-  const config = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress });
+  const config = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress, loopIterationsPerExecution: options.loopIterationsPerExecution });
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
   const stack: Stack = {

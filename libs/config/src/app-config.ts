@@ -1,10 +1,10 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
-import { TURNS_PER_EXECUTION } from '@app/contracts';
+import { LOOP_ITERATIONS_PER_EXECUTION, TURNS_PER_EXECUTION } from '@app/contracts';
 
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
   declare readonly databaseUrl: string;
-  declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number };
+  declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   declare readonly api: { port: number; bodyLimitBytes: number };
   declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
 }
@@ -43,6 +43,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       heartbeatTimeoutSeconds: integer(env, 'ACTIVITY_HEARTBEAT_TIMEOUT_SECONDS', 30),
       // Turns a conversational run's execution takes before it continues as new (keeps its history small).
       conversationTurnsPerExecution: integer(env, 'CONVERSATION_TURNS_PER_EXECUTION', TURNS_PER_EXECUTION),
+      // Loop iterations an execution runs before it continues as new (same reason).
+      loopIterationsPerExecution: integer(env, 'LOOP_ITERATIONS_PER_EXECUTION', LOOP_ITERATIONS_PER_EXECUTION),
     },
     api: {
       port: integer(env, 'API_PORT', 3000),

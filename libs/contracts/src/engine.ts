@@ -23,6 +23,8 @@ export interface PreparedRun {
   heartbeat_timeout_seconds?: number;
   /** Conversational runs: turns an execution takes before it continues as new (default TURNS_PER_EXECUTION). */
   turns_per_execution?: number;
+  /** Loop iterations an execution runs before it continues as new (default LOOP_ITERATIONS_PER_EXECUTION). */
+  iterations_per_execution?: number;
   /** A resumed run starts here: the steps before it were carried over from the parent run. */
   resume?: ResumePoint;
   /** Set when this execution continues an earlier one of the same run (continue-as-new inside a loop). */
@@ -37,6 +39,12 @@ export interface ResumePoint {
   previous_step_uuid: string | null;
 }
 
+/**
+ * Loop iterations one execution runs before it continues as new (sooner if Temporal suggests it), so a
+ * loop of thousands keeps each history to a few thousand events.
+ */
+export const LOOP_ITERATIONS_PER_EXECUTION = 500;
+
 /** Where a run that continued as new picks up: inside a looping step, at its next iteration. */
 export interface ContinuedLoop {
   step_uuid: string;
@@ -48,6 +56,21 @@ export interface ContinuedLoop {
   item_count: number | null;
   /** for_each: max_items cut the items short. */
   truncated: boolean;
+  /** A loop inside a graph: the walk it is part of (a chain's walk has nothing else to carry). */
+  walk?: ContinuedWalk;
+}
+
+/** What a graph walk carries into the execution that continues its loop (the loop was its only branch). */
+export interface ContinuedWalk {
+  /** The loop's execution row, and its index among the step's executions. */
+  instance_uuid: string;
+  index: number;
+  executions: Record<string, number>;
+  failed: string[];
+  failures: string[];
+  /** Executions since the guard rails last started counting, and the time walked (waits for people left out). */
+  steps_counted: number;
+  walked_ms: number;
 }
 
 /** What a Temporal Schedule starts: the run workflow prepares its own rows first. */

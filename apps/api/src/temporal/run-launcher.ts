@@ -61,7 +61,14 @@ export class TemporalRunLauncher extends RunLauncher {
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         taskQueue: temporal.taskQueue,
-        args: [{ ...run, heartbeat_timeout_seconds: temporal.heartbeatTimeoutSeconds, ...(run.definition.graph?.is_conversational ? { turns_per_execution: temporal.conversationTurnsPerExecution } : {}) }],
+        args: [
+          {
+            ...run,
+            heartbeat_timeout_seconds: temporal.heartbeatTimeoutSeconds,
+            ...(run.definition.graph?.is_conversational ? { turns_per_execution: temporal.conversationTurnsPerExecution } : {}),
+            ...(run.definition.steps.some((step) => 'loop' in step && step.loop) ? { iterations_per_execution: temporal.loopIterationsPerExecution } : {}),
+          },
+        ],
         staticSummary: `${name} — run ${run.run_uuid}`,
         memo: { run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id },
         typedSearchAttributes: runSearchAttributes({ run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id }),

@@ -7,7 +7,8 @@ export { chainAsGraph } from '@app/contracts';
  * chain back), else null. A conversational graph stays a graph whatever its shape: a chain runs once.
  */
 export function graphAsChain(steps: readonly StepDefinition[], graph: GraphDefinition): StepDefinition[] | null {
-  if (graph.edges.length !== steps.length || graph.is_conversational) return null;
+  // A timeout is a guard rail a chain does not have: such a graph stays a graph.
+  if (graph.edges.length !== steps.length || graph.is_conversational || graph.timeout_seconds !== undefined) return null;
   const byUuid = new Map(steps.map((step) => [step.uuid, step]));
   const order: StepDefinition[] = [];
   for (let at: string | null = graph.entry_node; at !== null; ) {

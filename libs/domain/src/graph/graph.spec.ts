@@ -127,6 +127,7 @@ describe('chains as graphs', () => {
     expect(graphAsChain(steps, { ...graph, edges: graph.edges.slice(0, 2) })).toBeNull();
     expect(graphAsChain(steps, { ...graph, edges: [...graph.edges.slice(0, 2), edge(steps[2], steps[0])] })).toBeNull();
     expect(graphAsChain(steps, { ...graph, is_conversational: true })).toBeNull(); // a conversation runs once per message
+    expect(graphAsChain(steps, { ...graph, timeout_seconds: 60 })).toBeNull(); // its guard rail would be lost
   });
 
   it('stores a workflow body whose graph is a chain as that chain', () => {

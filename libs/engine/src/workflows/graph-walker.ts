@@ -7,6 +7,7 @@ import {
   DEFAULT_GRAPH_TIMEOUT_SECONDS,
   DEFAULT_MAX_STEPS,
   type ContinuedLoop,
+  type ContinuedWalk,
   type ConversationRef,
   type CustomAgentStep,
   type GraphDefinition,
@@ -21,7 +22,7 @@ import {
 import { agentTurns } from './agent-turns';
 import { afterToolCalls, conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from './graph-routing';
 import { runHumanInput } from './human-input-step';
-import { runLoop } from './loop-step';
+import { runLoop, type LoopCarry } from './loop-step';
 import { newInputTracker } from './new-input';
 import type { StepTally } from './run-end';
 import { bookkeeping, failureMessage, type RunScope } from './run-scope';
@@ -99,6 +100,8 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
   let guard: GuardHit | null = null;
   let lastOutput: string | null = null;
   let turn: number | undefined;
+  /** Activations of the wave running now: a loop continues the run as new only as the walk's one branch. */
+  let waveSize = 0;
   const maxSteps: GuardHit = { type: 'MaxStepsReached', message: `Guard max_steps reached: the run made ${plan.maxSteps} step executions without ending` };
   const timeout: GuardHit = { type: 'TimeoutReached', message: `Guard timeout_seconds reached: the run walked for more than ${plan.timeoutSeconds} s without ending` };
   // Where the guard rails count from: the walk's start, or the last hand-off to a person.
@@ -141,10 +144,27 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
     return targets.map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid, ...(target === caller.uuid ? { continues } : {}) }));
   }
 
+  /** What a graph walk carries into the execution that continues a loop of `context`'s execution. */
+  function loopCarry(context: StepContext): LoopCarry {
+    if (!plan.rowPerExecution) return () => ({});
+    if (waveSize !== 1 || turn !== undefined) return null;
+    return () => ({
+      walk: {
+        instance_uuid: context.instance_uuid,
+        index: context.iteration!.index,
+        executions: Object.fromEntries(executions),
+        failed: [...tally.failed],
+        failures,
+        steps_counted: executionCount() - budgetFrom,
+        walked_ms: Date.now() - clockFrom - counters.waitedForPeopleMs,
+      },
+    });
+  }
+
   /** Runs one activation: the step's output, or (tool hand-offs, stop checkers) the activations that follow. */
   async function runStep(step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, summary: string | undefined): Promise<IterationRef | Activation[]> {
     const looping = loopOf(step);
-    if (looping) return await runLoop(scope, looping, context, loop ?? null, !plan.rowPerExecution);
+    if (looping) return await runLoop(scope, looping, context, loop ?? null, loopCarry(context));
     switch (step.type) {
       case 'custom_llm':
         return await activitiesFor(step, summary).runLlmStep({ ...context, step });
@@ -167,6 +187,9 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
 
   async function execute(activation: Activation): Promise<Activation[]> {
     const step = byUuid.get(activation.step_uuid)!;
+    // A loop an earlier execution of the run continued as new: same execution row, already counted.
+    const resumed = activation.loop?.walk;
+    if (resumed) return await executeAs(step, activation, resumed.index, resumed.instance_uuid);
     if (executionCount() - budgetFrom >= plan.maxSteps) {
       guard ??= maxSteps;
       return [];
@@ -178,13 +201,18 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
     }
     const index = executions.get(step.uuid) ?? 0;
     executions.set(step.uuid, index + 1);
+    return await executeAs(step, activation, index, plan.rowPerExecution ? uuid4() : instanceOf.get(step.uuid)!);
+  }
+
+  /** Runs execution `index` of `step` on row `instanceUuid`, and returns the activations it leads to. */
+  async function executeAs(step: StepDefinition, activation: Activation, index: number, instanceUuid: string): Promise<Activation[]> {
     // Tool calls alone take an agent to its tool executor: its final answer chooses among the other routes.
     const handOff = step.type === 'custom_agent' ? toolHandOffEdge(graph, step.uuid, isToolExecutor) : null;
     const choices = routeChoices(graph, step.uuid).filter((choice) => choice !== handOff?.condition_value);
     const context: StepContext = {
       run_uuid: input.run_uuid,
       user_id: input.user_id,
-      instance_uuid: plan.rowPerExecution ? uuid4() : instanceOf.get(step.uuid)!,
+      instance_uuid: instanceUuid,
       previous_step_uuid: activation.previous_step_uuid,
       ...(plan.rowPerExecution ? { iteration: { parent_instance_uuid: instanceOf.get(step.uuid)!, index } } : {}),
       ...(choices.length ? { route_choices: choices } : {}),
@@ -217,10 +245,20 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
 
   /** Runs a wave's branches to their ends; a cancellation (or continue-as-new) goes on once every branch has closed its row. */
   async function runWave(wave: Activation[]): Promise<Activation[]> {
+    waveSize = wave.length;
     const settled = await Promise.allSettled(wave.map(execute));
     const thrown = settled.find((result) => result.status === 'rejected');
     if (thrown) throw thrown.reason;
     return settled.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+  }
+
+  /** Takes up where an earlier execution of the run left the walk (a loop that continued as new). */
+  function carryOver(walked: ContinuedWalk): void {
+    for (const [stepUuid, count] of Object.entries(walked.executions)) executions.set(stepUuid, count);
+    for (const stepUuid of walked.failed) tally.failed.add(stepUuid);
+    failures = [...walked.failures];
+    budgetFrom = executionCount() - walked.steps_counted;
+    clockFrom = Date.now() - walked.walked_ms;
   }
 
   /** Walks from `start` until every branch has ended; `turnNumber` for a conversation's turn. */
@@ -237,6 +275,7 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
       news.forget();
     };
     restartGuards();
+    if (start.loop?.walk) carryOver(start.loop.walk);
     for (let wave: Activation[] = [start]; wave.length && !stopped; ) {
       const activated = await runWave(wave);
       // Two edges into one step activate it once; a tool executor runs once per agent that handed it calls.

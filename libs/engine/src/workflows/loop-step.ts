@@ -1,31 +1,29 @@
 // A step with a loop: each iteration is the step's usual activities under an iteration row of its own (its
 // uuid drawn here, so a retried activity reuses it); only indexes travel, each iteration resolves its item
-// itself. A chain's loop continues the run as new every CONTINUE_AS_NEW_EVERY iterations.
+// itself. Every iterations_per_execution iterations the run continues as new, when the walk allows it.
 import { CancellationScope, continueAsNew, isCancellation, uuid4, workflowInfo } from '@temporalio/workflow';
-import { LOOP_DEFAULTS, type ContinuedLoop, type LoopingStep, type LoopStopReason, type OutputRef, type StepContext } from '@app/contracts';
+import { LOOP_DEFAULTS, LOOP_ITERATIONS_PER_EXECUTION, type ContinuedLoop, type LoopingStep, type LoopStopReason, type OutputRef, type StepContext } from '@app/contracts';
 import { runAgent } from './agent-turns';
 import { bookkeeping, failureMessage, type RunScope, type RunWorkflowFn } from './run-scope';
 
 /**
- * Loop iterations one execution runs before it continues as new (sooner if Temporal suggests it), so a
- * loop of thousands keeps each history to a few thousand events.
+ * What the walk carries into a new execution of the run (`{}` for a chain), or null when it cannot
+ * continue as new (a graph's other branches are running, or a conversation's turn is).
  */
-export const CONTINUE_AS_NEW_EVERY = 500;
+export type LoopCarry = (() => Partial<ContinuedLoop>) | null;
 
-/**
- * `resume`: where an earlier execution of this run stopped inside the loop. `mayContinueAsNew`: false in a
- * graph walk, whose other branches and counters a new execution would not carry.
- */
-export async function runLoop(scope: RunScope, step: LoopingStep, context: StepContext, resume: ContinuedLoop | null, mayContinueAsNew: boolean): Promise<OutputRef> {
+/** `resume`: where an earlier execution of this run stopped inside the loop. */
+export async function runLoop(scope: RunScope, step: LoopingStep, context: StepContext, resume: ContinuedLoop | null, carry: LoopCarry): Promise<OutputRef> {
   const loop = step.loop!;
   const { activitiesFor, counters } = scope;
   const position = resume ?? { ...(await activitiesFor(step, `${step.name}: start ${loop.type}`).startLoop({ ...context, step })), next_iteration: 0 };
   const bound = loop.type === 'for_each' ? position.item_count! : (loop.max_iters ?? LOOP_DEFAULTS.max_iters);
   let iterations = position.next_iteration;
   let stoppedBy: LoopStopReason | null = null;
+  const perExecution = scope.input.iterations_per_execution ?? LOOP_ITERATIONS_PER_EXECUTION;
   while (iterations < bound && !stoppedBy) {
-    if (mayContinueAsNew && (counters.iterationsThisExecution >= CONTINUE_AS_NEW_EVERY || workflowInfo().continueAsNewSuggested)) {
-      const continued: ContinuedLoop = { ...position, step_uuid: step.uuid, previous_step_uuid: context.previous_step_uuid, next_iteration: iterations };
+    if (carry && (counters.iterationsThisExecution >= perExecution || workflowInfo().continueAsNewSuggested)) {
+      const continued: ContinuedLoop = { ...position, step_uuid: step.uuid, previous_step_uuid: context.previous_step_uuid, next_iteration: iterations, ...carry() };
       await continueAsNew<RunWorkflowFn>({ ...scope.input, continued });
     }
     // Routing is the loop's as a whole: an iteration is not asked where the run goes next.
