@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { agentStep, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { ToolServer, toolScript } from './support/tool-server';
 
 /** A tool endpoint that answers the scripted statuses in order, then 200: for retry and refusal cases. */
@@ -33,18 +33,11 @@ describe('Agent runs', () => {
   let stack: Stack;
   let temporal: Connection;
 
+  useStack((started) => (stack = started));
   beforeAll(async () => {
-    stack = await startStack();
     temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
   });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await temporal.close();
-    await stack.close();
-  });
+  afterAll(() => temporal?.close());
 
   const run = (steps: Record<string, unknown>[], trigger_output?: unknown) => stack.runSteps(steps, trigger_output);
 

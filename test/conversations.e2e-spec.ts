@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, graphEdge } from './support/factories';
 import { SEED_004_AGENTS, twoNChat } from './support/seed-004';
 
@@ -12,14 +12,7 @@ import { SEED_004_AGENTS, twoNChat } from './support/seed-004';
 describe('Conversations', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   const waiting = (run: RunBody) => run.status === 'awaiting_input';
   const send = (run: RunBody, content: string, wait?: number) => stack.user.post(`/runs/${run.uuid}/messages${wait === undefined ? '' : `?wait_seconds=${wait}`}`, { content });

@@ -3,7 +3,7 @@
 // later steps read the loop's output.
 import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { graphEdge, llmStep } from './support/factories';
 
 type Step = { uuid: string; name: string };
@@ -14,14 +14,7 @@ const TOKENS_A_CALL = 15;
 describe('Loops in graph runs', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   const run = (steps: Step[], graph: Record<string, unknown>, trigger_output: unknown) => stack.runSteps(steps, trigger_output, { fields: { graph } });
 

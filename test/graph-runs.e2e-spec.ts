@@ -1,7 +1,7 @@
 // Graph runs end to end: a router choosing its path, parallel branches with one failing, data conditions on
 // edges, and the max_steps guard rail, on real Temporal and MySQL with the model fake.
 import { reply, type RecordedRequest } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, llmStep, graphEdge } from './support/factories';
 
 type Step = { uuid: string; name: string };
@@ -9,14 +9,7 @@ type Step = { uuid: string; name: string };
 describe('Graph runs', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   const run = (steps: Step[], graph: Record<string, unknown>) => stack.runSteps(steps, { topic: 'prices' }, { fields: { graph } });
 

@@ -3,7 +3,7 @@
 // run can be cancelled or outlive its worker, and a graph's guard rail hands the run to a person.
 import { randomUUID } from 'node:crypto';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { llmStep } from './support/factories';
 
 const humanStep = (overrides: Record<string, unknown> = {}) => ({
@@ -21,14 +21,7 @@ const always = (source: Step, target: Step | null) => ({ source_step_uuid: sourc
 describe('Human input', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   const waiting = (run: RunBody) => run.status === 'awaiting_input';
   const startWaiting = async (steps: Record<string, unknown>[], fields: Record<string, unknown> = {}) => {

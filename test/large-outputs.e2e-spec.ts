@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { graphEdge, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
-import { startStack, type Stack } from './support/stack';
+import { useStack, type Stack } from './support/stack';
 import { byteFields, fetchRunHistory, historyBytes } from './support/temporal-history';
 
 const MiB = 1024 * 1024;
@@ -21,14 +21,7 @@ function textOf(bytes: number): string {
 describe('Large outputs', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   const run = (steps: Record<string, unknown>[], trigger_output: unknown = { text: 'go' }) => stack.runSteps(steps, trigger_output);
 

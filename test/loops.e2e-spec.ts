@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, llmStep } from './support/factories';
 
 const LONG_LOOP = 2000;
@@ -15,18 +15,11 @@ describe('Loops', () => {
   let stack: Stack;
   let temporal: Connection;
 
+  useStack((started) => (stack = started));
   beforeAll(async () => {
-    stack = await startStack();
     temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
   });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await temporal.close();
-    await stack.close();
-  });
+  afterAll(() => temporal?.close());
 
   const run = (steps: Record<string, unknown>[], trigger_output: unknown, timeoutMs?: number, fields?: Record<string, unknown>) => stack.runSteps(steps, trigger_output, { timeoutMs, fields });
 

@@ -7,27 +7,20 @@ import { expectEachStepAskedOnce, startFaultChain } from './support/fault-chain'
 import { reply } from './support/model-fake';
 import { MysqlAdmin } from './support/mysql-admin';
 import { auditOf, expectEachStepOnce } from './support/run-audit';
-import { startStack, type Stack } from './support/stack';
+import { useStack, type Stack } from './support/stack';
 
 describe('MySQL connections dropped during a step', () => {
   let admin: MysqlAdmin;
   let workerUser: string;
+  let workerDatabaseUrl: string;
   let stack: Stack;
 
   beforeAll(async () => {
     admin = await MysqlAdmin.connect();
-    const { user, databaseUrl } = await admin.createUser();
-    workerUser = user;
-    stack = await startStack({ workerDatabaseUrl: databaseUrl });
+    ({ user: workerUser, databaseUrl: workerDatabaseUrl } = await admin.createUser());
   });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await admin?.close();
-  });
+  useStack((started) => (stack = started), () => ({ workerDatabaseUrl }));
+  afterAll(() => admin?.close()); // after the stack has closed: registered after useStack
 
   it('completes the run with every step once and its whole audit', async () => {
     const started = Date.now();

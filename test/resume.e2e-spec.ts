@@ -1,20 +1,13 @@
 // Partial success, resume from a step and idempotent starts, end to end on real Temporal and MySQL.
 import { randomUUID } from 'node:crypto';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { llmStep } from './support/factories';
 
 describe('Resume and partial success', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   /** Four steps; the third reads the first's output, and is retried once before failing for good. */
   async function fourSteps() {

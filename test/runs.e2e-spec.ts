@@ -2,21 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
-import { startStack, type Stack } from './support/stack';
+import { startStack, useStack, type Stack } from './support/stack';
 import { agentStep, llmStep, stopChecker } from './support/factories';
 import { ToolServer } from './support/tool-server';
 
 describe('Runs', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   it('runs a chain of LLM steps, passing full data forward and auditing every call', async () => {
     const first = llmStep({ name: 'summarise', system_prompt: 'Summarise: <<trigger_output.text>>' });

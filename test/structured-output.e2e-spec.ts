@@ -3,7 +3,7 @@
 // failing with those errors.
 import { agentStep, llmStep } from './support/factories';
 import { reply, type RecordedMessage } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
 
 const LABEL_SCHEMA = { type: 'object', required: ['label', 'score'], properties: { label: { type: 'string' }, score: { type: 'number' } } };
@@ -11,14 +11,7 @@ const LABEL_SCHEMA = { type: 'object', required: ['label', 'score'], properties:
 describe('Structured output', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(() => stack.close());
+  useStack((started) => (stack = started));
 
   const run = (steps: Record<string, unknown>[]) => stack.runSteps(steps, { text: 'buy now!!!' });
 

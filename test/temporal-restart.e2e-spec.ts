@@ -7,7 +7,7 @@ import { agentStep } from './support/factories';
 import { expectEachStepAskedOnce, startFaultChain } from './support/fault-chain';
 import { reply } from './support/model-fake';
 import { auditOf, expectEachStepOnce, waitForAudit, type RunAudit } from './support/run-audit';
-import { startStack, type Stack } from './support/stack';
+import { useStack, type Stack } from './support/stack';
 import { TemporalDevServer } from './support/temporal-dev-server';
 import { ToolServer, toolScript } from './support/tool-server';
 
@@ -18,17 +18,12 @@ describe('A Temporal server restart during a run', () => {
 
   beforeAll(async () => {
     temporal = await TemporalDevServer.start();
-    stack = await startStack({ temporalAddress: temporal.address });
+  });
+  useStack((started) => (stack = started), () => ({ temporalAddress: temporal.address }));
+  beforeAll(() => {
     db = stack.api.app.get(DataSource);
   });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await temporal?.dispose();
-  });
+  afterAll(() => temporal?.dispose()); // after the stack has closed: registered after useStack
 
   /**
    * Stops Temporal, waits until the work in flight has finished with nobody to tell (`finished`), and

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { agentStep, graphEdge, toolExecutorStep } from './support/factories';
 import { reply, type RecordedRequest } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
 
 type Step = { uuid: string; name: string };
@@ -15,19 +15,12 @@ describe('Tool executor runs', () => {
   let tools: ToolServer;
   let db: DataSource;
 
+  useStack((started) => (stack = started));
   beforeAll(async () => {
-    stack = await startStack();
     db = stack.api.app.get(DataSource);
     tools = await ToolServer.start({ research: (args) => ({ found: 'cheap prices', asked: args }), lookup: (args) => ({ looked_up: args }) });
   });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await tools.close();
-    await stack.close();
-  });
+  afterAll(() => tools?.close());
 
   async function registerTool(handler: string): Promise<string> {
     const name = `${handler}_${randomUUID().slice(0, 8)}`;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { BUILTIN_TOOLS, manifestHash, type ToolManifest } from '../libs/domain/src';
 import { agentStep, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
-import { startStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type RunBody, type Stack } from './support/stack';
 
 const ENDPOINT = 'http://127.0.0.1:9/tool';
 const oldParameters = { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] };
@@ -13,16 +13,7 @@ const newParameters = { type: 'object', properties: { query: { type: 'string' },
 describe('Tool manifests', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  useStack((started) => (stack = started));
 
   const toolName = () => `search_${randomUUID().slice(0, 8)}`;
 

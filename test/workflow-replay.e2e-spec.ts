@@ -11,7 +11,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { agentStep, graphEdge, llmStep, stopChecker } from './support/factories';
 import { reply } from './support/model-fake';
-import { startStack, type Stack } from './support/stack';
+import { useStack, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
 import { loadWorkflowBundle } from './support/workflow-bundle';
 
@@ -31,18 +31,11 @@ describe('Run workflow replay', () => {
   let stack: Stack;
   let temporal: Connection;
 
+  useStack((started) => (stack = started));
   beforeAll(async () => {
-    stack = await startStack();
     temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
   });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await temporal.close();
-    await stack.close();
-  });
+  afterAll(() => temporal?.close());
 
   /** Starts a run over REST, waits for its end, and returns its Temporal history. */
   async function historyOf(steps: Record<string, unknown>[], before?: (runUuid: string) => Promise<void>, fields: Record<string, unknown> = {}) {

@@ -100,3 +100,25 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await stack.startWorker();
   return stack;
 }
+
+/**
+ * The lifecycle most specs share: one stack for the describe block, started before its tests and closed
+ * after them, and a model fake that must have served its whole script (and nothing unscripted) by the end
+ * of each test, then forgets it. `onStarted` hands the stack over, so the spec keeps a plain `let stack`.
+ *
+ * Jest runs hooks in the order they are registered, the `afterAll`s too: what the stack needs (a server of
+ * its own, a MySQL user) is set up in a `beforeAll` before this call, read through `options` given as a
+ * function, and torn down in an `afterAll` registered after it.
+ */
+export function useStack(onStarted: (stack: Stack) => void, options: StackOptions | (() => StackOptions) = {}): void {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(typeof options === 'function' ? options() : options);
+    onStarted(stack);
+  });
+  afterEach(() => {
+    stack?.model.assertDone();
+    stack?.model.reset();
+  });
+  afterAll(() => stack?.close());
+}
