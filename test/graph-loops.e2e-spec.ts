@@ -1,8 +1,8 @@
 // Loops inside graph runs end to end: a looping step is one execution of its graph step, its iterations
 // nested beneath that execution (step row -> execution row -> iteration rows), and the step's edges and
 // later steps read the loop's output.
-import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
+import { executionHistories } from './support/temporal-history';
 import { useStack, type RunBody, type Stack } from './support/stack';
 import { graphEdge, llmStep } from './support/factories';
 
@@ -131,33 +131,8 @@ describe('Loops in graph runs', () => {
 });
 
 describe('A long loop inside a graph run', () => {
-  const PER_EXECUTION = 4;
   let stack: Stack;
-  let temporal: Connection;
-
-  beforeAll(async () => {
-    stack = await startStack({ loopIterationsPerExecution: PER_EXECUTION });
-    temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-  });
-  afterEach(() => {
-    stack.model.assertDone();
-    stack.model.reset();
-  });
-  afterAll(async () => {
-    await temporal.close();
-    await stack.close();
-  });
-
-  /** The run's Temporal executions, first to last: each continued-as-new one names the one before. */
-  async function executionsOf(workflowId: string): Promise<number> {
-    const client = new Client({ connection: temporal });
-    let count = 0;
-    for (let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId; runId; count++) {
-      const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-      runId = history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-    }
-    return count;
-  }
+  useStack((started) => (stack = started), { loopIterationsPerExecution: 4 });
 
   it('continues the run as new inside the loop when it is the walk\'s only branch, the walk carried over: same execution row, guard rails and next step', async () => {
     const items = Array.from({ length: 10 }, (_, i) => ({ n: i }));
@@ -174,7 +149,7 @@ describe('A long loop inside a graph run', () => {
 
     expect(done.status).toBe('completed');
     // 10 iterations at 4 an execution: the run continued as new twice, inside the loop.
-    expect(await executionsOf(done.temporal.workflow_id)).toBe(3);
+    expect(await executionHistories(done.temporal.workflow_id)).toHaveLength(3);
     // Every step's row closed by the last execution, the plan's too: the walk's tally was carried over.
     expect(done.steps.map((step: RunBody) => [step.name, step.status])).toEqual([['plan', 'completed'], ['each', 'completed'], ['report', 'completed']]);
     const loop = done.steps.find((step: RunBody) => step.name === 'each');

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
+import { executionHistories } from './support/temporal-history';
 import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, llmStep } from './support/factories';
 
@@ -121,19 +122,12 @@ describe('Loops', () => {
     expect(step.output.raw_data).toHaveLength(LONG_LOOP);
     expect(step.output.raw_data[LONG_LOOP - 1]).toEqual({ echo: String(LONG_LOOP - 1) });
 
-    // Walk the chain of executions back from the last one: each history bounded, the loop spread over several.
-    const client = new Client({ connection: temporal });
-    const lengths: number[] = [];
-    const last = await client.workflow.getHandle(done.temporal.workflow_id).describe();
     // The last execution still carries the run's attributes and memo, so the Web UI finds it like any run.
+    const last = await new Client({ connection: temporal }).workflow.getHandle(done.temporal.workflow_id).describe();
     expect(last.searchAttributes).toMatchObject({ StepwiseRunUuid: [done.uuid] });
     expect(last.memo).toMatchObject({ run_uuid: done.uuid });
-    let runId: string | undefined = last.runId;
-    while (runId) {
-      const history = await client.workflow.getHandle(done.temporal.workflow_id, runId).fetchHistory();
-      lengths.unshift(history.events!.length);
-      runId = history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-    }
+    // Each execution's history bounded, the loop spread over several.
+    const lengths = (await executionHistories(done.temporal.workflow_id)).map((history) => history.events!.length);
     console.log(`executions: ${lengths.length}, history events: ${lengths.join(', ')}`);
     expect(lengths.length).toBeGreaterThanOrEqual(LONG_LOOP / 500);
     expect(Math.max(...lengths)).toBeLessThan(HISTORY_BOUND);

@@ -13,6 +13,23 @@ export async function fetchRunHistory(workflowId: string, address = process.env.
   }
 }
 
+/** The histories of a run's executions, first to last: each one continued as new names the one before. */
+export async function executionHistories(workflowId: string, address = process.env.TEMPORAL_ADDRESS): Promise<History[]> {
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new Client({ connection });
+    const histories: History[] = [];
+    for (let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId; runId; ) {
+      const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+      histories.unshift(history);
+      runId = history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+    }
+    return histories;
+  } finally {
+    await connection.close();
+  }
+}
+
 /** The history's size as the server stores it (protobuf-encoded). */
 export const historyBytes = (history: History): number => temporal.api.history.v1.History.encode(history).finish().length;
 
