@@ -3,46 +3,20 @@
 // call that died is retried, and the agent's conversation goes on to its answer.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { startApi, testConfig, type TestApi } from './support/api';
 import { agentStep, graphEdge, llmStep, toolExecutorStep } from './support/factories';
-import { ModelFake, reply, type RecordedRequest } from './support/model-fake';
+import { reply, type RecordedRequest } from './support/model-fake';
 import { auditOf } from './support/run-audit';
 import type { RunBody } from './support/stack';
-import { ToolServer } from './support/tool-server';
-import { WorkerProcess } from './support/worker-process';
+import { useWorkerCrash } from './support/worker-crash';
 
 describe('A worker crash during a graph run', () => {
-  let model: ModelFake;
-  let api: TestApi;
-  let tools: ToolServer;
-  let worker: WorkerProcess;
-  let killed = false;
-
-  beforeAll(async () => {
-    model = await ModelFake.start();
-    api = await startApi(testConfig({ modelBaseUrl: model.baseUrl }));
-    tools = await ToolServer.start({
-      lookup: async (args, call) => {
-        const { n } = args as { n: number };
-        if (n === 3 && !killed) {
-          // The third call is in flight: the worker dies before it gets the answer (as in worker-crash).
-          killed = true;
-          await worker.kill();
-          await tools.waitUntil(() => call.aborted, 10_000, () => 'the killed worker\'s connection is still open');
-        }
-        return { n, value: n * 10 };
-      },
-    });
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await Promise.all([api.close(), model.close(), tools.close()]);
-  });
+  const crash = useWorkerCrash();
 
   const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
   const stepNamed = (run: RunBody, name: string): RunBody => run.steps.find((step: RunBody) => step.name === name);
 
   it('completes the run, each execution, model turn and tool call done once, the lost call retried', async () => {
+    const { api, model, tools } = crash;
     const user = await api.newUser();
     const name = `lookup_${randomUUID().slice(0, 6)}`;
     await user.post('/tools', { name, description: 'look up n', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
@@ -64,16 +38,10 @@ describe('A worker crash during a graph run', () => {
       return answered < 4 ? reply.toolCalls([{ name, arguments: { n: answered + 1 } }]) : reply.json({ total: 100 });
     });
 
-    worker = await WorkerProcess.start(api.config);
+    await crash.startWorker();
     const run = (await user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: { topic: 'numbers' } })).body;
-    await tools.waitUntil(() => killed && tools.calls.some((call) => call.aborted), 60_000, () => 'the third tool call never arrived');
-    worker = await WorkerProcess.start(api.config);
-
-    let body = (await user.get(`/runs/${run.uuid}`)).body;
-    for (const deadline = Date.now() + 90_000; body.status === 'running' && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      body = (await user.get(`/runs/${run.uuid}`)).body;
-    }
+    await crash.restartAfterCrash();
+    const body = await crash.runEnd(user, run.uuid);
 
     expect(body.status).toBe('completed');
     expect(stepNamed(body, 'Worker').output.raw_data).toEqual({ total: 100 });

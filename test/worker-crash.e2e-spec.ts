@@ -2,43 +2,16 @@
 // completed model turns and tool calls are not repeated, and the run completes.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { startApi, testConfig, type TestApi } from './support/api';
 import { agentStep } from './support/factories';
-import { ModelFake, reply } from './support/model-fake';
+import { reply } from './support/model-fake';
 import { auditOf, expectEachStepOnce } from './support/run-audit';
-import { ToolServer } from './support/tool-server';
-import { WorkerProcess } from './support/worker-process';
+import { useWorkerCrash } from './support/worker-crash';
 
 describe('A worker crash during an agent step', () => {
-  let model: ModelFake;
-  let api: TestApi;
-  let tools: ToolServer;
-  let worker: WorkerProcess;
-  let killed = false;
-
-  beforeAll(async () => {
-    model = await ModelFake.start();
-    api = await startApi(testConfig({ modelBaseUrl: model.baseUrl }));
-    tools = await ToolServer.start({
-      lookup: async (args, call) => {
-        const { n } = args as { n: number };
-        if (n === 3 && !killed) {
-          // The third call is in flight: the worker dies before it gets the answer. Waiting for its exit
-          // and then for this call's socket to close means the answer below is never written.
-          killed = true;
-          await worker.kill();
-          await tools.waitUntil(() => call.aborted, 10_000, () => 'the killed worker\'s connection is still open');
-        }
-        return { n, value: n * 10 };
-      },
-    });
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await Promise.all([api.close(), model.close(), tools.close()]);
-  });
+  const crash = useWorkerCrash();
 
   it('completes the run and the tool server sees each completed call exactly once', async () => {
+    const { api, model, tools } = crash;
     const user = await api.newUser();
     const name = `lookup_${randomUUID().slice(0, 6)}`;
     await user.post('/tools', { name, description: 'look up n', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
@@ -47,16 +20,10 @@ describe('A worker crash during an agent step', () => {
     const calls = [1, 2, 3, 4].map((n) => ({ name, arguments: { n } }));
     model.script(...calls.map((call) => reply.toolCalls([call])), reply.json({ total: 100 }));
 
-    worker = await WorkerProcess.start(api.config);
+    await crash.startWorker();
     const run = (await user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} })).body;
-    await tools.waitUntil(() => killed && tools.calls.some((call) => call.aborted), 60_000, () => 'the third tool call never arrived');
-    worker = await WorkerProcess.start(api.config);
-
-    let body = (await user.get(`/runs/${run.uuid}`)).body;
-    for (const deadline = Date.now() + 90_000; body.status === 'running' && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      body = (await user.get(`/runs/${run.uuid}`)).body;
-    }
+    await crash.restartAfterCrash();
+    const body = await crash.runEnd(user, run.uuid);
 
     expect(body.status).toBe('completed');
     expect(body.steps[0].output.raw_data).toEqual({ total: 100 });
