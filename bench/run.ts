@@ -99,6 +99,7 @@ async function main(): Promise<void> {
     delay.ms = 0;
     print(table(`3. ${mode.waitingRuns} runs waiting ${mode.waitingDelayMs} ms on the model`, ['runner', 'wall s', 'failed', 'peak RSS MB', 'vs plain', 'vs bare'],
       waiting.map((w) => [w.runner, round(w.wall_s), w.failed, Object.entries(w.peak_rss_mb).map(([name, mb]) => `${name} ${mb}`).join(', '), ratio(w.wall_s, waiting[1].wall_s), ratio(w.wall_s, waiting[2].wall_s)])));
+    for (const w of waiting) for (const [reason, count] of Object.entries(w.failures)) print(`   ${w.runner}: ${count} failed with ${reason}`);
 
     // 5. Agent
     const agent: (AgentResult & { runner: string })[] = [];

@@ -7,6 +7,8 @@ export interface WaitingResult {
   model_delay_ms: number;
   wall_s: number;
   failed: number;
+  /** Why runs failed: each distinct reason and how many times. */
+  failures: Record<string, number>;
   peak_rss_mb: Record<string, number>;
 }
 
@@ -19,14 +21,28 @@ export async function measureWaiting(runOnce: () => Promise<void>, runs: number,
   const sampler = setInterval(sample, 200);
   const started = Date.now();
   let failed = 0;
+  const failures: Record<string, number> = {};
   const all: Promise<void>[] = [];
   for (let i = 0; i < runs; i++) {
-    all.push(runOnce().catch(() => void failed++));
+    all.push(
+      runOnce().catch((error: unknown) => {
+        failed += 1;
+        const reason = reasonOf(error);
+        failures[reason] = (failures[reason] ?? 0) + 1;
+      }),
+    );
     // Ten starts, then a breath: the starts spread over a second or two instead of one burst.
     if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await Promise.all(all);
   clearInterval(sampler);
   sample();
-  return { runs, model_delay_ms: modelDelayMs, wall_s: (Date.now() - started) / 1000, failed, peak_rss_mb: peak };
+  return { runs, model_delay_ms: modelDelayMs, wall_s: (Date.now() - started) / 1000, failed, failures, peak_rss_mb: peak };
+}
+
+/** An error's message with its causes' (fetch wraps the socket error), cut to one line. */
+function reasonOf(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error as { message?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) parts.push(current.message ?? String(current));
+  return parts.join(': ').slice(0, 200);
 }
