@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, WorkflowDefinition } from '@app/contracts';
-import { fromAgenticDocument, isAgenticDocument, notFound, parseGraph, toAgenticDocument, validateDefinition, parseWorkflowDocument, type AgenticDocument, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
+import { fromAgenticDocument, isAgenticDocument, notFound, parseGraph, toAgenticDocument, validateDefinition, parseWorkflowDocument, type AgenticDocument, type AgenticEdge, type AgenticNode, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
 import { isUuid, nameBasedUuid } from '../common/uuids';
 import type { Pagination } from '../common/pagination';
@@ -105,16 +105,13 @@ export class WorkflowsService {
    * ("node-uuid-1") get name-based ones, so importing the same document again replaces the workflow it created.
    */
   private async fromAgentic(userId: string, document: object): Promise<Record<string, unknown>> {
-    const { id, nodes, edges } = document as { id?: unknown; nodes?: unknown; edges?: unknown };
+    const { id, nodes, edges } = document as { id?: unknown; nodes?: Partial<AgenticNode>[]; edges?: Partial<AgenticEdge>[] };
     const uuidFor = (kind: 'workflow' | 'node' | 'edge', documentId: string) => (isUuid(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId));
-    const agentIds = Array.isArray(nodes) ? nodes.map((node) => (node as { agentId?: unknown })?.agentId).filter((agentId): agentId is string => typeof agentId === 'string') : [];
-    const agents = new Map<string, CustomAgentStep>();
-    for (const agentId of new Set(agentIds.filter((agentId) => isUuid(agentId)).map((agentId) => agentId.toLowerCase()))) {
-      const workflowUuid = await this.store.workflows.findWorkflowOfStep(userId, agentId);
-      const step = workflowUuid ? (await this.store.get(userId, workflowUuid)).steps.find((candidate) => candidate.uuid === agentId) : undefined;
-      if (step?.type === 'custom_agent') agents.set(agentId, step);
-    }
-    const agentsByName = await this.agentStepsNamedIn(userId, edges, typeof id === 'string' ? uuidFor('workflow', id) : null);
+    const listed = Array.isArray(nodes) ? nodes : [];
+    const agentIds = listed.map((node) => node?.agentId).filter((agentId): agentId is string => typeof agentId === 'string' && isUuid(agentId));
+    const found = await this.store.workflows.findSteps(userId, { uuids: [...new Set(agentIds.map((agentId) => agentId.toLowerCase()))] });
+    const agents = new Map(found.flatMap(({ step }) => (step.type === 'custom_agent' ? [[step.uuid, step] as const] : [])));
+    const agentsByName = await this.agentStepsNamedIn(userId, listed, edges, typeof id === 'string' ? uuidFor('workflow', id) : null);
     return fromAgenticDocument(document, {
       uuidFor,
       agentStep: (agentId) => agents.get(agentId.toLowerCase()) ?? null,
@@ -123,13 +120,15 @@ export class WorkflowsService {
   }
 
   /**
-   * The user's agent steps named by an edge's conditionValue (the names the import may infer nodes from),
-   * leaving out those of the workflow the import replaces: they are its last import's copies, about to go.
+   * The user's agent steps named by the conditionValue of an edge into a node `nodes` does not list (the
+   * names the import may infer nodes from), leaving out those of the workflow the import replaces: they are
+   * its last import's copies, about to go.
    */
-  private async agentStepsNamedIn(userId: string, edges: unknown, replacedUuid: string | null): Promise<CustomAgentStep[]> {
-    const values = Array.isArray(edges) ? edges.map((edge) => (edge as { conditionValue?: unknown })?.conditionValue) : [];
-    const names = [...new Set(values.filter((value): value is string => typeof value === 'string'))];
-    const found = await this.store.workflows.findStepsNamed(userId, names);
+  private async agentStepsNamedIn(userId: string, nodes: Partial<AgenticNode>[], edges: unknown, replacedUuid: string | null): Promise<CustomAgentStep[]> {
+    const listed = new Set(nodes.map((node) => node?.id));
+    const intoUnlisted = Array.isArray(edges) ? (edges as Partial<AgenticEdge>[]).filter((edge) => typeof edge?.targetNodeId === 'string' && !listed.has(edge.targetNodeId)) : [];
+    const names = [...new Set(intoUnlisted.map((edge) => edge.conditionValue).filter((value): value is string => typeof value === 'string'))];
+    const found = await this.store.workflows.findSteps(userId, { names });
     return found.flatMap(({ workflow_uuid, step }) => (step.type === 'custom_agent' && workflow_uuid !== replacedUuid ? [step] : []));
   }
 }

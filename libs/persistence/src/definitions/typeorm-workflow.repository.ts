@@ -40,9 +40,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return step?.workflow_uuid ?? null;
   }
 
-  async findStepsNamed(userId: string, names: string[]): Promise<{ workflow_uuid: string; step: StepDefinition }[]> {
-    if (!names.length) return [];
-    const rows = await this.dataSource.getRepository(WorkflowStepEntity).findBy({ user_id: userId, name: In(names) });
+  async findSteps(userId: string, by: { uuids: string[] } | { names: string[] }): Promise<{ workflow_uuid: string; step: StepDefinition }[]> {
+    const [column, values] = 'uuids' in by ? (['uuid', by.uuids] as const) : (['name', by.names] as const);
+    if (!values.length) return [];
+    const rows = await this.dataSource.getRepository(WorkflowStepEntity).findBy({ user_id: userId, [column]: In(values) });
     return rows.map((row) => ({ workflow_uuid: row.workflow_uuid, step: toStep(row) }));
   }
 

@@ -56,8 +56,8 @@ export abstract class WorkflowRepository {
   abstract find(userId: string, uuid: string): Promise<WorkflowRecord | null>;
   /** The uuid of the user's workflow that holds this step, or null. */
   abstract findWorkflowOfStep(userId: string, stepUuid: string): Promise<string | null>;
-  /** The user's steps with one of these names, each with the uuid of the workflow that holds it. */
-  abstract findStepsNamed(userId: string, names: string[]): Promise<{ workflow_uuid: string; step: StepDefinition }[]>;
+  /** The user's steps with one of these uuids or names, each with the uuid of the workflow that holds it. */
+  abstract findSteps(userId: string, by: { uuids: string[] } | { names: string[] }): Promise<{ workflow_uuid: string; step: StepDefinition }[]>;
   abstract findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null>;
   /** Whether any user's workflow, step or trigger already uses this uuid (imports must not take them). */
   abstract ownerOfUuid(uuid: string): Promise<string | null>;
