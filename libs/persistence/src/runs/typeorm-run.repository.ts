@@ -165,9 +165,12 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null> {
-    const manager = this.dataSource.manager;
     const step = await this.stepRow(runUuid, stepUuid);
-    if (!step) return null;
+    return step && this.outputBeneath(runUuid, stepUuid, step);
+  }
+
+  private async outputBeneath(runUuid: string, stepUuid: string, step: StepInstanceEntity): Promise<OutputRecord | null> {
+    const manager = this.dataSource.manager;
     // The step's own output; while it has none (a loop or a graph step still running), the latest one beneath
     // it: an iteration's, an execution's, or an iteration's inside a looping execution. A looping execution
     // ends after its iterations, so it comes first even when both ended within the same millisecond.
@@ -190,9 +193,10 @@ export class TypeormRunRepository extends RunRepository {
     // The rows right beneath the step's: a chain loop's iterations, a graph step's executions (a looping
     // execution counts once, with its loop's output).
     const step = await this.stepRow(runUuid, stepUuid);
-    const iterations = step ? await this.completedIterations({ parent_instance_uuid: step.uuid }, limit) : [];
+    if (!step) return [];
+    const iterations = await this.completedIterations({ parent_instance_uuid: step.uuid }, limit);
     if (iterations.length) return iterations;
-    const own = await this.outputOfStep(runUuid, stepUuid);
+    const own = await this.outputBeneath(runUuid, stepUuid, step);
     return own ? [own] : [];
   }
 
