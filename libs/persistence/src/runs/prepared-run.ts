@@ -1,5 +1,17 @@
 import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
-import type { RunWithSteps } from './run.records';
+import type { NewRun, RunWithSteps } from './run.records';
+
+/** What every new run records about who started it and what it runs, however it starts (a start, a resume). */
+export function runIdentity(request: { runUuid: string; userId: string; temporalWorkflowId: string }, definition: WorkflowDefinition): Pick<NewRun, 'uuid' | 'user_id' | 'workflow_uuid' | 'workflow_name' | 'definition' | 'temporal_workflow_id'> {
+  return {
+    uuid: request.runUuid,
+    user_id: request.userId,
+    workflow_uuid: definition.uuid,
+    workflow_name: definition.name,
+    definition,
+    temporal_workflow_id: request.temporalWorkflowId,
+  };
+}
 
 /** The workflow input of a run already recorded: what a repeated start (same key, retried activity) hands to Temporal. */
 export function preparedRunOf(run: RunWithSteps): PreparedRun {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
 import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutput } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
-import { preparedRunOf } from './prepared-run';
+import { preparedRunOf, runIdentity } from './prepared-run';
 import type { RunRepository } from './run.repository';
 import type { ToolManifestService } from './tool-manifest.service';
 
@@ -44,12 +44,7 @@ export class RunPreparer {
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
     const output = request.triggerOutput;
     const created = await this.runs.create({
-      uuid: request.runUuid,
-      user_id: request.userId,
-      workflow_uuid: definition.uuid,
-      workflow_name: definition.name,
-      definition,
-      temporal_workflow_id: request.temporalWorkflowId,
+      ...runIdentity(request, definition),
       schedule_id: request.scheduleId ?? null,
       tool_drift: toolDrift,
       trigger_output: { uuid: randomUUID(), raw_data: output, summary: summarizeOutput(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isInFlight, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound, planResume } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
-import { preparedRunOf } from './prepared-run';
+import { preparedRunOf, runIdentity } from './prepared-run';
 import { assertStartsRuns } from './run-preparer';
 import type { RunRepository } from './run.repository';
 
@@ -43,12 +43,7 @@ export class RunResumer {
     const carried = new Map(plan.carried.map((step) => [step.step_uuid, step]));
     const finishedAt = new Map(parent.steps.map((step) => [step.step_definition_uuid, step.finished_at]));
     const created = await this.runs.create({
-      uuid: request.runUuid,
-      user_id: request.userId,
-      workflow_uuid: definition.uuid,
-      workflow_name: definition.name,
-      definition,
-      temporal_workflow_id: request.temporalWorkflowId,
+      ...runIdentity(request, definition),
       schedule_id: null,
       trigger_output: { carried_output_id: parent.trigger_output_id },
       resume: { parent_run_uuid: parent.uuid, from_step_uuid: plan.from_step_uuid },
