@@ -10,6 +10,7 @@ import {
   type ContinuedWalk,
   type ConversationRef,
   type CustomAgentStep,
+  type EdgeDefinition,
   type GraphDefinition,
   type IterationRef,
   type LoopingStep,
@@ -113,9 +114,11 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
   const isToolExecutor = (stepUuid: string) => byUuid.get(stepUuid)?.type === 'tool_executor';
   const executionCount = () => [...executions.values()].reduce((sum, n) => sum + n, 0);
 
-  /** A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its tool calls over. */
-  async function runGraphAgent(step: CustomAgentStep, context: StepContext, continues: ConversationRef | undefined): Promise<IterationRef | Activation> {
-    const handOff = toolHandOffEdge(graph, step.uuid, isToolExecutor);
+  /**
+   * A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its
+   * tool calls over along `handOff`, its edge to a tool executor if it has one.
+   */
+  async function runGraphAgent(step: CustomAgentStep, context: StepContext, continues: ConversationRef | undefined, handOff: EdgeDefinition | null): Promise<IterationRef | Activation> {
     const start = continues ? await activitiesFor(step).continueAgentStep({ ...context, step, from: continues }) : await activitiesFor(step).startAgentStep({ ...context, step });
     const end = await agentTurns(scope, step, context, start, handOff !== null);
     return 'ref' in end ? end.ref : { step_uuid: handOff!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
@@ -162,14 +165,14 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
   }
 
   /** Runs one activation: the step's output, or (tool hand-offs, stop checkers) the activations that follow. */
-  async function runStep(step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, summary: string | undefined): Promise<IterationRef | Activation[]> {
+  async function runStep(step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, handOff: EdgeDefinition | null, summary: string | undefined): Promise<IterationRef | Activation[]> {
     const looping = loopOf(step);
     if (looping) return await runLoop(scope, looping, context, loop ?? null, loopCarry(context));
     switch (step.type) {
       case 'custom_llm':
         return await activitiesFor(step, summary).runLlmStep({ ...context, step });
       case 'custom_agent': {
-        const ran = await runGraphAgent(step, context, continues);
+        const ran = await runGraphAgent(step, context, continues, handOff);
         return 'step_uuid' in ran ? [ran] : ran;
       }
       case 'tool_executor':
@@ -220,7 +223,7 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
       ...(turn !== undefined ? { conversation_turn: turn } : {}),
     };
     try {
-      const ran = await runStep(step, context, activation, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
+      const ran = await runStep(step, context, activation, handOff, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
       if (Array.isArray(ran)) return ran;
       lastOutput = ran.output_id;
       news.outputOf(step.uuid, ran.digest);
