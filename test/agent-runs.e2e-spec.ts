@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
 import { agentStep, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
@@ -31,13 +30,7 @@ async function statusServer(statuses: number[]): Promise<{ url: string; hits: nu
 
 describe('Agent runs', () => {
   let stack: Stack;
-  let temporal: Connection;
-
   useStack((started) => (stack = started));
-  beforeAll(async () => {
-    temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-  });
-  afterAll(() => temporal?.close());
 
   const run = (steps: Record<string, unknown>[], trigger_output?: unknown) => stack.runSteps(steps, trigger_output);
 
@@ -184,7 +177,7 @@ describe('Agent runs', () => {
       expect(body.status).toBe('completed');
       expect(stack.model.requests[6].body.messages.filter((message) => message.role === 'tool')).toHaveLength(12);
       expect(body.steps[0].messages).toHaveLength(2 + 6 * (1 + 2) + 1); // system, user, six turns of two calls each, the answer
-      const description = await new Client({ connection: temporal }).workflow.getHandle(`run-${body.uuid}`).describe();
+      const description = await (await stack.temporal()).workflow.getHandle(`run-${body.uuid}`).describe();
       expect(description.historySize).toBeLessThan(100 * 1024);
       // The audit keeps the conversation once: model calls name the messages they sent by count.
       expect(body.steps[0].model_calls.map((call: RunBody) => call.request.message_count)).toEqual([2, 5, 8, 11, 14, 17, 20]);

@@ -2,7 +2,6 @@
 // activities and audit rows, history references into a loop's outputs, and a loop of thousands that
 // continues as new so each Temporal history stays bounded.
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
 import { executionHistories } from './support/temporal-history';
 import { useStack, type RunBody, type Stack } from './support/stack';
@@ -14,13 +13,7 @@ const HISTORY_BOUND = 3500;
 
 describe('Loops', () => {
   let stack: Stack;
-  let temporal: Connection;
-
   useStack((started) => (stack = started));
-  beforeAll(async () => {
-    temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-  });
-  afterAll(() => temporal?.close());
 
   const run = (steps: Record<string, unknown>[], trigger_output: unknown, timeoutMs?: number, fields?: Record<string, unknown>) => stack.runSteps(steps, trigger_output, { timeoutMs, fields });
 
@@ -123,7 +116,7 @@ describe('Loops', () => {
     expect(step.output.raw_data[LONG_LOOP - 1]).toEqual({ echo: String(LONG_LOOP - 1) });
 
     // The last execution still carries the run's attributes and memo, so the Web UI finds it like any run.
-    const last = await new Client({ connection: temporal }).workflow.getHandle(done.temporal.workflow_id).describe();
+    const last = await (await stack.temporal()).workflow.getHandle(done.temporal.workflow_id).describe();
     expect(last.searchAttributes).toMatchObject({ StepwiseRunUuid: [done.uuid] });
     expect(last.memo).toMatchObject({ run_uuid: done.uuid });
     // Each execution's history bounded, the loop spread over several.

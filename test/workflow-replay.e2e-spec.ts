@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { agentStep, graphEdge, llmStep, stopChecker } from './support/factories';
@@ -29,13 +28,7 @@ const replay = (history: unknown, workflowId: string) => Worker.runReplayHistory
 
 describe('Run workflow replay', () => {
   let stack: Stack;
-  let temporal: Connection;
-
   useStack((started) => (stack = started));
-  beforeAll(async () => {
-    temporal = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-  });
-  afterAll(() => temporal?.close());
 
   /** Starts a run over REST, waits for its end, and returns its Temporal history. */
   async function historyOf(steps: Record<string, unknown>[], before?: (runUuid: string) => Promise<void>, fields: Record<string, unknown> = {}) {
@@ -43,7 +36,7 @@ describe('Run workflow replay', () => {
     const started = (await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: { products: ['a', 'b'] } })).body;
     await before?.(started.uuid);
     const run = await stack.waitForRun(started.uuid);
-    const handle = new Client({ connection: temporal }).workflow.getHandle(run.temporal.workflow_id);
+    const handle = (await stack.temporal()).workflow.getHandle(run.temporal.workflow_id);
     await handle.result().catch(() => undefined); // the execution closes just after the run is recorded
     return { status: run.status as string, workflowId: run.temporal.workflow_id as string, history: await handle.fetchHistory() };
   }

@@ -1,7 +1,9 @@
 // The whole system for an e2e spec: the real API over HTTP, a real worker on its own task queue against
 // the real Temporal server, the real MySQL, and the model fake as the provider.
 import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { TemporalClient } from '../../apps/api/src/temporal/temporal-client';
 import { createRunWorker, type RunWorker } from '../../apps/worker/src/create-worker';
 import { ModelFake } from './model-fake';
 import { startApi, testConfig, type ApiClient, type Reply, type TestApi } from './api';
@@ -21,6 +23,8 @@ export interface Stack {
   /** Polls GET /runs/{uuid} until `done` holds (or the deadline passes): no sleeping on workflows. */
   waitForRun(runUuid: string, done?: (run: RunBody) => boolean, timeoutMs?: number): Promise<RunBody>;
   startWorker(): Promise<RunWorker>;
+  /** The API's own Temporal client, for what specs check in Temporal itself (histories, descriptions). */
+  temporal(): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -78,6 +82,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async startRun(workflowUuid, trigger_output = { text: 'hello' }) {
       return created(await stack.user.post(`/workflows/${workflowUuid}/runs`, { trigger_output }), `POST /workflows/${workflowUuid}/runs`);
     },
+    temporal: () => api.app.get(TemporalClient).get(),
     async runSteps(steps, trigger_output, options = {}) {
       const workflow = await stack.createWorkflow(steps, options.fields);
       return stack.waitForRun((await stack.startRun(workflow.uuid, trigger_output)).uuid, finished, options.timeoutMs);
