@@ -116,7 +116,7 @@ describe('Graph runs', () => {
 
   it('resumes from the failed node of a graph, the completed steps carried over', async () => {
     const start = llmStep({ name: 'start' });
-    const [good, bad] = [llmStep({ name: 'good' }), llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } })];
+    const [good, bad] = [llmStep({ name: 'good' }), llmStep({ name: 'bad', model: 'bad-model', system_prompt: 'Fix $previous_output', retry_policy: { max_attempts: 1 } })];
     const after = llmStep({ name: 'after bad', system_prompt: 'Finish $previous_output with <<step_output.START>>' });
     after.system_prompt = after.system_prompt.replace('START', start.uuid);
     stack.model.script(reply.text('started'));
@@ -133,6 +133,8 @@ describe('Graph runs', () => {
 
     expect(child.status).toBe('completed');
     expect(stack.model.requests.map((request) => request.body.model)).toEqual(['fixed-model', 'test-model']);
+    // $previous_output is the step with an edge into the resumed one (start), not the last carried one (good).
+    expect(systemPromptOf(stack.model.requests[0])).toBe('Fix started');
     expect(systemPromptOf(stack.model.requests[1])).toBe('Finish from fixed-model with started');
     expect(stepNamed(child, 'start')).toMatchObject({ status: 'completed', carried_from_run_uuid: parent.uuid });
     expect(stepNamed(child, 'good')).toMatchObject({ status: 'completed', carried_from_run_uuid: parent.uuid });

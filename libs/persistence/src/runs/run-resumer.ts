@@ -60,6 +60,10 @@ export class RunResumer {
     });
     const run = await this.runs.find(request.userId, request.runUuid);
     if (!run) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });
-    return { created, run: preparedRunOf(run) };
+    // The plan knows which carried step feeds the start (in a graph, the one with an edge into it); the stored
+    // rows alone only know the order of the steps.
+    const prepared = preparedRunOf(run);
+    const fromPlan = prepared.resume?.from_step_uuid === plan.from_step_uuid;
+    return { created, run: fromPlan ? { ...prepared, resume: { from_step_uuid: plan.from_step_uuid, previous_step_uuid: plan.previous_step_uuid } } : prepared };
   }
 }
