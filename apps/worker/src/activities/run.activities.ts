@@ -2,7 +2,7 @@
 // attempt number, keep the activity heartbeating (so cancellation and dead workers are noticed), and
 // turn errors into Temporal failures.
 import { Context } from '@temporalio/activity';
-import type { RunActivities } from '@app/contracts';
+import type { RunActivities, StepContext } from '@app/contracts';
 import type { RunPreparer, RunRepository } from '@app/persistence';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
@@ -49,6 +49,15 @@ async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>): Promis
 }
 
 export function createRunActivities(services: RunServices): RunActivities {
+  /**
+   * The activities that may be an execution's first (an iteration's, or a graph step's execution): they open
+   * its row under its parent's before their work (kept as it is when the activity is retried).
+   */
+  const opening = <T>(context: StepContext, work: (scope: ActivityScope) => Promise<T>) =>
+    inActivity(async (scope) => {
+      await services.loops.openIteration(context);
+      return work(scope);
+    });
   return {
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
       inActivity(async () => {
@@ -56,16 +65,11 @@ export function createRunActivities(services: RunServices): RunActivities {
         return (await services.preparer.prepare(request)).run;
       }),
     runLlmStep: ({ step, ...context }) =>
-      inActivity(async (scope) => {
-        await services.loops.openIteration(context);
+      opening(context, async (scope) => {
         const ref = await services.llm.run(context, services.graph.routed(step, context), scope);
         return services.graph.withRoute(context, await services.loops.checked(context, step, ref));
       }),
-    startAgentStep: ({ step, ...context }) =>
-      inActivity(async () => {
-        await services.loops.openIteration(context);
-        return services.agent.start(context, services.graph.routed(step, context));
-      }),
+    startAgentStep: ({ step, ...context }) => opening(context, () => services.agent.start(context, services.graph.routed(step, context))),
     agentTurn: ({ step, tools, turn, conversation_length, ...context }) => inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
     callTool: ({ step, call, position, conversation_uuid, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>
@@ -74,21 +78,13 @@ export function createRunActivities(services: RunServices): RunActivities {
         return services.graph.withRoute(context, await services.loops.checked(context, step, ref));
       }),
     handOffToolCalls: ({ tool_calls, ...context }) => inActivity(() => services.toolExecutor.handOff(context, tool_calls)),
-    startToolExecutor: ({ handoff, ...context }) => inActivity(() => services.toolExecutor.start(context, handoff)),
+    startToolExecutor: ({ handoff, ...context }) => opening(context, () => services.toolExecutor.start(context, handoff)),
     completeToolExecutor: ({ handoff, ...context }) => inActivity(() => services.toolExecutor.complete(context, handoff)),
-    continueAgentStep: ({ step, from, ...context }) => inActivity(() => services.toolExecutor.continueAgent(context, services.graph.routed(step, context), from)),
-    startLoop: ({ step, ...context }) => inActivity(() => services.loops.start(context, step)),
+    continueAgentStep: ({ step, from, ...context }) => opening(context, () => services.toolExecutor.continueAgent(context, services.graph.routed(step, context), from)),
+    startLoop: ({ step, ...context }) => opening(context, () => services.loops.start(context, step)),
     completeLoop: ({ step, iterations, stopped_by, ...context }) => inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
-    runStopChecker: ({ step, ...context }) =>
-      inActivity(async () => {
-        await services.loops.openIteration(context);
-        return services.stopChecker.run(context, step);
-      }),
-    awaitHumanInput: ({ step, reason, ...context }) =>
-      inActivity(async () => {
-        await services.loops.openIteration(context);
-        await services.humanInput.wait(context, step, reason);
-      }),
+    runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
+    awaitHumanInput: ({ step, reason, ...context }) => opening(context, () => services.humanInput.wait(context, step, reason)),
     answerHumanInput: ({ step: _step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input)),
     expireHumanInput: ({ step: _step, error_message, ...context }) => inActivity(() => services.humanInput.expire(context, error_message)),
     evaluateEdgeConditions: ({ user_id, output_id, edges }) => inActivity(() => services.graph.conditionsHeld(user_id, output_id, edges)),

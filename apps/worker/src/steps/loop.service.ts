@@ -1,7 +1,7 @@
 // The activity side of loops owned by code: the workflow decides how many iterations run; this service
 // counts a for_each's items, gives each iteration its own audit row, evaluates repeat_until's predicate on
 // the latest output, and writes the step's own output when the loop ends. In a graph the loop is one
-// execution of its step: its row (under the step's) is opened by the start, its iterations go beneath it.
+// execution of its step: its row (under the step's, opened by the startLoop activity) holds its iterations.
 import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type IterationRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
 import { evaluateCondition, extractJsonPath } from '@app/domain';
@@ -19,7 +19,6 @@ export class LoopService {
   /** `context` is the loop's own: the step's row in a chain, a new execution's row in a graph (`context.iteration`). */
   async start(context: StepContext, step: LoopingStep): Promise<LoopStart> {
     const loop = step.loop!;
-    await this.openIteration(context);
     if (loop.type === 'repeat_until') {
       await this.runs.startStep(context.instance_uuid, { loop });
       return { item_count: null, truncated: false };

@@ -30,7 +30,6 @@ export class ToolExecutorService {
   }
 
   async start(context: StepContext, handoff: ToolHandoff): Promise<void> {
-    if (context.iteration) await this.runs.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
     await this.runs.startStep(context.instance_uuid, { caller_step_uuid: handoff.caller_step_uuid, caller_instance_uuid: handoff.conversation.instance_uuid, tool_calls: handoff.calls });
   }
 
@@ -50,7 +49,6 @@ export class ToolExecutorService {
 
   /** A new execution of the caller that starts from its earlier conversation, tool answers included, instead of a fresh prompt. */
   async continueAgent(context: StepContext, step: CustomAgentStep, from: ConversationRef): Promise<AgentStart> {
-    if (context.iteration) await this.runs.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
     const tools = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
     await this.runs.startStep(context.instance_uuid, { continues: from.instance_uuid, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = await this.conversation.read(from.instance_uuid, from.conversation_length);
