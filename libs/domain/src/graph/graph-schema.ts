@@ -1,4 +1,4 @@
-import { EDGE_CONDITION_TYPES } from '@app/contracts';
+import { DEFAULT_GRAPH_TIMEOUT_SECONDS, DEFAULT_IDLE_TIMEOUT_SECONDS, DEFAULT_MAX_STEPS, EDGE_CONDITION_TYPES } from '@app/contracts';
 
 /** The JSON Schema of a workflow's `graph` (null or absent: an ordered chain). */
 export const GRAPH_SCHEMA: Record<string, unknown> = {
@@ -9,9 +9,9 @@ export const GRAPH_SCHEMA: Record<string, unknown> = {
   required: ['entry_node', 'edges'],
   properties: {
     entry_node: { type: 'string', format: 'uuid', description: 'The step a run starts with' },
-    max_steps: { type: 'integer', minimum: 1, maximum: 200, default: 15, description: 'Guard rail: step executions a run may make before it fails' },
-    idle_timeout_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000, default: 3600, description: 'Conversational runs: seconds without a message before the conversation closes' },
-    timeout_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000, default: 3600, description: 'Guard rail: seconds the walk may take before the run fails (time waiting for people not counted)' },
+    max_steps: { type: 'integer', minimum: 1, maximum: 200, default: DEFAULT_MAX_STEPS, description: 'Guard rail: step executions a run may make before it fails' },
+    idle_timeout_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000, default: DEFAULT_IDLE_TIMEOUT_SECONDS, description: 'Conversational runs: seconds without a message before the conversation closes' },
+    timeout_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000, default: DEFAULT_GRAPH_TIMEOUT_SECONDS, description: 'Guard rail: seconds the walk may take before the run fails (time waiting for people not counted)' },
     human_handoff_step_uuid: { type: 'string', format: 'uuid', description: 'A human_input step of the graph: a run hitting a guard rail waits there for a person instead of failing' },
     is_conversational: { type: 'boolean', default: false, description: 'A run is a conversation that stays open between user messages' },
     edges: {
