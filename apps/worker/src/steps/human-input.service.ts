@@ -1,7 +1,7 @@
 // The activity side of human_input steps: the wait recorded on the step and the run (so GET /runs shows
 // who waits for what), then the answer stored as the step's output, or the step failed when none came.
 import { Injectable } from '@nestjs/common';
-import type { HumanInputStep, IterationRef, JsonValue, StepContext } from '@app/contracts';
+import type { HumanInputStep, IterationRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
 import { RunRepository } from '@app/persistence';
 import { completedOutput, newOutput, refOf } from './step-output';
 
@@ -25,15 +25,15 @@ export class HumanInputService {
 
   /** The answer (or the default taken on timeout) as the step's output; a retried activity finds it stored. */
   async answer(context: StepContext, input: JsonValue): Promise<IterationRef> {
-    const stored = await completedOutput(this.runs, context);
-    if (!stored) {
-      const output = newOutput(context, input);
-      await this.runs.completeStep(context.instance_uuid, output);
-      await this.runs.inputReceived(context.run_uuid);
-      return refOf(output);
-    }
+    const ref = (await completedOutput(this.runs, context)) ?? (await this.store(context, input));
     await this.runs.inputReceived(context.run_uuid);
-    return stored;
+    return ref;
+  }
+
+  private async store(context: StepContext, input: JsonValue): Promise<OutputRef> {
+    const output = newOutput(context, input);
+    await this.runs.completeStep(context.instance_uuid, output);
+    return refOf(output);
   }
 
   /** No answer within timeout_seconds and no default: the step fails, and the run stops waiting. */
