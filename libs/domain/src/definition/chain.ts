@@ -1,6 +1,6 @@
 // Rules across the steps of a chain: unique names and uuids, and references (placeholders, stop
 // conditions) only to steps that exist and come earlier.
-import type { StepDefinition } from '@app/contracts';
+import type { CustomAgentStep, CustomLlmStep, StepDefinition } from '@app/contracts';
 import { ErrorCode } from '../errors';
 import { findPlaceholders } from '../placeholders';
 import { throwIssues, type Issue } from './issues';
@@ -44,8 +44,7 @@ export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps
       });
       return;
     }
-    // A human_input prompt is shown as written: it names no step.
-    if (step.type === 'tool_executor' || step.type === 'human_input') return;
+    if (!hasPrompt(step)) return;
     const seen = new Set<string>();
     for (const ref of findPlaceholders(step.system_prompt)) {
       if (ref.kind !== 'step' || !ref.step_uuid || seen.has(ref.step_uuid)) continue;
@@ -69,14 +68,18 @@ export function validateStepChain(steps: readonly StepDefinition[], field = 'ste
   throwIssues(stepChainIssues(steps, field));
 }
 
+/** The steps whose prompt (and loop) may name other steps: a human_input prompt is shown as written. */
+function hasPrompt(step: StepDefinition): step is CustomLlmStep | CustomAgentStep {
+  return step.type === 'custom_llm' || step.type === 'custom_agent';
+}
+
 /** The uuids of the steps whose definition refers to `stepUuid`. */
 export function stepsReferring(steps: readonly StepDefinition[], stepUuid: string): string[] {
   return steps
     .filter((step) =>
       step.type === 'stop_checker'
         ? step.stop_conditions.some((c) => c.step_definition_uuid.toLowerCase() === stepUuid)
-        : step.type !== 'tool_executor' &&
-          step.type !== 'human_input' &&
+        : hasPrompt(step) &&
           (findPlaceholders(step.system_prompt).some((ref) => ref.step_uuid === stepUuid) ||
             (step.loop?.type === 'for_each' && loopSourceRef(step.loop.input_path)?.step_uuid === stepUuid)),
     )
