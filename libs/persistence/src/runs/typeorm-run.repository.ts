@@ -127,21 +127,15 @@ export class TypeormRunRepository extends RunRepository {
     return new Map(rows.map((row) => [row.parent, Number(row.n)]));
   }
 
-  /** The first and last iterations under each of these rows, so a loop of thousands keeps the answer small. */
+  /** The first and last iterations under each of these rows, so a loop of thousands keeps the answer small: one query for them all. */
   private async shownIterations(parents: StepInstanceEntity[], counts: Map<string, number>): Promise<StepInstanceEntity[]> {
-    const shown: StepInstanceEntity[] = [];
-    for (const { uuid: parent } of parents) {
-      const count = counts.get(parent);
-      if (!count) continue;
-      shown.push(
-        ...(await this.dataSource.manager
-          .createQueryBuilder(StepInstanceEntity, 'i')
-          .where('i.parent_instance_uuid = :parent AND (i.iteration < :head OR i.iteration >= :tail)', { parent, head: ITERATIONS_SHOWN_AT_EACH_END, tail: count - ITERATIONS_SHOWN_AT_EACH_END })
-          .orderBy('i.iteration', 'ASC')
-          .getMany()),
-      );
-    }
-    return shown;
+    const withRows = parents.map(({ uuid }) => uuid).filter((uuid) => counts.get(uuid));
+    if (!withRows.length) return [];
+    const query = this.dataSource.manager.createQueryBuilder(StepInstanceEntity, 'i').setParameter('head', ITERATIONS_SHOWN_AT_EACH_END);
+    withRows.forEach((parent, k) =>
+      query.orWhere(`(i.parent_instance_uuid = :parent${k} AND (i.iteration < :head OR i.iteration >= :tail${k}))`, { [`parent${k}`]: parent, [`tail${k}`]: counts.get(parent)! - ITERATIONS_SHOWN_AT_EACH_END }),
+    );
+    return query.orderBy('i.parent_instance_uuid', 'ASC').addOrderBy('i.iteration', 'ASC').getMany();
   }
 
   async list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>> {
