@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunStatus, type WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
-import { RunPreparer, RunRepository, RunResumer, type Page, type RunWithSteps } from '@app/persistence';
+import { RunPreparer, RunRepository, RunResumer, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
 import { nameBasedUuid } from '../common/uuids';
 import { resumeOptionsOf } from './resume-options';
 import type { Pagination } from '../common/pagination';
@@ -95,25 +95,37 @@ export class RunsService {
   }
 
   async get(userId: string, runUuid: string) {
-    return this.view(await this.current(userId, runUuid));
+    await this.current(userId, runUuid);
+    return this.view(await this.find(userId, runUuid));
   }
 
   private view(run: RunWithSteps) {
     return toRunView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace);
   }
 
-  private async find(userId: string, runUuid: string): Promise<RunWithSteps> {
-    const run = await this.runs.find(userId, runUuid);
+  /** The run with its steps and audit. */
+  private find(userId: string, runUuid: string): Promise<RunWithSteps> {
+    return this.found(this.runs.find(userId, runUuid), runUuid);
+  }
+
+  /** The run's row alone. */
+  private findRun(userId: string, runUuid: string): Promise<RunRecord> {
+    return this.found(this.runs.findRun(userId, runUuid), runUuid);
+  }
+
+  private async found<T>(read: Promise<T | null>, runUuid: string): Promise<T> {
+    const run = await read;
     if (!run) throw notFound('Run', runUuid);
     return run;
   }
 
   /**
-   * The run as recorded, brought in line with Temporal when it is recorded running but its execution has
-   * ended without saying so: terminated from the Web UI or CLI, or by the server (a payload over its limit).
+   * The run's row as recorded, brought in line with Temporal when it is recorded running but its execution
+   * has ended without saying so: terminated from the Web UI or CLI, or by the server (a payload over its
+   * limit). Its steps and audit are read only to close such a run.
    */
-  private async current(userId: string, runUuid: string): Promise<RunWithSteps> {
-    const run = await this.find(userId, runUuid);
+  private async current(userId: string, runUuid: string): Promise<RunRecord> {
+    const run = await this.findRun(userId, runUuid);
     if (!isInFlight(run.status)) return run;
     let execution: ExecutionState;
     try {
@@ -124,16 +136,17 @@ export class RunsService {
     }
     if (execution.state === 'running' || (execution.state === 'missing' && Date.now() - run.created_at.getTime() < START_GRACE_MS)) return run;
     // The run may have recorded its own end between the read above and Temporal's answer.
-    const reread = await this.find(userId, runUuid);
+    const reread = await this.findRun(userId, runUuid);
     if (!isInFlight(reread.status)) return reread;
     const ended =
       execution.state === 'closed'
         ? execution
         : { status: 'failed' as const, error_message: 'The run has no Temporal execution: it never started, or Temporal no longer keeps it' };
     this.logger.warn(`run ${runUuid} was recorded running but its execution has ended: ${ended.error_message}`);
-    for (const step of run.steps.filter((candidate) => candidate.status === 'running' || candidate.status === 'awaiting_input')) await this.runs.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
+    const { steps } = await this.find(userId, runUuid);
+    for (const step of steps.filter((candidate) => candidate.status === 'running' || candidate.status === 'awaiting_input')) await this.runs.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
     await this.runs.finishRun(run.uuid, ended.status, ended.error_message);
-    return this.find(userId, runUuid);
+    return this.findRun(userId, runUuid);
   }
 
   async list(userId: string, query: RunQuery): Promise<Page<ReturnType<typeof toRunSummaryView>>> {

@@ -16,6 +16,8 @@ export abstract class RunRepository {
   abstract create(run: NewRun): Promise<boolean>;
   /** The run with its steps in order; a looping step's iterations nested under it, bounded (ITERATIONS_SHOWN_AT_EACH_END). */
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
+  /** The run's own row, without its steps and audit: for what only needs its status or definition. */
+  abstract findRun(userId: string, uuid: string): Promise<RunRecord | null>;
   abstract list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>>;
   abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;
 

@@ -76,6 +76,11 @@ export class TypeormRunRepository extends RunRepository {
     });
   }
 
+  async findRun(userId: string, uuid: string): Promise<RunRecord | null> {
+    const run = await this.dataSource.manager.findOneBy(RunEntity, { uuid, user_id: userId });
+    return run && asRun(run);
+  }
+
   async find(userId: string, uuid: string): Promise<RunWithSteps | null> {
     const manager = this.dataSource.manager;
     const run = await manager.findOneBy(RunEntity, { uuid, user_id: userId });
