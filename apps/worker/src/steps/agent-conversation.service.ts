@@ -19,23 +19,21 @@ export class AgentConversation {
 
   /** The first `length` messages. */
   async read(instanceUuid: string, length: number): Promise<ChatMessage[]> {
+    return (await this.load(instanceUuid, length)).messages;
+  }
+
+  /** The first `length` messages, and the one stored at `length` if any: an earlier attempt's work. */
+  async load(instanceUuid: string, length: number): Promise<{ messages: ChatMessage[]; next: ChatMessage | null }> {
     const stored = ((await this.runs.instance(instanceUuid))?.messages ?? []) as ChatMessage[];
     if (stored.length < length) {
       throw new StepError('ConversationLost', `the agent's conversation has ${stored.length} messages stored, ${length} expected`);
     }
-    return stored.slice(0, length);
+    return { messages: stored.slice(0, length), next: stored[length] ?? null };
   }
 
-  /** The message stored at `position`, if the conversation is that long: an earlier attempt's work. */
-  async at(instanceUuid: string, position: number): Promise<ChatMessage | null> {
-    const stored = ((await this.runs.instance(instanceUuid))?.messages ?? []) as ChatMessage[];
-    return stored[position] ?? null;
-  }
-
-  /** Puts `message` at `position` (the messages before it are kept, any after it dropped); returns the new length. */
-  async put(instanceUuid: string, position: number, message: ChatMessage): Promise<number> {
-    const messages = [...(await this.read(instanceUuid, position)), message];
-    await this.runs.saveMessages(instanceUuid, messages);
-    return messages.length;
+  /** Stores `messages` (what `load` gave) followed by `message`, dropping any after them; returns the new length. */
+  async append(instanceUuid: string, messages: ChatMessage[], message: ChatMessage): Promise<number> {
+    await this.runs.saveMessages(instanceUuid, [...messages, message]);
+    return messages.length + 1;
   }
 }

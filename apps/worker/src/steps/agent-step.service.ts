@@ -38,11 +38,11 @@ export class AgentStepService {
   }
 
   async turn(context: StepContext, step: CustomAgentStep, tools: ToolSpec[], turn: number, length: number, scope: ActivityScope): Promise<AgentTurnResult> {
-    const earlier = await this.answeredTurn(context, turn, length);
+    const { messages, next } = await this.conversation.load(context.instance_uuid, length);
+    const earlier = await this.answeredTurn(context, turn, length, next);
     if (earlier) return earlier;
-    const messages = await this.conversation.read(context.instance_uuid, length);
     const response = await this.models.call(context, turn, { model: step.model, messages, tools }, scope);
-    const conversation_length = await this.conversation.put(context.instance_uuid, length, response.message);
+    const conversation_length = await this.conversation.append(context.instance_uuid, messages, response.message);
     return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
   }
 
@@ -50,8 +50,7 @@ export class AgentStepService {
    * A turn an earlier attempt finished (the model's answer stored at its position, its call completed)
    * but never reported to Temporal: its result, without asking the model again.
    */
-  private async answeredTurn(context: StepContext, turn: number, length: number): Promise<AgentTurnResult | null> {
-    const answer = await this.conversation.at(context.instance_uuid, length);
+  private async answeredTurn(context: StepContext, turn: number, length: number, answer: ChatMessage | null): Promise<AgentTurnResult | null> {
     if (answer?.role !== 'assistant') return null;
     const call = await this.runs.completedModelCall(context.instance_uuid, turn);
     if (!call) return null;

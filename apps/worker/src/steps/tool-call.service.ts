@@ -34,7 +34,8 @@ export class ToolCallService {
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
    */
   async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, conversationUuid = context.instance_uuid): Promise<ToolCallResult> {
-    const earlier = await this.answeredCall(context, call, position, conversationUuid);
+    const { messages, next } = await this.conversation.load(conversationUuid, position);
+    const earlier = await this.answeredCall(context, call, next);
     if (earlier) return earlier;
     const started_at = new Date();
     const audit = (fields: { status: CallStatus; output: unknown; error_message: string | null; input: unknown }) =>
@@ -50,7 +51,7 @@ export class ToolCallService {
       });
     const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
       const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
-      await this.conversation.put(conversationUuid, position, message);
+      await this.conversation.append(conversationUuid, messages, message);
       return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
     };
 
@@ -86,8 +87,7 @@ export class ToolCallService {
    * A call whose answer an earlier attempt already put in the conversation but never reported to
    * Temporal (it was down, or the worker died right after): its result, without calling the tool again.
    */
-  private async answeredCall(context: StepContext, call: ToolCallRequest, position: number, conversationUuid: string): Promise<ToolCallResult | null> {
-    const answer = await this.conversation.at(conversationUuid, position);
+  private async answeredCall(context: StepContext, call: ToolCallRequest, answer: ChatMessage | null): Promise<ToolCallResult | null> {
     if (answer?.role !== 'tool' || answer.tool_call_id !== call.id) return null;
     const content: unknown = JSON.parse(answer.content ?? 'null');
     const completed = await this.runs.completedToolCall(context.instance_uuid, call.id);
