@@ -8,6 +8,7 @@ source "$STEPWISE_ROOT/scripts/lib/mysql.sh"
 
 ensure_node_modules
 ensure_mysql stepwise
+ensure_encryption_keys
 build
 [ -f dist/apps/api/src/cli/api-key.js ] || die "dist/apps/api/src/cli/api-key.js is missing after the build"
 node dist/libs/persistence/src/cli/migrate.js </dev/null >&2 || die "the migrations failed"

@@ -7,5 +7,6 @@ bring_up() {
   ensure_node_modules
   ensure_temporal
   ensure_mysql "$1"
+  ensure_encryption_keys
   export DATABASE_URL TEMPORAL_ADDRESS TEMPORAL_NAMESPACE
 }

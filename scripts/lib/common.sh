@@ -63,3 +63,17 @@ build() {
   say "building (swc -> dist/)"
   npm run --silent build </dev/null >&2 || die "the build failed (npm run build)"
 }
+
+# ENCRYPTION_KEYS seals secrets at rest and Temporal payloads. When it is not set, a key of this checkout's
+# own is made once in the data folder (readable by its owner only) and used from then on.
+ensure_encryption_keys() {
+  [ -n "${ENCRYPTION_KEYS:-}" ] && return
+  local file="$STEPWISE_DATA_DIR/encryption-keys"
+  if [ ! -s "$file" ]; then
+    (umask 077; node -e 'console.log("local1:" + require("node:crypto").randomBytes(32).toString("base64"))' >"$file") \
+      || die "could not write $file"
+    say "made an encryption key in $file (set ENCRYPTION_KEYS to use your own)"
+  fi
+  ENCRYPTION_KEYS="$(cat "$file")"
+  export ENCRYPTION_KEYS
+}

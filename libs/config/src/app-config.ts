@@ -1,5 +1,6 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 import { LOOP_ITERATIONS_PER_EXECUTION, TURNS_PER_EXECUTION } from '@app/contracts';
+import { type Keyring, parseKeyring } from '@app/security';
 
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
@@ -7,6 +8,8 @@ export abstract class AppConfig {
   declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   declare readonly api: { port: number; bodyLimitBytes: number };
   declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
+  /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
+  declare readonly security: { keyring: Keyring };
 }
 
 export class ConfigError extends Error {}
@@ -29,6 +32,16 @@ function url(env: Env, key: string, fallback: string): string {
     throw new ConfigError(`${key} must be a URL, got "${raw}"`);
   }
   return raw;
+}
+
+function keyring(env: Env, key: string): Keyring {
+  const raw = env[key];
+  if (!raw) throw new ConfigError(`${key} must be set: id:base64key[,id:base64key...] with 32-byte keys (openssl rand -base64 32); npm start and npm test make one in their data folder`);
+  try {
+    return parseKeyring(raw);
+  } catch (error) {
+    throw new ConfigError(`${key}: ${(error as Error).message}`);
+  }
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -56,5 +69,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       defaultModel: env.DEFAULT_MODEL || 'gpt-4o-mini',
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },
+    security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
   };
 }

@@ -1,0 +1,2 @@
+export * from './keyring';
+export * from './secret-box';
