@@ -29,7 +29,7 @@ trap 'stop_children TERM' TERM
 node dist/apps/api/src/main.js </dev/null & api=$!
 node dist/apps/worker/src/main.js </dev/null & worker=$!
 
-api_healthy() { node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$api_url/health"; }
+api_healthy() { node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$api_url/health/ready"; }
 health=0
 wait_until "${API_START_TIMEOUT:-60}" "the API" "$api" api_healthy || health=$?
 if [ -z "$stopping" ] && (( health == 0 )); then
@@ -38,7 +38,7 @@ if [ -z "$stopping" ] && (( health == 0 )); then
   say "Temporal UI:  $TEMPORAL_UI_URL"
   say "Temporal and MySQL keep running in the background when this stops (Ctrl-C stops the API and the worker)."
 elif [ -z "$stopping" ] && (( health == 1 )); then
-  say "the API does not answer $api_url/health after ${API_START_TIMEOUT:-60}s; still waiting on it and the worker"
+  say "the API is not ready at $api_url/health/ready after ${API_START_TIMEOUT:-60}s; still waiting on it and the worker"
 fi
 
 # Whichever child exits first, a signal, or the parent going away ends the run; the other child is stopped,

@@ -274,7 +274,8 @@ describe('Workflow definitions API', () => {
     });
 
     it('keeps health and the OpenAPI page public, and documents the request bodies', async () => {
-      expect((await api.anonymous().get('/health')).body).toEqual({ status: 'ok', checks: { database: 'ok' } });
+      expect((await api.anonymous().get('/health/live')).body).toEqual({ status: 'ok' });
+      expect((await api.anonymous().get('/health/ready')).body).toMatchObject({ checks: { database: 'ok', temporal: 'ok' } });
       const docs = await fetch(api.baseUrl.replace('/api/v1', '/api/docs'));
       expect(docs.status).toBe(200);
       type Operation = { requestBody?: { content: Record<string, { schema: unknown }> } };
@@ -298,7 +299,7 @@ describe('Workflow definitions API', () => {
       const other = await startApi();
       try {
         await other.app.get(DataSource).destroy();
-        expect(await other.anonymous().get('/health')).toMatchObject({ status: 503, body: { checks: { database: 'unavailable' } } });
+        expect(await other.anonymous().get('/health')).toMatchObject({ status: 503, body: { status: 'unavailable', checks: { database: expect.stringMatching(/^unavailable/) } } });
       } finally {
         await other.close();
       }

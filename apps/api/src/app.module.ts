@@ -6,6 +6,7 @@ import { AuthModule } from './auth';
 import { ApiExceptionFilter } from './common/exception.filter';
 import { DefinitionsModule } from './definitions.module';
 import { HealthController } from './health/health.controller';
+import { ReadinessService } from './health/readiness.service';
 import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 
@@ -16,7 +17,7 @@ export class AppModule {
       module: AppModule,
       imports: [ConfigModule.forRoot(config), PersistenceModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule],
       controllers: [HealthController],
-      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };
   }
 }

@@ -47,6 +47,8 @@ export enum ErrorCode {
   InvalidHumanInput = 'INVALID_HUMAN_INPUT',
   /** The tools of a workflow with tool_drift "fail" differ from the manifest saved with it. */
   ToolDrift = 'TOOL_DRIFT',
+  /** Temporal does not answer: the request changed nothing and may be repeated. */
+  TemporalUnavailable = 'TEMPORAL_UNAVAILABLE',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

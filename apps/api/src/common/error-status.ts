@@ -12,6 +12,8 @@ export function statusOf(code: ErrorCode): HttpStatus {
       return HttpStatus.UNAUTHORIZED;
     case ErrorCode.NotFound:
       return HttpStatus.NOT_FOUND;
+    case ErrorCode.TemporalUnavailable:
+      return HttpStatus.SERVICE_UNAVAILABLE;
     case ErrorCode.Conflict:
     case ErrorCode.RunNotActive:
     case ErrorCode.RunStillRunning:

@@ -86,7 +86,9 @@ export class RunsService {
         await this.launcher.start(run);
       } catch (error) {
         this.logger.error(`run ${run.run_uuid} could not start: ${(error as Error).message}`);
-        if (created) await this.runs.finishRun(run.run_uuid, 'failed', `The run could not be started: ${(error as Error).message}`);
+        // Temporal down: the request leaves nothing behind and can simply be repeated.
+        if (created && error instanceof DomainError && error.code === ErrorCode.TemporalUnavailable) await this.runs.discardUnstarted(run.run_uuid);
+        else if (created) await this.runs.finishRun(run.run_uuid, 'failed', `The run could not be started: ${(error as Error).message}`);
         throw error;
       }
     }

@@ -19,6 +19,7 @@ import {
 } from '@app/contracts';
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
+import { isTemporalUnreachable, temporalUnavailable } from './temporal-unavailable';
 
 /** A run's execution as Temporal sees it: how a closed one ended, in the run's own terms. */
 /** A message's turn: answered within the wait, or still running (its update id to look it up by). */
@@ -49,7 +50,16 @@ export class TemporalRunLauncher extends RunLauncher {
     super();
   }
 
+  /** TEMPORAL_UNAVAILABLE when the server cannot be reached: the execution was not started. */
   async start(run: PreparedRun): Promise<void> {
+    try {
+      await this.startExecution(run);
+    } catch (error) {
+      throw isTemporalUnreachable(error) ? temporalUnavailable() : error;
+    }
+  }
+
+  private async startExecution(run: PreparedRun): Promise<void> {
     const client = await this.temporal.get();
     const { name, uuid } = run.definition;
     const { temporal } = this.temporal.config;

@@ -7,6 +7,6 @@ import { TemporalClient } from './temporal-client';
 @Global()
 @Module({
   providers: [TemporalClient, { provide: RunLauncher, useClass: TemporalRunLauncher }, { provide: ScheduleGateway, useClass: TemporalScheduleGateway }],
-  exports: [RunLauncher, ScheduleGateway],
+  exports: [TemporalClient, RunLauncher, ScheduleGateway],
 })
 export class TemporalModule {}

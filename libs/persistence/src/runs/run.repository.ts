@@ -14,6 +14,8 @@ export abstract class RunRepository {
    * workflow. False when a run with that uuid exists already (a repeated delivery).
    */
   abstract create(run: NewRun): Promise<boolean>;
+  /** Removes a run that was recorded but never started (Temporal was unreachable), uncounted on its workflow. */
+  abstract discardUnstarted(runUuid: string): Promise<void>;
   /** The run with its steps in order; a looping step's iterations nested under it, bounded (ITERATIONS_SHOWN_AT_EACH_END). */
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
   /** The run's own row, without its steps and audit: for what only needs its status or definition. */

@@ -33,6 +33,16 @@ export class TypeormRunRepository extends RunRepository {
     }
   }
 
+  async discardUnstarted(runUuid: string): Promise<void> {
+    await this.transaction(async (manager) => {
+      const [run] = (await manager.query('SELECT workflow_uuid FROM workflow_runs WHERE uuid = ? FOR UPDATE', [runUuid])) as { workflow_uuid: string }[];
+      if (!run) return;
+      // Its step rows, its own trigger output and its audit go with it (ON DELETE CASCADE).
+      await manager.query('DELETE FROM workflow_runs WHERE uuid = ?', [runUuid]);
+      await manager.query('UPDATE workflows SET total_runs = GREATEST(total_runs - 1, 0) WHERE uuid = ?', [run.workflow_uuid]);
+    });
+  }
+
   private async insertRun(run: NewRun): Promise<void> {
     const trigger = 'carried_output_id' in run.trigger_output ? null : run.trigger_output;
     await this.transaction(async (manager) => {
