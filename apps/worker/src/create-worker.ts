@@ -41,6 +41,9 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
+    shutdownGraceTime: `${config.worker.shutdownGraceSeconds}s`,
+    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
+    maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
     ...workflows,
     activities: createRunActivities({
       llm: context.get(LlmStepService),

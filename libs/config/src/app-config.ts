@@ -5,6 +5,9 @@ import { type Keyring, parseKeyring } from '@app/security';
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
   declare readonly databaseUrl: string;
+  /** Connections each process (API, worker) keeps to MySQL at most. */
+  declare readonly databasePoolSize: number;
+  declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number };
   declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   declare readonly api: { port: number; bodyLimitBytes: number };
   declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
@@ -47,6 +50,16 @@ function keyring(env: Env, key: string): Keyring {
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'mysql://root@127.0.0.1:3306/stepwise'),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20),
+    worker: {
+      // On SIGTERM the worker stops polling and lets activities in flight (a model call) finish this long
+      // before it cancels them; the container's stop grace period must be longer.
+      shutdownGraceSeconds: integer(env, 'WORKER_SHUTDOWN_GRACE_SECONDS', 30),
+      // Most activities wait on a model or a tool, not on MySQL: 100 of them share the pool's connections,
+      // each holding one only for its short statements.
+      maxConcurrentActivities: integer(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 100),
+      maxConcurrentWorkflowTasks: integer(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 40),
+    },
     temporal: {
       address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
       namespace: env.TEMPORAL_NAMESPACE || 'default',

@@ -5,7 +5,7 @@ import { definitionEntities } from './definitions/entities';
 import { runEntities } from './runs/entities';
 import { migrations } from './migrations';
 
-export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
   return {
     type: 'mysql',
     url: databaseUrl,
@@ -17,7 +17,7 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     charset: 'utf8mb4',
     supportBigNumbers: true,
     bigNumberStrings: false,
-    extra: { connectionLimit: 10 },
+    extra: { connectionLimit: poolSize },
   };
 }
 
@@ -26,8 +26,8 @@ interface PoolWithEvents {
 }
 
 /** Every pooled connection runs in UTC, so DB-side CURRENT_TIMESTAMP and the driver agree on any server. */
-export function createDataSource(databaseUrl: string): DataSource {
-  const dataSource = new DataSource(dataSourceOptions(databaseUrl));
+export function createDataSource(databaseUrl: string, poolSize?: number): DataSource {
+  const dataSource = new DataSource(dataSourceOptions(databaseUrl, poolSize));
   const initialize = dataSource.initialize.bind(dataSource);
   dataSource.initialize = async () => {
     await initialize();

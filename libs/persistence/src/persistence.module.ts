@@ -28,7 +28,7 @@ const repositories: Provider[] = [
   providers: [
     {
       provide: DataSource,
-      useFactory: (config: AppConfig) => createDataSource(config.databaseUrl).initialize(),
+      useFactory: (config: AppConfig) => createDataSource(config.databaseUrl, config.databasePoolSize).initialize(),
       inject: [AppConfig],
     },
     ...repositories,
