@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { loadConfig, type AppConfig } from '../../libs/config/src';
 import { ApiKeyService } from '../../apps/api/src/auth/api-key.service';
-import { createApiApp } from '../../apps/api/src/create-app';
+import { type ApiAppOptions, createApiApp } from '../../apps/api/src/create-app';
 
 export interface Reply<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   status: number;
@@ -56,11 +56,12 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
     temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3, conversationTurnsPerExecution: 2, loopIterationsPerExecution: overrides.loopIterationsPerExecution ?? base.temporal.loopIterationsPerExecution },
     api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
     model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
+    log: { level: 'warn', format: 'json' },
   };
 }
 
-export async function startApi(config: AppConfig = testConfig()): Promise<TestApi> {
-  const app = await createApiApp(config);
+export async function startApi(config: AppConfig = testConfig(), options: ApiAppOptions = {}): Promise<TestApi> {
+  const app = await createApiApp(config, options);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}/api/v1`;

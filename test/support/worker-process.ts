@@ -7,10 +7,18 @@ import type { AppConfig } from '../../libs/config/src';
 const ENTRY = path.resolve(__dirname, '../../dist/apps/worker/src/main.js');
 
 export class WorkerProcess {
-  private constructor(private readonly child: ChildProcess) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly printed: { text: string },
+  ) {}
+
+  /** Everything the worker wrote to stdout and stderr so far. */
+  get output(): string {
+    return this.printed.text;
+  }
 
   /** Starts the worker and resolves once it polls its task queue. */
-  static async start(config: AppConfig, timeoutMs = 60_000): Promise<WorkerProcess> {
+  static async start(config: AppConfig, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<WorkerProcess> {
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first (npm test does)`);
     const child = spawn(process.execPath, [ENTRY], {
       env: {
@@ -21,24 +29,25 @@ export class WorkerProcess {
         TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
         OPENAI_BASE_URL: config.model.baseUrl,
         OPENAI_API_KEY: 'test-key',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
+    const printed = { text: '' };
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${printed.text}`)), timeoutMs);
       const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('worker polling')) {
+        printed.text += chunk.toString();
+        if (printed.text.includes('worker polling')) {
           clearTimeout(timer);
           resolve();
         }
       };
       child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.on('exit', (code) => reject(new Error(`worker exited with ${code} before it started:\n${output}`)));
+      child.stderr!.on('data', (chunk: Buffer) => (printed.text += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`worker exited with ${code} before it started:\n${printed.text}`)));
     });
-    return new WorkerProcess(child);
+    return new WorkerProcess(child, printed);
   }
 
   /** SIGKILL: no shutdown hooks, no draining, in-flight activities are simply lost. Resolves once it is dead. */

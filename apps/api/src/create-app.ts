@@ -4,14 +4,24 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import type { AppConfig } from '@app/config';
+import { createLogger, type Logger, PinoNestLogger } from '@app/observability';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { keepRawBody } from './common/raw-body';
 import { openApiComponents } from './common/openapi';
+import { accessLog } from './common/access-log';
 import { requestIdMiddleware } from './common/request-id';
 
-export async function createApiApp(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: ['error', 'warn'] });
+export interface ApiAppOptions {
+  /** Where log lines go (stdout by default): tests read them from memory. */
+  logDestination?: DestinationStream;
+}
+
+export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
+  const logger: Logger = createLogger('api', config.log, options.logDestination);
+  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(logger) });
   app.use(requestIdMiddleware);
+  app.use(accessLog(logger));
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
   app.setGlobalPrefix('api/v1');

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { loadConfig } from '@app/config';
 import { createApiApp } from './create-app';
 
@@ -6,7 +7,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApiApp(config);
   await app.listen(config.api.port, '0.0.0.0');
-  console.log(`[stepwise] API listening on http://127.0.0.1:${config.api.port}/api/v1 (docs: /api/docs)`);
+  new Logger('api').log(`API listening on http://127.0.0.1:${config.api.port}/api/v1 (docs: /api/docs)`);
 }
 
 main().catch((error: unknown) => {

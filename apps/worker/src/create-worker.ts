@@ -1,5 +1,5 @@
 // Builds the Temporal worker over the Nest services: main.ts runs it, e2e tests run it in-process.
-import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplicationContext, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type AppConfig, ConfigModule } from '@app/config';
@@ -34,8 +34,9 @@ export interface RunWorker {
   shutdown(): Promise<void>;
 }
 
-export async function createRunWorker(config: AppConfig, workflows: WorkflowSource): Promise<RunWorker> {
-  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config), { logger: ['error', 'warn'] });
+/** `logger` receives Nest's own lines; the Temporal SDK's go wherever the process installed its Runtime logger. */
+export async function createRunWorker(config: AppConfig, workflows: WorkflowSource, logger?: LoggerService): Promise<RunWorker> {
+  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config), { logger: logger ?? ['error', 'warn'] });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,

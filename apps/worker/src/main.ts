@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 import { loadConfig } from '@app/config';
+import { createLogger, PinoNestLogger, temporalLogger } from '@app/observability';
 import { createRunWorker } from './create-worker';
 
 // The worker bundles the compiled workflow code next to this file's build (dist/libs/engine/...).
@@ -7,11 +9,19 @@ const WORKFLOWS_PATH = require.resolve('../../../libs/engine/src/workflows');
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const runWorker = await createRunWorker(config, { workflowsPath: WORKFLOWS_PATH });
+  const logger = createLogger('worker', config.log);
+  // Every line the SDK writes (worker, activities, workflows through its sink: not again on replay, and
+  // the native core's warnings) comes out as ours.
+  Runtime.install({
+    logger: temporalLogger(logger),
+    telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) } },
+  });
+  const runWorker = await createRunWorker(config, { workflowsPath: WORKFLOWS_PATH }, new PinoNestLogger(logger));
   // The SDK shuts the worker down on SIGINT/SIGTERM; run() resolves once in-flight tasks have drained.
-  console.log(`[stepwise] worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
+  logger.info({ task_queue: config.temporal.taskQueue, address: config.temporal.address }, `worker polling task queue ${config.temporal.taskQueue}`);
   await runWorker.run();
-  console.log('[stepwise] worker stopped');
+  logger.info('worker stopped');
+  logger.flush();
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 import { LOOP_ITERATIONS_PER_EXECUTION, TURNS_PER_EXECUTION } from '@app/contracts';
+import { LOG_LEVELS, type LogSettings } from '@app/observability';
 import { type Keyring, parseKeyring } from '@app/security';
 
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
@@ -13,6 +14,7 @@ export abstract class AppConfig {
   declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
   declare readonly security: { keyring: Keyring };
+  declare readonly log: LogSettings;
 }
 
 export class ConfigError extends Error {}
@@ -35,6 +37,13 @@ function url(env: Env, key: string, fallback: string): string {
     throw new ConfigError(`${key} must be a URL, got "${raw}"`);
   }
   return raw;
+}
+
+function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 function keyring(env: Env, key: string): Keyring {
@@ -83,5 +92,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
+    // auto: readable lines in a terminal (npm start), JSON lines otherwise.
+    log: { level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), format: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto') },
   };
 }

@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { DomainError, ErrorCode } from '@app/domain';
+import { logContext } from '@app/observability';
 import { ApiKeyService } from './api-key.service';
 import { PUBLIC_ROUTE, USER_KEY } from './auth.decorators';
 
@@ -20,6 +21,8 @@ export class ApiKeyGuard implements CanActivate {
     const user = await this.keys.authenticate(match[1]);
     if (!user) throw new DomainError(ErrorCode.Unauthorized, 'The API key is unknown or revoked');
     request[USER_KEY] = user;
+    const logged = logContext.getStore();
+    if (logged) logged.user_id = user.userId;
     return true;
   }
 }

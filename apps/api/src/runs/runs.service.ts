@@ -92,6 +92,7 @@ export class RunsService {
         throw error;
       }
     }
+    if (created) this.logger.log({ msg: 'run started', run_uuid: run.run_uuid, workflow_uuid: run.definition.uuid });
     // A repeat answers with the run as it read it: starting its execution again changes no row.
     return { created, run: this.view(recorded ?? (await this.find(userId, run.run_uuid))) };
   }

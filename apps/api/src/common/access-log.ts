@@ -1,0 +1,16 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '@app/observability';
+
+/** One line per request when its answer is sent: method, route, status and duration (request_id and user_id come with the log context). */
+export function accessLog(logger: Logger) {
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    response.once('finish', () => {
+      const duration_ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const status = response.statusCode;
+      const level = status >= 500 ? 'error' : 'info';
+      logger[level]({ method: request.method, path: request.originalUrl.split('?')[0], status, duration_ms: Math.round(duration_ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}

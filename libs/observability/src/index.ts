@@ -1,0 +1,4 @@
+export * from './logger';
+export * from './error-fields';
+export * from './temporal-logger';
+export * from './nest-logger';
