@@ -57,6 +57,7 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
     api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
     model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
     log: { level: 'warn', format: 'json' },
+    metrics: { host: '127.0.0.1', apiPort: 0, workerPort: 0 },
   };
 }
 

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import type { AppConfig } from '@app/config';
-import { createLogger, type Logger, PinoNestLogger } from '@app/observability';
+import { createLogger, type Logger, Metrics, PinoNestLogger } from '@app/observability';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { keepRawBody } from './common/raw-body';
@@ -21,7 +21,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const logger: Logger = createLogger('api', config.log, options.logDestination);
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(logger) });
   app.use(requestIdMiddleware);
-  app.use(accessLog(logger));
+  app.use(accessLog(logger, app.get(Metrics)));
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
   app.setGlobalPrefix('api/v1');

@@ -3,7 +3,9 @@ import { Module, type DynamicModule, type INestApplicationContext, type LoggerSe
 import { NestFactory } from '@nestjs/core';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type AppConfig, ConfigModule } from '@app/config';
+import { Metrics, serveMetrics } from '@app/observability';
 import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence';
+import { activityMetrics } from './activity-metrics';
 import { createRunActivities } from './activities/run.activities';
 import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
@@ -19,8 +21,9 @@ import { WorkerModule } from './worker.module';
 
 @Module({})
 class WorkerRootModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: WorkerRootModule, imports: [ConfigModule.forRoot(config), PersistenceModule, WorkerModule] };
+  static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
+    const metricsModule: DynamicModule = { module: WorkerRootModule, global: true, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
+    return { ...metricsModule, imports: [ConfigModule.forRoot(config), PersistenceModule, WorkerModule] };
   }
 }
 
@@ -29,14 +32,23 @@ export type WorkflowSource = Pick<WorkerOptions, 'workflowsPath'> | Pick<WorkerO
 
 export interface RunWorker {
   worker: Worker;
+  /** Where GET /metrics listens (null when WORKER_METRICS_PORT is off). */
+  metricsPort: number | null;
   /** Resolves when the worker has stopped (after shutdown()). */
   run(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
-/** `logger` receives Nest's own lines; the Temporal SDK's go wherever the process installed its Runtime logger. */
-export async function createRunWorker(config: AppConfig, workflows: WorkflowSource, logger?: LoggerService): Promise<RunWorker> {
-  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config), { logger: logger ?? ['error', 'warn'] });
+export interface RunWorkerOptions {
+  /** Nest's own lines (the Temporal SDK's go wherever the process installed its Runtime logger). */
+  logger?: LoggerService;
+  /** The Temporal SDK's native Prometheus exporter, appended to GET /metrics. */
+  sdkMetricsUrl?: string;
+}
+
+export async function createRunWorker(config: AppConfig, workflows: WorkflowSource, options: RunWorkerOptions = {}): Promise<RunWorker> {
+  const metrics = new Metrics('worker');
+  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), { logger: options.logger ?? ['error', 'warn'] });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -45,6 +57,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     shutdownGraceTime: `${config.worker.shutdownGraceSeconds}s`,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
+    interceptors: { activity: [activityMetrics(metrics)] },
     ...workflows,
     activities: createRunActivities({
       llm: context.get(LlmStepService),
@@ -59,13 +72,20 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
       notifications: context.get(NotificationService),
       runs: context.get(RunRepository),
       preparer: context.get(RunPreparer),
+      metrics,
     }),
   });
+  const { workerPort, host } = config.metrics;
+  const sdkMetrics = options.sdkMetricsUrl;
+  const metricsServer =
+    workerPort === null ? null : await serveMetrics(workerPort, host, () => metrics.registry.metrics(), sdkMetrics ? () => fetch(sdkMetrics).then((answer) => answer.text()) : undefined);
   let running: Promise<void> | null = null;
   return {
     worker,
+    metricsPort: (metricsServer?.address() as { port: number } | null)?.port ?? null,
     run() {
       running ??= worker.run().finally(async () => {
+        await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
         await connection.close();
         await context.close();
       });

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { Metrics } from '@app/observability';
 import { RunRepository } from '@app/persistence';
 import { BuiltinToolTransport, HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
 import { AgentConversation } from './steps/agent-conversation.service';
@@ -25,8 +26,9 @@ import { ToolCallService } from './steps/tool-call.service';
     { provide: ToolTransport, useFactory: () => [new HttpToolTransport(), new BuiltinToolTransport()] },
     {
       provide: ToolCallService,
-      useFactory: (tools: AgentToolsService, runs: RunRepository, conversation: AgentConversation, transports: ToolTransport[]) => new ToolCallService(tools, runs, conversation, transports),
-      inject: [AgentToolsService, RunRepository, AgentConversation, ToolTransport],
+      useFactory: (tools: AgentToolsService, runs: RunRepository, conversation: AgentConversation, transports: ToolTransport[], metrics: Metrics) =>
+        new ToolCallService(tools, runs, conversation, transports, metrics),
+      inject: [AgentToolsService, RunRepository, AgentConversation, ToolTransport, Metrics],
     },
     StepInputService,
     ModelCallService,

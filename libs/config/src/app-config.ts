@@ -15,6 +15,8 @@ export abstract class AppConfig {
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
   declare readonly security: { keyring: Keyring };
   declare readonly log: LogSettings;
+  /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
+  declare readonly metrics: { host: string; apiPort: number | null; workerPort: number | null };
 }
 
 export class ConfigError extends Error {}
@@ -44,6 +46,15 @@ function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], f
   if (raw === undefined || raw === '') return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+/** A port, or `off` for none. */
+function optionalPort(env: Env, key: string, fallback: number): number | null {
+  const raw = env[key];
+  if (raw === 'off') return null;
+  const port = integer(env, key, fallback);
+  if (port > 65535) throw new ConfigError(`${key} must be a port (1-65535) or off, got "${raw}"`);
+  return port;
 }
 
 function keyring(env: Env, key: string): Keyring {
@@ -93,6 +104,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
+    metrics: { host: env.METRICS_HOST || '127.0.0.1', apiPort: optionalPort(env, 'API_METRICS_PORT', 9464), workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465) },
     log: { level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), format: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto') },
   };
 }

@@ -81,6 +81,7 @@ describe(statusOf.name, () => {
     [ErrorCode.StepNotAwaitingInput, 409],
     [ErrorCode.ConversationBusy, 409],
     [ErrorCode.NotConversational, 409],
+    [ErrorCode.TemporalUnavailable, 503],
   ];
   it.each(notValidation)('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { Metrics } from '@app/observability';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunStatus, type WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
 import { RunPreparer, RunRepository, RunResumer, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
@@ -49,6 +50,7 @@ export class RunsService {
     private readonly runs: RunRepository,
     private readonly launcher: RunLauncher,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** POST /workflows/{uuid}/runs */
@@ -92,7 +94,10 @@ export class RunsService {
         throw error;
       }
     }
-    if (created) this.logger.log({ msg: 'run started', run_uuid: run.run_uuid, workflow_uuid: run.definition.uuid });
+    if (created) {
+      this.metrics.runsStarted.inc();
+      this.logger.log({ msg: 'run started', run_uuid: run.run_uuid, workflow_uuid: run.definition.uuid });
+    }
     // A repeat answers with the run as it read it: starting its execution again changes no row.
     return { created, run: this.view(recorded ?? (await this.find(userId, run.run_uuid))) };
   }

@@ -3,6 +3,7 @@
 // turn errors into Temporal failures.
 import { Context } from '@temporalio/activity';
 import type { RunActivities, StepContext } from '@app/contracts';
+import type { Metrics } from '@app/observability';
 import type { RunPreparer, RunRepository } from '@app/persistence';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
@@ -30,6 +31,7 @@ export interface RunServices {
   notifications: NotificationService;
   runs: RunRepository;
   preparer: RunPreparer;
+  metrics: Metrics;
 }
 
 const HEARTBEAT_EVERY_MS = 1000;
@@ -93,7 +95,9 @@ export function createRunActivities(services: RunServices): RunActivities {
     receiveMessage: ({ run_uuid, turn, content }) => services.conversation.receive(run_uuid, turn, content),
     answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) => services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
-    finishRun: ({ run_uuid, status, error_message }) => services.runs.finishRun(run_uuid, status, error_message),
+    finishRun: async ({ run_uuid, status, error_message }) => {
+      if (await services.runs.finishRun(run_uuid, status, error_message)) services.metrics.runsFinished.inc({ status });
+    },
     notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),
   };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { StepContext } from '@app/contracts';
+import { Metrics } from '@app/observability';
 import { RunRepository } from '@app/persistence';
 import { ModelCallError, ModelClient, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
@@ -14,6 +15,7 @@ export class ModelCallService {
   constructor(
     private readonly model: ModelClient,
     private readonly runs: RunRepository,
+    private readonly metrics: Metrics,
   ) {}
 
   async call(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
@@ -32,6 +34,7 @@ export class ModelCallService {
         duration_ms: response.duration_ms,
         finished_at: new Date(),
       });
+      this.metrics.recordModelCall(this.model.provider, request.model, 'completed', response.usage);
       return response;
     } catch (error) {
       const finished_at = new Date();
@@ -46,6 +49,7 @@ export class ModelCallService {
         duration_ms: finished_at.getTime() - started_at.getTime(),
         finished_at,
       });
+      this.metrics.recordModelCall(this.model.provider, request.model, 'failed');
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { END_TOOL_NAME, type ChatMessage, type CustomAgentStep, type StepContext, type ToolCallRequest, type ToolCallResult } from '@app/contracts';
 import { byteSize, summarizeOutput } from '@app/domain';
+import { Metrics } from '@app/observability';
 import { RunRepository, type CallStatus } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
@@ -25,6 +26,7 @@ export class ToolCallService {
     private readonly runs: RunRepository,
     private readonly conversation: AgentConversation,
     transports: ToolTransport[],
+    private readonly metrics: Metrics,
   ) {
     this.transports = new Map(transports.map((transport) => [transport.kind, transport]));
   }
@@ -70,12 +72,15 @@ export class ToolCallService {
       return answer('failed', { error: error_message });
     }
     await audit({ status: 'running', input: args, output: null, error_message: null });
+    const transport = tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
     try {
       const output = await this.execute(context, tool, args, scope.signal);
       await audit({ status: 'completed', input: args, output, error_message: null });
+      this.metrics.toolCalls.inc({ transport, outcome: 'completed' });
       return answer('completed', output);
     } catch (error) {
       const error_message = (error as Error).message;
+      this.metrics.toolCalls.inc({ transport, outcome: error instanceof ToolCallError ? error.kind : 'failed' });
       await audit({ status: 'failed', input: args, output: null, error_message });
       // A cancelled call is the run's cancellation, not an answer for the model.
       if (scope.signal.aborted || !(error instanceof ToolCallError) || error.retryable) throw error;

@@ -51,9 +51,9 @@ export abstract class RunRepository {
   abstract failStep(instanceUuid: string, errorMessage: string): Promise<void>;
   /**
    * Ends a running run: final status, tokens summed, steps not run marked skipped, calls still running
-   * closed as interrupted, the workflow's counters. Idempotent.
+   * closed as interrupted, the workflow's counters. Idempotent: true only for the call that ended it.
    */
-  abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void>;
+  abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<boolean>;
 
   /** Conversational runs: the transcript so far, in order. */
   abstract conversation(runUuid: string): Promise<ConversationMessage[]>;

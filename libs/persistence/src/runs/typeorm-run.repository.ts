@@ -325,8 +325,8 @@ export class TypeormRunRepository extends RunRepository {
       .execute();
   }
 
-  async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<void> {
-    await this.transaction(async (manager) => {
+  async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<boolean> {
+    return this.transaction(async (manager) => {
       await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running', 'awaiting_input']) }, { status: 'skipped' });
       for (const entity of [ModelCallEntity, ToolCallEntity]) {
         await manager.update(entity, { run_uuid: runUuid, status: 'running' }, { status: 'failed', error_message: INTERRUPTED_ATTEMPT });
@@ -343,6 +343,7 @@ export class TypeormRunRepository extends RunRepository {
       if (ended.affected === 1 && counter) {
         await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
       }
+      return ended.affected === 1;
     });
   }
 

@@ -28,5 +28,7 @@ export interface ModelResponse {
  * whether another attempt may help; retries belong to Temporal, not here.
  */
 export abstract class ModelClient {
+  /** Names the provider in metrics and traces. */
+  abstract readonly provider: string;
   abstract complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
 }

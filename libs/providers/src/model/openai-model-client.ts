@@ -22,6 +22,7 @@ export interface OpenAiSettings {
  * whatever the runtime's abort errors look like); the SDK's own timeout is only a backstop.
  */
 export class OpenAiModelClient extends ModelClient {
+  readonly provider = 'openai';
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
 
