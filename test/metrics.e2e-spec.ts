@@ -1,6 +1,6 @@
 // GET /metrics on the API and on the worker (its own figures plus the Temporal SDK's), moving with a run.
 import { createServer } from 'node:net';
-import { MetricsEndpoint } from '../apps/api/src/metrics/metrics-endpoint';
+import { MetricsEndpoint } from '../apps/api/src/observability/metrics-endpoint';
 import { startApi, testConfig, type TestApi } from './support/api';
 import { agentStep } from './support/factories';
 import { ModelFake, reply } from './support/model-fake';

@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
     model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
     log: { level: 'warn', format: 'json' },
     metrics: { host: '127.0.0.1', apiPort: 0, workerPort: 0 },
+    tracing: { otlpEndpoint: null },
   };
 }
 

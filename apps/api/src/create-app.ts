@@ -11,6 +11,8 @@ import { keepRawBody } from './common/raw-body';
 import { openApiComponents } from './common/openapi';
 import { accessLog } from './common/access-log';
 import { requestIdMiddleware } from './common/request-id';
+import { requestSpan } from './common/request-span';
+import { TracingService } from './observability/tracing.service';
 
 export interface ApiAppOptions {
   /** Where log lines go (stdout by default): tests read them from memory. */
@@ -20,6 +22,7 @@ export interface ApiAppOptions {
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
   const logger: Logger = createLogger('api', config.log, options.logDestination);
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(logger) });
+  if (app.get(TracingService).enabled) app.use(requestSpan);
   app.use(requestIdMiddleware);
   app.use(accessLog(logger, app.get(Metrics)));
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.

@@ -3,7 +3,8 @@ import { Module, type DynamicModule, type INestApplicationContext, type LoggerSe
 import { NestFactory } from '@nestjs/core';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type AppConfig, ConfigModule } from '@app/config';
-import { Metrics, serveMetrics } from '@app/observability';
+import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
+import { Metrics, serveMetrics, startTracing } from '@app/observability';
 import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence';
 import { activityMetrics } from './activity-metrics';
 import { createRunActivities } from './activities/run.activities';
@@ -48,6 +49,7 @@ export interface RunWorkerOptions {
 
 export async function createRunWorker(config: AppConfig, workflows: WorkflowSource, options: RunWorkerOptions = {}): Promise<RunWorker> {
   const metrics = new Metrics('worker');
+  const tracing = config.tracing.otlpEndpoint ? startTracing('stepwise-worker', config.tracing.otlpEndpoint) : null;
   const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), { logger: options.logger ?? ['error', 'warn'] });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
@@ -58,6 +60,9 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
     interceptors: { activity: [activityMetrics(metrics)] },
+    // Workflow and activity spans under the trace the starting request carried (workflow spans leave
+    // through the SDK's sink, so a replay does not export them twice).
+    plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
     ...workflows,
     activities: createRunActivities({
       llm: context.get(LlmStepService),
@@ -88,6 +93,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
         await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
         await connection.close();
         await context.close();
+        await tracing?.shutdown();
       });
       return running;
     },

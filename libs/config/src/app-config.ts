@@ -16,6 +16,8 @@ export abstract class AppConfig {
   declare readonly security: { keyring: Keyring };
   declare readonly log: LogSettings;
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
+  /** OTLP/HTTP traces endpoint; null: tracing off. */
+  declare readonly tracing: { otlpEndpoint: string | null };
   declare readonly metrics: { host: string; apiPort: number | null; workerPort: number | null };
 }
 
@@ -46,6 +48,14 @@ function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], f
   if (raw === undefined || raw === '') return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+/** OpenTelemetry's own variables: the traces endpoint, or the base endpoint with its /v1/traces path. */
+function tracesEndpoint(env: Env): string | null {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (traces) return url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces);
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return base ? `${url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', base).replace(/\/$/, '')}/v1/traces` : null;
 }
 
 /** A port, or `off` for none. */
@@ -104,6 +114,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
+    tracing: { otlpEndpoint: tracesEndpoint(env) },
     metrics: { host: env.METRICS_HOST || '127.0.0.1', apiPort: optionalPort(env, 'API_METRICS_PORT', 9464), workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465) },
     log: { level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), format: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto') },
   };

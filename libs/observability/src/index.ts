@@ -4,3 +4,4 @@ export * from './temporal-logger';
 export * from './nest-logger';
 export * from './metrics';
 export * from './metrics-server';
+export * from './tracing';

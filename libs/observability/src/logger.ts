@@ -1,6 +1,7 @@
 // One JSON line per event for the API and the worker (pino), or readable lines when a person watches a
 // terminal. Lines logged while a request is handled carry its request_id (and user_id once known).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
@@ -25,7 +26,11 @@ export function createLogger(service: 'api' | 'worker', settings: LogSettings, d
     messageKey: 'msg',
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    mixin: () => logContext.getStore() ?? {},
+    mixin: () => {
+      const span = trace.getActiveSpan();
+      const fields = logContext.getStore() ?? {};
+      return span ? { ...fields, trace_id: span.spanContext().traceId } : fields;
+    },
   };
   const pretty = settings.format === 'pretty' || (settings.format === 'auto' && !destination && process.stdout.isTTY);
   if (pretty) return pino(options, prettyStream());

@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type ClientInterceptors, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { AppConfig } from '@app/config';
 
 /** The API's one Temporal connection, opened on first use so definitions work while Temporal starts. */
@@ -11,12 +12,17 @@ export class TemporalClient implements OnApplicationShutdown {
 
   get(): Promise<Client> {
     this.pending ??= Connection.connect({ address: this.config.temporal.address })
-      .then((connection) => new Client({ connection, namespace: this.config.temporal.namespace }))
+      .then((connection) => new Client({ connection, namespace: this.config.temporal.namespace, interceptors: this.interceptors() }))
       .catch((error: unknown) => {
         this.pending = null;
         throw error;
       });
     return this.pending;
+  }
+
+  /** With tracing on, a started workflow carries the request's trace context in its headers. */
+  private interceptors(): ClientInterceptors | undefined {
+    return this.config.tracing.otlpEndpoint ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : undefined;
   }
 
   async onApplicationShutdown(): Promise<void> {

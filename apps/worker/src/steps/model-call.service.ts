@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { StepContext } from '@app/contracts';
-import { Metrics } from '@app/observability';
+import { inClientSpan, Metrics } from '@app/observability';
 import { RunRepository } from '@app/persistence';
 import { ModelCallError, ModelClient, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
@@ -18,7 +18,22 @@ export class ModelCallService {
     private readonly metrics: Metrics,
   ) {}
 
-  async call(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
+  /** In a span named by the GenAI semantic conventions (`chat <model>`, gen_ai.* attributes) when tracing is on. */
+  call(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
+    const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.system': this.model.provider, 'gen_ai.request.model': request.model, 'stepwise.run_uuid': context.run_uuid, 'stepwise.turn': turn };
+    return inClientSpan(`chat ${request.model}`, attributes, async (span) => {
+      const response = await this.audited(context, turn, request, scope);
+      span.setAttributes({
+        'gen_ai.response.model': response.model,
+        'gen_ai.usage.input_tokens': response.usage.prompt_tokens,
+        'gen_ai.usage.output_tokens': response.usage.completion_tokens,
+        'gen_ai.response.finish_reasons': [response.finish_reason ?? 'unknown'],
+      });
+      return response;
+    });
+  }
+
+  private async audited(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
     const started_at = new Date();
     const audited = { model: request.model, message_count: request.messages.length, tools: request.tools?.map((tool) => tool.name) ?? [], response_format: request.response_format ?? null };
     const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, model: request.model, request: audited, started_at };

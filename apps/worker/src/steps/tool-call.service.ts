@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { END_TOOL_NAME, type ChatMessage, type CustomAgentStep, type StepContext, type ToolCallRequest, type ToolCallResult } from '@app/contracts';
 import { byteSize, summarizeOutput } from '@app/domain';
-import { Metrics } from '@app/observability';
+import { inClientSpan, Metrics } from '@app/observability';
 import { RunRepository, type CallStatus } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
@@ -107,7 +107,8 @@ export class ToolCallService {
     const descriptor: ToolDescriptor = tool.builtin ? { ...tool.spec, transport: BUILTIN_TRANSPORT, timeout_ms: BUILTIN_TIMEOUT_MS } : tool.record;
     const transport = this.transports.get(descriptor.transport);
     if (!transport) throw new ToolCallError(`no transport ${descriptor.transport} for tool ${descriptor.name}`, false);
-    return transport.call(descriptor, args, { signal });
+    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': descriptor.name, 'stepwise.tool.transport': descriptor.transport };
+    return inClientSpan(`execute_tool ${descriptor.name}`, attributes, () => transport.call(descriptor, args, { signal }));
   }
 
   private async getOutput(context: StepContext, args: unknown): Promise<unknown> {

@@ -1,0 +1,64 @@
+// One trace from the request that starts a run, through the workflow and its activities, to the model
+// and tool calls, as an OTLP receiver gets it from the API and from a worker process.
+import { startApi, testConfig, type TestApi } from './support/api';
+import { agentStep } from './support/factories';
+import { ModelFake, reply } from './support/model-fake';
+import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
+import { ToolServer } from './support/tool-server';
+import { WorkerProcess } from './support/worker-process';
+
+describe('Tracing', () => {
+  let receiver: OtlpReceiver;
+  let model: ModelFake;
+  let tools: ToolServer;
+  let api: TestApi;
+  let worker: WorkerProcess | undefined;
+
+  beforeAll(async () => {
+    receiver = await OtlpReceiver.start();
+    model = await ModelFake.start();
+    tools = await ToolServer.start({ lookup: (args) => ({ found: args }) });
+    api = await startApi({ ...testConfig({ modelBaseUrl: model.baseUrl }), tracing: { otlpEndpoint: receiver.url } });
+    // Bundles the workflow code with Temporal's tracing interceptors, as a production worker does.
+    worker = await WorkerProcess.start(api.config, 120_000, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await Promise.all([api?.close(), model?.close(), tools?.close()]);
+    await receiver?.close();
+  });
+
+  it('links the API request, the workflow, its activities, the model calls and the tool call in one trace', async () => {
+    const user = await api.newUser();
+    await user.post('/tools', { name: 'lookup', description: 'look up', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
+    const workflow = (await user.post('/workflows', { name: 'traced', steps: [agentStep({ tools: ['lookup'] })] })).body;
+    model.script(reply.toolCalls([{ name: 'lookup', arguments: { q: 'x' } }], { usage: { prompt_tokens: 11, completion_tokens: 5 } }), reply.json({ done: true }));
+    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
+    let body = run;
+    for (const deadline = Date.now() + 60_000; body.status === 'running' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      body = (await user.get(`/runs/${run.uuid}`)).body;
+    }
+    expect(body.status).toBe('completed');
+
+    const root = (spans: ReceivedSpan[]) => spans.find((span) => span.service === 'stepwise-api' && span.name === 'POST /api/v1/workflows/:uuid/runs');
+    const inTrace = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === root(spans)?.traceId);
+    const has = (spans: ReceivedSpan[], service: string, name: RegExp) => inTrace(spans).some((span) => span.service === service && name.test(span.name));
+    const spans = await receiver.waitFor(
+      (received) =>
+        Boolean(root(received)) &&
+        has(received, 'stepwise-worker', /^RunWorkflow:/) &&
+        has(received, 'stepwise-worker', /^RunActivity:callTool$/) &&
+        inTrace(received).filter((span) => span.name === 'chat test-model').length === 2 &&
+        has(received, 'stepwise-worker', /^execute_tool lookup$/),
+    );
+    const trace = inTrace(spans);
+    expect(trace.some((span) => span.service === 'stepwise-api' && /^StartWorkflow:/.test(span.name))).toBe(true);
+    const chat = trace.find((span) => span.name === 'chat test-model' && span.attributes['gen_ai.usage.input_tokens'] === 11);
+    expect(chat?.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'openai', 'gen_ai.request.model': 'test-model', 'gen_ai.usage.output_tokens': 5, 'stepwise.run_uuid': run.uuid });
+    // Each model call hangs under its activity's span.
+    const parent = trace.find((span) => span.spanId === chat?.parentSpanId);
+    expect(parent?.name).toMatch(/^RunActivity:/);
+    model.assertDone();
+  });
+});
