@@ -7,12 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
 import { agentStep, graphEdge, llmStep, stopChecker } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
-import { loadWorkflowBundle } from './support/workflow-bundle';
+import { aliasesFor, loadWorkflowBundle } from './support/workflow-bundle';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories');
 // "1" records every scenario; a comma-separated list records those only (a new path, without touching the rest).
@@ -132,6 +133,18 @@ describe('Run workflow replay', () => {
     } finally {
       await tools.close();
     }
+  });
+
+  it('catches a workflow change that runs in flight could not survive', async () => {
+    // The same check as below, against a build whose workflow issues a timer first: it must not pass.
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(__dirname, 'fixtures', 'incompatible', 'workflows.ts'),
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+      webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), ...aliasesFor() } } }),
+    });
+    const file = 'agent-llm-stop-checker-completed.json';
+    const history = fromFixture(readFileSync(path.join(FIXTURES, file), 'utf8'));
+    await expect(Worker.runReplayHistory({ workflowBundle: { code } }, history, file)).rejects.toThrow(DeterminismViolationError);
   });
 
   it('replays the histories recorded by earlier versions', async () => {
