@@ -57,12 +57,15 @@ export interface StackOptions {
   workerDatabaseUrl?: string;
   /** Loop iterations a run's execution takes before it continues as new (default: the product's). */
   loopIterationsPerExecution?: number;
+  /** Ask for step summaries on every save (off in the other specs, whose model scripts would get them). */
+  summaries?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
-  const config = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress, loopIterationsPerExecution: options.loopIterationsPerExecution });
+  const base = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress, loopIterationsPerExecution: options.loopIterationsPerExecution });
+  const config = { ...base, summaries: { ...base.summaries, enabled: options.summaries ?? false } };
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
   const stack: Stack = {

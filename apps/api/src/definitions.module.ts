@@ -6,6 +6,7 @@ import { StepsService } from './steps/steps.service';
 import { TriggersController } from './triggers/triggers.controller';
 import { TriggersService } from './triggers/triggers.service';
 import { DefinitionStore } from './workflow-definitions/definition-store.service';
+import { StepSummaries } from './workflow-definitions/step-summaries.service';
 import { WorkflowsController } from './workflow-definitions/workflows.controller';
 import { WorkflowsService } from './workflow-definitions/workflows.service';
 
@@ -13,7 +14,7 @@ import { WorkflowsService } from './workflow-definitions/workflows.service';
 @Module({
   imports: [SchedulesModule],
   controllers: [WorkflowsController, StepsController, TriggersController, CatalogController],
-  providers: [DefinitionStore, WorkflowsService, StepsService, TriggersService],
-  exports: [DefinitionStore],
+  providers: [DefinitionStore, StepSummaries, WorkflowsService, StepsService, TriggersService],
+  exports: [DefinitionStore, StepSummaries],
 })
 export class DefinitionsModule {}

@@ -8,6 +8,8 @@ import { Metrics, serveMetrics, startTracing } from '@app/observability';
 import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence';
 import { activityMetrics } from './activity-metrics';
 import { createRunActivities } from './activities/run.activities';
+import { createSummaryActivities } from './activities/summary.activities';
+import { StepSummaryService } from './steps/step-summary.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { LlmStepService } from './steps/llm-step.service';
 import { GraphService } from './steps/graph.service';
@@ -52,6 +54,21 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
   const tracing = config.tracing.otlpEndpoint ? startTracing('stepwise-worker', config.tracing.otlpEndpoint) : null;
   const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), { logger: options.logger ?? ['error', 'warn'] });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const runActivities = createRunActivities({
+    llm: context.get(LlmStepService),
+    agent: context.get(AgentStepService),
+    tools: context.get(ToolCallService),
+    stopChecker: context.get(StopCheckerService),
+    loops: context.get(LoopService),
+    graph: context.get(GraphService),
+    toolExecutor: context.get(ToolExecutorService),
+    humanInput: context.get(HumanInputService),
+    conversation: context.get(ConversationService),
+    notifications: context.get(NotificationService),
+    runs: context.get(RunRepository),
+    preparer: context.get(RunPreparer),
+    metrics,
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -64,21 +81,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     // through the SDK's sink, so a replay does not export them twice).
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
     ...workflows,
-    activities: createRunActivities({
-      llm: context.get(LlmStepService),
-      agent: context.get(AgentStepService),
-      tools: context.get(ToolCallService),
-      stopChecker: context.get(StopCheckerService),
-      loops: context.get(LoopService),
-      graph: context.get(GraphService),
-      toolExecutor: context.get(ToolExecutorService),
-      humanInput: context.get(HumanInputService),
-      conversation: context.get(ConversationService),
-      notifications: context.get(NotificationService),
-      runs: context.get(RunRepository),
-      preparer: context.get(RunPreparer),
-      metrics,
-    }),
+    activities: { ...runActivities, ...createSummaryActivities(context.get(StepSummaryService)) },
   });
   const { workerPort, host } = config.metrics;
   const sdkMetrics = options.sdkMetricsUrl;

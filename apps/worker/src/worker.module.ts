@@ -14,6 +14,7 @@ import { HumanInputService } from './steps/human-input.service';
 import { LoopService } from './steps/loop.service';
 import { NotificationService } from './steps/notification.service';
 import { ModelCallService } from './steps/model-call.service';
+import { StepSummaryService } from './steps/step-summary.service';
 import { StructuredOutputService } from './steps/structured-output.service';
 import { StepInputService } from './steps/step-input.service';
 import { StopCheckerService } from './steps/stop-checker.service';
@@ -32,6 +33,7 @@ import { ToolCallService } from './steps/tool-call.service';
     },
     StepInputService,
     ModelCallService,
+    StepSummaryService,
     StructuredOutputService,
     AgentToolsService,
     AgentConversation,
@@ -45,6 +47,6 @@ import { ToolCallService } from './steps/tool-call.service';
     ConversationService,
     NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, ConversationService, NotificationService],
+  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, ConversationService, NotificationService, StepSummaryService],
 })
 export class WorkerModule {}

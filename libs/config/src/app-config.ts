@@ -15,6 +15,8 @@ export abstract class AppConfig {
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
   declare readonly security: { keyring: Keyring };
   declare readonly log: LogSettings;
+  /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
+  declare readonly summaries: { enabled: boolean; model: string };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
   /** OTLP/HTTP traces endpoint; null: tracing off. */
   declare readonly tracing: { otlpEndpoint: string | null };
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
+    summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     tracing: { otlpEndpoint: tracesEndpoint(env) },
     metrics: { host: env.METRICS_HOST || '127.0.0.1', apiPort: optionalPort(env, 'API_METRICS_PORT', 9464), workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465) },

@@ -5,3 +5,4 @@ export * from './graph';
 export * from './human-input';
 export * from './conversation';
 export * from './chain-graph';
+export * from './step-summary';

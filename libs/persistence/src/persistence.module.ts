@@ -4,7 +4,7 @@ import { Global, Inject, Module, type OnApplicationShutdown, type Provider } fro
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { createDataSource } from './data-source';
-import { ApiKeyRepository, ScheduleRepository, TriggerHookRepository, TypeormScheduleRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+import { ApiKeyRepository, ScheduleRepository, StepSummaryRepository, TriggerHookRepository, TypeormStepSummaryRepository, TypeormScheduleRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
 import { RunPreparer, RunRepository, RunResumer, ToolManifestService, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
 
 const repositories: Provider[] = [
@@ -13,6 +13,7 @@ const repositories: Provider[] = [
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   { provide: RunRepository, useFactory: (ds: DataSource) => new TypeormRunRepository(ds), inject: [DataSource] },
   { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },
+  { provide: StepSummaryRepository, useFactory: (ds: DataSource) => new TypeormStepSummaryRepository(ds), inject: [DataSource] },
   { provide: RunResumer, useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunResumer(workflows, runs), inject: [WorkflowRepository, RunRepository] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
   { provide: ToolManifestService, useFactory: (tools: ToolRepository) => new ToolManifestService(tools), inject: [ToolRepository] },

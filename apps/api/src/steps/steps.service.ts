@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
 import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, validateDefinition } from '@app/domain';
 import { DefinitionStore } from '../workflow-definitions/definition-store.service';
+import { StepSummaries, type StepWithSummary } from '../workflow-definitions/step-summaries.service';
 import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
 
 function bodyObject(body: unknown): Record<string, unknown> {
@@ -34,7 +35,10 @@ function indexOfStep(current: WorkflowDefinition, stepUuid: string): number {
 
 @Injectable()
 export class StepsService {
-  constructor(private readonly store: DefinitionStore) {}
+  constructor(
+    private readonly store: DefinitionStore,
+    private readonly summaries: StepSummaries,
+  ) {}
 
   async add(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
     const { position, ...fields } = bodyObject(body);
@@ -65,9 +69,11 @@ export class StepsService {
     return toDetailsView(record);
   }
 
-  async get(userId: string, stepUuid: string): Promise<StepDefinition> {
+  /** With its generated_summary and its status, for an LLM or agent step. */
+  async get(userId: string, stepUuid: string): Promise<StepWithSummary> {
     const workflow = await this.store.get(userId, await this.store.workflowOfStep(userId, stepUuid));
-    return workflow.steps[indexOfStep(workflow, stepUuid)];
+    const [step] = await this.summaries.shown([workflow.steps[indexOfStep(workflow, stepUuid)]]);
+    return step;
   }
 
   /** Merges the fields into the stored step and validates the result like a new one; uuid and type stay. */

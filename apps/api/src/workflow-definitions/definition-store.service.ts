@@ -2,28 +2,37 @@ import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound } from '@app/domain';
 import { ToolManifestService, WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
+import { StepSummaries } from './step-summaries.service';
 
 /**
  * Loading and saving a user's workflow definitions, with the not-found and uuid-taken rules in one place.
- * Every save (create, edit, import) stores the tool manifest of the saved definition with it.
+ * Every save (create, edit, import) stores the tool manifest of the saved definition with it, and asks for
+ * the generated_summary of the steps whose prompt or tools changed.
  */
 @Injectable()
 export class DefinitionStore {
   constructor(
     readonly workflows: WorkflowRepository,
     private readonly toolManifests: ToolManifestService,
+    private readonly summaries: StepSummaries,
   ) {}
 
   async get(userId: string, uuid: string): Promise<WorkflowRecord> {
     return (await this.workflows.find(userId, uuid)) ?? this.missing(uuid);
   }
 
-  create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord> {
-    return this.workflows.create(userId, definition, notifySecret, this.manifestOf(userId));
+  async create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord> {
+    return this.saved(userId, await this.workflows.create(userId, definition, notifySecret, this.manifestOf(userId)));
   }
 
   async edit(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord> {
-    return (await this.workflows.mutate(userId, uuid, change, this.manifestOf(userId))) ?? this.missing(uuid);
+    return this.saved(userId, (await this.workflows.mutate(userId, uuid, change, this.manifestOf(userId))) ?? this.missing(uuid));
+  }
+
+  /** After every save: the steps whose prompt or tools changed get a new generated_summary. */
+  private async saved(userId: string, record: WorkflowRecord): Promise<WorkflowRecord> {
+    await this.summaries.refresh(userId, record.steps);
+    return record;
   }
 
   private manifestOf(userId: string): ManifestOf {

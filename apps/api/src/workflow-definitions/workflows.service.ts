@@ -7,6 +7,7 @@ import { isUuid, nameBasedUuid } from '../common/uuids';
 import type { Pagination } from '../common/pagination';
 import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
 import { DefinitionStore } from './definition-store.service';
+import { StepSummaries } from './step-summaries.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
 
 /** Signs the workflow's run-end notifications; its owner sees it to check signatures. */
@@ -25,6 +26,7 @@ export class WorkflowsService {
   constructor(
     private readonly store: DefinitionStore,
     private readonly schedules: SchedulesService,
+    private readonly summaries: StepSummaries,
   ) {}
 
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
@@ -42,8 +44,10 @@ export class WorkflowsService {
     return toWorkflowView(await this.store.get(userId, uuid));
   }
 
+  /** With each LLM and agent step's generated_summary and its status. */
   async details(userId: string, uuid: string): Promise<WorkflowDetailsView> {
-    return toDetailsView(await this.store.get(userId, uuid));
+    const view = toDetailsView(await this.store.get(userId, uuid));
+    return { ...view, steps: await this.summaries.shown(view.steps) };
   }
 
   async update(userId: string, uuid: string, body: unknown): Promise<WorkflowView> {

@@ -36,7 +36,8 @@ export interface RunServices {
 
 const HEARTBEAT_EVERY_MS = 1000;
 
-async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>): Promise<T> {
+/** Runs an activity's work with heartbeats, the cancellation signal and our errors as Temporal failures. */
+export async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>): Promise<T> {
   const context = Context.current();
   const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   try {

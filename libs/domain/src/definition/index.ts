@@ -5,3 +5,4 @@ export { fieldPath, throwIssues, type Issue } from './issues';
 export { jsonSchemaErrors, jsonSchemaProblem } from './json-schema';
 export { STEP_SCHEMAS, STOP_CONDITION_SCHEMA, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 export { loopSourceRef } from './loop';
+export { summarySourceOf, type SummarySource } from './step-summary';

@@ -1,2 +1,3 @@
 // The workflow bundle's entry: every workflow type the worker registers.
 export { runWorkflow } from './run.workflow';
+export { summarizeStepWorkflow } from './step-summary.workflow';

@@ -47,6 +47,17 @@ export class WorkflowStepEntity {
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
 }
 
+@Entity('step_summaries')
+export class StepSummaryEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) step_uuid!: string;
+  @Column({ type: 'varchar' }) user_id!: string;
+  @Column({ type: 'char', length: 64 }) source_hash!: string;
+  @Column({ type: 'varchar' }) status!: string;
+  @Column({ type: 'text', nullable: true }) summary!: string | null;
+  @Column({ type: 'text', nullable: true }) error_message!: string | null;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
+}
+
 @Entity('triggers')
 export class TriggerEntity {
   @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;

@@ -9,6 +9,7 @@ import { ToolManifest1763800800000 } from './1763800800000-tool-manifest';
 import { Loops1763800900000 } from './1763800900000-loops';
 import { Graphs1763801000000 } from './1763801000000-graphs';
 import { Conversations1763801200000 } from './1763801200000-conversations';
+import { StepSummaries1763802100000 } from './1763802100000-step-summaries';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -23,4 +24,5 @@ export const migrations: (new () => unknown)[] = [
   Loops1763800900000,
   Graphs1763801000000,
   Conversations1763801200000,
+  StepSummaries1763802100000,
 ];
