@@ -77,7 +77,7 @@ export class StepsService {
   }
 
   /** Merges the fields into the stored step and validates the result like a new one; uuid and type stay. */
-  async update(userId: string, stepUuid: string, body: unknown): Promise<StepDefinition> {
+  async update(userId: string, stepUuid: string, body: unknown): Promise<StepWithSummary> {
     const patch = bodyObject(body);
     for (const field of ['uuid', 'type'] as const) {
       if (field in patch) throw new DomainError(ErrorCode.ValidationFailed, `${field} of a step cannot change`, { field });
@@ -88,6 +88,7 @@ export class StepsService {
       const updated = parseStep({ ...current.steps[index], ...patch }, '', randomUUID);
       return withSteps(current, current.steps.map((step, i) => (i === index ? updated : step)));
     });
-    return record.steps.find((step) => step.uuid === stepUuid)!;
+    const [step] = await this.summaries.shown([record.steps.find((candidate) => candidate.uuid === stepUuid)!]);
+    return step;
   }
 }
