@@ -15,6 +15,7 @@ import { plainLoopRunner } from './baselines/plain-loop.runner';
 import { AGENT_TOOL_CALLS, measureAgent, type AgentResult } from './scenarios/agent';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureThroughput } from './scenarios/throughput';
+import { measureTracing } from './scenarios/tracing';
 import { measureWaiting, type WaitingResult } from './scenarios/waiting';
 import { MODES } from './support/modes';
 import { BENCH_TOOL, type Runner } from './support/runner';
@@ -107,11 +108,18 @@ async function main(): Promise<void> {
     print(table(`5. Agent with ${AGENT_TOOL_CALLS} tool calls (a round = one model turn + one tool call)`, ['runner', 'agent run ms', 'one-step run ms', 'per round ms', 'vs plain', 'vs bare'],
       agent.map((a) => [a.runner, a.agent_run_ms, a.one_step_run_ms, a.per_tool_call_round_ms, ratio(a.per_tool_call_round_ms, agent[1].per_tool_call_round_ms), ratio(a.per_tool_call_round_ms, agent[2].per_tool_call_round_ms)])));
 
+    // 6. Tracing
+    const tracing = await measureTracing(system, model, mode.runs, mode.warmup);
+    print(table('6. Tracing (5-step chain, one run at a time)', ['tracing', 'run p50', 'p95', 'per-step overhead p50', 'spans exported'], [
+      ['off', tracing.off.run_ms.p50, tracing.off.run_ms.p95, round(tracing.off.per_step_overhead_ms.p50), 0],
+      ['on', tracing.on.run_ms.p50, tracing.on.run_ms.p95, round(tracing.on.per_step_overhead_ms.p50), tracing.spans_received],
+    ]));
+
     const commit = (() => { try { return execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(); } catch { return 'unknown'; } })();
     const results = {
       date: new Date().toISOString(), commit, mode: modeName, sizes: mode, duration_s: round((Date.now() - began) / 1000),
       machine: { cores: os.cpus().length, memory_gb: round(os.totalmem() / 2 ** 30), node: process.version },
-      scenarios: { overhead, overhead_baselines: sequential, throughput, waiting, agent },
+      scenarios: { overhead, overhead_baselines: sequential, throughput, waiting, agent, tracing },
     };
     const file = values.out ?? path.resolve(__dirname, '../../bench/results', `${new Date().toISOString().slice(0, 10)}.json`);
     mkdirSync(path.dirname(file), { recursive: true });

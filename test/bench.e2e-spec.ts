@@ -14,13 +14,13 @@ describe('npm run bench', () => {
     const result = spawnSync(process.execPath, [ENTRY, '--mode', 'smoke', '--out', out], { encoding: 'utf8', timeout: 170_000 });
     expect(result.stderr).not.toMatch(/Error/);
     expect(result.status).toBe(0);
-    for (const heading of ['1. Step overhead', 'baselines: run p50', '2. Throughput', '3. 20 runs waiting', '5. Agent with 10 tool calls']) {
+    for (const heading of ['1. Step overhead', 'baselines: run p50', '2. Throughput', '3. 20 runs waiting', '5. Agent with 10 tool calls', '6. Tracing']) {
       expect(result.stdout).toContain(heading);
     }
 
     const figures = JSON.parse(readFileSync(out, 'utf8'));
     expect(figures).toMatchObject({ mode: 'smoke', machine: { cores: expect.any(Number) } });
-    const { overhead, overhead_baselines, throughput, waiting, agent } = figures.scenarios;
+    const { overhead, overhead_baselines, throughput, waiting, agent, tracing } = figures.scenarios;
     expect(overhead.map((o: { steps: number }) => o.steps)).toEqual([1, 5]);
     for (const o of overhead) {
       for (const figure of [o.run_ms.p50, o.per_step_overhead_ms.p99, o.first_model_request_ms.p50]) expect(figure).toBeGreaterThan(0);
@@ -36,5 +36,6 @@ describe('npm run bench', () => {
     expect(waiting.map((w: { runner: string; failed: number }) => [w.runner, w.failed])).toEqual([['stepwise', 0], ['plain loop', 0], ['bare Temporal', 0]]);
     expect(waiting[0].peak_rss_mb).toEqual({ worker: expect.any(Number), api: expect.any(Number) });
     for (const a of agent) expect(a.per_tool_call_round_ms).toBeGreaterThan(0);
+    expect([tracing.off.run_ms.p50, tracing.on.run_ms.p50, tracing.spans_received].every((figure: number) => figure > 0)).toBe(true);
   });
 });

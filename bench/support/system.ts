@@ -59,7 +59,8 @@ export interface System {
   stop(): Promise<void>;
 }
 
-export async function startSystem(modelBaseUrl: string): Promise<System> {
+/** `extraEnv`: settings of this system's API and worker beyond the bench's own (e.g. tracing on). */
+export async function startSystem(modelBaseUrl: string, extraEnv: Record<string, string> = {}): Promise<System> {
   const base = loadConfig();
   const port = 3400 + Math.floor(Math.random() * 500);
   const taskQueue = `bench-${randomUUID()}`;
@@ -70,7 +71,18 @@ export async function startSystem(modelBaseUrl: string): Promise<System> {
   const { key } = await new ApiKeyService(new TypeormApiKeyRepository(dataSource)).create(`bench-${randomUUID()}`, 'bench');
   await dataSource.destroy();
 
-  const env = { DATABASE_URL: config.databaseUrl, TEMPORAL_ADDRESS: config.temporal.address, TEMPORAL_TASK_QUEUE: taskQueue, API_PORT: String(port), OPENAI_BASE_URL: modelBaseUrl, OPENAI_API_KEY: 'bench' };
+  const env = {
+    DATABASE_URL: config.databaseUrl,
+    TEMPORAL_ADDRESS: config.temporal.address,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    API_PORT: String(port),
+    OPENAI_BASE_URL: modelBaseUrl,
+    OPENAI_API_KEY: 'bench',
+    // No fixed ports beside the API's: a second system may run.
+    API_METRICS_PORT: 'off',
+    WORKER_METRICS_PORT: 'off',
+    ...extraEnv,
+  };
   const [api, worker] = await Promise.all([
     startProcess('apps/api/src/main.js', env, 'API listening'),
     startProcess('apps/worker/src/main.js', env, 'worker polling'),
