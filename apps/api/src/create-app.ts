@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { keepRawBody } from './common/raw-body';
 import { openApiComponents } from './common/openapi';
+import { runComponents } from './common/openapi-runs';
 import { accessLog } from './common/access-log';
 import { requestIdMiddleware } from './common/request-id';
 import { requestSpan } from './common/request-span';
@@ -38,7 +39,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       .addBearerAuth()
       .build(),
   );
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiComponents() } };
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiComponents(), ...runComponents() } };
   SwaggerModule.setup('api/docs', app, document);
   return app;
 }

@@ -2,7 +2,7 @@
 // ones the validator applies and GET /step-types serves), converted to OpenAPI 3.0 and registered once as
 // components; routes point at them by name.
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiQuery, ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiQuery, ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
 import { STEP_TYPES, TRIGGER_TYPES, type StepType } from '@app/contracts';
 import { GRAPH_SCHEMA, STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from '@app/domain';
 
@@ -133,12 +133,13 @@ export function openApiComponents(): Record<string, SchemaObject> {
 /** The request body of a route, by component name. */
 export const ApiJsonBody = (component: string) => ApiBody({ schema: ref(component) });
 
-/** A success answer by component name (or a schema) plus the error answers a route can give. */
+/** A success answer by component name (or a schema) plus the other answers a route can give (errors are coded Errors). */
 export function ApiAnswers(status: number, body: string | SchemaObject | null, ...errors: number[]) {
   const schema = typeof body === 'string' ? ref(body) : (body ?? undefined);
   return applyDecorators(
     ApiResponse({ status, ...(schema ? { schema } : {}) }),
-    ...[401, ...errors].map((code) => ApiResponse({ status: code, schema: ref('Error') })),
+    // Another success status (a repeat answering 200 instead of 201) has the same body; the rest are coded errors.
+    ...[401, ...errors].map((code) => ApiResponse({ status: code, ...(code >= 400 ? { schema: ref('Error') } : schema ? { schema } : {}) })),
   );
 }
 
@@ -147,3 +148,10 @@ export const ApiPaged = () =>
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
     ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } }),
   );
+
+/** The header that makes a start or a resume safe to repeat. */
+export const ApiIdempotencyKey = () =>
+  ApiHeader({ name: 'Idempotency-Key', required: false, schema: { type: 'string', maxLength: 255 }, description: 'The same key gives the same run (200), never a second one' });
+
+/** Query filters of a list, each a plain string. */
+export const ApiFilters = (...names: [string, SchemaObject][]) => applyDecorators(...names.map(([name, schema]) => ApiQuery({ name, required: false, schema })));

@@ -1,7 +1,8 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../auth';
+import { ApiAnswers } from '../common/openapi';
 import { rawBodyOf } from '../common/raw-body';
 import { HooksService } from './hooks.service';
 
@@ -13,6 +14,12 @@ export class HooksController {
   /** 202 with the run when the event matches the trigger's filter rules, 200 `matched: false` when not. */
   @Public()
   @Post(':triggerUuid')
+  @ApiBody({ description: "The event: any JSON, matched against the trigger's filter_rules", schema: { type: 'object', additionalProperties: true } })
+  @ApiHeader({ name: 'X-Stepwise-Signature', required: false, description: 'HMAC-SHA256 of the raw body with the trigger secret (see the README); or send the secret itself in X-Stepwise-Secret' })
+  @ApiHeader({ name: 'X-Stepwise-Secret', required: false, description: 'The trigger secret: the weaker alternative to a signature' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A repeated delivery with the same key (or X-Delivery-Id) gets the same run' })
+  @ApiHeader({ name: 'X-Delivery-Id', required: false })
+  @ApiAnswers(200, 'HookDelivery', 202, 400, 404, 413)
   @HttpCode(200)
   async deliver(@Param('triggerUuid') triggerUuid: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const outcome = await this.hooks.deliver(triggerUuid, { headers: request.headers, rawBody: rawBodyOf(request), body: request.body ?? null });

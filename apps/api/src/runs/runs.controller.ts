@@ -1,11 +1,14 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { RUN_STATUSES } from '@app/contracts';
 import type { Response } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { ApiAnswers, ApiFilters, ApiIdempotencyKey, ApiJsonBody, ApiPaged, ref } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
 import { RunsService } from './runs.service';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
+const STATUS: SchemaObject = { type: 'string', enum: [...RUN_STATUSES] };
 
 function answered<T>(response: Response, { created, run }: { created: boolean; run: T }): T {
   response.status(created ? 201 : 200);
@@ -20,6 +23,9 @@ export class RunsController {
 
   /** 201 with a new run; 200 with the same run when an Idempotency-Key names one already started. */
   @Post('workflows/:uuid/runs')
+  @ApiJsonBody('NewRun')
+  @ApiIdempotencyKey()
+  @ApiAnswers(201, 'Run', 200, 400, 404, 409, 413, 422, 503)
   async start(
     @CurrentUser() user: AuthenticatedUser,
     @Param('uuid') uuid: string,
@@ -31,6 +37,9 @@ export class RunsController {
   }
 
   @Post('runs/:uuid/resume')
+  @ApiJsonBody('ResumeRequest')
+  @ApiIdempotencyKey()
+  @ApiAnswers(201, 'Run', 200, 400, 404, 409, 422, 503)
   async resume(
     @CurrentUser() user: AuthenticatedUser,
     @Param('uuid') uuid: string,
@@ -42,21 +51,29 @@ export class RunsController {
   }
 
   @Get('workflows/:uuid/runs')
+  @ApiPaged()
+  @ApiFilters(['status', STATUS])
+  @ApiAnswers(200, 'RunPage', 404, 422)
   listForWorkflow(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Query() query: Record<string, string>) {
     return this.runs.list(user.userId, { ...paginationOf(query), status: query.status, workflow_uuid: uuid });
   }
 
   @Get('runs')
+  @ApiPaged()
+  @ApiFilters(['status', STATUS], ['workflow_uuid', { type: 'string', format: 'uuid' }], ['schedule_id', { type: 'string' }])
+  @ApiAnswers(200, 'RunPage', 422)
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
     return this.runs.list(user.userId, { ...paginationOf(query), status: query.status, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id });
   }
 
   @Get('runs/:uuid')
+  @ApiAnswers(200, 'Run', 404)
   get(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.runs.get(user.userId, uuid);
   }
 
   @Post('runs/:uuid/cancel')
+  @ApiAnswers(202, 'Cancelled', 404, 409)
   @HttpCode(202)
   cancel(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.runs.cancel(user.userId, uuid);
@@ -64,6 +81,8 @@ export class RunsController {
 
   /** A person's answer to a waiting human_input step: 200 accepted, 422 when it breaks input_schema, 409 when the step does not wait. */
   @Post('runs/:uuid/steps/:stepUuid/input')
+  @ApiJsonBody('HumanAnswer')
+  @ApiAnswers(200, { type: 'object', description: 'The answer was taken: {run_uuid, step_uuid, accepted}' }, 400, 404, 409, 422)
   @HttpCode(200)
   answer(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Param('stepUuid') stepUuid: string, @Body() body: unknown) {
     return this.runs.answer(user.userId, uuid, stepUuid, body);
@@ -71,6 +90,10 @@ export class RunsController {
 
   /** A user message to a conversational run: 200 with the turn's reply, 202 with its id when it outlives wait_seconds (default 60), 409 while a turn runs or once the conversation closed. */
   @Post('runs/:uuid/messages')
+  @ApiJsonBody('Message')
+  @ApiQuery({ name: 'wait_seconds', required: false, schema: { type: 'integer', minimum: 0, maximum: 300, default: 60 } })
+  @ApiAnswers(200, 'TurnReply', 400, 404, 409, 422)
+  @ApiResponse({ status: 202, schema: ref('TurnAccepted'), description: 'The turn outlived wait_seconds: look it up later' })
   async message(
     @CurrentUser() user: AuthenticatedUser,
     @Param('uuid') uuid: string,
@@ -84,6 +107,7 @@ export class RunsController {
   }
 
   @Get('outputs/:outputId')
+  @ApiAnswers(200, 'Output', 404)
   output(@CurrentUser() user: AuthenticatedUser, @Param('outputId') outputId: string) {
     return this.runs.output(user.userId, outputId);
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
-import { ApiAnswers, ApiJsonBody } from '../common/openapi';
+import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
 import { TriggersService } from './triggers.service';
 
@@ -38,11 +38,14 @@ export class TriggersController {
   }
 
   @Post('triggers/:triggerUuid/rotate-secret')
+  @ApiAnswers(201, 'SecretRotation', 404, 422)
   rotateSecret(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string) {
     return this.triggers.rotateSecret(user.userId, triggerUuid);
   }
 
   @Get('triggers/:triggerUuid/events')
+  @ApiPaged()
+  @ApiAnswers(200, 'TriggerEventPage', 404, 422)
   events(@CurrentUser() user: AuthenticatedUser, @Param('triggerUuid') triggerUuid: string, @Query() query: Record<string, unknown>) {
     return this.triggers.events(user.userId, triggerUuid, paginationOf(query));
   }

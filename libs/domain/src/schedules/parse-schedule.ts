@@ -29,7 +29,7 @@ const TIMING = {
   timezone: { type: 'string', minLength: 1, maxLength: 100 },
 };
 
-const SCHEDULE_SCHEMA = {
+export const SCHEDULE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['schedule_type'],
@@ -47,7 +47,7 @@ const SCHEDULE_SCHEMA = {
   },
 };
 
-const PATCH_SCHEMA = {
+export const SCHEDULE_PATCH_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
@@ -111,7 +111,7 @@ export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
 }
 
 export function parseSchedulePatch(input: unknown): ScheduleTimingPatch & { paused?: boolean; note?: string } {
-  throwIssues(schemaIssues(PATCH_SCHEMA, input, ''));
+  throwIssues(schemaIssues(SCHEDULE_PATCH_SCHEMA, input, ''));
   const body = input as ScheduleTimingPatch & { paused?: boolean; note?: string };
   if (body.cron_expression !== undefined && body.interval_seconds !== undefined) fail('cron_expression', 'and interval_seconds cannot both be set');
   checkTiming(body);

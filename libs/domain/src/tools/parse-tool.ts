@@ -12,7 +12,7 @@ export interface ToolInput {
   timeout_ms: number;
 }
 
-const TOOL_SCHEMA = {
+export const TOOL_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'description', 'parameters', 'endpoint_url'],

@@ -1,0 +1,132 @@
+// OpenAPI components of runs, tools, schedules and webhook deliveries: what those routes take and answer.
+// Request bodies come from the domain's own schemas where the domain validates them with one.
+import type { SchemaObject } from '@nestjs/swagger';
+import { RUN_STATUSES } from '@app/contracts';
+import { SCHEDULE_PATCH_SCHEMA, SCHEDULE_SCHEMA, TOOL_SCHEMA } from '@app/domain';
+import { ref, toOpenApi } from './openapi';
+
+const uuid: SchemaObject = { type: 'string', format: 'uuid' };
+const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
+const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
+const tokens: SchemaObject = { type: 'object', properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } } };
+const any: SchemaObject = { description: 'Any JSON value' };
+const page = (item: string): SchemaObject => ({
+  type: 'object',
+  properties: { items: { type: 'array', items: ref(item) }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+});
+
+const output: SchemaObject = {
+  type: 'object',
+  properties: { uuid, raw_data: any, summary: { type: 'string' }, markdown_representation: nullable({ type: 'string' }), size_bytes: { type: 'integer' }, created_at: timestamp },
+};
+
+const call = (extra: Record<string, SchemaObject>): SchemaObject => ({
+  type: 'object',
+  properties: { uuid, attempt: { type: 'integer' }, status: { type: 'string', enum: ['running', 'completed', 'failed'] }, error_message: nullable({ type: 'string' }), duration_ms: nullable({ type: 'integer' }), started_at: timestamp, finished_at: nullable(timestamp), ...extra },
+});
+
+const runSummary: SchemaObject = {
+  type: 'object',
+  properties: {
+    uuid,
+    workflow_uuid: uuid,
+    workflow_name: { type: 'string' },
+    user_id: { type: 'string' },
+    schedule_id: nullable({ type: 'string' }),
+    parent_run_uuid: nullable(uuid),
+    resumed_from_step_uuid: nullable(uuid),
+    status: { type: 'string', enum: [...RUN_STATUSES] },
+    error_message: nullable({ type: 'string' }),
+    notification: nullable({ type: 'object', description: 'The latest attempt to POST the run-end notification' }),
+    tool_drift: nullable({ type: 'object', description: '{tools: [{name, change, fields}], saved_hash, current_hash}' }),
+    messages: { type: 'array', items: { type: 'object' }, description: 'Conversational runs: the transcript' },
+    tokens,
+    started_at: timestamp,
+    finished_at: nullable(timestamp),
+    duration_ms: nullable({ type: 'integer' }),
+    temporal: { type: 'object', properties: { workflow_id: { type: 'string' }, ui_url: { type: 'string', description: 'The execution in the Temporal Web UI' } } },
+  },
+};
+
+const stepInstance: SchemaObject = {
+  type: 'object',
+  description: 'A step of the run; a looping or graph step also has loop, iteration_count and its iterations (each a step instance)',
+  properties: {
+    uuid,
+    step_definition_uuid: uuid,
+    name: { type: 'string' },
+    type: { type: 'string' },
+    position: { type: 'integer' },
+    status: { type: 'string', enum: ['pending', 'running', 'awaiting_input', 'completed', 'failed', 'skipped', 'cancelled'] },
+    carried_from_run_uuid: nullable(uuid),
+    attempts: { type: 'integer' },
+    input_data: any,
+    messages: { type: 'array', items: { type: 'object' }, description: 'The conversation with the model (chat messages)' },
+    output: { allOf: [ref('Output')], nullable: true },
+    error_message: nullable({ type: 'string' }),
+    tokens,
+    model_calls: { type: 'array', items: call({ turn: { type: 'integer' }, model: { type: 'string' }, request: any, response: any, tokens }) },
+    tool_calls: { type: 'array', items: call({ tool_call_id: { type: 'string' }, tool_name: { type: 'string' }, input: any, output: any }) },
+    started_at: nullable(timestamp),
+    finished_at: nullable(timestamp),
+    duration_ms: nullable({ type: 'integer' }),
+    iterations: { type: 'array', items: { type: 'object' } },
+  },
+};
+
+const schedule: SchemaObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    workflow_uuid: uuid,
+    schedule_type: { type: 'string', enum: ['scheduled', 'recurring'] },
+    cron_expression: { type: 'string' },
+    interval_seconds: { type: 'integer' },
+    timezone: { type: 'string' },
+    run_at: timestamp,
+    note: nullable({ type: 'string' }),
+    created_at: timestamp,
+    exists_in_temporal: { type: 'boolean' },
+    paused: nullable({ type: 'boolean' }),
+    remaining_actions: nullable({ type: 'integer' }),
+    next_action_times: { type: 'array', items: timestamp },
+    recent_actions: { type: 'array', items: { type: 'object', properties: { scheduled_at: timestamp, started_at: timestamp, temporal_workflow_id: { type: 'string' }, run_uuid: nullable(uuid) } } },
+  },
+};
+
+/** Every component of these routes; create-app.ts adds them to the document. */
+export function runComponents(): Record<string, SchemaObject> {
+  return {
+    NewRun: { type: 'object', properties: { trigger_output: { ...any, description: 'The data the steps read as <<trigger_output>>' } } },
+    ResumeRequest: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { from_step_uuid: { ...uuid, description: 'Default: the step that failed' }, definition: { type: 'string', enum: ['original', 'current'], default: 'original' } },
+    },
+    HumanAnswer: { type: 'object', required: ['input'], properties: { input: { ...any, description: "Checked against the step's input_schema" } } },
+    Message: { type: 'object', required: ['content'], properties: { content: { type: 'string', minLength: 1 } } },
+    TurnReply: { type: 'object', properties: { turn: { type: 'integer' }, reply: nullable({ type: 'string' }), status: { type: 'string' }, error_message: nullable({ type: 'string' }) } },
+    TurnAccepted: { type: 'object', properties: { run_uuid: uuid, turn_id: { type: 'string' }, status: { type: 'string', enum: ['running'] } } },
+    Output: output,
+    StepInstance: stepInstance,
+    RunSummary: runSummary,
+    Run: { allOf: [ref('RunSummary'), { type: 'object', properties: { trigger_output: { allOf: [ref('Output')], nullable: true }, resumed_by: { type: 'array', items: uuid }, definition: { type: 'object', description: 'The definition the run executes (a snapshot)' }, steps: { type: 'array', items: ref('StepInstance') } } }] },
+    RunPage: page('RunSummary'),
+    Cancelled: { type: 'object', properties: { uuid, status: { type: 'string', description: 'The status when the cancel was asked' }, cancel_requested: { type: 'boolean' } } },
+    NewTool: toOpenApi(TOOL_SCHEMA),
+    Tool: { type: 'object', properties: { uuid, user_id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, parameters: { type: 'object' }, transport: { type: 'string' }, endpoint_url: nullable({ type: 'string' }), timeout_ms: { type: 'integer' }, created_at: timestamp } },
+    ToolList: { type: 'object', properties: { items: { type: 'array', items: ref('Tool') }, builtin: { type: 'array', items: { type: 'object', description: 'name, description, parameters' } } } },
+    NewSchedule: toOpenApi(SCHEDULE_SCHEMA),
+    SchedulePatch: toOpenApi(SCHEDULE_PATCH_SCHEMA),
+    Backfill: { type: 'object', required: ['start', 'end'], properties: { start: timestamp, end: timestamp } },
+    Schedule: schedule,
+    ScheduleCreated: { oneOf: [ref('Schedule'), { type: 'object', properties: { schedule_type: { type: 'string', enum: ['immediate'] }, run: ref('Run') } }] },
+    ScheduleList: { type: 'object', properties: { items: { type: 'array', items: ref('Schedule') } } },
+    ScheduleTriggered: { type: 'object', properties: { id: { type: 'string' }, triggered: { type: 'boolean' } } },
+    BackfillStarted: { type: 'object', properties: { id: { type: 'string' }, backfill: ref('Backfill') } },
+    SecretRotation: { type: 'object', properties: { trigger_uuid: uuid, secret: { type: 'string', description: 'Shown once' }, hook_path: { type: 'string' } } },
+    TriggerEvent: { type: 'object', properties: { uuid, trigger_uuid: uuid, delivery_key: nullable({ type: 'string' }), matched: { type: 'boolean' }, run_uuid: nullable(uuid), body: any, received_at: timestamp } },
+    TriggerEventPage: page('TriggerEvent'),
+    HookDelivery: { type: 'object', properties: { matched: { type: 'boolean' }, event_uuid: uuid, run_uuid: { ...uuid, description: 'When it matched' }, duplicate: { type: 'boolean', description: 'A repeated delivery: the run its first delivery started' } } },
+  };
+}
