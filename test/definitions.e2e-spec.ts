@@ -48,7 +48,7 @@ describe('Workflow definitions API', () => {
 
       const list = await alice.get('/workflows?limit=100');
       expect(list.body.items.map((w: { uuid: string }) => w.uuid)).toContain(created.uuid);
-      expect(list.body).toMatchObject({ limit: 100, offset: 0, total: expect.any(Number) });
+      expect(list.body).toMatchObject({ limit: 100, next_cursor: null, total: expect.any(Number) });
     });
 
     it('patches fields and deletes the workflow with its steps and trigger', async () => {
@@ -99,18 +99,22 @@ describe('Workflow definitions API', () => {
       expect((await alice.get('/workflows?limit=200')).body.items.map((w: { name: string }) => w.name)).not.toContain('big');
     });
 
-    it('pages the list newest first and refuses bad paging', async () => {
+    it('pages the list newest first by cursor, unmoved by new workflows, and refuses bad paging', async () => {
       const carol = await api.newUser();
       const made = [];
       for (let i = 0; i < 3; i++) made.push(await createWorkflow(carol, { name: `page-${i}` }));
       const first = await carol.get('/workflows?limit=2');
-      expect(first.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
+      expect(first.body).toMatchObject({ total: 3, limit: 2, next_cursor: expect.any(String) });
       expect(first.body.items.map((w: { name: string }) => w.name)).toEqual(['page-2', 'page-1']);
       expect(first.body.items[0]).toEqual((await carol.get(`/workflows/${made[2].uuid}`)).body);
-      const second = await carol.get('/workflows?limit=2&offset=2');
-      expect(second.body).toMatchObject({ total: 3, limit: 2, offset: 2, items: [{ name: 'page-0' }] });
+      // A workflow made between two pages shows on neither: the next page goes on after the last row seen.
+      await createWorkflow(carol, { name: 'page-3' });
+      const second = await carol.get(`/workflows?limit=2&cursor=${first.body.next_cursor}`);
+      expect(second.body).toMatchObject({ total: 4, limit: 2, next_cursor: null, items: [{ name: 'page-0' }] });
+      expect((await carol.get('/workflows?limit=2&offset=3')).body.items.map((w: { name: string }) => w.name)).toEqual(['page-0']);
       expect(await carol.get('/workflows?limit=0')).toMatchObject({ status: 422, body: { details: { field: 'limit' } } });
       expect(await carol.get('/workflows?offset=-1')).toMatchObject({ status: 422, body: { details: { field: 'offset' } } });
+      expect(await carol.get('/workflows?cursor=bm90LWEtY3Vyc29y')).toMatchObject({ status: 422, body: { details: { field: 'cursor' } } });
     });
 
     it('answers 404 for unknown uuids on every workflow route', async () => {

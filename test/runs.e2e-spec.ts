@@ -273,6 +273,21 @@ describe('Runs', () => {
     expect(run.definition.steps[1].system_prompt).toBe('Original prompt');
   });
 
+  it('pages runs by cursor, newest first, unmoved by runs started between pages', async () => {
+    const wait = { uuid: randomUUID(), type: 'human_input', name: 'wait', prompt: 'Go on?' };
+    const wf = await stack.createWorkflow([wait]);
+    const started = [];
+    for (let i = 0; i < 3; i++) started.push((await stack.startRun(wf.uuid)).uuid);
+    const first = (await stack.user.get(`/workflows/${wf.uuid}/runs?limit=2`)).body;
+    expect(first).toMatchObject({ total: 3, limit: 2, next_cursor: expect.any(String) });
+    expect(first.items.map((run: { uuid: string }) => run.uuid)).toEqual([started[2], started[1]]);
+    started.push((await stack.startRun(wf.uuid)).uuid);
+    const second = (await stack.user.get(`/workflows/${wf.uuid}/runs?limit=2&cursor=${first.next_cursor}`)).body;
+    expect(second).toMatchObject({ total: 4, next_cursor: null });
+    expect(second.items.map((run: { uuid: string }) => run.uuid)).toEqual([started[0]]);
+    await Promise.all(started.map((uuid) => stack.user.post(`/runs/${uuid}/cancel`)));
+  });
+
   it('lists runs per workflow and refuses to start runs it cannot', async () => {
     const wf = await stack.createWorkflow([llmStep()]);
     stack.model.script(reply.text('ok'));

@@ -12,7 +12,7 @@ const tokens: SchemaObject = { type: 'object', properties: { prompt: { type: 'in
 const any: SchemaObject = { description: 'Any JSON value' };
 const page = (item: string): SchemaObject => ({
   type: 'object',
-  properties: { items: { type: 'array', items: ref(item) }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+  properties: { items: { type: 'array', items: ref(item) }, total: { type: 'integer' }, limit: { type: 'integer' }, next_cursor: { type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last' } },
 });
 
 const output: SchemaObject = {
@@ -115,13 +115,13 @@ export function runComponents(): Record<string, SchemaObject> {
     Cancelled: { type: 'object', properties: { uuid, status: { type: 'string', description: 'The status when the cancel was asked' }, cancel_requested: { type: 'boolean' } } },
     NewTool: toOpenApi(TOOL_SCHEMA),
     Tool: { type: 'object', properties: { uuid, user_id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, parameters: { type: 'object' }, transport: { type: 'string' }, endpoint_url: nullable({ type: 'string' }), timeout_ms: { type: 'integer' }, created_at: timestamp } },
-    ToolList: { type: 'object', properties: { items: { type: 'array', items: ref('Tool') }, builtin: { type: 'array', items: { type: 'object', description: 'name, description, parameters' } } } },
+    ToolList: { type: 'object', properties: { items: { type: 'array', items: ref('Tool') }, total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true }, builtin: { type: 'array', items: { type: 'object', description: 'name, description, parameters' } } } },
     NewSchedule: toOpenApi(SCHEDULE_SCHEMA),
     SchedulePatch: toOpenApi(SCHEDULE_PATCH_SCHEMA),
     Backfill: { type: 'object', required: ['start', 'end'], properties: { start: timestamp, end: timestamp } },
     Schedule: schedule,
     ScheduleCreated: { oneOf: [ref('Schedule'), { type: 'object', properties: { schedule_type: { type: 'string', enum: ['immediate'] }, run: ref('Run') } }] },
-    ScheduleList: { type: 'object', properties: { items: { type: 'array', items: ref('Schedule') } } },
+    ScheduleList: { type: 'object', properties: { items: { type: 'array', items: ref('Schedule') }, total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true } } },
     ScheduleTriggered: { type: 'object', properties: { id: { type: 'string' }, triggered: { type: 'boolean' } } },
     BackfillStarted: { type: 'object', properties: { id: { type: 'string' }, backfill: ref('Backfill') } },
     SecretRotation: { type: 'object', properties: { trigger_uuid: uuid, secret: { type: 'string', description: 'Shown once' }, hook_path: { type: 'string' } } },

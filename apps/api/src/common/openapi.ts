@@ -111,7 +111,7 @@ export function openApiComponents(): Record<string, SchemaObject> {
     WorkflowWithDetails: workflowModel({ type: 'array', items: ref('Step') }, { trigger: { allOf: [ref('Trigger')], nullable: true }, graph: { allOf: [ref('Graph')], nullable: true } }),
     WorkflowPage: {
       type: 'object',
-      properties: { items: { type: 'array', items: ref('WorkflowModel') }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+      properties: { items: { type: 'array', items: ref('WorkflowModel') }, total: { type: 'integer' }, limit: { type: 'integer' }, next_cursor: { type: 'string', nullable: true } },
     },
     WorkflowDocument: {
       type: 'object',
@@ -146,7 +146,8 @@ export function ApiAnswers(status: number, body: string | SchemaObject | null, .
 export const ApiPaged = () =>
   applyDecorators(
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
-    ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } }),
+    ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The next_cursor of the page before' }),
+    ApiQuery({ name: 'offset', required: false, deprecated: true, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Rows to skip (ignored with a cursor): use cursor' }),
   );
 
 /** The header that makes a start or a resume safe to repeat. */

@@ -161,7 +161,7 @@ export class RunsService {
     if (query.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(query.status)) {
       throw new DomainError(ErrorCode.ValidationFailed, `status must be one of ${RUN_STATUSES.join(', ')}`, { field: 'status' });
     }
-    const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id }, query.limit, query.offset);
+    const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id }, query);
     return { ...page, items: page.items.map((run) => toRunSummaryView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace)) };
   }
 

@@ -82,7 +82,8 @@ export class SchedulesService {
   async listForWorkflow(userId: string, workflowUuid: string) {
     if (!(await this.workflows.find(userId, workflowUuid))) throw notFound('Workflow', workflowUuid);
     const records = await this.schedules.listForWorkflow(userId, workflowUuid);
-    return { items: await Promise.all(records.map((record) => this.view(userId, record))) };
+    const items = await Promise.all(records.map((record) => this.view(userId, record)));
+    return { items, total: items.length, next_cursor: null };
   }
 
   async update(userId: string, id: string, body: unknown) {
@@ -147,7 +148,7 @@ export class SchedulesService {
 
   private async view(userId: string, record: ScheduleRecord) {
     const state = await this.gateway.describe(record.id);
-    const runs = await this.runs.list(userId, { schedule_id: record.id }, 200, 0);
+    const runs = await this.runs.list(userId, { schedule_id: record.id }, { limit: 200 });
     const runOf = new Map(runs.items.map((run) => [run.temporal_workflow_id, run.uuid]));
     return {
       id: record.id,

@@ -22,7 +22,8 @@ export class ToolsController {
   @Get()
   @ApiAnswers(200, 'ToolList')
   async list(@CurrentUser() user: AuthenticatedUser) {
-    return { items: await this.tools.list(user.userId), builtin: BUILTIN_TOOLS };
+    const items = await this.tools.list(user.userId);
+    return { items, total: items.length, next_cursor: null, builtin: BUILTIN_TOOLS };
   }
 
   @Get(':uuid')

@@ -29,7 +29,7 @@ export class TriggersService {
   /** Deliveries the webhook received, matched or ignored, newest first. */
   async events(userId: string, triggerUuid: string, page: Pagination) {
     await this.store.workflowOfTrigger(userId, triggerUuid);
-    return this.hooks.listEvents(userId, triggerUuid, page.limit, page.offset);
+    return this.hooks.listEvents(userId, triggerUuid, page);
   }
 
   /** Sets the workflow's one trigger, keeping its uuid when it already has one. */

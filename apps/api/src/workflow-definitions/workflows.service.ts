@@ -36,7 +36,7 @@ export class WorkflowsService {
   }
 
   async list(userId: string, page: Pagination): Promise<Page<WorkflowView>> {
-    const result = await this.store.workflows.list(userId, page.limit, page.offset);
+    const result = await this.store.workflows.list(userId, page);
     return { ...result, items: result.items.map(({ trigger_uuid, ...item }) => ({ ...item, trigger_uuid })) };
   }
 

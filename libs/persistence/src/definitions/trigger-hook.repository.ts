@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { TriggerDefinition } from '@app/contracts';
 import { TriggerEntity, TriggerEventEntity, TriggerSecretEntity } from './definition.entities';
 import { toTrigger } from './workflow.mapper';
-import type { Page } from './workflow.repository';
+import { pageOf, type Page, type PageRequest } from '../pages';
 
 /** What a webhook delivery needs: the trigger, whose it is, and its secret (null until one is made). */
 export interface HookTarget {
@@ -28,7 +28,7 @@ export abstract class TriggerHookRepository {
   abstract findTarget(triggerUuid: string): Promise<HookTarget | null>;
   abstract setSecret(triggerUuid: string, secret: string): Promise<void>;
   abstract recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string>;
-  abstract listEvents(userId: string, triggerUuid: string, limit: number, offset: number): Promise<Page<TriggerEventRecord>>;
+  abstract listEvents(userId: string, triggerUuid: string, page: PageRequest): Promise<Page<TriggerEventRecord>>;
 }
 
 export class TypeormTriggerHookRepository extends TriggerHookRepository {
@@ -53,13 +53,9 @@ export class TypeormTriggerHookRepository extends TriggerHookRepository {
     return uuid;
   }
 
-  async listEvents(userId: string, triggerUuid: string, limit: number, offset: number): Promise<Page<TriggerEventRecord>> {
-    const [rows, total] = await this.dataSource.manager.findAndCount(TriggerEventEntity, {
-      where: { user_id: userId, trigger_uuid: triggerUuid },
-      order: { received_at: 'DESC', uuid: 'ASC' },
-      take: limit,
-      skip: offset,
-    });
-    return { items: rows.map(({ user_id: _u, ...event }) => event), total, limit, offset };
+  async listEvents(userId: string, triggerUuid: string, request: PageRequest): Promise<Page<TriggerEventRecord>> {
+    const query = this.dataSource.getRepository(TriggerEventEntity).createQueryBuilder('row').where('row.user_id = :userId AND row.trigger_uuid = :triggerUuid', { userId, triggerUuid });
+    const page = await pageOf(query, 'received_at', request);
+    return { ...page, items: page.items.map(({ user_id: _u, ...event }) => event) };
   }
 }

@@ -3,7 +3,8 @@ import { DomainError, ErrorCode } from '@app/domain';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
 import { toStep, toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
-import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
+import { pageOf } from '../pages';
+import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type PageRequest, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
 
 /**
  * The service checks uuids are free before writing, but two requests can race to the same uuid: the
@@ -21,14 +22,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     super();
   }
 
-  async list(userId: string, limit: number, offset: number): Promise<Page<WorkflowSummary>> {
-    const [rows, total] = await this.dataSource.getRepository(WorkflowEntity).findAndCount({
-      where: { user_id: userId },
-      order: { created_at: 'DESC', uuid: 'ASC' },
-      take: limit,
-      skip: offset,
-    });
-    return { items: rows.map(({ output_history_size, ...row }) => ({ ...row, ...(output_history_size !== null ? { output_history_size } : {}) })), total, limit, offset };
+  async list(userId: string, request: PageRequest): Promise<Page<WorkflowSummary>> {
+    const query = this.dataSource.getRepository(WorkflowEntity).createQueryBuilder('row').where('row.user_id = :userId', { userId });
+    const page = await pageOf(query, 'created_at', request);
+    return { ...page, items: page.items.map(({ output_history_size, ...row }) => ({ ...row, ...(output_history_size !== null ? { output_history_size } : {}) })) };
   }
 
   find(userId: string, uuid: string): Promise<WorkflowRecord | null> {

@@ -41,18 +41,15 @@ export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
 /** The tool manifest of a definition about to be saved, read from the registry inside the save. */
 export type ManifestOf = (definition: WorkflowDefinition) => Promise<SavedToolManifest>;
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  limit: number;
-  offset: number;
-}
+import type { Page, PageRequest } from '../pages';
+
+export type { Page, PageRequest };
 
 export type WorkflowSummary = Omit<WorkflowRecord, 'steps' | 'trigger'> & { steps: string[]; trigger_uuid: string | null };
 
 /** Every method is scoped to one user: another user's workflow is simply not found. */
 export abstract class WorkflowRepository {
-  abstract list(userId: string, limit: number, offset: number): Promise<Page<WorkflowSummary>>;
+  abstract list(userId: string, page: PageRequest): Promise<Page<WorkflowSummary>>;
   abstract find(userId: string, uuid: string): Promise<WorkflowRecord | null>;
   /** The uuid of the user's workflow that holds this step, or null. */
   abstract findWorkflowOfStep(userId: string, stepUuid: string): Promise<string | null>;

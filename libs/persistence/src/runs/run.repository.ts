@@ -1,5 +1,5 @@
 import type { ConversationMessage, FinalStatus } from '@app/contracts';
-import type { Page } from '../definitions/workflow.repository';
+import type { Page, PageRequest } from '../pages';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
 
 /** GET /runs/{uuid} shows this many of a looping step's first and last iterations (and counts them all). */
@@ -20,7 +20,7 @@ export abstract class RunRepository {
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
   /** The run's own row, without its steps and audit: for what only needs its status or definition. */
   abstract findRun(userId: string, uuid: string): Promise<RunRecord | null>;
-  abstract list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>>;
+  abstract list(userId: string, filter: RunFilter, page: PageRequest): Promise<Page<RunRecord>>;
   abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;
 
   /** The output of a step in a run (a looping step's own output, not an iteration's). */

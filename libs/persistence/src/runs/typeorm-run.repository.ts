@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IN_FLIGHT_RUN_STATUSES, type ConversationMessage, type FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
-import type { Page } from '../definitions/workflow.repository';
+import { pageOf, type Page, type PageRequest } from '../pages';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, StepWithIterations, ToolCallRecord } from './run.records';
 import { ITERATIONS_SHOWN_AT_EACH_END, RunRepository, type NewOutput } from './run.repository';
@@ -153,20 +153,15 @@ export class TypeormRunRepository extends RunRepository {
     return query.orderBy('i.parent_instance_uuid', 'ASC').addOrderBy('i.iteration', 'ASC').getMany();
   }
 
-  async list(userId: string, filter: RunFilter, limit: number, offset: number): Promise<Page<RunRecord>> {
-    const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({
-      where: {
-        user_id: userId,
-        ...(filter.status ? { status: filter.status } : {}),
-        ...(filter.workflow_uuid ? { workflow_uuid: filter.workflow_uuid } : {}),
-        ...(filter.schedule_id ? { schedule_id: filter.schedule_id } : {}),
-      },
-      select: { definition: false, uuid: true, user_id: true, workflow_uuid: true, workflow_name: true, status: true, trigger_output_id: true, temporal_workflow_id: true, schedule_id: true, parent_run_uuid: true, resumed_from_step_uuid: true, error_message: true, notification: true, tool_drift: true, prompt_tokens: true, completion_tokens: true, total_tokens: true, started_at: true, finished_at: true, created_at: true },
-      order: { created_at: 'DESC', uuid: 'ASC' },
-      take: limit,
-      skip: offset,
-    });
-    return { items: rows.map(asRun), total, limit, offset };
+  async list(userId: string, filter: RunFilter, request: PageRequest): Promise<Page<RunRecord>> {
+    // Every column but the definition snapshot and a conversation's transcript (large, and not shown in lists).
+    const columns = this.dataSource.getMetadata(RunEntity).columns.map((column) => column.propertyName).filter((name) => name !== 'definition' && name !== 'messages');
+    const query = this.dataSource.getRepository(RunEntity).createQueryBuilder('row').select(columns.map((name) => `row.${name}`)).where('row.user_id = :userId', { userId });
+    if (filter.status) query.andWhere('row.status = :status', { status: filter.status });
+    if (filter.workflow_uuid) query.andWhere('row.workflow_uuid = :workflowUuid', { workflowUuid: filter.workflow_uuid });
+    if (filter.schedule_id) query.andWhere('row.schedule_id = :scheduleId', { scheduleId: filter.schedule_id });
+    const page = await pageOf(query, 'created_at', request);
+    return { ...page, items: page.items.map(asRun) };
   }
 
   async findOutput(userId: string, outputId: string): Promise<OutputRecord | null> {
