@@ -21,6 +21,8 @@ export interface PreparedRun {
   instances: StepInstanceRef[];
   /** How long an activity may go without a heartbeat before Temporal retries it elsewhere. */
   heartbeat_timeout_seconds?: number;
+  /** A dry run: no provider call, no tool side effect, no notification, people's answers made up. */
+  dry_run?: true;
   /** Conversational runs: turns an execution takes before it continues as new (default TURNS_PER_EXECUTION). */
   turns_per_execution?: number;
   /** Loop iterations an execution runs before it continues as new (default LOOP_ITERATIONS_PER_EXECUTION). */
@@ -112,6 +114,8 @@ export interface StepContext {
   route_choices?: string[];
   /** Conversational runs: the turn this execution belongs to; the step sees the transcript and gets the end tool. */
   conversation_turn?: number;
+  /** A dry run: the built-in dry-run model answers and tools are not called (set only when true). */
+  dry_run?: true;
 }
 
 export interface LoopIteration {

@@ -7,3 +7,4 @@ export * from './tools/http-request.tool';
 export * from './tools/builtin-tool-transport';
 export { DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_BODY_BYTES } from './tools/http-fetch';
 export * from './signing';
+export * from './model/dry-run-model';

@@ -35,6 +35,7 @@ const runSummary: SchemaObject = {
     schedule_id: nullable({ type: 'string' }),
     parent_run_uuid: nullable(uuid),
     resumed_from_step_uuid: nullable(uuid),
+    dry_run: { type: 'boolean' },
     status: { type: 'string', enum: [...RUN_STATUSES] },
     error_message: nullable({ type: 'string' }),
     notification: nullable({ type: 'object', description: 'The latest attempt to POST the run-end notification' }),
@@ -97,7 +98,13 @@ const schedule: SchemaObject = {
 /** Every component of these routes; create-app.ts adds them to the document. */
 export function runComponents(): Record<string, SchemaObject> {
   return {
-    NewRun: { type: 'object', properties: { trigger_output: { ...any, description: 'The data the steps read as <<trigger_output>>' } } },
+    NewRun: {
+      type: 'object',
+      properties: {
+        trigger_output: { ...any, description: 'The data the steps read as <<trigger_output>>' },
+        dry_run: { type: 'boolean', default: false, description: 'Run on Temporal with the built-in dry-run model: no provider call, no tool side effect, no notification, costs nothing' },
+      },
+    },
     ResumeRequest: {
       type: 'object',
       additionalProperties: false,

@@ -23,6 +23,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     schedule_id: run.schedule_id,
     parent_run_uuid: run.parent_run_uuid,
     resumed_from_step_uuid: run.resumed_from_step_uuid,
+    dry_run: run.dry_run,
     status: run.status,
     error_message: run.error_message,
     notification: run.notification,

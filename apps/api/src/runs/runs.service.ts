@@ -11,11 +11,14 @@ import type { Pagination } from '../common/pagination';
 import { type ExecutionState, RunLauncher } from '../temporal/run-launcher';
 import { toOutputView, toRunSummaryView, toRunView } from './run.views';
 
-function triggerOutputOf(body: unknown): unknown {
+/** The body of POST /workflows/{uuid}/runs: `{trigger_output?, dry_run?}`. */
+function startOptionsOf(body: unknown): { trigger: unknown; dryRun: boolean } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object with an optional trigger_output', { field: 'body' });
   }
-  return (body as { trigger_output?: unknown }).trigger_output ?? null;
+  const { trigger_output, dry_run } = body as { trigger_output?: unknown; dry_run?: unknown };
+  if (dry_run !== undefined && typeof dry_run !== 'boolean') throw new DomainError(ErrorCode.ValidationFailed, 'dry_run must be true or false', { field: 'dry_run' });
+  return { trigger: trigger_output ?? null, dryRun: dry_run === true };
 }
 
 /** The run uuid a request names: fresh, or derived from its Idempotency-Key so that a repeat names the same run. */
@@ -55,16 +58,17 @@ export class RunsService {
 
   /** POST /workflows/{uuid}/runs */
   async startFromRequest(userId: string, workflowUuid: string, body: unknown, idempotencyKey?: string) {
-    const trigger = triggerOutputOf(body);
-    return this.start(userId, workflowUuid, trigger, runUuidFor(idempotencyKey, userId, 'start', workflowUuid));
+    const { trigger, dryRun } = startOptionsOf(body);
+    // A dry run and a real one never share a key's run.
+    return this.start(userId, workflowUuid, trigger, runUuidFor(idempotencyKey, userId, dryRun ? 'dry-run' : 'start', workflowUuid), dryRun);
   }
 
   /**
    * Snapshots the definition, records the run and its pending steps, then starts the Temporal workflow.
    * With a given `runUuid` that exists already, returns that run (`created: false`).
    */
-  async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID()) {
-    const prepared = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid) });
+  async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID(), dryRun = false) {
+    const prepared = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid), dryRun });
     return this.launch(userId, prepared);
   }
 

@@ -79,8 +79,8 @@ export class TemporalRunLauncher extends RunLauncher {
             ...(run.definition.steps.some((step) => 'loop' in step && step.loop) ? { iterations_per_execution: temporal.loopIterationsPerExecution } : {}),
           },
         ],
-        staticSummary: `${name} — run ${run.run_uuid}`,
-        memo: { run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id },
+        staticSummary: `${run.dry_run ? '[dry run] ' : ''}${name} — run ${run.run_uuid}`,
+        memo: { run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id, ...(run.dry_run ? { dry_run: true } : {}) },
         typedSearchAttributes: runSearchAttributes({ run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id }),
       });
     } catch (error) {

@@ -88,7 +88,7 @@ export function createRunActivities(services: RunServices): RunActivities {
     completeLoop: ({ step, iterations, stopped_by, ...context }) => inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
     awaitHumanInput: ({ step, reason, ...context }) => opening(context, () => services.humanInput.wait(context, step, reason)),
-    answerHumanInput: ({ step: _step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input)),
+    answerHumanInput: ({ step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input, step)),
     expireHumanInput: ({ step: _step, error_message, ...context }) => inActivity(() => services.humanInput.expire(context, error_message)),
     evaluateEdgeConditions: ({ user_id, output_id, edges }) => inActivity(() => services.graph.conditionsHeld(user_id, output_id, edges)),
     closeGraphStep: ({ instance_uuid, failed }) => inActivity(() => services.graph.close(instance_uuid, failed)),

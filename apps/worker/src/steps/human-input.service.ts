@@ -2,6 +2,7 @@
 // who waits for what), then the answer stored as the step's output, or the step failed when none came.
 import { Injectable } from '@nestjs/common';
 import type { HumanInputStep, IterationRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
+import { exampleOf } from '@app/domain';
 import { RunRepository } from '@app/persistence';
 import { completedOutput, newOutput, refOf } from './step-output';
 
@@ -24,8 +25,10 @@ export class HumanInputService {
   }
 
   /** The answer (or the default taken on timeout) as the step's output; a retried activity finds it stored. */
-  async answer(context: StepContext, input: JsonValue): Promise<IterationRef> {
-    const ref = (await completedOutput(this.runs, context)) ?? (await this.store(context, input));
+  /** In a dry run a step with no default takes an answer made up from its input_schema: nobody is asked. */
+  async answer(context: StepContext, input: JsonValue, step: HumanInputStep): Promise<IterationRef> {
+    const answer = context.dry_run && step.default === undefined ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input;
+    const ref = (await completedOutput(this.runs, context)) ?? (await this.store(context, answer));
     await this.runs.inputReceived(context.run_uuid);
     return ref;
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { StepContext } from '@app/contracts';
 import { inClientSpan, Metrics } from '@app/observability';
 import { RunRepository } from '@app/persistence';
-import { ModelCallError, ModelClient, type ModelRequest, type ModelResponse } from '@app/providers';
+import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClient, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 
 /**
@@ -20,7 +20,7 @@ export class ModelCallService {
 
   /** In a span named by the GenAI semantic conventions (`chat <model>`, gen_ai.* attributes) when tracing is on. */
   call(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
-    const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.system': this.model.provider, 'gen_ai.request.model': request.model, 'stepwise.run_uuid': context.run_uuid, 'stepwise.turn': turn };
+    const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.system': this.providerOf(context), 'gen_ai.request.model': request.model, 'stepwise.run_uuid': context.run_uuid, 'stepwise.turn': turn };
     return inClientSpan(`chat ${request.model}`, attributes, async (span) => {
       const response = await this.audited(context, turn, request, scope);
       span.setAttributes({
@@ -39,7 +39,8 @@ export class ModelCallService {
     const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, model: request.model, request: audited, started_at };
     await this.runs.recordModelCall({ ...base, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
     try {
-      const response = await this.model.complete(request, { signal: scope.signal });
+      // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
+      const response = context.dry_run ? dryRunAnswer(request, context.iteration?.index ?? 0) : await this.model.complete(request, { signal: scope.signal });
       await this.runs.recordModelCall({
         ...base,
         status: 'completed',
@@ -49,7 +50,7 @@ export class ModelCallService {
         duration_ms: response.duration_ms,
         finished_at: new Date(),
       });
-      this.metrics.recordModelCall(this.model.provider, request.model, 'completed', response.usage);
+      this.metrics.recordModelCall(this.providerOf(context), request.model, 'completed', response.usage);
       return response;
     } catch (error) {
       const finished_at = new Date();
@@ -64,8 +65,12 @@ export class ModelCallService {
         duration_ms: finished_at.getTime() - started_at.getTime(),
         finished_at,
       });
-      this.metrics.recordModelCall(this.model.provider, request.model, 'failed');
+      this.metrics.recordModelCall(this.providerOf(context), request.model, 'failed');
       throw error;
     }
+  }
+
+  private providerOf(context: StepContext): string {
+    return context.dry_run ? DRY_RUN_MODEL : this.model.provider;
   }
 }

@@ -72,7 +72,7 @@ export class ToolCallService {
       return answer('failed', { error: error_message });
     }
     await audit({ status: 'running', input: args, output: null, error_message: null });
-    const transport = tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
+    const transport = context.dry_run ? 'dry_run' : tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
     try {
       const output = await this.execute(context, tool, args, scope.signal);
       await audit({ status: 'completed', input: args, output, error_message: null });
@@ -104,6 +104,8 @@ export class ToolCallService {
     if (tool.builtin && tool.spec.name === 'get_output') return this.getOutput(context, args);
     // The workflow sees the call and closes the conversation once the turn has answered.
     if (tool.builtin && tool.spec.name === END_TOOL_NAME) return { ended: true, note: 'The conversation closes after your reply: answer the user one last time.' };
+    // A dry run calls no tool that reaches outside: the answer says what would have been sent.
+    if (context.dry_run) return { dry_run: true, tool: tool.spec.name, arguments: args };
     const descriptor: ToolDescriptor = tool.builtin ? { ...tool.spec, transport: BUILTIN_TRANSPORT, timeout_ms: BUILTIN_TIMEOUT_MS } : tool.record;
     const transport = this.transports.get(descriptor.transport);
     if (!transport) throw new ToolCallError(`no transport ${descriptor.transport} for tool ${descriptor.name}`, false);

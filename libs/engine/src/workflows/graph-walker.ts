@@ -221,6 +221,7 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
       ...(choices.length ? { route_choices: choices } : {}),
       ...(input.definition.output_history_size ? { output_history_size: input.definition.output_history_size } : {}),
       ...(turn !== undefined ? { conversation_turn: turn } : {}),
+      ...(input.dry_run ? { dry_run: true as const } : {}),
     };
     try {
       const ran = await runStep(step, context, activation, handOff, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);

@@ -15,7 +15,8 @@ export async function finish(scope: RunScope, status: FinalStatus, error_message
 async function notify({ input }: RunScope, status: FinalStatus): Promise<void> {
   const { notify_url, notify_on_complete, notify_on_failure } = input.definition;
   const wanted = status === 'failed' || status === 'partial_success' ? notify_on_failure : status !== 'cancelled' && notify_on_complete;
-  if (!notify_url || !wanted) return;
+  // A dry run has no side effect: nobody is told it ended.
+  if (!notify_url || !wanted || input.dry_run) return;
   try {
     await notifications.notifyRunEnd({ run_uuid: input.run_uuid, user_id: input.user_id, url: notify_url });
   } catch {

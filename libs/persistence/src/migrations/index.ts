@@ -10,6 +10,7 @@ import { Loops1763800900000 } from './1763800900000-loops';
 import { Graphs1763801000000 } from './1763801000000-graphs';
 import { Conversations1763801200000 } from './1763801200000-conversations';
 import { StepSummaries1763802100000 } from './1763802100000-step-summaries';
+import { DryRuns1763802200000 } from './1763802200000-dry-runs';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -25,4 +26,5 @@ export const migrations: (new () => unknown)[] = [
   Graphs1763801000000,
   Conversations1763801200000,
   StepSummaries1763802100000,
+  DryRuns1763802200000,
 ];

@@ -13,6 +13,8 @@ export interface RunRequest {
   runUuid: string;
   temporalWorkflowId: string;
   scheduleId?: string | null;
+  /** The built-in dry-run model answers, no tool is called: nothing is paid for. */
+  dryRun?: boolean;
 }
 
 /** A workflow switched off or archived starts no new run, resumed or not. */
@@ -46,11 +48,12 @@ export class RunPreparer {
     const created = await this.runs.create({
       ...runIdentity(request, definition),
       schedule_id: request.scheduleId ?? null,
+      dry_run: request.dryRun ?? false,
       tool_drift: toolDrift,
       trigger_output: { uuid: randomUUID(), raw_data: output, summary: summarizeOutput(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
       steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
     });
-    if (created) return { created, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances } };
+    if (created) return { created, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances, ...(request.dryRun ? { dry_run: true as const } : {}) } };
     // Already recorded (a repeated delivery, a retried activity): the run as it was stored.
     const existing = await this.runs.find(request.userId, request.runUuid);
     if (!existing) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });

@@ -47,6 +47,8 @@ export class RunResumer {
       schedule_id: null,
       trigger_output: { carried_output_id: parent.trigger_output_id },
       resume: { parent_run_uuid: parent.uuid, from_step_uuid: plan.from_step_uuid },
+      // A dry run resumes as one: its carried outputs are made up.
+      dry_run: parent.dry_run,
       steps: definition.steps.map((step) => {
         const kept = carried.get(step.uuid);
         return {

@@ -113,6 +113,8 @@ export interface RunRecord extends TokenUsage {
   /** The run this one resumes, and the step it started from. */
   parent_run_uuid: string | null;
   resumed_from_step_uuid: string | null;
+  /** Answered by the built-in dry-run model, no tool called: costs nothing. */
+  dry_run: boolean;
   error_message: string | null;
   notification: NotificationRecord | null;
   /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */
@@ -152,6 +154,7 @@ export interface NewRun {
   trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'> | { carried_output_id: string | null };
   steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string; carried?: CarriedStep }[];
   resume?: { parent_run_uuid: string; from_step_uuid: string };
+  dry_run?: boolean;
 }
 
 export interface RunFilter {

@@ -58,6 +58,7 @@ export class TypeormRunRepository extends RunRepository {
         schedule_id: run.schedule_id,
         parent_run_uuid: run.resume?.parent_run_uuid ?? null,
         resumed_from_step_uuid: run.resume?.from_step_uuid ?? null,
+        dry_run: run.dry_run ?? false,
         tool_drift: (run.tool_drift ?? null) as never,
         prompt_tokens: 0,
         completion_tokens: 0,

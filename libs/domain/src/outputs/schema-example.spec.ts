@@ -1,0 +1,22 @@
+import { jsonSchemaErrors } from '../definition/json-schema';
+import { exampleOf } from './schema-example';
+
+describe(exampleOf.name, () => {
+  const schemas = [
+    { type: 'object', required: ['prices'], properties: { prices: { type: 'array', minItems: 2, items: { type: 'object', required: ['product', 'price'], properties: { product: { type: 'string', minLength: 20 }, price: { type: 'number', minimum: 1 } } } } } },
+    { type: 'object', properties: { status: { enum: ['sent', 'no_alerts'] }, count: { type: 'integer', maximum: 0 }, saved: { type: 'boolean' }, at: { type: 'string', format: 'date-time' }, id: { type: 'string', format: 'uuid' } } },
+    { allOf: [{ type: 'object', properties: { summary: { type: 'string', maxLength: 5 } } }, { type: 'object', required: ['next'], properties: { next: { enum: ['research', 'done'] } } }] },
+    { type: ['string', 'null'], pattern: '^dry' },
+    { oneOf: [{ type: 'integer', exclusiveMinimum: 3 }, { type: 'string' }] },
+  ];
+
+  it.each(schemas.map((schema, i) => [i, schema]))('answers schema %i with a value it accepts, whatever the variant', (_i, schema) => {
+    for (const variant of [0, 1, 5]) expect(jsonSchemaErrors(schema as object, exampleOf(schema, variant))).toEqual([]);
+  });
+
+  it('takes the n-th value of an enum and varies free text with the variant', () => {
+    const route = { type: 'object', properties: { next: { enum: ['research', 'done'] }, note: { type: 'string' } } };
+    expect(exampleOf(route, 0)).toEqual({ next: 'research', note: 'dry run 0' });
+    expect(exampleOf(route, 1)).toEqual({ next: 'done', note: 'dry run 1' });
+  });
+});
