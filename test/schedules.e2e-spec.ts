@@ -66,7 +66,9 @@ describe('Schedules', () => {
     const wf = await workflow();
     const runAt = new Date(Date.now() + 2500).toISOString();
     const created = await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'scheduled', run_at: runAt });
-    expect(created.body).toMatchObject({ schedule_type: 'scheduled', run_at: runAt, remaining_actions: 1 });
+    // 1 while it waits; 0 when a loaded machine answered the create after the fire time already.
+    expect(created.body).toMatchObject({ schedule_type: 'scheduled', run_at: runAt, remaining_actions: expect.any(Number) });
+    expect(created.body.remaining_actions).toBeLessThanOrEqual(1);
     const [run] = await until('the one-off run', async () => ((await runsOf(created.body.id)).length ? runsOf(created.body.id) : undefined));
     await stack.waitForRun(run.uuid);
     const after = await stack.user.get(`/schedules/${created.body.id}`);
