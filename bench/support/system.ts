@@ -80,6 +80,8 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     OPENAI_API_KEY: 'bench',
     // No fixed ports beside the API's: a second system may run.
     API_METRICS_PORT: 'off',
+    // The bench's tool server is on loopback.
+    EGRESS_ALLOW: '127.0.0.0/8',
     WORKER_METRICS_PORT: 'off',
     ...extraEnv,
   };

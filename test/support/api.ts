@@ -59,6 +59,8 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
     log: { level: 'warn', format: 'json' },
     metrics: { host: '127.0.0.1', apiPort: 0, workerPort: 0 },
     tracing: { otlpEndpoint: null },
+    // The specs' tool servers and notification receivers listen on loopback.
+    egress: { allow: ['127.0.0.0/8', '::1', 'localhost'] },
     // Specs script the model call by call: a summary request of every save would get in their way.
     summaries: { ...base.summaries, enabled: false },
   };

@@ -59,13 +59,15 @@ export interface StackOptions {
   loopIterationsPerExecution?: number;
   /** Ask for step summaries on every save (off in the other specs, whose model scripts would get them). */
   summaries?: boolean;
+  /** EGRESS_ALLOW of the API and the worker (default: loopback, where the specs' servers listen). */
+  egressAllow?: string[];
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
   const base = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress, loopIterationsPerExecution: options.loopIterationsPerExecution });
-  const config = { ...base, summaries: { ...base.summaries, enabled: options.summaries ?? false } };
+  const config = { ...base, summaries: { ...base.summaries, enabled: options.summaries ?? false }, egress: { allow: options.egressAllow ?? base.egress.allow } };
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
   const stack: Stack = {

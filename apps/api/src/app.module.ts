@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { type AppConfig, ConfigModule } from '@app/config';
 import { PersistenceModule } from '@app/persistence';
 import { AuthModule } from './auth';
+import { EgressModule } from './common/egress-guard';
 import { ApiExceptionFilter } from './common/exception.filter';
 import { DefinitionsModule } from './definitions.module';
 import { HealthController } from './health/health.controller';
@@ -16,7 +17,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), PersistenceModule, ObservabilityModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule],
+      imports: [ConfigModule.forRoot(config), PersistenceModule, ObservabilityModule, EgressModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

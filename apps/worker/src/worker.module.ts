@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RunRepository } from '@app/persistence';
-import { BuiltinToolTransport, HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
+import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
 import { AgentConversation } from './steps/agent-conversation.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
@@ -24,7 +24,8 @@ import { ToolCallService } from './steps/tool-call.service';
 @Module({
   providers: [
     { provide: ModelClient, useFactory: (config: AppConfig) => new OpenAiModelClient({ ...config.model }), inject: [AppConfig] },
-    { provide: ToolTransport, useFactory: () => [new HttpToolTransport(), new BuiltinToolTransport()] },
+    { provide: EgressPolicy, useFactory: (config: AppConfig) => new EgressPolicy(config.egress.allow), inject: [AppConfig] },
+    { provide: ToolTransport, useFactory: (egress: EgressPolicy) => [new HttpToolTransport(egress.fetch), new BuiltinToolTransport(egress.fetch)], inject: [EgressPolicy] },
     {
       provide: ToolCallService,
       useFactory: (tools: AgentToolsService, runs: RunRepository, conversation: AgentConversation, transports: ToolTransport[], metrics: Metrics) =>

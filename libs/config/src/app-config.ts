@@ -1,7 +1,7 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 import { LOOP_ITERATIONS_PER_EXECUTION, TURNS_PER_EXECUTION } from '@app/contracts';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';
-import { type Keyring, parseKeyring } from '@app/security';
+import { egressAllowIssue, type Keyring, parseKeyring } from '@app/security';
 
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
@@ -15,6 +15,8 @@ export abstract class AppConfig {
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
   declare readonly security: { keyring: Keyring };
   declare readonly log: LogSettings;
+  /** What the worker may fetch for users beyond the public internet: host names and CIDRs (EGRESS_ALLOW). */
+  declare readonly egress: { allow: string[] };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
@@ -69,6 +71,13 @@ function optionalPort(env: Env, key: string, fallback: number): number | null {
   return port;
 }
 
+function egressAllow(env: Env, key: string): string[] {
+  const entries = (env[key] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const issue = entries.map(egressAllowIssue).find(Boolean);
+  if (issue) throw new ConfigError(`${key}: ${issue}`);
+  return entries;
+}
+
 function keyring(env: Env, key: string): Keyring {
   const raw = env[key];
   if (!raw) throw new ConfigError(`${key} must be set: id:base64key[,id:base64key...] with 32-byte keys (openssl rand -base64 32); npm start and npm test make one in their data folder`);
@@ -115,6 +124,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
+    egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
     summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     tracing: { otlpEndpoint: tracesEndpoint(env) },

@@ -49,6 +49,8 @@ export enum ErrorCode {
   ToolDrift = 'TOOL_DRIFT',
   /** Temporal does not answer: the request changed nothing and may be repeated. */
   TemporalUnavailable = 'TEMPORAL_UNAVAILABLE',
+  /** A URL the worker would fetch can only reach a denied address (loopback, private, metadata...). */
+  EgressDenied = 'EGRESS_DENIED',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

@@ -1,2 +1,3 @@
 export * from './keyring';
 export * from './secret-box';
+export * from './egress';

@@ -45,6 +45,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.StepNotInDefinition:
     case ErrorCode.StepNotCompleted:
     case ErrorCode.InvalidHumanInput:
+    case ErrorCode.EgressDenied:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;

@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode, notFound, parseToolInput } from '@app/domain';
 import { ToolRepository, type ToolRecord } from '@app/persistence';
+import { EgressGuard } from '../common/egress-guard';
 
 @Injectable()
 export class ToolsService {
-  constructor(private readonly tools: ToolRepository) {}
+  constructor(
+    private readonly tools: ToolRepository,
+    private readonly egress: EgressGuard,
+  ) {}
 
   async create(userId: string, body: unknown): Promise<ToolRecord> {
     const input = parseToolInput(body);
+    await this.egress.assertReachable(input.endpoint_url, 'endpoint_url');
     const created = await this.tools.create({ ...input, user_id: userId });
     if (!created) throw new DomainError(ErrorCode.Conflict, `A tool named ${input.name} already exists`, { field: 'name' });
     return created;

@@ -6,6 +6,7 @@ import { definitionOf, type Page } from '@app/persistence';
 import { isUuid, nameBasedUuid } from '../common/uuids';
 import type { Pagination } from '../common/pagination';
 import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
+import { EgressGuard } from '../common/egress-guard';
 import { DefinitionStore } from './definition-store.service';
 import { StepSummaries } from './step-summaries.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
@@ -27,10 +28,12 @@ export class WorkflowsService {
     private readonly store: DefinitionStore,
     private readonly schedules: SchedulesService,
     private readonly summaries: StepSummaries,
+    private readonly egress: EgressGuard,
   ) {}
 
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
     const input = parseWorkflowInput(body, randomUUID);
+    await this.egress.assertReachable(input.notify_url, 'notify_url');
     await this.store.assertUuidsFree(newUuidsOf(input, '', true));
     return toDetailsView(await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret()));
   }
@@ -52,6 +55,7 @@ export class WorkflowsService {
 
   async update(userId: string, uuid: string, body: unknown): Promise<WorkflowView> {
     const patch = parseWorkflowPatch(body);
+    await this.egress.assertReachable(patch.notify_url, 'notify_url');
     const updated = await this.store.edit(userId, uuid, (current) => ({ ...current, ...patch }));
     // A workflow that is inactive, paused or archived keeps its schedules, paused; making it active resumes them.
     if (patch.is_active !== undefined || patch.status !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !schedulesRun(updated));
@@ -91,6 +95,7 @@ export class WorkflowsService {
    */
   async import(userId: string, body: unknown): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
     const input = isAgenticDocument(body) ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID) : parseWorkflowDocument(body, randomUUID);
+    await this.egress.assertReachable(input.notify_url, 'workflow.notify_url');
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
       await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', true));

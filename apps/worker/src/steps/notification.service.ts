@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RunRepository, WorkflowRepository } from '@app/persistence';
-import { SIGNATURE_HEADER, signBody } from '@app/providers';
+import { ApplicationFailure } from '@temporalio/activity';
+import { deniedIn, EgressPolicy, SIGNATURE_HEADER, signBody } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 
 const TIMEOUT_MS = 10_000;
@@ -11,6 +12,7 @@ export class NotificationService {
   constructor(
     private readonly runs: RunRepository,
     private readonly workflows: WorkflowRepository,
+    private readonly egress: EgressPolicy,
   ) {}
 
   async notify(runUuid: string, userId: string, url: string, scope: ActivityScope): Promise<void> {
@@ -32,15 +34,17 @@ export class NotificationService {
       this.runs.recordNotification(runUuid, { url, attempts: scope.attempt, at: new Date().toISOString(), ...fields });
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await this.egress.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-stepwise-run': run.uuid, ...(secret ? { [SIGNATURE_HEADER]: signBody(secret, body) } : {}) },
         body,
         signal: AbortSignal.any([scope.signal, AbortSignal.timeout(TIMEOUT_MS)]),
       });
     } catch (error) {
-      await record({ status: 'failed', http_status: null, error: (error as Error).message });
-      throw error;
+      const denied = deniedIn(error);
+      await record({ status: 'failed', http_status: null, error: (denied ?? (error as Error)).message });
+      // A refused address stays refused: no point in retrying.
+      throw denied ? ApplicationFailure.nonRetryable(denied.message, 'EgressDenied') : error;
     }
     if (!response.ok) {
       await record({ status: 'failed', http_status: response.status, error: `receiver answered ${response.status}` });

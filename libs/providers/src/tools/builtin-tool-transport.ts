@@ -1,3 +1,4 @@
+import type { Fetch } from '../net/egress-fetch';
 import { httpRequestTool } from './http-request.tool';
 import { ToolCallError, ToolTransport, type ToolCallOptions, type ToolDescriptor } from './tool-transport';
 
@@ -12,9 +13,10 @@ export class BuiltinToolTransport extends ToolTransport {
   readonly kind = 'builtin';
   private readonly tools: Record<string, BuiltinTool>;
 
-  constructor(tools: Record<string, BuiltinTool> = {}) {
+  /** `fetch`: the egress-checked one (EgressPolicy.fetch) that http_request goes through. */
+  constructor(fetch: Fetch, tools: Record<string, BuiltinTool> = {}) {
     super();
-    this.tools = { http_request: (args, options) => httpRequestTool(args as never, options), ...tools };
+    this.tools = { http_request: (args, options) => httpRequestTool(args as never, { ...options, fetch }), ...tools };
   }
 
   async call(tool: ToolDescriptor, args: unknown, options: ToolCallOptions = {}): Promise<unknown> {

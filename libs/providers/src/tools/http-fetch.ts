@@ -1,5 +1,6 @@
 // fetch for tools: one deadline over the request and the body, the body cut at a size, every failure a
 // ToolCallError that says whether another attempt may help.
+import { EgressDeniedError, type Fetch } from '../net/egress-fetch';
 import { ToolCallError } from './tool-transport';
 
 export const MAX_TOOL_BODY_BYTES = 256 * 1024;
@@ -19,16 +20,20 @@ export interface FetchOptions {
   maxBytes?: number;
   /** Names the call in error messages, e.g. `tool search_web`. */
   what: string;
+  /** The egress-checked fetch (EgressPolicy.fetch) every call for a user goes through. */
+  fetch: Fetch;
 }
 
 export async function fetchText(url: string, init: RequestInit, options: FetchOptions): Promise<FetchedText> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {
-    const response = await fetch(url, { ...init, signal });
+    const response = await options.fetch(url, { ...init, signal });
     const { text, truncated } = await readCapped(response, options.maxBytes ?? MAX_TOOL_BODY_BYTES);
     return { status: response.status, headers: response.headers, text, truncated };
   } catch (error) {
+    const denied = deniedIn(error);
+    if (denied) throw new ToolCallError(`${options.what}: ${denied.message}`, false, { kind: 'denied', cause: error });
     if (options.signal?.aborted) throw new ToolCallError(`${options.what}: call aborted`, false, { kind: 'aborted', cause: error });
     if (deadline.aborted) throw new ToolCallError(`${options.what}: no answer within ${options.timeoutMs} ms`, true, { kind: 'timeout', cause: error });
     throw new ToolCallError(`${options.what}: unreachable (${describe(error)})`, true, { kind: 'network', cause: error });
@@ -67,6 +72,14 @@ export function parseBody(text: string, contentType: string | null, options: { l
   } catch {
     return text;
   }
+}
+
+/** The refusal, thrown directly or as the cause of the fetch's own error (from inside the connection's lookup). */
+export function deniedIn(error: unknown): EgressDeniedError | null {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    if (current instanceof EgressDeniedError) return current;
+  }
+  return null;
 }
 
 function describe(error: unknown): string {

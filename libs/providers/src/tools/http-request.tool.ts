@@ -1,6 +1,7 @@
 // The built-in `http_request` tool: the agent's generic HTTP client. Its answer goes back to the model, so
 // a non-2xx status is an answer like any other, not a failure; only calls that got no answer fail.
 import { BUILTIN_TOOLS } from '@app/domain';
+import type { Fetch } from '../net/egress-fetch';
 import { DEFAULT_TOOL_TIMEOUT_MS, fetchText, parseBody } from './http-fetch';
 import { ToolCallError, type ToolCallOptions, type ToolDescriptor } from './tool-transport';
 
@@ -36,7 +37,8 @@ export const HTTP_REQUEST_TOOL: ToolDescriptor = {
 
 const SHOWN_HEADERS = ['content-type', 'content-length', 'content-language', 'location', 'retry-after', 'etag', 'last-modified', 'cache-control', 'link'];
 
-export async function httpRequestTool(args: HttpRequestArgs, options: ToolCallOptions & { timeoutMs?: number } = {}): Promise<HttpRequestResult> {
+/** `fetch`: the egress-checked one (EgressPolicy.fetch): the model picks the URL. */
+export async function httpRequestTool(args: HttpRequestArgs, options: ToolCallOptions & { timeoutMs?: number; fetch: Fetch }): Promise<HttpRequestResult> {
   const { url, method, headers } = validate(args);
   const hasBody = args.body !== undefined && args.body !== null && method !== 'GET' && method !== 'HEAD';
   const isText = typeof args.body === 'string';
@@ -47,7 +49,7 @@ export async function httpRequestTool(args: HttpRequestArgs, options: ToolCallOp
       headers: { ...(hasBody && !isText ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(hasBody ? { body: isText ? (args.body as string) : JSON.stringify(args.body) } : {}),
     },
-    { timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, signal: options.signal, what: `http_request ${method} ${url}` },
+    { timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, signal: options.signal, what: `http_request ${method} ${url}`, fetch: options.fetch },
   );
   const contentType = response.headers.get('content-type');
   return {

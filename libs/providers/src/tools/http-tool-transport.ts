@@ -1,3 +1,4 @@
+import type { Fetch } from '../net/egress-fetch';
 import { DEFAULT_TOOL_TIMEOUT_MS, fetchText, parseBody } from './http-fetch';
 import { ToolCallError, toolErrorForStatus, ToolTransport, type ToolCallOptions, type ToolDescriptor } from './tool-transport';
 
@@ -9,7 +10,11 @@ import { ToolCallError, toolErrorForStatus, ToolTransport, type ToolCallOptions,
 export class HttpToolTransport extends ToolTransport {
   readonly kind = 'http';
 
-  constructor(private readonly defaults: { timeoutMs: number } = { timeoutMs: DEFAULT_TOOL_TIMEOUT_MS }) {
+  constructor(
+    /** The egress-checked fetch (EgressPolicy.fetch). */
+    private readonly fetch: Fetch,
+    private readonly defaults: { timeoutMs: number } = { timeoutMs: DEFAULT_TOOL_TIMEOUT_MS },
+  ) {
     super();
   }
 
@@ -19,7 +24,7 @@ export class HttpToolTransport extends ToolTransport {
     const response = await fetchText(
       tool.endpoint_url,
       { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(args ?? {}) },
-      { timeoutMs: tool.timeout_ms || this.defaults.timeoutMs, signal: options.signal, what },
+      { timeoutMs: tool.timeout_ms || this.defaults.timeoutMs, signal: options.signal, what, fetch: this.fetch },
     );
     const body = parseBody(response.text, response.headers.get('content-type'), { lenient: true });
     if (response.status >= 400) {

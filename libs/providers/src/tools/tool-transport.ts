@@ -28,7 +28,9 @@ export type ToolErrorKind =
   /** the call cannot work as asked: bad arguments, no endpoint, no such tool or transport */
   | 'invalid'
   /** the caller gave up (cancellation) */
-  | 'aborted';
+  | 'aborted'
+  /** the egress policy refused the address (EGRESS_DENIED): no connection was opened */
+  | 'denied';
 
 export interface ToolCallErrorDetails {
   /** Defaults to `server` when retryable, `invalid` when not. */

@@ -8,6 +8,10 @@ import { MAX_TOOL_BODY_BYTES } from './http-fetch';
 import { HTTP_REQUEST_TOOL, httpRequestTool, type HttpRequestArgs } from './http-request.tool';
 import { HttpToolTransport } from './http-tool-transport';
 import { ToolCallError, type ToolDescriptor } from './tool-transport';
+import { EgressPolicy } from '../net/egress-fetch';
+
+/** The tests' tool server is on loopback: allowed here, as EGRESS_ALLOW would. */
+const fetch = new EgressPolicy(['127.0.0.1/32']).fetch;
 
 async function failureOf(promise: Promise<unknown>): Promise<ToolCallError> {
   const error = await promise.then(
@@ -42,7 +46,7 @@ afterEach(() => tools.reset());
 afterAll(() => tools.close());
 
 describe(HttpToolTransport.name, () => {
-  const sut = new HttpToolTransport();
+  const sut = new HttpToolTransport(fetch);
   const tool = (name: string, overrides: Partial<ToolDescriptor> = {}): ToolDescriptor => ({
     name,
     description: 'd',
@@ -132,7 +136,7 @@ describe(HttpToolTransport.name, () => {
 
 describe(httpRequestTool.name, () => {
   it('sends a JSON body with its headers and answers status, chosen headers and the parsed body', async () => {
-    const result = await httpRequestTool({ url: tools.url('echo'), method: 'POST', headers: { 'x-token': 't1' }, body: { q: 'stepwise' } });
+    const result = await httpRequestTool({ url: tools.url('echo'), method: 'POST', headers: { 'x-token': 't1' }, body: { q: 'stepwise' } }, { fetch });
 
     expect(result).toEqual({
       status: 200,
@@ -145,8 +149,8 @@ describe(httpRequestTool.name, () => {
   });
 
   it('sends a string body as it is, and defaults to GET without a body', async () => {
-    const posted = await httpRequestTool({ url: tools.url('echo'), method: 'put' as never, body: 'raw text', headers: { 'content-type': 'text/plain' } });
-    const got = await httpRequestTool({ url: tools.url('echo'), body: { ignored: true } });
+    const posted = await httpRequestTool({ url: tools.url('echo'), method: 'put' as never, body: 'raw text', headers: { 'content-type': 'text/plain' } }, { fetch });
+    const got = await httpRequestTool({ url: tools.url('echo'), body: { ignored: true } }, { fetch });
 
     expect(posted.body).toMatchObject({ args: 'raw text', method: 'PUT', content_type: 'text/plain' });
     expect(got.body).toMatchObject({ args: null, method: 'GET' });
@@ -155,17 +159,17 @@ describe(httpRequestTool.name, () => {
   it('hands a non-2xx answer back as a result, not a failure', async () => {
     tools.script('echo', toolScript.fail(404, 'not here'));
 
-    expect(await httpRequestTool({ url: tools.url('echo') })).toMatchObject({ status: 404, body: { error: 'not here' }, truncated: false });
+    expect(await httpRequestTool({ url: tools.url('echo') }, { fetch })).toMatchObject({ status: 404, body: { error: 'not here' }, truncated: false });
   });
 
   it('keeps a text answer as text, even when it looks like JSON', async () => {
     tools.script('echo', toolScript.respond(new ToolResponse(200, '123', { 'content-type': 'text/plain' })));
 
-    expect(await httpRequestTool({ url: tools.url('echo') })).toMatchObject({ body: '123', content_type: 'text/plain' });
+    expect(await httpRequestTool({ url: tools.url('echo') }, { fetch })).toMatchObject({ body: '123', content_type: 'text/plain' });
   });
 
   it('cuts a large answer at 256 KiB and says so', async () => {
-    const result = await httpRequestTool({ url: tools.url('big') });
+    const result = await httpRequestTool({ url: tools.url('big') }, { fetch });
 
     expect(result.truncated).toBe(true);
     expect(Buffer.byteLength(result.body as string)).toBe(MAX_TOOL_BODY_BYTES);
@@ -178,21 +182,21 @@ describe(httpRequestTool.name, () => {
     ['an unknown method', { url: 'http://127.0.0.1/', method: 'TRACE' }],
     ['headers that are not strings', { url: 'http://127.0.0.1/', headers: { n: 1 } }],
   ])('refuses %s with a final failure', async (_case, args) => {
-    expect(await failureOf(httpRequestTool(args as HttpRequestArgs))).toMatchObject({ retryable: false, kind: 'invalid' });
+    expect(await failureOf(httpRequestTool(args as HttpRequestArgs, { fetch }))).toMatchObject({ retryable: false, kind: 'invalid' });
     expect(tools.calls).toHaveLength(0);
   });
 
   it('times out retryably', async () => {
     tools.script('echo', toolScript.delay(30_000));
 
-    expect(await failureOf(httpRequestTool({ url: tools.url('echo') }, { timeoutMs: 200 }))).toMatchObject({ retryable: true, kind: 'timeout' });
+    expect(await failureOf(httpRequestTool({ url: tools.url('echo') }, { timeoutMs: 200, fetch }))).toMatchObject({ retryable: true, kind: 'timeout' });
   });
 });
 
 describe(BuiltinToolTransport.name, () => {
   it('runs http_request and the tools it is given, by name, with the descriptor timeout', async () => {
     const seen: unknown[] = [];
-    const sut = new BuiltinToolTransport({ get_output: async (args, options) => (seen.push([args, options.timeoutMs]), { data: 1 }) });
+    const sut = new BuiltinToolTransport(fetch, { get_output: async (args, options) => (seen.push([args, options.timeoutMs]), { data: 1 }) });
     const getOutput: ToolDescriptor = { name: 'get_output', description: 'd', parameters: {}, transport: 'builtin', timeout_ms: 1234 };
 
     expect(await sut.call(HTTP_REQUEST_TOOL, { url: tools.url('search_web'), method: 'POST', body: { q: 1 } }, {})).toMatchObject({ status: 200, body: { found: { q: 1 } } });
@@ -201,7 +205,7 @@ describe(BuiltinToolTransport.name, () => {
   });
 
   it('refuses an unknown built-in', async () => {
-    const sut = new BuiltinToolTransport();
+    const sut = new BuiltinToolTransport(fetch);
 
     expect(await failureOf(sut.call({ ...HTTP_REQUEST_TOOL, name: 'toString' }, {}, {}))).toMatchObject({ retryable: false, kind: 'invalid' });
   });
