@@ -1,2 +1,3 @@
 export * from './conditions';
 export * from './rules';
+export * from './linear-regex';

@@ -1,11 +1,12 @@
 // Filter rules over an event body (webhook triggers), documented in README:
 //   {"all": [rule...]} | {"any": [rule...]} | {"path": "$.a", "operator": "...", "value": ...}
 // with the stop checkers' operators plus `exists` (value true, the default, or false) and `matches` (a
-// regular expression). Empty rules `{}` match every event; groups nest up to five levels.
+// regular expression, run by RE2 in linear time). Empty rules `{}` match every event; groups nest up to five levels.
 import { CONDITION_OPERATORS, type ConditionOperator } from '@app/contracts';
 import { ErrorCode } from '../errors';
 import { throwIssues, type Issue } from '../definition/issues';
 import { evaluateCondition, extractJsonPath, isValidJsonPath } from './conditions';
+import { linearRegexProblem, linearTest } from './linear-regex';
 
 export const RULE_OPERATORS = [...CONDITION_OPERATORS, 'exists', 'matches'] as const;
 export type RuleOperator = (typeof RULE_OPERATORS)[number];
@@ -16,16 +17,6 @@ export const MAX_RULE_DEPTH = 5;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function regexProblem(source: unknown): string | null {
-  if (typeof source !== 'string') return 'must be a regular expression as a string';
-  try {
-    new RegExp(source);
-    return null;
-  } catch {
-    return 'must be a valid regular expression';
-  }
 }
 
 /** Every problem of a rule tree, each naming its field, e.g. `filter_rules.all[1].path`. */
@@ -47,7 +38,7 @@ export function ruleIssues(rules: unknown, field = 'filter_rules', depth = 0): I
   if (!(RULE_OPERATORS as readonly unknown[]).includes(rules.operator)) {
     issues.push(issue(`${field}.operator`, `must be one of ${RULE_OPERATORS.join(', ')}`));
   } else if (rules.operator === 'matches') {
-    const problem = regexProblem(rules.value);
+    const problem = linearRegexProblem(rules.value);
     if (problem) issues.push(issue(`${field}.value`, problem));
   } else if (rules.operator === 'exists') {
     if (rules.value !== undefined && typeof rules.value !== 'boolean') issues.push(issue(`${field}.value`, 'must be true or false'));
@@ -81,7 +72,7 @@ export function evaluateRules(rules: unknown, data: unknown): boolean {
     case 'exists':
       return (actual !== undefined) === (rules.value ?? true);
     case 'matches':
-      return typeof actual === 'string' && regexProblem(rules.value) === null && new RegExp(rules.value as string).test(actual);
+      return typeof actual === 'string' && linearTest(rules.value as string, actual);
     default:
       return (CONDITION_OPERATORS as readonly unknown[]).includes(rules.operator) && evaluateCondition(actual, rules.operator as ConditionOperator, rules.value);
   }

@@ -6,9 +6,12 @@ import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ErrorCode } from '../errors';
+import { linearRegExpEngine } from '../conditions/linear-regex';
 import { fieldPath, type Issue } from './issues';
 
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+// Every `pattern` runs in RE2 (linear time), ours and users' alike.
+const options = () => ({ allErrors: true, strict: false, code: { regExp: linearRegExpEngine } });
+const ajv = addFormats(new Ajv(options()));
 
 const compiled = new Map<object, ValidateFunction>();
 
@@ -72,9 +75,9 @@ export function schemaIssues(schema: object, value: unknown, prefix: string): Is
 }
 
 const DRAFTS: Record<string, () => Ajv> = {
-  'http://json-schema.org/draft-07/schema': () => new Ajv({ strict: false, allErrors: true }),
-  'https://json-schema.org/draft/2019-09/schema': () => new Ajv2019({ strict: false, allErrors: true }),
-  'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020({ strict: false, allErrors: true }),
+  'http://json-schema.org/draft-07/schema': () => new Ajv(options()),
+  'https://json-schema.org/draft/2019-09/schema': () => new Ajv2019(options()),
+  'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020(options()),
 };
 
 /**
