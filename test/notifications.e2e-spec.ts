@@ -1,9 +1,11 @@
-// Run-end notifications: a signed POST to the workflow's notify_url, retried until the receiver takes it.
-import { createHmac } from 'node:crypto';
+// Run-end notifications: a POST to the workflow's notify_url signed the Standard Webhooks way (checked here
+// with the `standardwebhooks` library), retried until the receiver takes it.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
+import { Webhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
 import { startStack, type Stack } from './support/stack';
 
 interface Received {
@@ -39,7 +41,13 @@ describe('Run-end notifications', () => {
 
   it('posts a signed summary when a run completes, after a failed first attempt', async () => {
     const wf = (await stack.user.post('/workflows', { name: 'notified', notify_url: url(), notify_on_complete: true, steps: [llmStep()] })).body;
-    expect(wf).toMatchObject({ notify_url: url(), notify_on_complete: true, notify_on_failure: true, notify_secret: expect.stringMatching(/^nsec_/) });
+    expect(wf).toMatchObject({ notify_url: url(), notify_on_complete: true, notify_on_failure: true, notify_secret: expect.stringMatching(/^whsec_/) });
+    // Shown once: no read gives it again, and the database keeps it sealed.
+    expect((await stack.user.get(`/workflows/${wf.uuid}`)).body).not.toHaveProperty('notify_secret');
+    expect((await stack.user.get(`/workflows/${wf.uuid}/details`)).body).not.toHaveProperty('notify_secret');
+    const [stored] = await stack.api.app.get(DataSource).query('SELECT notify_secret FROM workflows WHERE uuid = ?', [wf.uuid]);
+    expect(stored.notify_secret).toMatch(/^sealed:v1:/);
+    expect(stored.notify_secret).not.toContain(wf.notify_secret.slice(6));
     stack.model.script(reply.text('all good'));
     failuresLeft = 1;
     const run = await deliveredFor((await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} })).body.uuid);
@@ -48,8 +56,9 @@ describe('Run-end notifications', () => {
     const attempts = received.filter((r) => r.headers['x-stepwise-run'] === run.uuid);
     expect(attempts.map((a) => a.answered)).toEqual([503, 200]);
     const delivered = attempts[1];
-    expect(delivered.headers['x-stepwise-signature']).toBe(`sha256=${createHmac('sha256', wf.notify_secret).update(delivered.body).digest('hex')}`);
-    expect(JSON.parse(delivered.body)).toMatchObject({
+    const verified = new Webhook(wf.notify_secret).verify(delivered.body, delivered.headers as Record<string, string>);
+    expect(delivered.headers['webhook-id']).toBe(`msg_${run.uuid}`);
+    expect(verified).toMatchObject({
       run_uuid: run.uuid,
       workflow_uuid: wf.uuid,
       status: 'completed',
@@ -68,6 +77,19 @@ describe('Run-end notifications', () => {
     const body = JSON.parse(received.find((r) => r.headers['x-stepwise-run'] === failed.uuid)!.body);
     expect(body).toMatchObject({ status: 'failed', error_message: expect.stringContaining('no such model') });
     expect(received.some((r) => r.headers['x-stepwise-run'] === quiet.uuid)).toBe(false);
+  });
+
+  it('rotates the secret: the next notification verifies with the new one only', async () => {
+    const wf = (await stack.user.post('/workflows', { name: 'rotated', notify_url: url(), notify_on_complete: true, steps: [llmStep()] })).body;
+    const rotated = await stack.user.post(`/workflows/${wf.uuid}/rotate-notify-secret`);
+    expect(rotated).toMatchObject({ status: 201, body: { workflow_uuid: wf.uuid, notify_secret: expect.stringMatching(/^whsec_/) } });
+    stack.model.script(reply.text('done'));
+    const run = await deliveredFor((await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} })).body.uuid);
+    const delivered = received.find((r) => r.headers['x-stepwise-run'] === run.uuid)!;
+    const headers = delivered.headers as Record<string, string>;
+    expect(new Webhook(rotated.body.notify_secret).verify(delivered.body, headers)).toMatchObject({ run_uuid: run.uuid });
+    expect(() => new Webhook(wf.notify_secret).verify(delivered.body, headers)).toThrow();
+    expect((await (await stack.api.newUser()).post(`/workflows/${wf.uuid}/rotate-notify-secret`)).status).toBe(404);
   });
 
   it('refuses a notify_url that is not http(s)', async () => {

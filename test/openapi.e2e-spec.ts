@@ -11,7 +11,7 @@ type Operation = { requestBody?: unknown; responses: Record<string, { content?: 
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
 
 /** Actions whose request carries no body. */
-const BODILESS = new Set(['POST /api/v1/runs/{uuid}/cancel', 'POST /api/v1/triggers/{triggerUuid}/rotate-secret', 'POST /api/v1/schedules/{id}/trigger']);
+const BODILESS = new Set(['POST /api/v1/runs/{uuid}/cancel', 'POST /api/v1/triggers/{triggerUuid}/rotate-secret', 'POST /api/v1/schedules/{id}/trigger', 'POST /api/v1/workflows/{uuid}/rotate-notify-secret']);
 const PUBLIC = /^\/api\/v1\/(health|hooks)\b/;
 
 describe('OpenAPI document', () => {

@@ -2,6 +2,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
+import { DataSource } from 'typeorm';
 import { startStack, type Stack } from './support/stack';
 
 describe('Webhook triggers', () => {
@@ -42,17 +43,37 @@ describe('Webhook triggers', () => {
     expect(stack.model.requests).toHaveLength(0);
   });
 
-  it('accepts an HMAC signature of the body, refuses a bad secret, and forgets a rotated one', async () => {
+  /** `t=<now>,v1=<hex HMAC of "<t>.<body>">`, as a sender signs a delivery. */
+  const sign = (secret: string, body: string, at = Math.floor(Date.now() / 1000)) => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}`;
+
+  it('accepts a signature of the timestamp and the body, refuses a bad one, and forgets a rotated secret', async () => {
     const { trigger, secret } = await webhookWorkflow({ path: '$.ok', operator: 'equals', value: false });
     const body = JSON.stringify({ ok: true });
-    const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-    expect((await deliver(trigger, body, { 'x-stepwise-signature': signature })).body).toMatchObject({ matched: false });
-    expect((await deliver(trigger, body, { 'x-stepwise-signature': 'sha256=00' })).body).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await deliver(trigger, body, { 'x-stepwise-signature': sign(secret, body) })).body).toMatchObject({ matched: false });
+    expect((await deliver(trigger, body, { 'x-stepwise-signature': `t=${Math.floor(Date.now() / 1000)},v1=00` })).body).toMatchObject({ code: 'WEBHOOK_SIGNATURE_INVALID' });
+    expect((await deliver(trigger, body, { 'x-stepwise-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` })).body).toMatchObject({ code: 'WEBHOOK_SIGNATURE_INVALID' });
+    expect((await deliver(trigger, JSON.stringify({ ok: false }), { 'x-stepwise-signature': sign(secret, body) })).status).toBe(401);
     expect((await deliver(trigger, body, { 'x-stepwise-secret': 'whsec_wrong' })).status).toBe(401);
     expect((await deliver(trigger, body, {})).status).toBe(401);
     await stack.user.post(`/triggers/${trigger}/rotate-secret`);
     expect((await deliver(trigger, body, { 'x-stepwise-secret': secret })).status).toBe(401);
-    expect((await deliver(randomUUID(), body, { 'x-stepwise-secret': secret })).status).toBe(404);
+  });
+
+  it('refuses a replayed or a stale delivery, and answers an unknown trigger as it answers a bad signature', async () => {
+    const { trigger, secret } = await webhookWorkflow({ path: '$.ok', operator: 'equals', value: false });
+    const body = JSON.stringify({ ok: true });
+    const signature = sign(secret, body);
+    expect((await deliver(trigger, body, { 'x-stepwise-signature': signature })).status).toBe(200);
+    expect(await deliver(trigger, body, { 'x-stepwise-signature': signature })).toMatchObject({ status: 401, body: { code: 'WEBHOOK_REPLAYED' } });
+    const stale = sign(secret, body, Math.floor(Date.now() / 1000) - 301);
+    expect(await deliver(trigger, body, { 'x-stepwise-signature': stale })).toMatchObject({ status: 401, body: { code: 'WEBHOOK_SIGNATURE_STALE' } });
+    const unknown = await deliver(randomUUID(), body, { 'x-stepwise-signature': signature });
+    const wrong = await deliver(trigger, body, { 'x-stepwise-secret': 'whsec_wrong' });
+    expect([unknown.status, unknown.body.code]).toEqual([wrong.status, wrong.body.code]);
+    // The secret is sealed at rest, and shown only when it is made.
+    const [stored] = await stack.api.app.get(DataSource).query('SELECT secret FROM trigger_secrets WHERE trigger_uuid = ?', [trigger]);
+    expect(stored.secret).toMatch(/^sealed:v1:/);
+    expect(JSON.stringify((await stack.user.get(`/triggers/${trigger}`)).body)).not.toContain(secret);
   });
 
   it('starts one run for a delivery repeated with the same Idempotency-Key', async () => {

@@ -17,6 +17,8 @@ export abstract class AppConfig {
   declare readonly log: LogSettings;
   /** What the worker may fetch for users beyond the public internet: host names and CIDRs (EGRESS_ALLOW). */
   declare readonly egress: { allow: string[] };
+  /** How old a webhook signature's timestamp may be (and how long a seen signature is remembered). */
+  declare readonly webhooks: { toleranceSeconds: number };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
+    webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
     summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     tracing: { otlpEndpoint: tracesEndpoint(env) },

@@ -51,6 +51,12 @@ export enum ErrorCode {
   TemporalUnavailable = 'TEMPORAL_UNAVAILABLE',
   /** A URL the worker would fetch can only reach a denied address (loopback, private, metadata...). */
   EgressDenied = 'EGRESS_DENIED',
+  /** A webhook delivery's signature is malformed or does not match its body. */
+  WebhookSignatureInvalid = 'WEBHOOK_SIGNATURE_INVALID',
+  /** A webhook delivery was signed longer ago than the tolerance (WEBHOOK_TOLERANCE_SECONDS). */
+  WebhookSignatureStale = 'WEBHOOK_SIGNATURE_STALE',
+  /** A webhook delivery whose signature was accepted before: a replay. */
+  WebhookReplayed = 'WEBHOOK_REPLAYED',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

@@ -23,6 +23,12 @@ describe(SecretBox.name, () => {
     expect(sut.seal('s')).toMatch(/^sealed:v1:new:/);
   });
 
+  it('reveals a stored secret whether sealed or written plain before sealing began', () => {
+    const sut = new SecretBox(new Keyring([key('k1')]));
+    expect(sut.reveal(sut.seal('whsec_1'))).toBe('whsec_1');
+    expect(sut.reveal('nsec_legacy')).toBe('nsec_legacy');
+  });
+
   it('refuses an unknown key id, altered data and plain text', () => {
     const sut = new SecretBox(new Keyring([key('k1')]));
     expect(() => new SecretBox(new Keyring([key('k2')])).open(sut.seal('s'))).toThrow('not among the configured');

@@ -34,6 +34,11 @@ export class SecretBox {
     }
   }
 
+  /** A secret as stored: sealed, or plain when it was written before secrets were sealed (still accepted). */
+  reveal(stored: string): string {
+    return SecretBox.isSealed(stored) ? this.open(stored) : stored;
+  }
+
   static isSealed(value: string): boolean {
     return value.startsWith(`${PREFIX}:`);
   }

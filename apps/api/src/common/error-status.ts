@@ -9,6 +9,9 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.PayloadTooLarge:
       return HttpStatus.PAYLOAD_TOO_LARGE;
     case ErrorCode.Unauthorized:
+    case ErrorCode.WebhookSignatureInvalid:
+    case ErrorCode.WebhookSignatureStale:
+    case ErrorCode.WebhookReplayed:
       return HttpStatus.UNAUTHORIZED;
     case ErrorCode.NotFound:
       return HttpStatus.NOT_FOUND;

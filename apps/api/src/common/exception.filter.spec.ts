@@ -82,6 +82,9 @@ describe(statusOf.name, () => {
     [ErrorCode.ConversationBusy, 409],
     [ErrorCode.NotConversational, 409],
     [ErrorCode.TemporalUnavailable, 503],
+    [ErrorCode.WebhookSignatureInvalid, 401],
+    [ErrorCode.WebhookSignatureStale, 401],
+    [ErrorCode.WebhookReplayed, 401],
   ];
   it.each(notValidation)('maps %s to %d', (code, status) => expect(statusOf(code)).toBe(status));
 

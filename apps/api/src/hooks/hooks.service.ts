@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, evaluateRules, notFound } from '@app/domain';
+import { AppConfig } from '@app/config';
+import { DomainError, ErrorCode, evaluateRules } from '@app/domain';
+import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
-import { deliveryIsAuthentic, deliveryRunUuid } from './webhook-auth';
+import { authenticateDelivery, deliveryRunUuid } from './webhook-auth';
 
 export interface Delivery {
   headers: Record<string, string | string[] | undefined>;
@@ -18,13 +20,20 @@ export class HooksService {
   constructor(
     private readonly hooks: TriggerHookRepository,
     private readonly runs: RunsService,
+    private readonly secrets: SecretBox,
+    private readonly config: AppConfig,
   ) {}
 
   async deliver(triggerUuid: string, delivery: Delivery): Promise<DeliveryOutcome> {
     const target = await this.hooks.findTarget(triggerUuid);
-    if (!target || target.trigger.type !== 'webhook') throw notFound('Webhook trigger', triggerUuid);
-    if (!target.secret || !deliveryIsAuthentic(target.secret, delivery.headers, delivery.rawBody)) {
-      throw new DomainError(ErrorCode.Unauthorized, 'Send the trigger secret in X-Stepwise-Secret, or an HMAC-SHA256 of the body in X-Stepwise-Signature');
+    // An unknown trigger and a known one without a secret answer as a bad signature does: no probing for uuids.
+    const secret = target?.trigger.type === 'webhook' && target.secret ? this.secrets.reveal(target.secret) : null;
+    if (!target || !secret) throw new DomainError(ErrorCode.Unauthorized, 'Sign the delivery in X-Stepwise-Signature (t=...,v1=...), or send the trigger secret in X-Stepwise-Secret');
+    const { toleranceSeconds } = this.config.webhooks;
+    const signature = authenticateDelivery(secret, delivery.headers, delivery.rawBody, toleranceSeconds);
+    // Remembered twice as long as the tolerance: a timestamp may be that far from the receiver's clock either way.
+    if (signature && !(await this.hooks.rememberSignature(triggerUuid, signature, 2 * toleranceSeconds))) {
+      throw new DomainError(ErrorCode.WebhookReplayed, 'This signature was accepted before: a delivery is taken once; sign a new one to send it again', { field: 'x-stepwise-signature' });
     }
     const key = [delivery.headers['idempotency-key'], delivery.headers['x-delivery-id']].find((value): value is string => typeof value === 'string' && value.length > 0) ?? null;
     const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body: delivery.body };

@@ -4,6 +4,7 @@ import type { TriggerDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound, parseTrigger } from '@app/domain';
 import { TriggerHookRepository } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
+import { SecretBox } from '@app/security';
 import { newWebhookSecret } from '../hooks/webhook-auth';
 import { DefinitionStore } from '../workflow-definitions/definition-store.service';
 import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
@@ -13,6 +14,7 @@ export class TriggersService {
   constructor(
     private readonly store: DefinitionStore,
     private readonly hooks: TriggerHookRepository,
+    private readonly secrets: SecretBox,
   ) {}
 
   /** A new secret for a webhook trigger, shown this once; the previous one stops working at once. */
@@ -22,7 +24,8 @@ export class TriggersService {
       throw new DomainError(ErrorCode.ValidationFailed, `Trigger ${triggerUuid} is a ${trigger.type} trigger: only webhook triggers have secrets`, { field: 'type' });
     }
     const secret = newWebhookSecret();
-    await this.hooks.setSecret(triggerUuid, secret);
+    // Sealed at rest: the database alone does not give it away.
+    await this.hooks.setSecret(triggerUuid, this.secrets.seal(secret));
     return { trigger_uuid: triggerUuid, secret, hook_path: `/api/v1/hooks/${triggerUuid}` };
   }
 

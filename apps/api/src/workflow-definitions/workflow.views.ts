@@ -22,10 +22,13 @@ export interface WorkflowView {
 export interface WorkflowDetailsView extends Omit<WorkflowView, 'steps'> {
   steps: StepDefinition[];
   trigger: TriggerDefinition | null;
+  /** Only in the answer that made it (create, import as new): it is never shown again. */
+  notify_secret?: string;
 }
 
+/** Never with the notify secret: it is shown once, when it is made (create, rotate). */
 export function toWorkflowView(record: WorkflowRecord): WorkflowView {
-  const { steps, trigger, ...rest } = record;
+  const { steps, trigger, notify_secret: _secret, ...rest } = record;
   return { ...rest, trigger_uuid: trigger?.uuid ?? null, steps: steps.map((step) => step.uuid) };
 }
 

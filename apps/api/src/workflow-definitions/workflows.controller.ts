@@ -78,6 +78,12 @@ export class WorkflowsController {
     return this.workflows.setGraph(user.userId, uuid, null);
   }
 
+  @Post(':uuid/rotate-notify-secret')
+  @ApiAnswers(201, { type: 'object', properties: { workflow_uuid: { type: 'string', format: 'uuid' }, notify_secret: { type: 'string', description: 'Shown once: verify notifications with it (Standard Webhooks)' } } }, 404)
+  rotateNotifySecret(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
+    return this.workflows.rotateNotifySecret(user.userId, uuid);
+  }
+
   @Delete(':uuid')
   @HttpCode(204)
   @ApiAnswers(204, null, 404)

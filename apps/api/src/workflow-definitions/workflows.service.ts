@@ -6,13 +6,14 @@ import { definitionOf, type Page } from '@app/persistence';
 import { isUuid, nameBasedUuid } from '../common/uuids';
 import type { Pagination } from '../common/pagination';
 import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
+import { SecretBox } from '@app/security';
 import { EgressGuard } from '../common/egress-guard';
 import { DefinitionStore } from './definition-store.service';
 import { StepSummaries } from './step-summaries.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
 
-/** Signs the workflow's run-end notifications; its owner sees it to check signatures. */
-const newNotifySecret = (): string => `nsec_${randomBytes(24).toString('base64url')}`;
+/** Signs the workflow's run-end notifications (Standard Webhooks' `whsec_` form); its owner sees it once, to check signatures. */
+const newNotifySecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 function newUuidsOf(input: WorkflowInput, prefix: string, withWorkflow: boolean): { uuid: string; field: string }[] {
   return [
@@ -29,18 +30,27 @@ export class WorkflowsService {
     private readonly schedules: SchedulesService,
     private readonly summaries: StepSummaries,
     private readonly egress: EgressGuard,
+    private readonly secrets: SecretBox,
   ) {}
 
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
     const input = parseWorkflowInput(body, randomUUID);
     await this.egress.assertReachable(input.notify_url, 'notify_url');
     await this.store.assertUuidsFree(newUuidsOf(input, '', true));
-    return toDetailsView(await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret()));
+    const secret = newNotifySecret();
+    return { ...toDetailsView(await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, this.secrets.seal(secret))), notify_secret: secret };
+  }
+
+  /** A new secret for the workflow's notifications, shown this once; the previous one stops at once. */
+  async rotateNotifySecret(userId: string, uuid: string): Promise<{ workflow_uuid: string; notify_secret: string }> {
+    const secret = newNotifySecret();
+    if (!(await this.store.workflows.setNotifySecret(userId, uuid, this.secrets.seal(secret)))) throw notFound('Workflow', uuid);
+    return { workflow_uuid: uuid, notify_secret: secret };
   }
 
   async list(userId: string, page: Pagination): Promise<Page<WorkflowView>> {
     const result = await this.store.workflows.list(userId, page);
-    return { ...result, items: result.items.map(({ trigger_uuid, ...item }) => ({ ...item, trigger_uuid })) };
+    return { ...result, items: result.items.map(({ trigger_uuid, notify_secret: _secret, ...item }) => ({ ...item, trigger_uuid })) };
   }
 
   async get(userId: string, uuid: string): Promise<WorkflowView> {
@@ -99,8 +109,9 @@ export class WorkflowsService {
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
       await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', true));
-      const created = await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, newNotifySecret());
-      return { created: true, workflow: toDetailsView(created) };
+      const secret = newNotifySecret();
+      const created = await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, this.secrets.seal(secret));
+      return { created: true, workflow: { ...toDetailsView(created), notify_secret: secret } };
     }
     const kept = new Set([...existing.steps.map((s) => s.uuid), existing.trigger?.uuid]);
     await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', false).filter(({ uuid }) => !kept.has(uuid)));

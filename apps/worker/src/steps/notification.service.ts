@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { RunRepository, WorkflowRepository } from '@app/persistence';
 import { ApplicationFailure } from '@temporalio/activity';
-import { deniedIn, EgressPolicy, SIGNATURE_HEADER, signBody } from '@app/providers';
+import { deniedIn, EgressPolicy, standardWebhookHeaders } from '@app/providers';
+import { SecretBox } from '@app/security';
 import type { ActivityScope } from './activity-scope';
 
 const TIMEOUT_MS = 10_000;
 
-/** A run's end, POSTed as signed JSON to the workflow's notify_url; each attempt is recorded on the run. */
+/** A run's end, POSTed as JSON signed the Standard Webhooks way to the workflow's notify_url; each attempt is recorded on the run. */
 @Injectable()
 export class NotificationService {
   constructor(
     private readonly runs: RunRepository,
     private readonly workflows: WorkflowRepository,
     private readonly egress: EgressPolicy,
+    private readonly secrets: SecretBox,
   ) {}
 
   async notify(runUuid: string, userId: string, url: string, scope: ActivityScope): Promise<void> {
@@ -29,14 +31,17 @@ export class NotificationService {
       tokens: { prompt: run.prompt_tokens, completion: run.completion_tokens, total: run.total_tokens },
       finished_at: run.finished_at,
     });
-    const secret = (await this.workflows.find(userId, run.workflow_uuid))?.notify_secret;
+    const stored = (await this.workflows.find(userId, run.workflow_uuid))?.notify_secret;
+    const secret = stored ? this.secrets.reveal(stored) : null;
+    // One id per run: a receiver that saw it already (a retried delivery) can drop the repeat.
+    const signed = secret ? standardWebhookHeaders(secret, `msg_${run.uuid}`, body) : {};
     const record = (fields: { status: 'delivered' | 'failed'; http_status: number | null; error: string | null }) =>
       this.runs.recordNotification(runUuid, { url, attempts: scope.attempt, at: new Date().toISOString(), ...fields });
     let response: Response;
     try {
       response = await this.egress.fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-stepwise-run': run.uuid, ...(secret ? { [SIGNATURE_HEADER]: signBody(secret, body) } : {}) },
+        headers: { 'content-type': 'application/json', 'x-stepwise-run': run.uuid, ...signed },
         body,
         signal: AbortSignal.any([scope.signal, AbortSignal.timeout(TIMEOUT_MS)]),
       });

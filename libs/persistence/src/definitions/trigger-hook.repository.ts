@@ -26,7 +26,10 @@ export interface TriggerEventRecord {
 /** Webhook deliveries: looked up by trigger uuid alone (the caller proves itself with the secret). */
 export abstract class TriggerHookRepository {
   abstract findTarget(triggerUuid: string): Promise<HookTarget | null>;
+  /** `secret` as stored: sealed by the caller. */
   abstract setSecret(triggerUuid: string, secret: string): Promise<void>;
+  /** Remembers an accepted signature; false when it was seen already (a replayed delivery). Forgets those older than `forgetAfterSeconds`. */
+  abstract rememberSignature(triggerUuid: string, signature: string, forgetAfterSeconds: number): Promise<boolean>;
   abstract recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string>;
   abstract listEvents(userId: string, triggerUuid: string, page: PageRequest): Promise<Page<TriggerEventRecord>>;
 }
@@ -45,6 +48,17 @@ export class TypeormTriggerHookRepository extends TriggerHookRepository {
 
   async setSecret(triggerUuid: string, secret: string): Promise<void> {
     await this.dataSource.manager.upsert(TriggerSecretEntity, { trigger_uuid: triggerUuid, secret }, ['trigger_uuid']);
+  }
+
+  async rememberSignature(triggerUuid: string, signature: string, forgetAfterSeconds: number): Promise<boolean> {
+    await this.dataSource.query('DELETE FROM webhook_signatures WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT 100', [forgetAfterSeconds]);
+    try {
+      await this.dataSource.query('INSERT INTO webhook_signatures (trigger_uuid, signature) VALUES (?, ?)', [triggerUuid, signature]);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') return false;
+      throw error;
+    }
   }
 
   async recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string> {

@@ -111,6 +111,11 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     }).catch(conflictOnDuplicate);
   }
 
+  async setNotifySecret(userId: string, uuid: string, secret: string): Promise<boolean> {
+    const result = (await this.dataSource.query('UPDATE workflows SET notify_secret = ? WHERE uuid = ? AND user_id = ?', [secret, uuid, userId])) as { affectedRows: number };
+    return result.affectedRows > 0;
+  }
+
   async delete(userId: string, uuid: string): Promise<boolean> {
     const result = await this.dataSource.getRepository(WorkflowEntity).delete({ uuid, user_id: userId });
     return (result.affected ?? 0) > 0;

@@ -66,4 +66,6 @@ export abstract class WorkflowRepository {
    */
   abstract mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition, manifestOf: ManifestOf): Promise<WorkflowRecord | null>;
   abstract delete(userId: string, uuid: string): Promise<boolean>;
+  /** Replaces the secret that signs the workflow's notifications (`secret` as stored: sealed); false when the workflow is not the user's. */
+  abstract setNotifySecret(userId: string, uuid: string, secret: string): Promise<boolean>;
 }

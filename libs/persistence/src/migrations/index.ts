@@ -11,6 +11,7 @@ import { Graphs1763801000000 } from './1763801000000-graphs';
 import { Conversations1763801200000 } from './1763801200000-conversations';
 import { StepSummaries1763802100000 } from './1763802100000-step-summaries';
 import { DryRuns1763802200000 } from './1763802200000-dry-runs';
+import { WebhookSecurity1763802300000 } from './1763802300000-webhook-security';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -27,4 +28,5 @@ export const migrations: (new () => unknown)[] = [
   Conversations1763801200000,
   StepSummaries1763802100000,
   DryRuns1763802200000,
+  WebhookSecurity1763802300000,
 ];
