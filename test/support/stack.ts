@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { AppConfig } from '../../libs/config/src';
 import { TemporalClient } from '../../apps/api/src/temporal/temporal-client';
 import { createRunWorker, type RunWorker } from '../../apps/worker/src/create-worker';
 import { ModelFake } from './model-fake';
@@ -61,13 +62,20 @@ export interface StackOptions {
   summaries?: boolean;
   /** EGRESS_ALLOW of the API and the worker (default: loopback, where the specs' servers listen). */
   egressAllow?: string[];
+  /** Quotas of the API (default: too high to matter). */
+  quotas?: Partial<AppConfig['quotas']>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
   const base = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress, loopIterationsPerExecution: options.loopIterationsPerExecution });
-  const config = { ...base, summaries: { ...base.summaries, enabled: options.summaries ?? false }, egress: { allow: options.egressAllow ?? base.egress.allow } };
+  const config = {
+    ...base,
+    summaries: { ...base.summaries, enabled: options.summaries ?? false },
+    egress: { allow: options.egressAllow ?? base.egress.allow },
+    quotas: { ...base.quotas, ...options.quotas },
+  };
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
   const stack: Stack = {

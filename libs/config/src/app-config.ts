@@ -19,6 +19,8 @@ export abstract class AppConfig {
   declare readonly egress: { allow: string[] };
   /** How old a webhook signature's timestamp may be (and how long a seen signature is remembered). */
   declare readonly webhooks: { toleranceSeconds: number };
+  /** Per API key requests a minute (and bursts); per user runs running or waiting at once. */
+  declare readonly quotas: { requestsPerMinute: number; requestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
@@ -128,6 +130,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
     webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
+    quotas: {
+      requestsPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600),
+      requestBurst: integer(env, 'RATE_LIMIT_BURST', 100),
+      maxRunsInFlightPerUser: integer(env, 'MAX_RUNS_IN_FLIGHT_PER_USER', 1000),
+      scheduleMinIntervalSeconds: integer(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 60),
+      backfillMaxSpanSeconds: integer(env, 'BACKFILL_MAX_SPAN_SECONDS', 7 * 86_400),
+    },
     summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     tracing: { otlpEndpoint: tracesEndpoint(env) },

@@ -57,6 +57,10 @@ export enum ErrorCode {
   WebhookSignatureStale = 'WEBHOOK_SIGNATURE_STALE',
   /** A webhook delivery whose signature was accepted before: a replay. */
   WebhookReplayed = 'WEBHOOK_REPLAYED',
+  /** Too many requests with one API key (RATE_LIMIT_PER_MINUTE). */
+  RateLimited = 'RATE_LIMITED',
+  /** The user has MAX_RUNS_IN_FLIGHT_PER_USER runs running or waiting already. */
+  TooManyRunsInFlight = 'TOO_MANY_RUNS_IN_FLIGHT',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

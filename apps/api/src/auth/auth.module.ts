@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './api-key.guard';
+import { AppConfig } from '@app/config';
 import { ApiKeyService } from './api-key.service';
+import { RateLimiter } from './rate-limiter';
 
 @Module({
-  providers: [ApiKeyService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [
+    ApiKeyService,
+    { provide: RateLimiter, useFactory: (config: AppConfig) => new RateLimiter(config.quotas.requestsPerMinute, config.quotas.requestBurst), inject: [AppConfig] },
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+  ],
   exports: [ApiKeyService],
 })
 export class AuthModule {}

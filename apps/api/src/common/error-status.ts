@@ -15,6 +15,9 @@ export function statusOf(code: ErrorCode): HttpStatus {
       return HttpStatus.UNAUTHORIZED;
     case ErrorCode.NotFound:
       return HttpStatus.NOT_FOUND;
+    case ErrorCode.RateLimited:
+    case ErrorCode.TooManyRunsInFlight:
+      return HttpStatus.TOO_MANY_REQUESTS;
     case ErrorCode.TemporalUnavailable:
       return HttpStatus.SERVICE_UNAVAILABLE;
     case ErrorCode.Conflict:

@@ -82,6 +82,8 @@ describe(statusOf.name, () => {
     [ErrorCode.ConversationBusy, 409],
     [ErrorCode.NotConversational, 409],
     [ErrorCode.TemporalUnavailable, 503],
+    [ErrorCode.RateLimited, 429],
+    [ErrorCode.TooManyRunsInFlight, 429],
     [ErrorCode.WebhookSignatureInvalid, 401],
     [ErrorCode.WebhookSignatureStale, 401],
     [ErrorCode.WebhookReplayed, 401],

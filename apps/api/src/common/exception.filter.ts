@@ -40,6 +40,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const request_id = requestIdOf(request);
     const domain = toDomainError(error);
     if (domain) {
+      const retryAfter = domain.details.retry_after_seconds;
+      if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
       response.status(statusOf(domain.code)).json({ code: domain.code, message: domain.message, details: domain.details, request_id });
       return;
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
+import { assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
 import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
 import { ScheduleGateway, type ScheduleTiming } from '../temporal/schedule-gateway';
@@ -46,6 +46,7 @@ export class SchedulesService {
   /** `immediate` starts a run now; `scheduled` (once) and `recurring` become Temporal Schedules. */
   async create(userId: string, workflowUuid: string, body: unknown) {
     const input = parseScheduleInput(body, new Date());
+    assertFiresAtMostEvery(this.config.quotas.scheduleMinIntervalSeconds, input);
     const workflow = await this.workflows.find(userId, workflowUuid);
     if (!workflow) throw notFound('Workflow', workflowUuid);
     if (input.schedule_type === 'immediate') {
@@ -88,6 +89,7 @@ export class SchedulesService {
 
   async update(userId: string, id: string, body: unknown) {
     const patch = parseSchedulePatch(body);
+    assertFiresAtMostEvery(this.config.quotas.scheduleMinIntervalSeconds, patch);
     const record = await this.owned(userId, id);
     const changesTiming = patch.cron_expression !== undefined || patch.interval_seconds !== undefined || patch.timezone !== undefined;
     if (changesTiming && record.schedule_type !== 'recurring') {
@@ -117,6 +119,7 @@ export class SchedulesService {
 
   async backfill(userId: string, id: string, body: unknown) {
     const { start, end } = parseBackfill(body);
+    assertBackfillSpan(this.config.quotas.backfillMaxSpanSeconds, { start, end });
     await this.owned(userId, id);
     await this.gateway.backfill(id, start, end);
     return { id, backfill: { start, end } };

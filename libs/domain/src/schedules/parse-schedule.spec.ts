@@ -1,5 +1,5 @@
 import { DomainError } from '../errors';
-import { looksLikeCron, parseBackfill, parseScheduleInput, parseSchedulePatch } from './parse-schedule';
+import { assertBackfillSpan, assertFiresAtMostEvery, looksLikeCron, parseBackfill, parseScheduleInput, parseSchedulePatch } from './parse-schedule';
 
 const now = new Date('2026-11-22T12:00:00Z');
 
@@ -56,5 +56,25 @@ describe(parseBackfill.name, () => {
   it('needs a start before its end', () => {
     expect(parseBackfill({ start: '2026-11-01T00:00:00Z', end: '2026-11-02T00:00:00Z' }).end.toISOString()).toBe('2026-11-02T00:00:00.000Z');
     expect(fieldOf(() => parseBackfill({ start: '2026-11-02T00:00:00Z', end: '2026-11-01T00:00:00Z' }))).toBe('end');
+  });
+});
+
+describe(assertFiresAtMostEvery.name, () => {
+  it.each([
+    [{ interval_seconds: 30 }, 'interval_seconds'],
+    [{ cron_expression: '* * * * *' }, 'cron_expression'],
+    [{ cron_expression: '*/1 * * * *' }, 'cron_expression'],
+    [{ cron_expression: '0 * * * * *' }, 'cron_expression'],
+    [{ cron_expression: '* 9 * * *' }, 'cron_expression'],
+    [{ cron_expression: '0,1 * * * *' }, 'cron_expression'],
+  ])('refuses %j under a 120 s floor', (timing, field) => expect(() => assertFiresAtMostEvery(120, timing)).toThrow(expect.objectContaining({ details: { field } })));
+
+  it.each([{ interval_seconds: 120 }, { cron_expression: '*/5 * * * *' }, { cron_expression: '0,30 9 * * *' }, { cron_expression: '@hourly' }])('accepts %j', (timing) => {
+    expect(() => assertFiresAtMostEvery(120, timing)).not.toThrow();
+  });
+
+  it('refuses a backfill longer than the span', () => {
+    expect(() => assertBackfillSpan(3600, { start: new Date(0), end: new Date(3_600_001) })).toThrow(expect.objectContaining({ details: { field: 'end' } }));
+    expect(() => assertBackfillSpan(3600, { start: new Date(0), end: new Date(3_600_000) })).not.toThrow();
   });
 });

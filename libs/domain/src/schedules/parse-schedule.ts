@@ -124,3 +124,33 @@ export function parseBackfill(input: unknown): { start: Date; end: Date } {
   if (new Date(end) <= new Date(start)) fail('end', 'must come after start');
   return { start: new Date(start), end: new Date(end) };
 }
+
+/**
+ * The operator's floor on how often a schedule may fire (SCHEDULE_MIN_INTERVAL_SECONDS): an interval under it,
+ * a cron with a seconds field, or one firing every minute (or every n minutes) more often than it.
+ */
+export function assertFiresAtMostEvery(minSeconds: number, timing: { interval_seconds?: number; cron_expression?: string }): void {
+  if (timing.interval_seconds !== undefined && timing.interval_seconds < minSeconds) fail('interval_seconds', `must be at least ${minSeconds} (SCHEDULE_MIN_INTERVAL_SECONDS)`);
+  const cron = timing.cron_expression?.trim();
+  if (!cron || cron.startsWith('@')) return;
+  const fields = cron.split(/\s+/);
+  if (fields.length > 5 && minSeconds > 1) fail('cron_expression', `must not have a seconds field: schedules fire at most every ${minSeconds} s`);
+  const minute = fields.length > 5 ? fields[1] : fields[0];
+  const gapMinutes = smallestMinuteGap(minute);
+  if (gapMinutes * 60 < minSeconds) fail('cron_expression', `fires every ${gapMinutes * 60} s: schedules fire at most every ${minSeconds} s`);
+}
+
+/** The shortest gap in minutes between two fires a cron's minute field allows (60: once an hour at most). */
+function smallestMinuteGap(field: string): number {
+  if (field === '*' || field.includes('-')) return 1;
+  const step = /^\*\/(\d+)$/.exec(field);
+  if (step) return Math.max(1, Number(step[1]));
+  const minutes = field.split(',').map(Number).filter(Number.isInteger).sort((a, b) => a - b);
+  if (minutes.length < 2) return 60;
+  return Math.min(...minutes.map((m, i) => (i === 0 ? m + 60 - minutes[minutes.length - 1] : m - minutes[i - 1])));
+}
+
+/** A backfill covers at most `maxSeconds` (BACKFILL_MAX_SPAN_SECONDS). */
+export function assertBackfillSpan(maxSeconds: number, { start, end }: { start: Date; end: Date }): void {
+  if (end.getTime() - start.getTime() > maxSeconds * 1000) fail('end', `must be at most ${maxSeconds} s after start (BACKFILL_MAX_SPAN_SECONDS)`);
+}

@@ -12,6 +12,7 @@ import { Conversations1763801200000 } from './1763801200000-conversations';
 import { StepSummaries1763802100000 } from './1763802100000-step-summaries';
 import { DryRuns1763802200000 } from './1763802200000-dry-runs';
 import { WebhookSecurity1763802300000 } from './1763802300000-webhook-security';
+import { RunQuotas1763802400000 } from './1763802400000-run-quotas';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -29,4 +30,5 @@ export const migrations: (new () => unknown)[] = [
   StepSummaries1763802100000,
   DryRuns1763802200000,
   WebhookSecurity1763802300000,
+  RunQuotas1763802400000,
 ];

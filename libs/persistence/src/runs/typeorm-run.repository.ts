@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IN_FLIGHT_RUN_STATUSES, type ConversationMessage, type FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
+import { DomainError, ErrorCode } from '@app/domain';
 import { pageOf, type Page, type PageRequest } from '../pages';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, StepWithIterations, ToolCallRecord } from './run.records';
@@ -14,7 +15,11 @@ const asRun = (entity: RunEntity) => ({ ...entity }) as RunRecord;
 const asInstance = (entity: StepInstanceEntity) => ({ ...entity }) as StepInstanceRecord;
 
 export class TypeormRunRepository extends RunRepository {
-  constructor(private readonly dataSource: DataSource) {
+  /** `maxRunsInFlight`: runs a user may have running or waiting at once (null: no limit). */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly maxRunsInFlight: number | null = null,
+  ) {
     super();
   }
 
@@ -37,6 +42,7 @@ export class TypeormRunRepository extends RunRepository {
     await this.transaction(async (manager) => {
       const [run] = (await manager.query('SELECT workflow_uuid FROM workflow_runs WHERE uuid = ? FOR UPDATE', [runUuid])) as { workflow_uuid: string }[];
       if (!run) return;
+      await this.giveRunPlace(manager, runUuid);
       // Its step rows, its own trigger output and its audit go with it (ON DELETE CASCADE).
       await manager.query('DELETE FROM workflow_runs WHERE uuid = ?', [runUuid]);
       await manager.query('UPDATE workflows SET total_runs = GREATEST(total_runs - 1, 0) WHERE uuid = ?', [run.workflow_uuid]);
@@ -84,7 +90,22 @@ export class TypeormRunRepository extends RunRepository {
         );
       }
       await manager.query('UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', [run.workflow_uuid]);
+      await this.takeRunPlace(manager, run.user_id);
     });
+  }
+
+  /** A place among the user's runs in flight, taken in the run's own transaction: a refusal writes nothing. */
+  private async takeRunPlace(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query('INSERT IGNORE INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', [userId]);
+    const limit = this.maxRunsInFlight ?? Number.MAX_SAFE_INTEGER;
+    const taken = (await manager.query('UPDATE user_quotas SET runs_in_flight = runs_in_flight + 1 WHERE user_id = ? AND runs_in_flight < ?', [userId, limit])) as { affectedRows: number };
+    if (taken.affectedRows === 0) {
+      throw new DomainError(ErrorCode.TooManyRunsInFlight, `You have ${limit} runs running or waiting already: let some end, or cancel them`, { limit });
+    }
+  }
+
+  private async giveRunPlace(manager: EntityManager, runUuid: string): Promise<void> {
+    await manager.query('UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0) WHERE r.uuid = ?', [runUuid]);
   }
 
   async findRun(userId: string, uuid: string): Promise<RunRecord | null> {
@@ -336,6 +357,7 @@ export class TypeormRunRepository extends RunRepository {
         .execute();
       // Counted once, by the update that ended the run: exact however many runs end at once.
       const counter = status === 'failed' || status === 'partial_success' ? 'failed_runs' : status === 'cancelled' ? null : 'successful_runs';
+      if (ended.affected === 1) await this.giveRunPlace(manager, runUuid);
       if (ended.affected === 1 && counter) {
         await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
       }
