@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { llmStep } from './support/factories';
+import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
 
 describe('Request rate per API key', () => {
@@ -17,6 +18,23 @@ describe('Request rate per API key', () => {
     expect(answers[5]).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } });
     expect(Number(answers[5].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await other.get('/workflows')).status).toBe(200);
+  });
+});
+
+describe('Models and max_tokens', () => {
+  let stack: Stack;
+  useStack((started) => (stack = started), { models: { allowed: ['test-model'], defaultMaxTokens: 256, maxMaxTokens: 1000 } });
+
+  it('refuses a model outside MODELS_ALLOWED and max_tokens over the maximum, and sends a ceiling on every call', async () => {
+    const named = async (step: object, field: string, code: string) =>
+      expect(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [step] })).toMatchObject({ status: 422, body: { code, details: { field } } });
+    await named(llmStep({ model: 'gpt-9' }), 'steps[0].model', 'MODEL_NOT_ALLOWED');
+    await named(llmStep({ max_tokens: 5000 }), 'steps[0].max_tokens', 'VALIDATION_FAILED');
+
+    stack.model.script(reply.text('short'), reply.text('shorter'));
+    const run = await stack.runSteps([llmStep(), llmStep({ max_tokens: 100 })]);
+    expect(run.status).toBe('completed');
+    expect(stack.model.requests.map((request) => request.body.max_tokens)).toEqual([256, 100]);
   });
 });
 

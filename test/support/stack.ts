@@ -64,6 +64,8 @@ export interface StackOptions {
   egressAllow?: string[];
   /** Quotas of the API (default: too high to matter). */
   quotas?: Partial<AppConfig['quotas']>;
+  /** MODELS_ALLOWED and the max_tokens settings of the API and the worker. */
+  models?: AppConfig['models'];
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -75,6 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     summaries: { ...base.summaries, enabled: options.summaries ?? false },
     egress: { allow: options.egressAllow ?? base.egress.allow },
     quotas: { ...base.quotas, ...options.quotas },
+    models: options.models ?? base.models,
   };
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();

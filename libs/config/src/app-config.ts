@@ -20,6 +20,8 @@ export abstract class AppConfig {
   /** How old a webhook signature's timestamp may be (and how long a seen signature is remembered). */
   declare readonly webhooks: { toleranceSeconds: number };
   /** Per API key requests a minute (and bursts); per user runs running or waiting at once. */
+  /** Models users may name (empty: any), and the default and largest max_tokens of a call. */
+  declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number };
   declare readonly quotas: { requestsPerMinute: number; requestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
@@ -130,6 +132,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
     webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
+    models: {
+      allowed: (env.MODELS_ALLOWED ?? '').split(',').map((model) => model.trim()).filter(Boolean),
+      defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 4096),
+      maxMaxTokens: integer(env, 'MAX_MAX_TOKENS', 32_768),
+    },
     quotas: {
       requestsPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600),
       requestBurst: integer(env, 'RATE_LIMIT_BURST', 100),

@@ -78,6 +78,8 @@ export interface CustomLlmStep extends StepBase {
   output_schema?: JsonObject | null;
   /** Times an answer that breaks output_schema is sent back for correction before the step fails (default 2). */
   max_correction_attempts?: number | null;
+  /** The most tokens an answer may have; the operator's default and maximum apply. */
+  max_tokens?: number | null;
   loop?: StepLoop | null;
 }
 
@@ -91,6 +93,8 @@ export interface CustomAgentStep extends StepBase {
   output_schema?: JsonObject | null;
   /** Times a final answer that breaks output_schema is sent back for correction before the step fails (default 2). */
   max_correction_attempts?: number | null;
+  /** The most tokens an answer may have; the operator's default and maximum apply. */
+  max_tokens?: number | null;
   loop?: StepLoop | null;
 }
 

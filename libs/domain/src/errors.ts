@@ -59,6 +59,8 @@ export enum ErrorCode {
   WebhookReplayed = 'WEBHOOK_REPLAYED',
   /** Too many requests with one API key (RATE_LIMIT_PER_MINUTE). */
   RateLimited = 'RATE_LIMITED',
+  /** A step names a model outside MODELS_ALLOWED. */
+  ModelNotAllowed = 'MODEL_NOT_ALLOWED',
   /** The user has MAX_RUNS_IN_FLIGHT_PER_USER runs running or waiting already. */
   TooManyRunsInFlight = 'TOO_MANY_RUNS_IN_FLIGHT',
 }

@@ -19,8 +19,8 @@ const repositories: Provider[] = [
   { provide: ToolManifestService, useFactory: (tools: ToolRepository) => new ToolManifestService(tools), inject: [ToolRepository] },
   {
     provide: RunPreparer,
-    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService) => new RunPreparer(workflows, runs, toolManifests),
-    inject: [WorkflowRepository, RunRepository, ToolManifestService],
+    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService, config: AppConfig) => new RunPreparer(workflows, runs, toolManifests, config.models),
+    inject: [WorkflowRepository, RunRepository, ToolManifestService, AppConfig],
   },
 ];
 

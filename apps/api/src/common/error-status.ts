@@ -52,6 +52,7 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.StepNotCompleted:
     case ErrorCode.InvalidHumanInput:
     case ErrorCode.EgressDenied:
+    case ErrorCode.ModelNotAllowed:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;

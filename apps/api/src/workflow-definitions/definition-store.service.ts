@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
-import { DomainError, ErrorCode, notFound } from '@app/domain';
+import { AppConfig } from '@app/config';
+import { DomainError, ErrorCode, modelPolicyIssues, notFound, throwIssues } from '@app/domain';
 import { ToolManifestService, WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
 import { StepSummaries } from './step-summaries.service';
 
@@ -15,6 +16,7 @@ export class DefinitionStore {
     readonly workflows: WorkflowRepository,
     private readonly toolManifests: ToolManifestService,
     private readonly summaries: StepSummaries,
+    private readonly config: AppConfig,
   ) {}
 
   async get(userId: string, uuid: string): Promise<WorkflowRecord> {
@@ -22,11 +24,19 @@ export class DefinitionStore {
   }
 
   async create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord> {
+    this.assertModelsAllowed(definition);
     return this.saved(userId, await this.workflows.create(userId, definition, notifySecret, this.manifestOf(userId)));
   }
 
   async edit(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord> {
-    return this.saved(userId, (await this.workflows.mutate(userId, uuid, change, this.manifestOf(userId))) ?? this.missing(uuid));
+    const checked = (current: WorkflowDefinition) => this.assertModelsAllowed(change(current));
+    return this.saved(userId, (await this.workflows.mutate(userId, uuid, checked, this.manifestOf(userId))) ?? this.missing(uuid));
+  }
+
+  /** MODELS_ALLOWED and MAX_MAX_TOKENS: a save naming another model, or more tokens, is refused. */
+  private assertModelsAllowed(definition: WorkflowDefinition): WorkflowDefinition {
+    throwIssues(modelPolicyIssues(definition.steps, this.config.models));
+    return definition;
   }
 
   /** After every save: the steps whose prompt or tools changed get a new generated_summary. */

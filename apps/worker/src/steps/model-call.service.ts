@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import type { StepContext } from '@app/contracts';
 import { inClientSpan, Metrics } from '@app/observability';
 import { RunRepository } from '@app/persistence';
 import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClient, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
+
+/** A step's own max_tokens, when it sets one (the operator's default applies otherwise). */
+export const maxTokensOf = (step: { max_tokens?: number | null }): { max_tokens?: number } => (step.max_tokens ? { max_tokens: step.max_tokens } : {});
 
 /**
  * One model call, audited whatever happens: a model_calls row per (step, turn, attempt), written as it
@@ -16,6 +20,7 @@ export class ModelCallService {
     private readonly model: ModelClient,
     private readonly runs: RunRepository,
     private readonly metrics: Metrics,
+    private readonly config: AppConfig,
   ) {}
 
   /** In a span named by the GenAI semantic conventions (`chat <model>`, gen_ai.* attributes) when tracing is on. */
@@ -33,7 +38,9 @@ export class ModelCallService {
     });
   }
 
-  private async audited(context: StepContext, turn: number, request: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
+  private async audited(context: StepContext, turn: number, asked: ModelRequest, scope: ActivityScope): Promise<ModelResponse> {
+    // Every call has a ceiling: the step's, else the operator's default.
+    const request = { ...asked, max_tokens: asked.max_tokens ?? this.config.models.defaultMaxTokens };
     const started_at = new Date();
     const audited = { model: request.model, message_count: request.messages.length, tools: request.tools?.map((tool) => tool.name) ?? [], response_format: request.response_format ?? null };
     const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, model: request.model, request: audited, started_at };

@@ -46,6 +46,13 @@ const modelFields: Schema = {
     title: 'Max correction attempts',
     description: 'How often an answer that breaks output_schema is sent back with the validation errors before the step fails',
   },
+  max_tokens: {
+    type: ['integer', 'null'],
+    minimum: 1,
+    maximum: 1_000_000,
+    title: 'Max tokens',
+    description: "The most tokens a model answer may have (default DEFAULT_MAX_TOKENS; at most the operator's MAX_MAX_TOKENS)",
+  },
   loop: {
     type: ['object', 'null'],
     title: 'Loop',

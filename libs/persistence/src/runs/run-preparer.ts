@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
-import { byteSize, DomainError, ErrorCode, markdownFor, notFound, summarizeOutput } from '@app/domain';
+import { byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
 import { preparedRunOf, runIdentity } from './prepared-run';
 import type { RunRepository } from './run.repository';
@@ -32,6 +32,7 @@ export class RunPreparer {
     private readonly workflows: WorkflowRepository,
     private readonly runs: RunRepository,
     private readonly toolManifests: ToolManifestService,
+    private readonly models: ModelPolicy = { allowed: [], maxMaxTokens: Number.MAX_SAFE_INTEGER },
   ) {}
 
   async prepare(request: RunRequest): Promise<{ created: boolean; run: PreparedRun }> {
@@ -39,6 +40,8 @@ export class RunPreparer {
     if (!record) throw notFound('Workflow', request.workflowUuid);
     const definition = definitionOf(record);
     assertStartsRuns(definition);
+    // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
+    throwIssues(modelPolicyIssues(definition.steps, this.models));
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
     // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
     const toolDrift = await this.toolManifests.driftOf(record);

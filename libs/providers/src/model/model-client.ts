@@ -10,6 +10,8 @@ export interface ModelRequest {
   tools?: ToolSpec[];
   response_format?: ResponseFormat | null;
   temperature?: number;
+  /** The most tokens the answer may have. */
+  max_tokens?: number;
 }
 
 export interface ModelResponse {

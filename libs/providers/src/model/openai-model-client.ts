@@ -60,6 +60,7 @@ function toSdkRequest(request: ModelRequest): ChatCompletionCreateParamsNonStrea
     ...(tools.length ? { tools } : {}),
     ...(request.response_format ? { response_format: toSdkFormat(request.response_format) } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.max_tokens !== undefined ? { max_tokens: request.max_tokens } : {}),
   };
 }
 
