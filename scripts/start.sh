@@ -62,7 +62,8 @@ fi
 deadline=$(( SECONDS + 30 ))
 while { pid_alive "$api" || pid_alive "$worker"; } && (( SECONDS < deadline )); do sleep 0.2; done
 kill -s KILL "$api" "$worker" 2>/dev/null || true
-wait 2>/dev/null || true
+# Only the API and the worker: a Temporal dev server started by this script runs on in the background.
+wait "$api" "$worker" 2>/dev/null || true
 case "$stopping" in
   INT) exit 130 ;;
   TERM) exit 143 ;;

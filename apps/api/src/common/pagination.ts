@@ -18,9 +18,17 @@ function integerParam(value: unknown, field: string, fallback: number, min: numb
 }
 
 export function paginationOf(query: Record<string, unknown>): Pagination {
-  const cursor = query.cursor;
-  if (cursor !== undefined && (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]{1,200}$/.test(cursor))) {
+  const cursor = queryParam(query, 'cursor');
+  if (cursor !== undefined && !/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) {
     throw new DomainError(ErrorCode.ValidationFailed, 'cursor must be the next_cursor of a page', { field: 'cursor' });
   }
-  return { limit: integerParam(query.limit, 'limit', 50, 1, 200), offset: integerParam(query.offset, 'offset', 0, 0, 1_000_000), ...(cursor ? { cursor } : {}) };
+  return { limit: integerParam(queryParam(query, 'limit'), 'limit', 50, 1, 200), offset: integerParam(queryParam(query, 'offset'), 'offset', 0, 0, 1_000_000), ...(cursor ? { cursor } : {}) };
+}
+
+/** A query parameter given once (`?status=a&status=b` is a 422 naming it, not a list). */
+export function queryParam(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new DomainError(ErrorCode.ValidationFailed, `${name} must be given once, as text`, { field: name });
+  return value;
 }

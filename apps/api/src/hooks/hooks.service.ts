@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DomainError, ErrorCode, evaluateRules } from '@app/domain';
+import { assertJsonDepth, DomainError, ErrorCode, evaluateRules } from '@app/domain';
 import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
@@ -36,6 +36,11 @@ export class HooksService {
       throw new DomainError(ErrorCode.WebhookReplayed, 'This signature was accepted before: a delivery is taken once; sign a new one to send it again', { field: 'x-stepwise-signature' });
     }
     const key = [delivery.headers['idempotency-key'], delivery.headers['x-delivery-id']].find((value): value is string => typeof value === 'string' && value.length > 0) ?? null;
+    // Checked before anything is written: the key is stored with the event, the body walked by the rules.
+    if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
+      throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key (or X-Delivery-Id) must be 1 to 200 visible ASCII characters', { field: 'Idempotency-Key' });
+    }
+    assertJsonDepth(delivery.body, 'body');
     const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body: delivery.body };
     if (!evaluateRules(target.trigger.filter_rules, delivery.body)) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };

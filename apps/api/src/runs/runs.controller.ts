@@ -4,7 +4,7 @@ import { RUN_STATUSES } from '@app/contracts';
 import type { Response } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiFilters, ApiIdempotencyKey, ApiJsonBody, ApiPaged, ref } from '../common/openapi';
-import { paginationOf } from '../common/pagination';
+import { paginationOf, queryParam } from '../common/pagination';
 import { RunsService } from './runs.service';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -55,7 +55,7 @@ export class RunsController {
   @ApiFilters(['status', STATUS])
   @ApiAnswers(200, 'RunPage', 404, 422)
   listForWorkflow(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Query() query: Record<string, string>) {
-    return this.runs.list(user.userId, { ...paginationOf(query), status: query.status, workflow_uuid: uuid });
+    return this.runs.list(user.userId, { ...paginationOf(query), status: queryParam(query, 'status'), workflow_uuid: uuid });
   }
 
   @Get('runs')
@@ -63,7 +63,7 @@ export class RunsController {
   @ApiFilters(['status', STATUS], ['workflow_uuid', { type: 'string', format: 'uuid' }], ['schedule_id', { type: 'string' }])
   @ApiAnswers(200, 'RunPage', 422)
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
-    return this.runs.list(user.userId, { ...paginationOf(query), status: query.status, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id });
+    return this.runs.list(user.userId, { ...paginationOf(query), status: queryParam(query, 'status'), workflow_uuid: queryParam(query, 'workflow_uuid'), schedule_id: queryParam(query, 'schedule_id') });
   }
 
   @Get('runs/:uuid')

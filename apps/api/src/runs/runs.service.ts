@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunStatus, type WorkflowDefinition } from '@app/contracts';
-import { DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
+import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
 import { RunPreparer, RunRepository, RunResumer, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
 import { nameBasedUuid } from '../common/uuids';
 import { resumeOptionsOf } from './resume-options';
@@ -18,6 +18,7 @@ function startOptionsOf(body: unknown): { trigger: unknown; dryRun: boolean } {
   }
   const { trigger_output, dry_run } = body as { trigger_output?: unknown; dry_run?: unknown };
   if (dry_run !== undefined && typeof dry_run !== 'boolean') throw new DomainError(ErrorCode.ValidationFailed, 'dry_run must be true or false', { field: 'dry_run' });
+  assertJsonDepth(trigger_output, 'trigger_output');
   return { trigger: trigger_output ?? null, dryRun: dry_run === true };
 }
 
@@ -94,7 +95,8 @@ export class RunsService {
         this.logger.error(`run ${run.run_uuid} could not start: ${(error as Error).message}`);
         // Temporal down: the request leaves nothing behind and can simply be repeated.
         if (created && error instanceof DomainError && error.code === ErrorCode.TemporalUnavailable) await this.runs.discardUnstarted(run.run_uuid);
-        else if (created) await this.runs.finishRun(run.run_uuid, 'failed', `The run could not be started: ${(error as Error).message}`);
+        // The reason is in the log line above; Temporal's own wording is not the user's business.
+        else if (created) await this.runs.finishRun(run.run_uuid, 'failed', 'The run could not be started: Temporal refused it (see the API log for this run)');
         throw error;
       }
     }

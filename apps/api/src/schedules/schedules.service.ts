@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
 import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
@@ -26,10 +26,14 @@ const timingFromStore = (stored: Record<string, unknown>): ScheduleTiming => ({
   ...Object.fromEntries(['run_at', 'start_at', 'end_at'].filter((key) => stored[key]).map((key) => [key, new Date(stored[key] as string)])),
 });
 
-/** Temporal refuses what our checks let through (an exotic cron, say) with INVALID_ARGUMENT: a 422. */
+const logger = new Logger('schedules');
+
+/** Temporal refuses what our checks let through (an exotic cron, say) with INVALID_ARGUMENT: a 422 in our words. */
 function asValidationError(error: unknown): unknown {
   const code = (error as { code?: number; cause?: { code?: number } })?.code ?? (error as { cause?: { code?: number } })?.cause?.code;
-  return code === 3 ? new DomainError(ErrorCode.ValidationFailed, `Temporal refused the schedule: ${(error as Error).message}`, { field: 'cron_expression' }) : error;
+  if (code !== 3) return error;
+  logger.warn(`Temporal refused a schedule: ${(error as Error).message}`);
+  return new DomainError(ErrorCode.ValidationFailed, 'The schedule cannot be made as given: check cron_expression, interval_seconds and timezone', { field: 'cron_expression' });
 }
 
 @Injectable()

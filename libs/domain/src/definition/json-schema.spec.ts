@@ -80,3 +80,11 @@ describe(jsonSchemaErrors.name, () => {
     expect(() => jsonSchemaErrors({ type: 'bogus' }, {})).toThrow();
   });
 });
+
+describe('uuid fields', () => {
+  it('take the plain 36-character form only', () => {
+    const schema = { type: 'object', properties: { uuid: { type: 'string', format: 'uuid' } } };
+    expect(schemaIssues(schema, { uuid: '6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f' }, '')).toEqual([]);
+    expect(schemaIssues(schema, { uuid: 'urn:uuid:6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f' }, '')).toEqual([expect.objectContaining({ field: 'uuid' })]);
+  });
+});

@@ -11,7 +11,9 @@ import { fieldPath, type Issue } from './issues';
 
 // Every `pattern` runs in RE2 (linear time), ours and users' alike.
 const options = () => ({ allErrors: true, strict: false, code: { regExp: linearRegExpEngine } });
-const ajv = addFormats(new Ajv(options()));
+// Ours take a uuid in its plain 36-character form only: ajv-formats also takes `urn:uuid:...`, which no
+// CHAR(36) column holds.
+const ajv = addFormats(new Ajv(options())).addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 
 const compiled = new Map<object, ValidateFunction>();
 

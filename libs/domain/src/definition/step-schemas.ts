@@ -17,9 +17,9 @@ const retryPolicy: Schema = {
   additionalProperties: false,
   properties: {
     max_attempts: { type: 'integer', minimum: 1, maximum: 100, description: 'Attempts in all, the first included' },
-    initial_interval_seconds: { type: 'number', exclusiveMinimum: 0, description: 'Wait before the first retry' },
-    backoff_coefficient: { type: 'number', minimum: 1, description: 'Each wait is the previous one times this' },
-    maximum_interval_seconds: { type: 'number', exclusiveMinimum: 0, description: 'Longest wait between attempts; at least initial_interval_seconds' },
+    initial_interval_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 86_400, description: 'Wait before the first retry (at most a day)' },
+    backoff_coefficient: { type: 'number', minimum: 1, maximum: 100, description: 'Each wait is the previous one times this' },
+    maximum_interval_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 86_400, description: 'Longest wait between attempts (at most a day); at least initial_interval_seconds' },
   },
 };
 

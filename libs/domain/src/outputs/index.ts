@@ -2,3 +2,4 @@ export * from './summary';
 export * from './json-answer';
 export * from './structured-answer';
 export * from './schema-example';
+export * from './json-depth';

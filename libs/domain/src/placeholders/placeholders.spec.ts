@@ -82,6 +82,12 @@ describe(findMalformedPlaceholders.name, () => {
     ]);
   });
 
+  it('reports a placeholder never closed, and leaves other << alone', () => {
+    expect(findMalformedPlaceholders('Hello <<trigger_output y')).toEqual(['<<trigger_output y']);
+    expect(findMalformedPlaceholders('<<step_output.x then <<trigger_output>>')).toEqual(['<<step_output.x then ']);
+    expect(findMalformedPlaceholders('a << b and x << y')).toEqual([]);
+  });
+
   it('accepts the well-formed ones, $previous_output included', () => {
     expect(findMalformedPlaceholders(`<<trigger_output.a>> <<step_output.${uuid}[0].b|x>> $previous_output.c`)).toEqual([]);
   });

@@ -29,6 +29,8 @@ const STEP = new RegExp(`^step_output\\.(${UUID})(?:\\[(-?\\d+)\\])?(${PATH})(?:
 const TRIGGER = new RegExp(`^trigger_output(${PATH})(?:\\|([\\s\\S]*))?$`);
 const ITEM = new RegExp(`^(item_index|item(${PATH}))(?:\\|([\\s\\S]*))?$`);
 /** One scan for both forms, so text a resolver returns is never scanned again. */
+/** A placeholder's opening with no `>>` before the next `<<` or the end. */
+const UNCLOSED = /<<(?=trigger_output|step_output|item)(?![^<>]*>>)/g;
 const TOKEN = new RegExp(`<<([^<>]*)>>|\\$previous_output(?![\\w$])(${PATH})`, 'g');
 const SEGMENTS = new RegExp(`\\.(${NAME})|\\[(-?\\d+)\\]|\\[(${QUOTED})\\]`, 'g');
 
@@ -90,7 +92,10 @@ export function findPlaceholders(text: string): PlaceholderRef[] {
 
 /** The `<<...>>` tokens that are not a placeholder we understand, e.g. `<<step_output.>>`, `<<whatever>>`. */
 export function findMalformedPlaceholders(text: string): string[] {
-  return [...text.matchAll(TOKEN)].filter((match) => match[1] !== undefined && refOf(match) === null).map((match) => match[0]);
+  const malformed = [...text.matchAll(TOKEN)].filter((match) => match[1] !== undefined && refOf(match) === null).map((match) => match[0]);
+  // `<<trigger_output.x` with no `>>`: as written it would reach the model as text, never the data.
+  const unclosed = [...text.matchAll(UNCLOSED)].map((match) => text.slice(match.index, match.index + 40).split(/\n|(?<=.)<</)[0]);
+  return [...malformed, ...unclosed];
 }
 
 export function hasPlaceholders(text: string): boolean {

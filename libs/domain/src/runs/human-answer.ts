@@ -4,6 +4,7 @@
 import type { HumanInputStep, JsonValue, WorkflowDefinition } from '@app/contracts';
 import { jsonSchemaErrors } from '../definition/json-schema';
 import { DomainError, ErrorCode, notFound } from '../errors';
+import { assertJsonDepth } from '../outputs/json-depth';
 
 export interface HumanAnswerRequest {
   step: HumanInputStep;
@@ -20,6 +21,7 @@ export function humanAnswerOf(definition: WorkflowDefinition, stepUuid: string, 
     throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object with the answer in input', { field: 'input' });
   }
   const input = (body as { input: JsonValue }).input;
+  assertJsonDepth(input, 'input');
   const errors = step.input_schema ? jsonSchemaErrors(step.input_schema, input) : [];
   if (errors.length) {
     throw new DomainError(ErrorCode.InvalidHumanInput, `input does not follow the input_schema of step "${step.name}": ${errors.join('; ')}`, { field: 'input', errors });

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors';
-import { assertBackfillSpan, assertFiresAtMostEvery, looksLikeCron, parseBackfill, parseScheduleInput, parseSchedulePatch } from './parse-schedule';
+import { assertBackfillSpan, assertFiresAtMostEvery, cronRangeProblem, looksLikeCron, parseBackfill, parseScheduleInput, parseSchedulePatch } from './parse-schedule';
 
 const now = new Date('2026-11-22T12:00:00Z');
 
@@ -77,4 +77,17 @@ describe(assertFiresAtMostEvery.name, () => {
     expect(() => assertBackfillSpan(3600, { start: new Date(0), end: new Date(3_600_001) })).toThrow(expect.objectContaining({ details: { field: 'end' } }));
     expect(() => assertBackfillSpan(3600, { start: new Date(0), end: new Date(3_600_000) })).not.toThrow();
   });
+});
+
+describe(cronRangeProblem.name, () => {
+  it.each([
+    ['61 * * * *', 'has 61 in its minute field (0-59)'],
+    ['*/0 * * * *', 'has a step of 0 in its minute field'],
+    ['0 25 * * *', 'has 25 in its hour field (0-23)'],
+    ['0 9 32 * *', 'has 32 in its day of month field (1-31)'],
+    ['0 9 * 13 *', 'has 13 in its month field (1-12)'],
+    ['0 9 * * 1-8', 'has 8 in its day of week field (0-7)'],
+  ])('refuses %s', (cron, problem) => expect(cronRangeProblem(cron)).toBe(problem));
+
+  it.each(['0 9 * * MON-FRI', '*/15 8-18 * * 1-5', '0 0 1 1 *', '@hourly', '30 0 9 * * *'])('accepts %s', (cron) => expect(cronRangeProblem(cron)).toBeNull());
 });

@@ -2,6 +2,7 @@
 import { DomainError, ErrorCode } from '../errors';
 import { throwIssues } from '../definition/issues';
 import { schemaIssues } from '../definition/json-schema';
+import { assertJsonDepth } from '../outputs/json-depth';
 
 export const SCHEDULE_TYPES = ['immediate', 'scheduled', 'recurring'] as const;
 export const OVERLAPS = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
@@ -41,7 +42,7 @@ export const SCHEDULE_SCHEMA = {
     end_at: { type: 'string', format: 'date-time' },
     trigger_output: {},
     overlap: { enum: OVERLAPS },
-    catchup_window_seconds: { type: 'integer', minimum: 1 },
+    catchup_window_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000 },
     pause_on_failure: { type: 'boolean' },
     note: { type: 'string', maxLength: 2000 },
   },
@@ -66,6 +67,37 @@ export function looksLikeCron(expression: string): boolean {
   return fields.length >= 5 && fields.length <= 7 && fields.every((field) => /^[\d*?,/LW#A-Z-]+$/i.test(field));
 }
 
+/** minute, hour, day of month, month, day of week (after an optional seconds field): their numbers' ranges. */
+const CRON_RANGES: [string, number, number][] = [['minute', 0, 59], ['hour', 0, 23], ['day of month', 1, 31], ['month', 1, 12], ['day of week', 0, 7]];
+
+/** A number outside its field's range, or a step of 0: Temporal would refuse the schedule later (a 500). */
+export function cronRangeProblem(expression: string): string | null {
+  const text = expression.trim();
+  if (text.startsWith('@')) return null;
+  const fields = text.split(/\s+/);
+  const named = fields.length > 5 ? fields.slice(1, 6) : fields.slice(0, 5);
+  const seconds = fields.length > 5 ? cronFieldProblem(fields[0], ['second', 0, 59]) : null;
+  if (seconds) return seconds;
+  for (const [i, field] of named.entries()) {
+    const problem = cronFieldProblem(field, CRON_RANGES[i]);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function cronFieldProblem(field: string, [name, low, high]: [string, number, number]): string | null {
+  for (const part of field.split(',')) {
+    const [range, step] = part.split('/');
+    if (step !== undefined && !(Number(step) >= 1)) return `has a step of ${step} in its ${name} field`;
+    for (const bound of range.split('-')) {
+      if (!/^\d+$/.test(bound)) continue;
+      const value = Number(bound);
+      if (value < low || value > high) return `has ${value} in its ${name} field (${low}-${high})`;
+    }
+  }
+  return null;
+}
+
 export function isTimezone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
@@ -77,6 +109,8 @@ export function isTimezone(name: string): boolean {
 
 function checkTiming(timing: ScheduleTimingPatch): void {
   if (timing.cron_expression !== undefined && !looksLikeCron(timing.cron_expression)) fail('cron_expression', 'is not a cron expression (e.g. "0 9 * * MON-FRI")');
+  const outOfRange = timing.cron_expression === undefined ? null : cronRangeProblem(timing.cron_expression);
+  if (outOfRange) fail('cron_expression', outOfRange);
   if (timing.timezone !== undefined && !isTimezone(timing.timezone)) fail('timezone', `is not a known IANA time zone: ${timing.timezone}`);
 }
 
@@ -92,7 +126,7 @@ export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
     timezone: body.timezone as string | undefined,
     start_at: date('start_at'),
     end_at: date('end_at'),
-    trigger_output: body.trigger_output ?? null,
+    trigger_output: (assertJsonDepth(body.trigger_output, 'trigger_output'), body.trigger_output ?? null),
     overlap: (body.overlap as ScheduleInput['overlap']) ?? 'skip',
     catchup_window_seconds: body.catchup_window_seconds as number | undefined,
     pause_on_failure: (body.pause_on_failure as boolean | undefined) ?? false,

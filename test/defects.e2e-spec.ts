@@ -1,0 +1,59 @@
+// Inputs that used to answer 500 or save something every run then fails: each is now a coded 4xx with
+// nothing written.
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { llmStep } from './support/factories';
+import { useStack, type Stack } from './support/stack';
+
+describe('Malformed input answered with a coded 4xx', () => {
+  let stack: Stack;
+  useStack((started) => (stack = started));
+
+  const rowsOf = async (table: string, column: string, value: string) =>
+    Number((await stack.api.app.get(DataSource).query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?`, [value]))[0].n);
+
+  it('refuses crons with a field out of range, on create and on patch', async () => {
+    const workflow = await stack.createWorkflow([llmStep()]);
+    for (const cron of ['61 * * * *', '*/0 * * * *', '0 25 * * *']) {
+      const created = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: cron });
+      expect([cron, created.status, created.body.details?.field]).toEqual([cron, 422, 'cron_expression']);
+    }
+    const hourly = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 * * * *' });
+    expect(await stack.user.patch(`/schedules/${hourly.body.id}`, { cron_expression: '0 25 * * *' })).toMatchObject({ status: 422, body: { details: { field: 'cron_expression' } } });
+    await stack.user.delete(`/schedules/${hourly.body.id}`);
+  });
+
+  it('refuses a webhook delivery whose Idempotency-Key is too long before starting anything', async () => {
+    const workflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: {} } });
+    const { secret } = (await stack.user.post(`/triggers/${workflow.trigger.uuid}/rotate-secret`)).body;
+    const delivered = await stack.api.anonymous().call('POST', `/hooks/${workflow.trigger.uuid}`, { a: 1 }, { 'x-stepwise-secret': secret, 'idempotency-key': 'k'.repeat(300) });
+    expect(delivered).toMatchObject({ status: 422, body: { details: { field: 'Idempotency-Key' } } });
+    expect([await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid), await rowsOf('trigger_events', 'trigger_uuid', workflow.trigger.uuid)]).toEqual([0, 0]);
+  });
+
+  it('refuses urn:uuid ids, repeated query parameters and deeply nested data', async () => {
+    const urn = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [llmStep({ uuid: `urn:uuid:${randomUUID()}` })] });
+    expect(urn).toMatchObject({ status: 422, body: { details: { field: 'steps[0].uuid' } } });
+    for (const query of ['workflow_uuid=a&workflow_uuid=b', 'schedule_id=a&schedule_id=b', 'status=failed&status=running', 'limit=1&limit=2']) {
+      const listed = await stack.user.get(`/runs?${query}`);
+      expect([query, listed.status, listed.body.details?.field]).toEqual([query, 422, query.split('=')[0]]);
+    }
+    const workflow = await stack.createWorkflow([llmStep()]);
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const nested = await stack.user.call('POST', `/workflows/${workflow.uuid}/runs`, `{"trigger_output": ${deep}}`);
+    expect(nested.status).toBeGreaterThanOrEqual(400);
+    expect(nested.status).toBeLessThan(500);
+    expect(nested.body.code).toEqual(expect.any(String));
+    expect(await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid)).toBe(0);
+  });
+
+  it('refuses values that would save and then fail every run', async () => {
+    const absurd = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [llmStep({ retry_policy: { initial_interval_seconds: 1e300 } })] });
+    expect(absurd).toMatchObject({ status: 422, body: { details: { field: 'steps[0].retry_policy.initial_interval_seconds' } } });
+    const unclosed = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [llmStep({ system_prompt: 'Hello <<trigger_output y' })] });
+    expect(unclosed).toMatchObject({ status: 422, body: { details: { field: 'steps[0].system_prompt' } } });
+    const workflow = await stack.createWorkflow([llmStep()]);
+    const catchup = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 * * * *', catchup_window_seconds: 1e20 });
+    expect(catchup).toMatchObject({ status: 422, body: { details: { field: 'catchup_window_seconds' } } });
+  });
+});
