@@ -55,7 +55,7 @@ export class RunsController {
   @ApiFilters(['status', STATUS])
   @ApiAnswers(200, 'RunPage', 404, 422)
   listForWorkflow(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Query() query: Record<string, string>) {
-    return this.runs.list(user.userId, { ...paginationOf(query), status: queryParam(query, 'status'), workflow_uuid: uuid });
+    return this.runs.listForWorkflow(user.userId, uuid, { ...paginationOf(query), status: queryParam(query, 'status') });
   }
 
   @Get('runs')

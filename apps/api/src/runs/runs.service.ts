@@ -4,8 +4,8 @@ import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunStatus, type WorkflowDefinition } from '@app/contracts';
 import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
-import { RunPreparer, RunRepository, RunResumer, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
-import { nameBasedUuid } from '../common/uuids';
+import { RunPreparer, RunRepository, RunResumer, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
+import { isUuid, nameBasedUuid } from '../common/uuids';
 import { resumeOptionsOf } from './resume-options';
 import type { Pagination } from '../common/pagination';
 import { type ExecutionState, RunLauncher } from '../temporal/run-launcher';
@@ -55,6 +55,7 @@ export class RunsService {
     private readonly launcher: RunLauncher,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly workflows: WorkflowRepository,
   ) {}
 
   /** POST /workflows/{uuid}/runs */
@@ -163,10 +164,18 @@ export class RunsService {
     return this.findRun(userId, runUuid);
   }
 
+  /** GET /workflows/{uuid}/runs: a workflow that is not the user's is a 404, as on every other route. */
+  async listForWorkflow(userId: string, workflowUuid: string, query: RunQuery) {
+    if (!isUuid(workflowUuid) || !(await this.workflows.find(userId, workflowUuid))) throw notFound('Workflow', workflowUuid);
+    return this.list(userId, { ...query, workflow_uuid: workflowUuid });
+  }
+
   async list(userId: string, query: RunQuery): Promise<Page<ReturnType<typeof toRunSummaryView>>> {
     if (query.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(query.status)) {
       throw new DomainError(ErrorCode.ValidationFailed, `status must be one of ${RUN_STATUSES.join(', ')}`, { field: 'status' });
     }
+    if (query.workflow_uuid !== undefined && !isUuid(query.workflow_uuid)) throw new DomainError(ErrorCode.ValidationFailed, 'workflow_uuid must be a uuid', { field: 'workflow_uuid' });
+    if (query.schedule_id !== undefined && !/^[\w-]{1,100}$/.test(query.schedule_id)) throw new DomainError(ErrorCode.ValidationFailed, 'schedule_id must be the id of a schedule', { field: 'schedule_id' });
     const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id }, query);
     return { ...page, items: page.items.map((run) => toRunSummaryView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace)) };
   }
