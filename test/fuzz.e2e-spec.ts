@@ -3,7 +3,7 @@
 // (never a 500, never a 2xx), and nothing may be written.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ApiClient, type Reply } from './support/api';
+import { type ApiClient, type Reply } from './support/api';
 import { llmStep } from './support/factories';
 import { useStack, type Stack } from './support/stack';
 
