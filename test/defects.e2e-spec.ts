@@ -2,7 +2,10 @@
 // nothing written.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { RunReconciler } from '../apps/api/src/runs/run-reconciler';
+import { RunPreparer } from '../libs/persistence/src';
 import { llmStep } from './support/factories';
+import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
 
 describe('Malformed input answered with a coded 4xx', () => {
@@ -45,6 +48,21 @@ describe('Malformed input answered with a coded 4xx', () => {
     expect(nested.status).toBeLessThan(500);
     expect(nested.body.code).toEqual(expect.any(String));
     expect(await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid)).toBe(0);
+  });
+
+  it('starts a run whose rows were written but whose workflow never started (the API died in between)', async () => {
+    const workflow = await stack.createWorkflow([llmStep()]);
+    const runUuid = randomUUID();
+    // What POST /runs writes before it starts the workflow, and nothing more.
+    await stack.api.app.get(RunPreparer).prepare({ userId: stack.user.userId, workflowUuid: workflow.uuid, triggerOutput: { text: 'hi' }, runUuid, temporalWorkflowId: `run-${runUuid}` });
+    stack.model.script(reply.text('reconciled'));
+    const reconciler = stack.api.app.get(RunReconciler);
+    // Other spec files share the database: their runs may be in the same pass.
+    expect(await reconciler.pass(0)).toBeGreaterThanOrEqual(1);
+    await reconciler.pass(0);
+    const run = await stack.waitForRun(runUuid);
+    expect(run).toMatchObject({ status: 'completed', steps: [{ output: { raw_data: 'reconciled' } }] });
+    expect(stack.model.requests).toHaveLength(1);
   });
 
   it('refuses values that would save and then fail every run', async () => {

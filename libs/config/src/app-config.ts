@@ -22,6 +22,8 @@ export abstract class AppConfig {
   /** Per API key requests a minute (and bursts); per user runs running or waiting at once. */
   /** Models users may name (empty: any), and the default and largest max_tokens of a call. */
   declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number };
+  /** How often the API looks for runs recorded but never started (null: never), and how old they must be. */
+  declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
   declare readonly quotas: { requestsPerMinute: number; requestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
@@ -66,6 +68,11 @@ function tracesEndpoint(env: Env): string | null {
   if (traces) return url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces);
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   return base ? `${url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', base).replace(/\/$/, '')}/v1/traces` : null;
+}
+
+/** A positive number of seconds, or `off` for never. */
+function optionalPositive(env: Env, key: string, fallback: number): number | null {
+  return env[key] === 'off' ? null : integer(env, key, fallback);
 }
 
 /** A port, or `off` for none. */
@@ -137,6 +144,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 4096),
       maxMaxTokens: integer(env, 'MAX_MAX_TOKENS', 32_768),
     },
+    reconciler: { intervalSeconds: optionalPositive(env, 'RECONCILE_INTERVAL_SECONDS', 30), afterSeconds: integer(env, 'RECONCILE_AFTER_SECONDS', 60) },
     quotas: {
       requestsPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600),
       requestBurst: integer(env, 'RATE_LIMIT_BURST', 100),

@@ -20,6 +20,8 @@ export abstract class RunRepository {
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
   /** The run's own row, without its steps and audit: for what only needs its status or definition. */
   abstract findRun(userId: string, uuid: string): Promise<RunRecord | null>;
+  /** Runs the API started (`run-<uuid>` executions) still recorded running after `olderThanSeconds`: candidates for the reconciler. */
+  abstract staleRunning(olderThanSeconds: number, limit: number): Promise<{ uuid: string; user_id: string }[]>;
   abstract list(userId: string, filter: RunFilter, page: PageRequest): Promise<Page<RunRecord>>;
   abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;
 

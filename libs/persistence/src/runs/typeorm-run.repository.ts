@@ -108,6 +108,14 @@ export class TypeormRunRepository extends RunRepository {
     await manager.query('UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0) WHERE r.uuid = ?', [runUuid]);
   }
 
+  async staleRunning(olderThanSeconds: number, limit: number): Promise<{ uuid: string; user_id: string }[]> {
+    return this.dataSource.query(
+      `SELECT uuid, user_id FROM workflow_runs WHERE status = 'running' AND temporal_workflow_id = CONCAT('run-', uuid)
+         AND created_at < NOW(3) - INTERVAL ? SECOND AND created_at > NOW(3) - INTERVAL 1 DAY ORDER BY created_at LIMIT ?`,
+      [olderThanSeconds, limit],
+    );
+  }
+
   async findRun(userId: string, uuid: string): Promise<RunRecord | null> {
     const run = await this.dataSource.manager.findOneBy(RunEntity, { uuid, user_id: userId });
     return run && asRun(run);

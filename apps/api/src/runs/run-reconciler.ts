@@ -1,0 +1,61 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { preparedRunOf, RunRepository } from '@app/persistence';
+import { RunLauncher } from '../temporal/run-launcher';
+import { RunsService } from './runs.service';
+
+/**
+ * Runs recorded but never started (the API died between writing the rows and starting the workflow):
+ * every RECONCILE_INTERVAL_SECONDS the API starts those whose execution is missing, and records the end of
+ * those whose execution ended unrecorded. Safe on several replicas: a start of `run-<uuid>` joins an
+ * execution that exists, so two replicas reconciling one run start it once.
+ */
+@Injectable()
+export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('reconciler');
+  private timer: NodeJS.Timeout | null = null;
+  private passing: Promise<number> | null = null;
+
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly launcher: RunLauncher,
+    private readonly service: RunsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const { intervalSeconds } = this.config.reconciler;
+    if (intervalSeconds === null) return;
+    this.timer = setInterval(() => void this.pass().catch((error: unknown) => this.logger.warn(`reconciling failed: ${(error as Error).message}`)), intervalSeconds * 1000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.passing?.catch(() => undefined);
+  }
+
+  /** One pass; how many runs it started. `afterSeconds` (default the setting): how old a run must be. */
+  pass(afterSeconds = this.config.reconciler.afterSeconds): Promise<number> {
+    this.passing ??= this.reconcile(afterSeconds).finally(() => (this.passing = null));
+    return this.passing;
+  }
+
+  private async reconcile(afterSeconds: number): Promise<number> {
+    let started = 0;
+    for (const { uuid, user_id } of await this.runs.staleRunning(afterSeconds, 50)) {
+      const state = await this.launcher.observe(`run-${uuid}`);
+      if (state.state === 'running') continue;
+      if (state.state === 'closed') {
+        await this.service.get(user_id, uuid); // records the end the execution had
+        continue;
+      }
+      const run = await this.runs.find(user_id, uuid);
+      if (!run || run.status !== 'running') continue;
+      await this.launcher.start(preparedRunOf(run));
+      started++;
+      this.logger.warn(`run ${uuid} was recorded but never started: started it now`);
+    }
+    return started;
+  }
+}
