@@ -53,7 +53,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
   const metrics = new Metrics('worker');
   const tracing = config.tracing.otlpEndpoint ? startTracing('stepwise-worker', config.tracing.otlpEndpoint) : null;
   const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), { logger: options.logger ?? ['error', 'warn'] });
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect({ ...config.temporal.connection, address: config.temporal.address });
   const runActivities = createRunActivities({
     llm: context.get(LlmStepService),
     agent: context.get(AgentStepService),

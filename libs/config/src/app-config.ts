@@ -1,5 +1,6 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 import { LOOP_ITERATIONS_PER_EXECUTION, TURNS_PER_EXECUTION } from '@app/contracts';
+import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';
 import { egressAllowIssue, type Keyring, parseKeyring } from '@app/security';
 
@@ -9,7 +10,7 @@ export abstract class AppConfig {
   /** Connections each process (API, worker) keeps to MySQL at most. */
   declare readonly databasePoolSize: number;
   declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number };
-  declare readonly temporal: { address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
+  declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   declare readonly api: { port: number; bodyLimitBytes: number };
   declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
@@ -91,6 +92,15 @@ function egressAllow(env: Env, key: string): string[] {
   return entries;
 }
 
+function temporalConnection(env: Env): Omit<TemporalConnectionOptions, 'address'> {
+  try {
+    const { address: _address, ...rest } = temporalConnectionOptions('', env);
+    return rest;
+  } catch (error) {
+    throw new ConfigError(`Temporal connection settings (TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE): ${(error as Error).message}`);
+  }
+}
+
 function keyring(env: Env, key: string): Keyring {
   const raw = env[key];
   if (!raw) throw new ConfigError(`${key} must be set: id:base64key[,id:base64key...] with 32-byte keys (openssl rand -base64 32); npm start and npm test make one in their data folder`);
@@ -116,6 +126,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     temporal: {
       address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+      // TLS, an API key, gRPC metadata: Temporal's own environment configuration (TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE).
+      connection: temporalConnection(env),
       namespace: env.TEMPORAL_NAMESPACE || 'default',
       taskQueue: env.TEMPORAL_TASK_QUEUE || 'stepwise-runs',
       webUiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),

@@ -11,7 +11,7 @@ export class TemporalClient implements OnApplicationShutdown {
   constructor(readonly config: AppConfig) {}
 
   get(): Promise<Client> {
-    this.pending ??= Connection.connect({ address: this.config.temporal.address })
+    this.pending ??= Connection.connect({ ...this.config.temporal.connection, address: this.config.temporal.address })
       .then((connection) => new Client({ connection, namespace: this.config.temporal.namespace, interceptors: this.interceptors() }))
       .catch((error: unknown) => {
         this.pending = null;
