@@ -1,6 +1,7 @@
 // What an engineer on call reads: one JSON line per event, the API's tied to the request (its id, the
 // user) and the run, the worker's to the run, the activity and its attempt; a step that fails is one line.
 import { randomUUID } from 'node:crypto';
+import { runEnd } from './support/agent-run';
 import { startApi, testConfig, type TestApi } from './support/api';
 import { llmStep } from './support/factories';
 import { ModelFake, reply } from './support/model-fake';
@@ -35,12 +36,7 @@ describe('Structured logs', () => {
     const started = await user.call('POST', `/workflows/${workflow.uuid}/runs`, { trigger_output: { text: 'x' } }, { 'x-request-id': requestId });
     expect(started.headers.get('x-request-id')).toBe(requestId);
     const runUuid = started.body.uuid as string;
-    let run = started.body;
-    for (const deadline = Date.now() + 60_000; run.status === 'running' && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      run = (await user.get(`/runs/${runUuid}`)).body;
-    }
-    expect(run.status).toBe('partial_success');
+    expect((await runEnd(user, runUuid)).status).toBe('partial_success');
 
     const lines = parse(apiLines.join(''));
     const ofRequest = lines.filter((line) => line.request_id === requestId);

@@ -2,8 +2,8 @@
 import { createServer } from 'node:net';
 import { MetricsEndpoint } from '../apps/api/src/observability/metrics-endpoint';
 import { startApi, testConfig, type TestApi } from './support/api';
-import { agentStep } from './support/factories';
-import { ModelFake, reply } from './support/model-fake';
+import { runLookupAgent } from './support/agent-run';
+import { ModelFake } from './support/model-fake';
 import { ToolServer } from './support/tool-server';
 import { WorkerProcess } from './support/worker-process';
 
@@ -47,16 +47,7 @@ describe('Metrics', () => {
     const apiPort = api.app.get(MetricsEndpoint).port!;
     const [apiBefore, workerBefore] = await Promise.all([scrape(apiPort), scrape(workerPort)]);
     const user = await api.newUser();
-    await user.post('/tools', { name: 'lookup', description: 'look up', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
-    const workflow = (await user.post('/workflows', { name: 'metered', steps: [agentStep({ tools: ['lookup'] })] })).body;
-    model.script(reply.toolCalls([{ name: 'lookup', arguments: { q: 'x' } }], { usage: { prompt_tokens: 11, completion_tokens: 5 } }), reply.json({ done: true }, { usage: { prompt_tokens: 20, completion_tokens: 3 } }));
-    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
-    let body = run;
-    for (const deadline = Date.now() + 60_000; body.status === 'running' && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      body = (await user.get(`/runs/${run.uuid}`)).body;
-    }
-    expect(body.status).toBe('completed');
+    expect((await runLookupAgent(user, model, tools)).status).toBe('completed');
 
     const [apiAfter, workerAfter] = await Promise.all([scrape(apiPort), scrape(workerPort)]);
     const moved = (before: string, after: string, name: string, labels?: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);

@@ -2,6 +2,7 @@
 // flight per user (exact under concurrent starts), how often a schedule fires and how far back it fills.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { runEnd } from './support/agent-run';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
@@ -55,7 +56,7 @@ describe('Runs in flight and schedules', () => {
     expect((await user.get(`/workflows/${workflow.uuid}`)).body.total_runs).toBe(10);
 
     await user.post(`/runs/${admitted[0].body.uuid}/cancel`);
-    for (const deadline = Date.now() + 30_000; (await user.get(`/runs/${admitted[0].body.uuid}`)).body.status !== 'cancelled' && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await runEnd(user, admitted[0].body.uuid)).status).toBe('cancelled');
     const again = await user.post(`/workflows/${workflow.uuid}/runs`, {});
     expect(again.status).toBe(201);
     expect((await user.post(`/workflows/${workflow.uuid}/runs`, {})).status).toBe(429);

@@ -1,8 +1,8 @@
 // One trace from the request that starts a run, through the workflow and its activities, to the model
 // and tool calls, as an OTLP receiver gets it from the API and from a worker process.
 import { startApi, testConfig, type TestApi } from './support/api';
-import { agentStep } from './support/factories';
-import { ModelFake, reply } from './support/model-fake';
+import { runLookupAgent } from './support/agent-run';
+import { ModelFake } from './support/model-fake';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 import { ToolServer } from './support/tool-server';
 import { WorkerProcess } from './support/worker-process';
@@ -30,16 +30,8 @@ describe('Tracing', () => {
 
   it('links the API request, the workflow, its activities, the model calls and the tool call in one trace', async () => {
     const user = await api.newUser();
-    await user.post('/tools', { name: 'lookup', description: 'look up', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
-    const workflow = (await user.post('/workflows', { name: 'traced', steps: [agentStep({ tools: ['lookup'] })] })).body;
-    model.script(reply.toolCalls([{ name: 'lookup', arguments: { q: 'x' } }], { usage: { prompt_tokens: 11, completion_tokens: 5 } }), reply.json({ done: true }));
-    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
-    let body = run;
-    for (const deadline = Date.now() + 60_000; body.status === 'running' && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      body = (await user.get(`/runs/${run.uuid}`)).body;
-    }
-    expect(body.status).toBe('completed');
+    const run = await runLookupAgent(user, model, tools);
+    expect(run.status).toBe('completed');
 
     const root = (spans: ReceivedSpan[]) => spans.find((span) => span.service === 'stepwise-api' && span.name === 'POST /api/v1/workflows/:uuid/runs');
     const inTrace = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === root(spans)?.traceId);

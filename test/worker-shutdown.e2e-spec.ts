@@ -1,6 +1,7 @@
 // A deploy stops the worker with SIGTERM while a model call is in flight: the worker stops taking work
 // but lets the call finish (WORKER_SHUTDOWN_GRACE_SECONDS) and records it, so the next worker goes on
 // from there without asking the model again.
+import { runEnd } from './support/agent-run';
 import { startApi, testConfig, type TestApi } from './support/api';
 import { llmStep } from './support/factories';
 import { ModelFake, reply } from './support/model-fake';
@@ -42,11 +43,7 @@ describe('A worker stopped with SIGTERM mid model call', () => {
     expect(stoppedAfterMs).toBeGreaterThan(1000);
 
     worker = await WorkerProcess.start(api.config);
-    let body = afterStop;
-    for (const deadline = Date.now() + 60_000; body.status === 'running' && Date.now() < deadline; ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      body = (await user.get(`/runs/${run.uuid}`)).body;
-    }
+    const body = await runEnd(user, run.uuid);
     expect(body.status).toBe('completed');
     expect(body.steps.map((step: { output: { raw_data: unknown } }) => step.output.raw_data)).toEqual(['slow answer', 'second answer']);
     expect(model.requests).toHaveLength(2);
