@@ -2,6 +2,7 @@
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
 import type { CustomAgentStep, CustomLlmStep, HumanInputStep, JsonObject, JsonValue, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
 import type { ContinuedConversation } from './conversation';
+import type { RunBudget } from './budget';
 import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
@@ -23,6 +24,8 @@ export interface PreparedRun {
   heartbeat_timeout_seconds?: number;
   /** A dry run: no provider call, no tool side effect, no notification, people's answers made up. */
   dry_run?: true;
+  /** The run pauses for an approval when its model calls have used this many tokens. */
+  budget?: RunBudget;
   /** Conversational runs: turns an execution takes before it continues as new (default TURNS_PER_EXECUTION). */
   turns_per_execution?: number;
   /** Loop iterations an execution runs before it continues as new (default LOOP_ITERATIONS_PER_EXECUTION). */
@@ -236,6 +239,12 @@ export interface RunActivities {
   answerTurn(input: { run_uuid: string; user_id: string; turn: number; output_id: string | null; closing: boolean }): Promise<string | null>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
+  /** Budgeted runs: the tokens the run's model calls used so far. */
+  tokensUsed(input: { run_uuid: string }): Promise<number>;
+  /** Budgeted runs: the run waits (awaiting_input) for an approval, the tokens used shown on it. */
+  pauseForBudget(input: { run_uuid: string; used_tokens: number; max_tokens: number }): Promise<void>;
+  /** Budgeted runs: approved with a new limit, the run goes on (running). */
+  resumeAfterBudget(input: { run_uuid: string; max_tokens: number }): Promise<void>;
   /** POSTs the run's signed summary to the workflow's notify_url; throws (and is retried) until it is taken. */
   notifyRunEnd(input: { run_uuid: string; user_id: string; url: string }): Promise<void>;
 }

@@ -6,3 +6,4 @@ export * from './human-input';
 export * from './conversation';
 export * from './chain-graph';
 export * from './step-summary';
+export * from './budget';

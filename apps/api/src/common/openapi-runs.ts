@@ -36,6 +36,7 @@ const runSummary: SchemaObject = {
     parent_run_uuid: nullable(uuid),
     resumed_from_step_uuid: nullable(uuid),
     dry_run: { type: 'boolean' },
+    budget: nullable({ type: 'object', properties: { max_tokens: { type: 'integer' }, paused_at_tokens: nullable({ type: 'integer' }) }, description: 'paused_at_tokens: the run waits for an approval' }),
     status: { type: 'string', enum: [...RUN_STATUSES] },
     error_message: nullable({ type: 'string' }),
     notification: nullable({ type: 'object', description: 'The latest attempt to POST the run-end notification' }),
@@ -102,6 +103,7 @@ export function runComponents(): Record<string, SchemaObject> {
       type: 'object',
       properties: {
         trigger_output: { ...any, description: 'The data the steps read as <<trigger_output>>' },
+        budget: { type: 'object', required: ['max_tokens'], properties: { max_tokens: { type: 'integer', minimum: 1 } }, description: 'The run waits (awaiting_input) for POST /runs/{uuid}/approve-budget once its model calls used this many tokens' },
         dry_run: { type: 'boolean', default: false, description: 'Run on Temporal with the built-in dry-run model: no provider call, no tool side effect, no notification, costs nothing' },
       },
     },
@@ -110,6 +112,7 @@ export function runComponents(): Record<string, SchemaObject> {
       additionalProperties: false,
       properties: { from_step_uuid: { ...uuid, description: 'Default: the step that failed' }, definition: { type: 'string', enum: ['original', 'current'], default: 'original' } },
     },
+    BudgetApproval: { type: 'object', required: ['max_tokens'], properties: { max_tokens: { type: 'integer', minimum: 1, description: 'The new limit, above the tokens used' } } },
     HumanAnswer: { type: 'object', required: ['input'], properties: { input: { ...any, description: "Checked against the step's input_schema" } } },
     Message: { type: 'object', required: ['content'], properties: { content: { type: 'string', minLength: 1 } } },
     TurnReply: { type: 'object', properties: { turn: { type: 'integer' }, reply: nullable({ type: 'string' }), status: { type: 'string' }, error_message: nullable({ type: 'string' }) } },

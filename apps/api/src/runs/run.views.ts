@@ -24,6 +24,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     parent_run_uuid: run.parent_run_uuid,
     resumed_from_step_uuid: run.resumed_from_step_uuid,
     dry_run: run.dry_run,
+    budget: run.budget,
     status: run.status,
     error_message: run.error_message,
     notification: run.notification,

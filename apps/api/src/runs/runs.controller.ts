@@ -72,6 +72,14 @@ export class RunsController {
     return this.runs.get(user.userId, uuid);
   }
 
+  @Post('runs/:uuid/approve-budget')
+  @HttpCode(200)
+  @ApiJsonBody('BudgetApproval')
+  @ApiAnswers(200, { type: 'object', properties: { run_uuid: { type: 'string', format: 'uuid' }, max_tokens: { type: 'integer' } } }, 400, 404, 409, 422)
+  approveBudget(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
+    return this.runs.approveBudget(user.userId, uuid, body);
+  }
+
   @Post('runs/:uuid/cancel')
   @ApiAnswers(202, 'Cancelled', 404, 409)
   @HttpCode(202)

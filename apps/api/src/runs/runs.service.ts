@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
-import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunStatus, type WorkflowDefinition } from '@app/contracts';
+import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunBudget, type RunStatus, type WorkflowDefinition } from '@app/contracts';
 import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
 import { RunPreparer, RunRepository, RunResumer, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
 import { isUuid, nameBasedUuid } from '../common/uuids';
@@ -11,15 +11,19 @@ import type { Pagination } from '../common/pagination';
 import { type ExecutionState, RunLauncher } from '../temporal/run-launcher';
 import { toOutputView, toRunSummaryView, toRunView } from './run.views';
 
-/** The body of POST /workflows/{uuid}/runs: `{trigger_output?, dry_run?}`. */
-function startOptionsOf(body: unknown): { trigger: unknown; dryRun: boolean } {
+/** The body of POST /workflows/{uuid}/runs: `{trigger_output?, dry_run?, budget?: {max_tokens}}`. */
+function startOptionsOf(body: unknown): { trigger: unknown; dryRun: boolean; budget?: RunBudget } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object with an optional trigger_output', { field: 'body' });
   }
-  const { trigger_output, dry_run } = body as { trigger_output?: unknown; dry_run?: unknown };
+  const { trigger_output, dry_run, budget } = body as { trigger_output?: unknown; dry_run?: unknown; budget?: { max_tokens?: unknown } | null };
   if (dry_run !== undefined && typeof dry_run !== 'boolean') throw new DomainError(ErrorCode.ValidationFailed, 'dry_run must be true or false', { field: 'dry_run' });
+  const maxTokens = budget?.max_tokens;
+  if (budget !== undefined && budget !== null && !(Number.isInteger(maxTokens) && (maxTokens as number) >= 1 && (maxTokens as number) <= 1e12)) {
+    throw new DomainError(ErrorCode.ValidationFailed, 'budget must be {"max_tokens": a whole number of tokens}', { field: 'budget.max_tokens' });
+  }
   assertJsonDepth(trigger_output, 'trigger_output');
-  return { trigger: trigger_output ?? null, dryRun: dry_run === true };
+  return { trigger: trigger_output ?? null, dryRun: dry_run === true, ...(budget ? { budget: { max_tokens: maxTokens as number } } : {}) };
 }
 
 /** The run uuid a request names: fresh, or derived from its Idempotency-Key so that a repeat names the same run. */
@@ -60,17 +64,17 @@ export class RunsService {
 
   /** POST /workflows/{uuid}/runs */
   async startFromRequest(userId: string, workflowUuid: string, body: unknown, idempotencyKey?: string) {
-    const { trigger, dryRun } = startOptionsOf(body);
+    const { trigger, dryRun, budget } = startOptionsOf(body);
     // A dry run and a real one never share a key's run.
-    return this.start(userId, workflowUuid, trigger, runUuidFor(idempotencyKey, userId, dryRun ? 'dry-run' : 'start', workflowUuid), dryRun);
+    return this.start(userId, workflowUuid, trigger, runUuidFor(idempotencyKey, userId, dryRun ? 'dry-run' : 'start', workflowUuid), dryRun, budget);
   }
 
   /**
    * Snapshots the definition, records the run and its pending steps, then starts the Temporal workflow.
    * With a given `runUuid` that exists already, returns that run (`created: false`).
    */
-  async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID(), dryRun = false) {
-    const prepared = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid), dryRun });
+  async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID(), dryRun = false, budget?: RunBudget) {
+    const prepared = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid), dryRun, budget });
     return this.launch(userId, prepared);
   }
 
@@ -178,6 +182,15 @@ export class RunsService {
     if (query.schedule_id !== undefined && !/^[\w-]{1,100}$/.test(query.schedule_id)) throw new DomainError(ErrorCode.ValidationFailed, 'schedule_id must be the id of a schedule', { field: 'schedule_id' });
     const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id }, query);
     return { ...page, items: page.items.map((run) => toRunSummaryView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace)) };
+  }
+
+  /** POST /runs/{uuid}/approve-budget: a run waiting on its token budget goes on with a new limit. */
+  async approveBudget(userId: string, runUuid: string, body: unknown) {
+    const maxTokens = (body as { max_tokens?: unknown } | null)?.max_tokens;
+    if (!Number.isInteger(maxTokens) || (maxTokens as number) < 1) throw new DomainError(ErrorCode.ValidationFailed, 'max_tokens must be a whole number of tokens', { field: 'max_tokens' });
+    const run = await this.current(userId, runUuid);
+    if (!run.budget?.paused_at_tokens) throw new DomainError(ErrorCode.RunNotActive, 'The run is not waiting for a budget approval', { field: 'max_tokens' });
+    return this.launcher.approveBudget(run.temporal_workflow_id, { max_tokens: maxTokens as number });
   }
 
   async cancel(userId: string, runUuid: string) {

@@ -3,12 +3,15 @@ import { Injectable } from '@nestjs/common';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { DomainError, ErrorCode } from '@app/domain';
 import {
+  APPROVE_BUDGET_UPDATE,
   CONVERSATION_BUSY,
   HUMAN_INPUT_UPDATE,
   RUN_WORKFLOW_TYPE,
   SEND_MESSAGE_UPDATE,
   isInFlight,
   runWorkflowId,
+  type ApproveBudgetArgs,
+  type BudgetApproved,
   type FinalStatus,
   type HumanInputAccepted,
   type HumanInputArgs,
@@ -34,6 +37,8 @@ export abstract class RunLauncher {
   abstract observe(workflowId: string): Promise<ExecutionState>;
   /** Delivers a person's answer to a waiting human_input step (a Temporal Update); STEP_NOT_AWAITING_INPUT when the workflow refuses it. */
   abstract answer(workflowId: string, args: HumanInputArgs): Promise<HumanInputAccepted>;
+  /** Lets a run waiting on its token budget go on with a new limit (a Temporal Update); RUN_NOT_ACTIVE when the workflow refuses it. */
+  abstract approveBudget(workflowId: string, args: ApproveBudgetArgs): Promise<BudgetApproved>;
   /** Delivers a user message to a conversational run (a Temporal Update) and waits up to `waitMs` for the turn's reply. */
   abstract sendMessage(workflowId: string, args: SendMessageArgs, waitMs: number): Promise<TurnOutcome>;
 }
@@ -101,6 +106,16 @@ export class TemporalRunLauncher extends RunLauncher {
       // Refused by the update's validator: the step is not (or no longer) waiting. Nothing entered the history.
       if (!(error instanceof WorkflowUpdateFailedError)) throw error;
       throw new DomainError(ErrorCode.StepNotAwaitingInput, innermostMessage(error), { field: 'step_uuid', step_uuid: args.step_uuid });
+    }
+  }
+
+  async approveBudget(workflowId: string, args: ApproveBudgetArgs): Promise<BudgetApproved> {
+    const handle = (await this.temporal.get()).workflow.getHandle(workflowId);
+    try {
+      return await handle.executeUpdate<BudgetApproved, [ApproveBudgetArgs]>(APPROVE_BUDGET_UPDATE, { args: [args] });
+    } catch (error) {
+      if (!(error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError)) throw error;
+      throw new DomainError(ErrorCode.RunNotActive, innermostMessage(error), { field: 'max_tokens' });
     }
   }
 

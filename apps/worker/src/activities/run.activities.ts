@@ -96,6 +96,9 @@ export function createRunActivities(services: RunServices): RunActivities {
     receiveMessage: ({ run_uuid, turn, content }) => services.conversation.receive(run_uuid, turn, content),
     answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) => services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
     failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
+    tokensUsed: ({ run_uuid }) => services.runs.tokensUsed(run_uuid),
+    pauseForBudget: ({ run_uuid, used_tokens, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: used_tokens }, 'awaiting_input'),
+    resumeAfterBudget: ({ run_uuid, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: null }, 'running'),
     finishRun: async ({ run_uuid, status, error_message }) => {
       if (await services.runs.finishRun(run_uuid, status, error_message)) services.metrics.runsFinished.inc({ status });
     },

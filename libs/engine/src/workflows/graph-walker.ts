@@ -226,6 +226,8 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
     try {
       const ran = await runStep(step, context, activation, handOff, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
       if (Array.isArray(ran)) return ran;
+      // A run with a token budget waits here for an approval once its model calls reach it.
+      await scope.budget?.check(input.run_uuid);
       lastOutput = ran.output_id;
       news.outputOf(step.uuid, ran.digest);
       const withConditions = conditionalEdges(graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));

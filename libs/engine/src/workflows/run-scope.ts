@@ -4,6 +4,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { PreparedRun, RunActivities, RunWorkflowInput, RunWorkflowResult, StepDefinition } from '@app/contracts';
 import { BOOKKEEPING_OPTIONS, stepActivityOptions } from './activity-options';
+import type { BudgetGate } from './budget';
 import type { HumanInputInbox } from './human-input';
 
 const DEFAULT_HEARTBEAT_SECONDS = 30;
@@ -25,17 +26,20 @@ export interface RunScope {
   /** The row each step of the run has from the start. */
   instanceOf: Map<string, string>;
   inbox: HumanInputInbox;
+  /** Runs started with a token budget: the check after each step. */
+  budget: BudgetGate | null;
   counters: RunCounters;
   /** A step's activities: its retry policy, and `summary` as their name in the Web UI. */
   activitiesFor(step: StepDefinition, summary?: string): RunActivities;
 }
 
-export function runScope(input: PreparedRun, inbox: HumanInputInbox): RunScope {
+export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: BudgetGate | null = null): RunScope {
   const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
   return {
     input,
     instanceOf: new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid])),
     inbox,
+    budget,
     counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
     activitiesFor: (step, summary = `${step.name} (${step.type})`) => proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary)),
   };

@@ -3,6 +3,7 @@
 // walk (graph-walker.ts); a conversational graph walks once per message (conversation-run.ts).
 import { upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { PreparedRun, RunWorkflowInput, RunWorkflowResult } from '@app/contracts';
+import { budgetGate } from './budget';
 import { conversationInbox } from './conversation';
 import { runConversation } from './conversation-run';
 import { walkPlan } from './graph-walker';
@@ -22,8 +23,9 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
   // Before the first await, so an answer or a message never reaches a workflow without its handler.
   const inbox = humanInputInbox();
   const messages = 'definition' in request && request.definition.graph?.is_conversational ? conversationInbox() : null;
+  const budget = 'definition' in request ? budgetGate(request.budget, request.run_uuid) : null;
   const input = await prepared(request);
-  const scope = runScope(input, inbox);
+  const scope = runScope(input, inbox, budget);
   const plan = walkPlan(input.definition);
   return messages ? await runConversation(scope, plan, messages) : await runWalk(scope, plan);
 }

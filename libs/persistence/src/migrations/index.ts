@@ -13,6 +13,7 @@ import { StepSummaries1763802100000 } from './1763802100000-step-summaries';
 import { DryRuns1763802200000 } from './1763802200000-dry-runs';
 import { WebhookSecurity1763802300000 } from './1763802300000-webhook-security';
 import { RunQuotas1763802400000 } from './1763802400000-run-quotas';
+import { RunBudgets1763802500000 } from './1763802500000-run-budgets';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -31,4 +32,5 @@ export const migrations: (new () => unknown)[] = [
   DryRuns1763802200000,
   WebhookSecurity1763802300000,
   RunQuotas1763802400000,
+  RunBudgets1763802500000,
 ];

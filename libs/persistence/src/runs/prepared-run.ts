@@ -23,6 +23,7 @@ export function preparedRunOf(run: RunWithSteps): PreparedRun {
     definition: run.definition as WorkflowDefinition,
     instances: run.steps.map((step) => ({ step_uuid: step.step_definition_uuid, instance_uuid: step.uuid })),
     ...(run.dry_run ? { dry_run: true as const } : {}),
+    ...(run.budget ? { budget: { max_tokens: run.budget.max_tokens } } : {}),
     ...(run.resumed_from_step_uuid
       ? { resume: { from_step_uuid: run.resumed_from_step_uuid, previous_step_uuid: previous?.step_definition_uuid ?? null } }
       : {}),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
+import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
 import { byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
 import { preparedRunOf, runIdentity } from './prepared-run';
@@ -15,6 +15,8 @@ export interface RunRequest {
   scheduleId?: string | null;
   /** The built-in dry-run model answers, no tool is called: nothing is paid for. */
   dryRun?: boolean;
+  /** The run waits for an approval when its model calls have used this many tokens. */
+  budget?: RunBudget;
 }
 
 /** A workflow switched off or archived starts no new run, resumed or not. */
@@ -52,11 +54,12 @@ export class RunPreparer {
       ...runIdentity(request, definition),
       schedule_id: request.scheduleId ?? null,
       dry_run: request.dryRun ?? false,
+      budget: request.budget ?? null,
       tool_drift: toolDrift,
       trigger_output: { uuid: randomUUID(), raw_data: output, summary: summarizeOutput(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
       steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
     });
-    if (created) return { created, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances, ...(request.dryRun ? { dry_run: true as const } : {}) } };
+    if (created) return { created, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances, ...(request.dryRun ? { dry_run: true as const } : {}), ...(request.budget ? { budget: request.budget } : {}) } };
     // Already recorded (a repeated delivery, a retried activity): the run as it was stored.
     const existing = await this.runs.find(request.userId, request.runUuid);
     if (!existing) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });

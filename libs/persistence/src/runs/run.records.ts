@@ -1,5 +1,5 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
-import type { ConversationMessage, LoopStopReason, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+import type { BudgetState, ConversationMessage, LoopStopReason, RunBudget, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
 import type { ToolDrift } from '@app/domain';
 
 /**
@@ -115,6 +115,8 @@ export interface RunRecord extends TokenUsage {
   resumed_from_step_uuid: string | null;
   /** Answered by the built-in dry-run model, no tool called: costs nothing. */
   dry_run: boolean;
+  /** The token budget it was started with (null: none), and the tokens used while it waits for an approval. */
+  budget: BudgetState | null;
   error_message: string | null;
   notification: NotificationRecord | null;
   /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */
@@ -155,6 +157,7 @@ export interface NewRun {
   steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string; carried?: CarriedStep }[];
   resume?: { parent_run_uuid: string; from_step_uuid: string };
   dry_run?: boolean;
+  budget?: RunBudget | null;
 }
 
 export interface RunFilter {

@@ -1,4 +1,4 @@
-import type { ConversationMessage, FinalStatus } from '@app/contracts';
+import type { BudgetState, ConversationMessage, FinalStatus } from '@app/contracts';
 import type { Page, PageRequest } from '../pages';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, ToolCallRecord } from './run.records';
 
@@ -21,6 +21,10 @@ export abstract class RunRepository {
   /** The run's own row, without its steps and audit: for what only needs its status or definition. */
   abstract findRun(userId: string, uuid: string): Promise<RunRecord | null>;
   /** Runs the API started (`run-<uuid>` executions) still recorded running after `olderThanSeconds`: candidates for the reconciler. */
+  /** The tokens the run's completed model calls used. */
+  abstract tokensUsed(runUuid: string): Promise<number>;
+  /** A budgeted run waits for an approval (awaiting_input) or goes on (running), its budget state shown. */
+  abstract setBudget(runUuid: string, budget: BudgetState, status: 'running' | 'awaiting_input'): Promise<void>;
   abstract staleRunning(olderThanSeconds: number, limit: number): Promise<{ uuid: string; user_id: string }[]>;
   abstract list(userId: string, filter: RunFilter, page: PageRequest): Promise<Page<RunRecord>>;
   abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;

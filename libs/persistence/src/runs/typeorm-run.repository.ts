@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IN_FLIGHT_RUN_STATUSES, type ConversationMessage, type FinalStatus } from '@app/contracts';
+import { IN_FLIGHT_RUN_STATUSES, type BudgetState, type ConversationMessage, type FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import { DomainError, ErrorCode } from '@app/domain';
 import { pageOf, type Page, type PageRequest } from '../pages';
@@ -65,6 +65,7 @@ export class TypeormRunRepository extends RunRepository {
         parent_run_uuid: run.resume?.parent_run_uuid ?? null,
         resumed_from_step_uuid: run.resume?.from_step_uuid ?? null,
         dry_run: run.dry_run ?? false,
+        budget: (run.budget ? { max_tokens: run.budget.max_tokens, paused_at_tokens: null } : null) as never,
         tool_drift: (run.tool_drift ?? null) as never,
         prompt_tokens: 0,
         completion_tokens: 0,
@@ -114,6 +115,15 @@ export class TypeormRunRepository extends RunRepository {
          AND created_at < NOW(3) - INTERVAL ? SECOND AND created_at > NOW(3) - INTERVAL 1 DAY ORDER BY created_at LIMIT ?`,
       [olderThanSeconds, limit],
     );
+  }
+
+  async tokensUsed(runUuid: string): Promise<number> {
+    const [row] = (await this.dataSource.query("SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS n FROM model_calls WHERE run_uuid = ? AND status = 'completed'", [runUuid])) as { n: number | string }[];
+    return Number(row.n);
+  }
+
+  async setBudget(runUuid: string, budget: BudgetState, status: 'running' | 'awaiting_input'): Promise<void> {
+    await this.dataSource.query('UPDATE workflow_runs SET budget = ?, status = ? WHERE uuid = ? AND status IN (?, ?)', [JSON.stringify(budget), status, runUuid, 'running', 'awaiting_input']);
   }
 
   async findRun(userId: string, uuid: string): Promise<RunRecord | null> {
