@@ -49,7 +49,7 @@ describe('Structured logs', () => {
 
     const workerLines = parse(worker!.output.split('\n').filter((line) => line.startsWith('{')).join('\n'));
     const ofRun = workerLines.filter((line) => line.run_uuid === runUuid);
-    expect(ofRun).toEqual(expect.arrayContaining([expect.objectContaining({ service: 'worker', activity_type: 'runLlmStep', attempt: 1, workflow_id: `run-${runUuid}` })]));
+    expect(ofRun).toEqual(expect.arrayContaining([expect.objectContaining({ service: 'worker', activity_type: 'runLlmStep', attempt: 1, workflow_id: `run-${runUuid}`, step: 'fine' })]));
     const failures = ofRun.filter((line) => line.level === 'warn' && (line.error as Line | undefined)?.message);
     expect(failures.length).toBeGreaterThan(0);
     for (const failure of failures) expect((failure.error as Line).stack).toBeUndefined();

@@ -6,7 +6,7 @@ import { type AppConfig, ConfigModule } from '@app/config';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Metrics, serveMetrics, startTracing } from '@app/observability';
 import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence';
-import { activityMetrics } from './activity-metrics';
+import { activityInterceptors } from './activity-interceptors';
 import { createRunActivities } from './activities/run.activities';
 import { createSummaryActivities } from './activities/summary.activities';
 import { StepSummaryService } from './steps/step-summary.service';
@@ -76,7 +76,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     shutdownGraceTime: `${config.worker.shutdownGraceSeconds}s`,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
-    interceptors: { activity: [activityMetrics(metrics)] },
+    interceptors: { activity: [activityInterceptors(metrics)] },
     // Workflow and activity spans under the trace the starting request carried (workflow spans leave
     // through the SDK's sink, so a replay does not export them twice).
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],

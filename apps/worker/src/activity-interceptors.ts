@@ -1,0 +1,42 @@
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import type { Metrics } from '@app/observability';
+
+/** What an activity's input says about the step it works for, when it works for one. */
+function stepOf(args: unknown[]): Record<string, unknown> {
+  const input = args[0] as { step?: { name?: unknown }; run_uuid?: unknown } | undefined;
+  return {
+    ...(typeof input?.step?.name === 'string' ? { step: input.step.name } : {}),
+    ...(typeof input?.run_uuid === 'string' ? { run_uuid: input.run_uuid } : {}),
+  };
+}
+
+/**
+ * Every activity attempt's duration, by activity type and outcome (completed, failed, cancelled), and its
+ * log lines (the SDK's and ours) naming the step and the run it works for.
+ */
+export function activityInterceptors(metrics: Metrics): ActivityInterceptorsFactory {
+  return (context) => {
+    let step: Record<string, unknown> = {};
+    return {
+      inbound: {
+        async execute(input, next) {
+          step = stepOf(input.args);
+          const started = process.hrtime.bigint();
+          const observe = (outcome: string) =>
+            metrics.activityDuration.observe({ activity: context.info.activityType, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+          try {
+            const result = await next(input);
+            observe('completed');
+            return result;
+          } catch (error) {
+            observe(context.cancellationSignal.aborted ? 'cancelled' : 'failed');
+            throw error;
+          }
+        },
+      },
+      outbound: {
+        getLogAttributes: (attributes, next) => next({ ...attributes, ...step }),
+      },
+    };
+  };
+}
