@@ -80,8 +80,11 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     OPENAI_API_KEY: 'bench',
     // No fixed ports beside the API's: a second system may run.
     API_METRICS_PORT: 'off',
-    // The bench's tool server is on loopback.
+    // The bench's tool server is on loopback; its one user fires thousands of requests and runs.
     EGRESS_ALLOW: '127.0.0.0/8',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_BURST: '1000000',
+    MAX_RUNS_IN_FLIGHT_PER_USER: '1000000',
     WORKER_METRICS_PORT: 'off',
     ...extraEnv,
   };

@@ -1,5 +1,5 @@
 // Builds the API application: main.ts listens with it, and e2e tests start it on port 0.
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
@@ -28,7 +28,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   app.use(accessLog(logger, app.get(Metrics)));
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
-  app.setGlobalPrefix('api/v1');
+  // The MCP endpoint sits at /mcp, where MCP clients look for it; every other route is under /api/v1.
+  app.setGlobalPrefix('api/v1', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }] });
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,

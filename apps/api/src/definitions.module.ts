@@ -15,6 +15,6 @@ import { WorkflowsService } from './workflow-definitions/workflows.service';
   imports: [SchedulesModule],
   controllers: [WorkflowsController, StepsController, TriggersController, CatalogController],
   providers: [DefinitionStore, StepSummaries, WorkflowsService, StepsService, TriggersService],
-  exports: [DefinitionStore, StepSummaries],
+  exports: [DefinitionStore, StepSummaries, WorkflowsService],
 })
 export class DefinitionsModule {}

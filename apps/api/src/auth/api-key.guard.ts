@@ -1,11 +1,17 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { DomainError, ErrorCode } from '@app/domain';
 import { logContext } from '@app/observability';
 import { ApiKeyService } from './api-key.service';
 import { RateLimiter } from './rate-limiter';
 import { PUBLIC_ROUTE, USER_KEY } from './auth.decorators';
+
+/** Also sets RFC 6750's challenge: it tells a client (an IDE's MCP client, say) to send a Bearer key, and that a sent one was refused. */
+function refused(response: Response, message: string, error?: 'invalid_token'): DomainError {
+  response.setHeader('WWW-Authenticate', `Bearer realm="stepwise"${error ? `, error="${error}"` : ''}`);
+  return new DomainError(ErrorCode.Unauthorized, message);
+}
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -18,10 +24,11 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<Request & Record<string, unknown>>();
+    const response = context.switchToHttp().getResponse<Response>();
     const match = /^Bearer\s+(\S+)$/i.exec(request.header('authorization') ?? '');
-    if (!match) throw new DomainError(ErrorCode.Unauthorized, 'Send an API key as Authorization: Bearer <key>');
+    if (!match) throw refused(response, 'Send an API key as Authorization: Bearer <key>');
     const user = await this.keys.authenticate(match[1]);
-    if (!user) throw new DomainError(ErrorCode.Unauthorized, 'The API key is unknown or revoked');
+    if (!user) throw refused(response, 'The API key is unknown or revoked', 'invalid_token');
     this.limiter.take(user.keyId);
     request[USER_KEY] = user;
     const logged = logContext.getStore();

@@ -11,6 +11,6 @@ import { RunsService } from './runs.service';
 @Module({
   controllers: [RunsController, ToolsController, HooksController],
   providers: [RunsService, RunReconciler, ToolsService, HooksService],
-  exports: [RunsService],
+  exports: [RunsService, ToolsService],
 })
 export class RunsModule {}

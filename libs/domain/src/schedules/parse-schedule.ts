@@ -30,6 +30,7 @@ const TIMING = {
   timezone: { type: 'string', minLength: 1, maxLength: 100 },
 };
 
+/** The body of POST /workflows/{uuid}/schedules (the MCP tool schedule_workflow offers it too). */
 export const SCHEDULE_SCHEMA = {
   type: 'object',
   additionalProperties: false,

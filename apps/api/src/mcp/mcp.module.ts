@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { DefinitionsModule } from '../definitions.module';
+import { RunsModule } from '../runs/runs.module';
+import { SchedulesModule } from '../schedules/schedules.module';
+import { McpShimController } from './mcp-shim.controller';
+import { McpController } from './mcp.controller';
+import { StepwiseToolsService } from './stepwise-tools.service';
+import { ToolListing } from './tool-listing';
+
+/** stepwise as an MCP server (/mcp) and seed 003's HTTP shims; StepwiseToolsService is exported for in-process callers. */
+@Module({
+  imports: [DefinitionsModule, RunsModule, SchedulesModule],
+  controllers: [McpController, McpShimController],
+  providers: [StepwiseToolsService, ToolListing],
+  exports: [StepwiseToolsService],
+})
+export class McpModule {}
