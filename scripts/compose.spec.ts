@@ -108,6 +108,11 @@ describe('docker-compose.yml', () => {
     expect(seen).toBe(wanted);
   });
 
+  it('publishes the Temporal Web UI on the host\'s loopback only, and no metrics port at all', () => {
+    expect(services['temporal-ui'].ports).toEqual(['127.0.0.1:8233:8080']);
+    for (const name of ['api', 'worker']) expect((services[name].ports ?? []).some((port) => /946[45]/.test(port))).toBe(false);
+  });
+
   describe('the settings of the API, the worker and the migration job', () => {
     it.each(['api', 'worker', 'migrate'])('%s gets a configuration libs/config accepts, naming only variables it reads', (name) => {
       const environment = environmentOf(name);
