@@ -77,6 +77,7 @@ async function main(): Promise<void> {
           const samples = [];
           for (let rep = 0; rep < (name === ours.name ? mode.reps : 1); rep++) samples.push(await measureThroughput(runOnce, concurrency, mode.periodMs));
           row[name] = { runs_per_second: repeated(samples.map((s) => round(s.runs_per_second))), errors: samples.reduce((n, s) => n + s.errors, 0), latency_ms: samples[0].latency_ms };
+          for (const sample of samples) for (const [reason, count] of Object.entries(sample.failures)) print(`   ${name}, ${steps} step(s) at concurrency ${concurrency}: ${count} failed with ${reason}`);
         }
         throughput.push(row);
       }

@@ -6,12 +6,15 @@ export interface ThroughputSample {
   runs_per_second: number;
   completed: number;
   errors: number;
+  /** How many runs failed with each reason. */
+  failures: Record<string, number>;
   latency_ms: Distribution;
 }
 
 export async function measureThroughput(runOnce: () => Promise<void>, concurrency: number, periodMs: number): Promise<ThroughputSample> {
   const latencies: number[] = [];
   let errors = 0;
+  const failures: Record<string, number> = {};
   const started = Date.now();
   const deadline = started + periodMs;
   const loop = async () => {
@@ -20,12 +23,14 @@ export async function measureThroughput(runOnce: () => Promise<void>, concurrenc
       try {
         await runOnce();
         latencies.push(Date.now() - t0);
-      } catch {
+      } catch (error) {
         errors++;
+        const reason = String((error as Error).message ?? error).slice(0, 160);
+        failures[reason] = (failures[reason] ?? 0) + 1;
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, loop));
   const elapsed = (Date.now() - started) / 1000;
-  return { runs_per_second: latencies.length / elapsed, completed: latencies.length, errors, latency_ms: distribution(latencies.length ? latencies : [NaN]) };
+  return { runs_per_second: latencies.length / elapsed, completed: latencies.length, errors, failures, latency_ms: distribution(latencies.length ? latencies : [NaN]) };
 }

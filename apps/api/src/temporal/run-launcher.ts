@@ -22,7 +22,7 @@ import {
 } from '@app/contracts';
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
-import { isTemporalUnreachable, temporalUnavailable } from './temporal-unavailable';
+import { isTemporalLate, isTemporalUnreachable, temporalUnavailable } from './temporal-unavailable';
 
 /** A run's execution as Temporal sees it: how a closed one ended, in the run's own terms. */
 /** A message's turn: answered within the wait, or still running (its update id to look it up by). */
@@ -55,11 +55,16 @@ export class TemporalRunLauncher extends RunLauncher {
     super();
   }
 
-  /** TEMPORAL_UNAVAILABLE when the server cannot be reached: the execution was not started. */
+  /**
+   * TEMPORAL_UNAVAILABLE when the server cannot be reached: the execution was not started. A start whose
+   * answer came too late may have started it: that is left to the reconciler, which starts the run (or
+   * joins its execution) if it still has none.
+   */
   async start(run: PreparedRun): Promise<void> {
     try {
       await this.startExecution(run);
     } catch (error) {
+      if (isTemporalLate(error)) return;
       throw isTemporalUnreachable(error) ? temporalUnavailable() : error;
     }
   }

@@ -51,7 +51,12 @@ export class TypeormRunRepository extends RunRepository {
 
   private async insertRun(run: NewRun): Promise<void> {
     const trigger = 'carried_output_id' in run.trigger_output ? null : run.trigger_output;
+    // The user's counter row exists before the transaction, which then only ever updates it: an INSERT
+    // IGNORE inside would take a shared lock that two concurrent starts both hold and both need to upgrade.
+    await this.dataSource.query('INSERT IGNORE INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', [run.user_id]);
     await this.transaction(async (manager) => {
+      // First, so that a user's concurrent starts queue on one row lock before taking any other.
+      await this.takeRunPlace(manager, run.user_id);
       await manager.insert(RunEntity, {
         uuid: run.uuid,
         user_id: run.user_id,
@@ -91,13 +96,11 @@ export class TypeormRunRepository extends RunRepository {
         );
       }
       await manager.query('UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', [run.workflow_uuid]);
-      await this.takeRunPlace(manager, run.user_id);
     });
   }
 
   /** A place among the user's runs in flight, taken in the run's own transaction: a refusal writes nothing. */
   private async takeRunPlace(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query('INSERT IGNORE INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', [userId]);
     const limit = this.maxRunsInFlight ?? Number.MAX_SAFE_INTEGER;
     const taken = (await manager.query('UPDATE user_quotas SET runs_in_flight = runs_in_flight + 1 WHERE user_id = ? AND runs_in_flight < ?', [userId, limit])) as { affectedRows: number };
     if (taken.affectedRows === 0) {
