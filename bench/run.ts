@@ -9,10 +9,13 @@ import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createDataSource } from '@app/persistence';
 import { ModelFake, reply, type RecordedRequest } from '../test/support/model-fake';
+import { McpTestServer } from '../test/support/mcp-test-server';
 import { ToolServer } from '../test/support/tool-server';
 import { bareTemporalRunner } from './baselines/bare-temporal.runner';
+import { floorRunners } from './baselines/floor.runner';
 import { plainLoopRunner } from './baselines/plain-loop.runner';
 import { AGENT_TOOL_CALLS, measureAgent, type AgentResult } from './scenarios/agent';
+import { measureFloor } from './scenarios/floor';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureThroughput } from './scenarios/throughput';
 import { measureTracing } from './scenarios/tracing';
@@ -26,13 +29,14 @@ import { table } from './support/table';
 
 const ratio = (ours: number, baseline: number) => round(ours / baseline, 2);
 
-/** The fake answers at once (or after `delay.ms`); agents get tool calls until they have made ten. */
+/** The fake answers at once (or after `delay.ms`); agents get calls to their tool (HTTP or MCP) until they have made ten. */
 function benchReplies(delay: { ms: number }) {
   return (request: RecordedRequest) => {
     const options = { delayMs: delay.ms || undefined };
     if (!request.body.tools?.length) return reply.text('ok', options);
     const done = request.body.messages.filter((message) => message.role === 'tool').length;
-    return done < AGENT_TOOL_CALLS ? reply.toolCalls([{ name: BENCH_TOOL, arguments: { call: done } }], options) : reply.text('done', options);
+    const tool = request.body.tools.find((offered) => offered.function.name !== 'get_output')?.function.name ?? BENCH_TOOL;
+    return done < AGENT_TOOL_CALLS ? reply.toolCalls([{ name: tool, arguments: { call: done } }], options) : reply.text('done', options);
   };
 }
 
@@ -48,11 +52,14 @@ async function main(): Promise<void> {
   const model = await ModelFake.start();
   model.respondWith(benchReplies(delay));
   const tools = await ToolServer.start({ [BENCH_TOOL]: (args) => ({ ok: true, args }) });
+  const mcpServer = await McpTestServer.start();
   const toolUrl = tools.url(BENCH_TOOL);
   const system = await startSystem(model.baseUrl);
   const dataSource = await createDataSource(system.config.databaseUrl).initialize();
   const ours = stepwiseRunner(system, toolUrl);
+  const oursMcp = stepwiseRunner(system, toolUrl, mcpServer.url);
   const baselines: Runner[] = [plainLoopRunner(dataSource, model.baseUrl, toolUrl), await bareTemporalRunner(system.config, model.baseUrl, toolUrl)];
+  const floor = await floorRunners(system.config, model.baseUrl, toolUrl);
   const out: string[] = [];
   const print = (text: string) => (out.push(text), console.log(text));
   print(`# stepwise bench (${modeName}) — ${new Date().toISOString()}`);
@@ -105,9 +112,12 @@ async function main(): Promise<void> {
 
     // 5. Agent
     const agent: (AgentResult & { runner: string })[] = [];
-    for (const runner of [ours, ...baselines]) agent.push({ runner: runner.name, ...(await measureAgent(runner, mode.agentRuns, 1)) });
-    print(table(`5. Agent with ${AGENT_TOOL_CALLS} tool calls (a round = one model turn + one tool call)`, ['runner', 'agent run ms', 'one-step run ms', 'per round ms', 'vs plain', 'vs bare'],
-      agent.map((a) => [a.runner, a.agent_run_ms, a.one_step_run_ms, a.per_tool_call_round_ms, ratio(a.per_tool_call_round_ms, agent[1].per_tool_call_round_ms), ratio(a.per_tool_call_round_ms, agent[2].per_tool_call_round_ms)])));
+    for (const runner of [ours, oursMcp, ...baselines]) agent.push({ runner: runner.name, ...(await measureAgent(runner, mode.agentRuns, 1)) });
+    const [plain, bare] = baselines.map((runner) => agent.find((a) => a.runner === runner.name)!);
+    print(table(`5. Agent with ${AGENT_TOOL_CALLS} tool calls (a round = one model turn + one tool call; HTTP tool, MCP tool over streamable HTTP)`, ['runner', 'agent run ms', 'one-step run ms', 'per round ms', 'vs plain', 'vs bare'],
+      agent.map((a) => [a.runner, a.agent_run_ms, a.one_step_run_ms, a.per_tool_call_round_ms, ratio(a.per_tool_call_round_ms, plain.per_tool_call_round_ms), ratio(a.per_tool_call_round_ms, bare.per_tool_call_round_ms)])));
+
+    const floorFigures = await measureFloor({ system, model, replies: benchReplies(delay), toolUrl, floor, mode, overhead, bare: sequential[1].results, throughput, print });
 
     // 6. Tracing
     const tracing = await measureTracing(system, model, mode.runs, mode.warmup);
@@ -120,17 +130,17 @@ async function main(): Promise<void> {
     const results = {
       date: new Date().toISOString(), commit, mode: modeName, sizes: mode, duration_s: round((Date.now() - began) / 1000),
       machine: { cores: os.cpus().length, memory_gb: round(os.totalmem() / 2 ** 30), node: process.version },
-      scenarios: { overhead, overhead_baselines: sequential, throughput, waiting, agent, tracing },
+      scenarios: { overhead, overhead_baselines: sequential, throughput, waiting, agent, tracing, floor: floorFigures },
     };
     const file = values.out ?? path.resolve(__dirname, '../../bench/results', `${new Date().toISOString().slice(0, 10)}.json`);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(results, null, 2));
     print(`\nfigures written to ${file} (${round((Date.now() - began) / 1000)} s)`);
   } finally {
-    await Promise.all(baselines.map((runner) => runner.close()));
+    await Promise.all([...baselines, floor].map((runner) => runner.close()));
     await dataSource.destroy();
     await system.stop();
-    await Promise.all([model.close(), tools.close()]);
+    await Promise.all([model.close(), tools.close(), mcpServer.close()]);
   }
 }
 

@@ -7,6 +7,7 @@ import { TypeormRunRepository } from '@app/persistence';
 import { OpenAiModelClient, type ModelResponse } from '@app/providers';
 import { newOutput } from '../../apps/worker/src/steps/step-output';
 import { BENCH_MODEL, BENCH_TOOL, type Runner } from '../support/runner';
+import { withDeadlockRetry } from './deadlock-retry';
 
 const AGENT_TOOLS: ToolSpec[] = [{ name: BENCH_TOOL, description: 'look up', parameters: { type: 'object' } }];
 
@@ -36,7 +37,7 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
     const started_at = new Date();
     const response = await model.complete({ model: BENCH_MODEL, messages, tools });
     await runs.recordModelCall({
-      run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: 1, model: BENCH_MODEL, status: 'completed', error_message: null,
+      run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: 1, provider: model.provider, model: BENCH_MODEL, status: 'completed', error_message: null,
       request: { messages }, response: { message: response.message }, ...response.usage, duration_ms: response.duration_ms, started_at, finished_at: new Date(),
     });
     return response;
@@ -44,7 +45,7 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
 
   const context = (runUuid: string, instance: string): StepContext => ({ run_uuid: runUuid, user_id: userId, instance_uuid: instance, previous_step_uuid: null });
 
-  return {
+  return withDeadlockRetry({
     name: 'plain loop',
     prepareChain: async (steps) => async () => {
       const { runUuid, instances } = await newRun(steps, 'custom_llm');
@@ -77,5 +78,5 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
       await runs.finishRun(runUuid, 'completed', null);
     },
     close: async () => {},
-  };
+  });
 }

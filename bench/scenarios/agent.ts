@@ -12,8 +12,8 @@ export interface AgentResult {
   per_tool_call_round_ms: number;
 }
 
-export async function measureAgent(runner: Runner, runs: number, warmup: number): Promise<AgentResult> {
-  const agent = await runner.prepareAgent(AGENT_TOOL_CALLS);
+export async function measureAgent(runner: Runner, runs: number, warmup: number, toolCalls = AGENT_TOOL_CALLS): Promise<AgentResult> {
+  const agent = await runner.prepareAgent(toolCalls);
   const oneStep = await runner.prepareChain(1);
   const time = async (runOnce: () => Promise<void>) => {
     const samples: number[] = [];
@@ -26,5 +26,5 @@ export async function measureAgent(runner: Runner, runs: number, warmup: number)
   };
   const agentMs = await time(agent);
   const oneStepMs = await time(oneStep);
-  return { tool_calls: AGENT_TOOL_CALLS, agent_run_ms: agentMs, one_step_run_ms: oneStepMs, per_tool_call_round_ms: round((agentMs - oneStepMs) / AGENT_TOOL_CALLS) };
+  return { tool_calls: toolCalls, agent_run_ms: agentMs, one_step_run_ms: oneStepMs, per_tool_call_round_ms: round((agentMs - oneStepMs) / toolCalls) };
 }

@@ -4,8 +4,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { loadConfig, type AppConfig } from '@app/config';
+import type { Client } from '@temporalio/client';
+import { connectTemporalClient, loadConfig, type AppConfig } from '@app/config';
 import { runWorkflowId } from '@app/contracts';
 import { createDataSource, migrateDatabase, TypeormApiKeyRepository } from '@app/persistence';
 import { ApiKeyService } from '../../apps/api/src/auth/api-key.service';
@@ -24,7 +24,7 @@ export function memoryOf(pid: number): ProcessMemory {
   return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_rss_mb: Math.round(kb('VmHWM') / 1024) };
 }
 
-function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
+export function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(DIST, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -44,6 +44,8 @@ function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string): Pro
 
 export interface System {
   config: AppConfig;
+  /** The environment its API and worker were started with. */
+  env: NodeJS.ProcessEnv;
   apiUrl: string;
   key: string;
   api: ChildProcess;
@@ -92,8 +94,7 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     startProcess('apps/api/src/main.js', env, 'API listening'),
     startProcess('apps/worker/src/main.js', env, 'worker polling'),
   ]);
-  const connection = await Connection.connect({ address: config.temporal.address });
-  const temporal = new Client({ connection, namespace: config.temporal.namespace });
+  const temporal = await connectTemporalClient(config);
   const apiUrl = `http://127.0.0.1:${port}/api/v1`;
 
   async function call(method: string, route: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -109,6 +110,7 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
 
   return {
     config,
+    env,
     apiUrl,
     key,
     api,
@@ -119,7 +121,7 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     waitForRun: (runUuid) => temporal.workflow.getHandle(runWorkflowId(runUuid)).result(),
     get: (route) => call('GET', route),
     async stop() {
-      await connection.close();
+      await temporal.connection.close();
       for (const child of [api, worker]) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

@@ -82,8 +82,13 @@ start_temporal_dev_server() {
     # Without these two the dev server adds ~100 ms to every activity: the transfer queue is polled at a
     # low rate by default, and SQLite syncs every commit.
     --dynamic-config-value history.transferProcessorMaxPollRPS=10000
+    # Eager activities: a worker completing a workflow task gets the activities it schedules on its own
+    # task queue in the answer, skipping one poll per step (the SDK asks for it by default).
+    --dynamic-config-value system.enableActivityEagerExecution=true
     --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal
-    --log-level warn)
+    --log-level warn
+    # Payloads are encrypted: the Web UI asks the API to decrypt them (README, reading encrypted histories).
+    --ui-codec-endpoint "http://127.0.0.1:${API_PORT:-3000}/api/v1/temporal-codec")
   [ "$TEMPORAL_NAMESPACE" = default ] || args+=(--namespace "$TEMPORAL_NAMESPACE")
   local attribute
   while read -r attribute; do args+=(--search-attribute "$attribute"); done < <(search_attributes)
