@@ -84,7 +84,7 @@ describe('docker-compose.yml', () => {
     expect(services['temporal-schema'].command?.join('\n')).toContain('--plugin mysql8');
   });
 
-  it('mounts the dynamic config that lifts the transfer queue poll limit', () => {
+  it('mounts the dynamic config that lifts the transfer queue poll limit and turns on eager activities', () => {
     const file = environmentOf('temporal').DYNAMIC_CONFIG_FILE_PATH;
     const mount = services.temporal.volumes?.find((volume) => volume.split(':')[1] === `/etc/temporal/${file}`);
     expect(mount).toBeDefined();
@@ -92,6 +92,7 @@ describe('docker-compose.yml', () => {
     expect(source).toBe('./deploy/temporal-dynamic-config.yaml');
     const dynamicConfig = load(readText(source)) as Record<string, { value: unknown }[]>;
     expect(dynamicConfig['history.transferProcessorMaxPollRPS']).toEqual([{ value: 10000, constraints: {} }]);
+    expect(dynamicConfig['system.enableActivityEagerExecution']).toEqual([{ value: true, constraints: {} }]);
   });
 
   it('registers exactly the search attributes of the contracts library', () => {
@@ -111,6 +112,19 @@ describe('docker-compose.yml', () => {
   it('publishes the Temporal Web UI on the host\'s loopback only, and no metrics port at all', () => {
     expect(services['temporal-ui'].ports).toEqual(['127.0.0.1:8233:8080']);
     for (const name of ['api', 'worker']) expect((services[name].ports ?? []).some((port) => /946[45]/.test(port))).toBe(false);
+  });
+
+  it("points the Web UI at the API's codec endpoint, which lets the UI's origin call it from the browser", () => {
+    const ui = environmentOf('temporal-ui');
+    const endpoint = new URL(ui.TEMPORAL_CODEC_ENDPOINT);
+    // The browser calls it: the API as the host publishes it, not its compose service name.
+    const apiPort = services.api.ports!.map(interpolate).map((port) => port.split(':'))[0];
+    expect([endpoint.hostname, endpoint.port, endpoint.pathname]).toEqual(['127.0.0.1', apiPort[0], '/api/v1/temporal-codec']);
+    expect(apiPort[1]).toBe(environmentOf('api').API_PORT);
+    // The key reaches the endpoint as the browser's cookie, not as the UI's own access token.
+    expect([ui.TEMPORAL_CODEC_INCLUDE_CREDENTIALS, ui.TEMPORAL_CODEC_PASS_ACCESS_TOKEN]).toEqual(['true', 'false']);
+    const uiHostPort = services['temporal-ui'].ports![0].split(':').slice(0, 2).join(':');
+    expect(loadConfig(environmentOf('api')).temporal.codecCorsOrigins).toEqual([`http://${uiHostPort}`]);
   });
 
   describe('the settings of the API, the worker and the migration job', () => {

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# npm test [-- <jest args>]: the same install and bring-up as npm start (database stepwise_test), then lint
+# npm test [-- <jest args>]: the same install and bring-up as npm start (database stepwise_test, emptied first), then lint
 # (eslint + tsc), build (the e2e specs spawn dist/apps/worker to kill it mid-run) and every jest test.
 # Ends with one plain line on stdout, `tests: N passed, N failed`, which CI reads. Exits non-zero when
 # lint failed, a test or a suite failed, or no test ran.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$STEPWISE_ROOT/scripts/lib/bring-up.sh"
+source "$STEPWISE_ROOT/scripts/lib/browser.sh"
 
-bring_up stepwise_test
+bring_up stepwise_test fresh
+ensure_chromium
 
 failed=0
 say "lint (eslint + tsc)"

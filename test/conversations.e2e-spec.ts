@@ -2,7 +2,6 @@
 // from the entry node to END answered with the reply; the built-in end tool closes it, so does the idle
 // timeout; a message while a turn runs or after the end is refused. Real Temporal, MySQL and HTTP.
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, graphEdge } from './support/factories';
@@ -69,15 +68,10 @@ describe('Conversations', () => {
     expect(await send(run, 'one more thing')).toMatchObject({ status: 409, body: { code: 'RUN_NOT_ACTIVE' } });
 
     // The specs' API continues a conversation as new every 2 turns: the third turn ran in a second execution.
-    const connection = await Connection.connect({ address: stack.api.config.temporal.address });
-    try {
-      const client = new Client({ connection });
-      const last = await client.workflow.getHandle(done.temporal.workflow_id).describe();
-      const history = await client.workflow.getHandle(done.temporal.workflow_id, last.runId).fetchHistory();
-      expect(history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
-    } finally {
-      await connection.close();
-    }
+    const client = await stack.temporal();
+    const last = await client.workflow.getHandle(done.temporal.workflow_id).describe();
+    const history = await client.workflow.getHandle(done.temporal.workflow_id, last.runId).fetchHistory();
+    expect(history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
   });
 
   it('closes a conversation nobody writes to after idle_timeout_seconds, and cancels one on request', async () => {

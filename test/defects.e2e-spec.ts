@@ -50,16 +50,25 @@ describe('Malformed input answered with a coded 4xx', () => {
     expect(await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid)).toBe(0);
   });
 
-  it('starts a run whose rows were written but whose workflow never started (the API died in between)', async () => {
+  it('starts a run whose rows were written but whose workflow never started (the API died in between), behind a page of long runs', async () => {
     const workflow = await stack.createWorkflow([llmStep()]);
-    const runUuid = randomUUID();
+    const preparer = stack.api.app.get(RunPreparer);
     // What POST /runs writes before it starts the workflow, and nothing more.
-    await stack.api.app.get(RunPreparer).prepare({ userId: stack.user.userId, workflowUuid: workflow.uuid, triggerOutput: { text: 'hi' }, runUuid, temporalWorkflowId: `run-${runUuid}` });
+    const prepare = (runUuid: string) => preparer.prepare({ userId: stack.user.userId, workflowUuid: workflow.uuid, triggerOutput: { text: 'hi' }, runUuid, temporalWorkflowId: `run-${runUuid}` });
+    // More long runs than one page of candidates, recorded before it: their executions stay running on a
+    // task queue no worker polls.
+    const temporal = await stack.temporal();
+    const alive = Array.from({ length: 55 }, () => randomUUID());
+    for (const uuid of alive) await prepare(uuid);
+    await Promise.all(alive.map((uuid) => temporal.workflow.start('longRun', { workflowId: `run-${uuid}`, taskQueue: `nobody-${uuid}`, args: [] })));
+    const runUuid = randomUUID();
+    await prepare(runUuid);
     stack.model.script(reply.text('reconciled'));
     const reconciler = stack.api.app.get(RunReconciler);
     // Other spec files share the database: their runs may be in the same pass.
     expect(await reconciler.pass(0)).toBeGreaterThanOrEqual(1);
     await reconciler.pass(0);
+    await Promise.all(alive.map((uuid) => temporal.workflow.getHandle(`run-${uuid}`).terminate('the spec is done with it')));
     const run = await stack.waitForRun(runUuid);
     expect(run).toMatchObject({ status: 'completed', steps: [{ output: { raw_data: 'reconciled' } }] });
     expect(stack.model.requests).toHaveLength(1);

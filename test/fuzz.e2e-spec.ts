@@ -14,6 +14,8 @@ const PAGING = ['limit=1&limit=2', 'limit=1e308', 'limit=0', 'offset=-1', 'curso
 /** The query parameters each list takes, each given wrong. */
 const QUERIES: Record<string, string[]> = {
   '/workflows': PAGING,
+  '/assistant/sessions': PAGING,
+  '/assistant/sessions/:uuid/events': ['after=x', 'after=-1', 'after=1e308'],
   '/runs': [...PAGING, 'status=a&status=b', 'status=bogus', 'workflow_uuid=urn:uuid:x', 'workflow_uuid=a&workflow_uuid=b', `schedule_id=${'s'.repeat(2000)}`, 'schedule_id=a&schedule_id=b'],
 };
 
@@ -43,7 +45,7 @@ describe('Fuzzing every route', () => {
 
   async function counts(userId: string): Promise<number[]> {
     const db = stack.api.app.get(DataSource);
-    const tables = ['workflows', 'workflow_runs', 'tools', 'schedules', 'trigger_events'];
+    const tables = ['workflows', 'workflow_runs', 'tools', 'schedules', 'trigger_events', 'workflow_agent_states', 'mcp_servers'];
     return Promise.all(tables.map(async (table) => Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, [userId]))[0].n)));
   }
 
@@ -52,8 +54,10 @@ describe('Fuzzing every route', () => {
     // The owner's resources, which the intruder aims at.
     const workflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: {} } });
     const tool = (await owner.post('/tools', { name: `t_${randomUUID().slice(0, 6)}`, description: 'd', parameters: { type: 'object' }, endpoint_url: 'http://127.0.0.1:9/x' })).body;
+    const mcpServer = (await owner.post('/mcp-servers', { name: `m_${randomUUID().slice(0, 6)}`, transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } })).body;
+    const session = (await owner.post('/assistant/sessions', { mode: 'create' })).body;
     const before = { owner: await counts(owner.userId), intruder: await counts(intruder.userId), updated: (await owner.get(`/workflows/${workflow.uuid}`)).body.updated_at };
-    const theirs = [workflow.uuid, workflow.steps[0].uuid, workflow.trigger.uuid, tool.uuid];
+    const theirs = [workflow.uuid, workflow.steps[0].uuid, workflow.trigger.uuid, tool.uuid, session.uuid, mcpServer.uuid];
 
     const replies: { what: string; reply: Reply }[] = [];
     const send = async (what: string, client: ApiClient, method: string, path: string, body?: string) => replies.push({ what: `${what}: ${method} ${path.slice(0, 80)}`, reply: await client.call(method, path, body) });

@@ -5,6 +5,7 @@ import { reply } from './support/model-fake';
 import { startStack, useStack, type Stack } from './support/stack';
 import { agentStep, llmStep, stopChecker } from './support/factories';
 import { ToolServer } from './support/tool-server';
+import { decryptedHistory, fetchRunHistory } from './support/temporal-history';
 
 describe('Runs', () => {
   let stack: Stack;
@@ -36,19 +37,18 @@ describe('Runs', () => {
     const output = await stack.user.get(`/outputs/${run.steps[0].output.uuid}`);
     expect(output.body).toMatchObject({ uuid: run.steps[0].output.uuid, raw_data: { summary: 'short', count: 2 } });
 
-    // What an engineer finds in the Temporal Web UI: the run by its attributes, each activity named by its step.
-    const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
-    try {
-      const handle = new Client({ connection }).workflow.getHandle(run.temporal.workflow_id);
-      const description = await handle.describe();
-      expect(description.searchAttributes).toMatchObject({ StepwiseRunUuid: [started.uuid], StepwiseWorkflowUuid: [wf.uuid], StepwiseWorkflowName: [wf.name], StepwiseUserId: [stack.user.userId] });
-      expect(description.memo).toMatchObject({ run_uuid: started.uuid, workflow_name: wf.name });
-      const history = await handle.fetchHistory();
-      const summaries = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.userMetadata?.summary?.data && Buffer.from(e.userMetadata.summary.data).toString());
-      expect(summaries).toEqual(expect.arrayContaining(['"summarise (custom_llm)"', '"label (custom_llm)"']));
-    } finally {
-      await connection.close();
-    }
+    // What an engineer finds in the Temporal Web UI: the run by its attributes (plain), its memo and each
+    // activity named by its step (encrypted, read through the codec).
+    const handle = (await stack.temporal()).workflow.getHandle(run.temporal.workflow_id);
+    const description = await handle.describe();
+    expect(description.searchAttributes).toMatchObject({ StepwiseRunUuid: [started.uuid], StepwiseWorkflowUuid: [wf.uuid], StepwiseWorkflowName: [wf.name], StepwiseUserId: [stack.user.userId] });
+    expect(description.memo).toMatchObject({ run_uuid: started.uuid, workflow_name: wf.name });
+    const history = await fetchRunHistory(run.temporal.workflow_id);
+    const summaryOf = (e: (typeof history.events & object)[number]) => e.userMetadata?.summary?.data && Buffer.from(e.userMetadata.summary.data).toString();
+    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
+    expect(scheduled.map(summaryOf).join()).not.toContain('summarise');
+    const summaries = decryptedHistory(history, stack.api.config.security.keyring).events!.filter((e) => e.activityTaskScheduledEventAttributes).map(summaryOf);
+    expect(summaries).toEqual(expect.arrayContaining(['"summarise (custom_llm)"', '"label (custom_llm)"']));
   });
 
   it('runs the daily competitor price monitor: an agent with a registered tool, an LLM step, a stop checker', async () => {

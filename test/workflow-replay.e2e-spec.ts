@@ -14,6 +14,8 @@ import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
 import { aliasesFor, loadWorkflowBundle } from './support/workflow-bundle';
+import { temporalDataConverter } from '../libs/config/src';
+import { decryptedHistory } from './support/temporal-history';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories');
 // "1" records every scenario; a comma-separated list records those only (a new path, without touching the rest).
@@ -25,7 +27,9 @@ const { History } = temporal.api.history.v1;
 const toFixture = (history: temporal.api.history.v1.IHistory) => `${JSON.stringify(History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String }), null, 1)}\n`;
 const fromFixture = (text: string) => History.fromObject(JSON.parse(text));
 
-const replay = (history: unknown, workflowId: string) => Worker.runReplayHistory({ workflowBundle: loadWorkflowBundle() }, history, workflowId);
+// With the workers' data converter: fresh histories are encrypted, recorded ones (older, plain) pass through it.
+const replay = (history: unknown, workflowId: string, config: Stack['api']['config']) =>
+  Worker.runReplayHistory({ workflowBundle: loadWorkflowBundle(), dataConverter: temporalDataConverter(config) }, history, workflowId);
 
 describe('Run workflow replay', () => {
   let stack: Stack;
@@ -124,10 +128,11 @@ describe('Run workflow replay', () => {
         stack.model.assertDone();
         stack.model.reset();
         expect([scenario, status]).toEqual([scenario, expected[scenario]]);
-        await expect(replay(history, workflowId)).resolves.toBeUndefined();
+        await expect(replay(history, workflowId, stack.api.config)).resolves.toBeUndefined();
         if (recording(scenario)) {
+          // Decrypted: the fixture must replay under whatever key the next machine has.
           mkdirSync(FIXTURES, { recursive: true });
-          writeFileSync(path.join(FIXTURES, `${scenario}.json`), toFixture(history));
+          writeFileSync(path.join(FIXTURES, `${scenario}.json`), toFixture(decryptedHistory(history, stack.api.config.security.keyring)));
         }
       }
     } finally {
@@ -152,7 +157,7 @@ describe('Run workflow replay', () => {
     expect(files.length).toBeGreaterThanOrEqual(4);
     for (const file of files) {
       const history = fromFixture(readFileSync(path.join(FIXTURES, file), 'utf8'));
-      await expect(replay(history, file)).resolves.toBeUndefined();
+      await expect(replay(history, file, stack.api.config)).resolves.toBeUndefined();
     }
   });
 });

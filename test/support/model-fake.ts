@@ -8,17 +8,10 @@
 //   fake.assertDone();                                   // throws on leftovers or unexpected requests
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ECHO_MODEL, retryHeaders, send, type ErrorOptions, type FakeReply } from './fake-http';
 import { Waiters } from './waiters';
 
-/** One scripted answer: a status, a JSON body (or raw text), extra headers, an optional delay. */
-export interface FakeReply {
-  status: number;
-  body?: unknown;
-  /** Sent as is instead of `body` (with a JSON content type): a malformed answer. */
-  raw?: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
+export type { ErrorOptions, FakeReply } from './fake-http';
 
 export interface RecordedMessage {
   role: string;
@@ -55,20 +48,9 @@ export interface ReplyOptions {
   finishReason?: string;
 }
 
-export interface ErrorOptions {
-  message?: string;
-  /** Sent as `retry-after` (seconds). */
-  retryAfterSeconds?: number;
-  /** Sent as `retry-after-ms`. */
-  retryAfterMs?: number;
-  delayMs?: number;
-}
-
 export type ReplyHandler = (request: RecordedRequest) => FakeReply;
 
 const DEFAULT_USAGE = { prompt_tokens: 10, completion_tokens: 5 };
-/** Replaced by the requested model when served, as a provider echoes it. */
-const ECHO_MODEL = '<requested model>';
 
 let completionCounter = 0;
 let toolCallCounter = 0;
@@ -115,16 +97,12 @@ export const reply = {
   error: (status: number, options: ErrorOptions = {}): FakeReply => ({
     status,
     delayMs: options.delayMs,
-    headers: {
-      ...(options.retryAfterSeconds !== undefined ? { 'retry-after': String(options.retryAfterSeconds) } : {}),
-      ...(options.retryAfterMs !== undefined ? { 'retry-after-ms': String(options.retryAfterMs) } : {}),
-    },
+    headers: retryHeaders(options),
     body: { error: { message: options.message ?? `model fake: error ${status}`, type: 'fake_error', param: null, code: null } },
   }),
   /** A 200 whose body is not JSON. */
   malformed: (options: { delayMs?: number; raw?: string } = {}): FakeReply => ({ status: 200, raw: options.raw ?? 'this is not json', delayMs: options.delayMs }),
 };
-
 
 /**
  * Answers, in this order of precedence: `autoReply` (every request, no delay), the script (in order),
@@ -139,9 +117,13 @@ export class ModelFake {
   private auto: ReplyHandler | null = null;
   private readonly waiters = new Waiters('model fake');
 
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly route: string,
+  ) {}
 
-  static async start(): Promise<ModelFake> {
+  /** `route`: the one POST it answers (Anthropic's fake, test/support/anthropic-fake.ts, serves /v1/messages). */
+  static async start(route = '/v1/chat/completions'): Promise<ModelFake> {
     const fake: ModelFake = new ModelFake(
       createServer((req, res) => {
         fake.handle(req, res).catch((error: unknown) => {
@@ -149,6 +131,7 @@ export class ModelFake {
           res.end(JSON.stringify({ error: { message: `model fake crashed: ${String(error)}` } }));
         });
       }),
+      route,
     );
     // Longer than clients keep idle sockets: a socket the server closes as the client reuses it is a flaky ECONNRESET.
     fake.server.keepAliveTimeout = 60_000;
@@ -158,7 +141,12 @@ export class ModelFake {
 
   /** The OpenAI base URL, `http://127.0.0.1:<port>/v1`. */
   get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return `${this.origin}/v1`;
+  }
+
+  /** `http://127.0.0.1:<port>`: Anthropic's SDK adds /v1 itself. */
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   /** Queues answers, served one per request in order. */
@@ -194,7 +182,6 @@ export class ModelFake {
     return this.waiters.until(condition, timeoutMs, describe);
   }
 
-
   /** Throws if a request went unanswered as scripted or scripted answers were never requested. */
   assertDone(): void {
     const problems: string[] = [];
@@ -222,7 +209,6 @@ export class ModelFake {
     this.waiters.notify();
   }
 
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -247,7 +233,7 @@ export class ModelFake {
     } catch {
       problem = 'the body is not JSON';
     }
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') problem = 'no such route (only POST /v1/chat/completions and GET /v1/models)';
+    if (req.method !== 'POST' || path !== this.route) problem = `no such route (only POST ${this.route} and GET /v1/models)`;
     else if (recorded.body?.stream) problem = 'streaming is not supported';
 
     this.requests.push(recorded);
@@ -281,16 +267,6 @@ export class ModelFake {
     recorded.status = answer.status;
     send(res, answer, recorded.body?.model);
   }
-}
-
-function send(res: ServerResponse, answer: FakeReply, requestedModel?: string): void {
-  let text = answer.raw;
-  if (text === undefined) {
-    const body = answer.body as { model?: unknown } | undefined;
-    text = JSON.stringify(body?.model === ECHO_MODEL ? { ...body, model: requestedModel || 'fake-model' } : body ?? null);
-  }
-  res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
-  res.end(text);
 }
 
 function describeRequest(request: RecordedRequest): string {

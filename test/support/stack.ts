@@ -6,6 +6,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { AppConfig } from '../../libs/config/src';
 import { TemporalClient } from '../../apps/api/src/temporal/temporal-client';
 import { createRunWorker, type RunWorker } from '../../apps/worker/src/create-worker';
+import { startAnthropicFake } from './anthropic-fake';
 import { ModelFake } from './model-fake';
 import { startApi, testConfig, type ApiClient, type Reply, type TestApi } from './api';
 import { loadWorkflowBundle } from './workflow-bundle';
@@ -13,6 +14,8 @@ import { loadWorkflowBundle } from './workflow-bundle';
 export interface Stack {
   api: TestApi;
   model: ModelFake;
+  /** The Messages API fake serving the `anthropic` provider, when the options asked for it. */
+  anthropic: ModelFake | null;
   worker: RunWorker;
   user: ApiClient;
   /** POST /workflows with these steps (and other workflow fields) under a fresh name; throws unless 201. */
@@ -66,11 +69,18 @@ export interface StackOptions {
   quotas?: Partial<AppConfig['quotas']>;
   /** MODELS_ALLOWED and the max_tokens settings of the API and the worker. */
   models?: AppConfig['models'];
+  /** Offer the `anthropic` provider, served by a Messages API fake of its own (`stack.anthropic`). */
+  anthropic?: boolean;
+  /** Offer the `openrouter` provider (key `openrouter-key`), served by the same fake as `openai` (`stack.model`). */
+  openrouter?: boolean;
+  /** MCP_STDIO of the API and the worker (default off, the product's). */
+  mcpStdio?: boolean;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
+  const anthropic = options.anthropic ? await startAnthropicFake() : null;
   const base = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress, loopIterationsPerExecution: options.loopIterationsPerExecution });
   const config = {
     ...base,
@@ -78,12 +88,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     egress: { allow: options.egressAllow ?? base.egress.allow },
     quotas: { ...base.quotas, ...options.quotas },
     models: options.models ?? base.models,
+    providers: {
+      ...base.providers,
+      anthropic: anthropic && { baseUrl: anthropic.origin, apiKey: 'test-key' },
+      openrouter: options.openrouter ? { baseUrl: model.baseUrl, apiKey: 'openrouter-key' } : null,
+    },
+    mcp: { stdioAllowed: options.mcpStdio ?? false },
   };
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
   const stack: Stack = {
     api,
     model,
+    anthropic,
     worker: null as unknown as RunWorker,
     user: await api.newUser(),
     async startWorker() {
@@ -116,6 +133,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await stack.worker?.shutdown();
       await api.close();
       await model.close();
+      await anthropic?.close();
     },
   };
   await stack.startWorker();
@@ -138,8 +156,10 @@ export function useStack(onStarted: (stack: Stack) => void, options: StackOption
     onStarted(stack);
   });
   afterEach(() => {
-    stack?.model.assertDone();
-    stack?.model.reset();
+    for (const fake of [stack?.model, stack?.anthropic]) {
+      fake?.assertDone();
+      fake?.reset();
+    }
   });
   afterAll(() => stack?.close());
 }

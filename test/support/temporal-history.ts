@@ -1,6 +1,9 @@
-// A run's Temporal history as the server keeps it: fetched through the client, measured in bytes.
+// A run's Temporal history as the server keeps it (payloads encrypted): fetched through the client, measured
+// in bytes, decrypted for a fixture.
 import { Client, Connection } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { isEncryptedPayload, type Keyring, PayloadCipher } from '../../libs/security/src';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -19,7 +22,9 @@ export async function executionHistories(workflowId: string, address = process.e
   try {
     const client = new Client({ connection });
     const histories: History[] = [];
-    for (let runId: string | undefined = (await client.workflow.getHandle(workflowId).describe()).runId; runId; ) {
+    // The raw description: describe() would decode the memo, encrypted here.
+    const { workflowExecutionInfo } = await client.workflowService.describeWorkflowExecution({ namespace: client.options.namespace, execution: { workflowId } });
+    for (let runId: string | undefined = workflowExecutionInfo?.execution?.runId ?? undefined; runId; ) {
       const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
       histories.unshift(history);
       runId = history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
@@ -46,4 +51,24 @@ export function byteFields(history: History): { path: string; bytes: number }[] 
   };
   (history.events ?? []).forEach((event, i) => walk(event, `events[${i}](${event.eventType})`));
   return found.sort((a, b) => b.bytes - a.bytes);
+}
+
+/** Every payload anywhere in the history (inputs, results, memo, summaries...), as stored. */
+export function historyPayloads(history: History): Payload[] {
+  const found: Payload[] = [];
+  const walk = (value: unknown): void => {
+    if (!value || typeof value !== 'object' || value instanceof Uint8Array) return;
+    const record = value as Record<string, unknown>;
+    if (record.metadata && typeof record.metadata === 'object' && (record.metadata as Record<string, unknown>).encoding instanceof Uint8Array) found.push(record as Payload);
+    else Object.values(record).forEach(walk);
+  };
+  (history.events ?? []).forEach(walk);
+  return found;
+}
+
+/** The history with its payloads decrypted in place: a fixture that replays under any key. */
+export function decryptedHistory(history: History, keyring: Keyring): History {
+  const cipher = new PayloadCipher(keyring);
+  for (const payload of historyPayloads(history).filter(isEncryptedPayload)) Object.assign(payload, cipher.open(payload));
+  return history;
 }

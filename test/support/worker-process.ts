@@ -3,6 +3,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from '../../libs/config/src';
+import { startApi, testConfig, type TestApi } from './api';
+import { ModelFake } from './model-fake';
 
 const ENTRY = path.resolve(__dirname, '../../dist/apps/worker/src/main.js');
 
@@ -69,4 +71,26 @@ export class WorkerProcess {
     this.child.kill(signal);
     await exited;
   }
+}
+
+/** The API in-process, the model fake, and the worker as a child process: what a spec that kills workers shares. */
+export interface WorkerProcessStack {
+  model: ModelFake;
+  api: TestApi;
+  /** The worker running now: the spec starts it (and its successors) and the fixture stops the last one. */
+  worker?: WorkerProcess;
+}
+
+/** Registers the fixture's hooks in the calling describe block. */
+export function useWorkerProcessStack(): WorkerProcessStack {
+  const stack = {} as WorkerProcessStack;
+  beforeAll(async () => {
+    stack.model = await ModelFake.start();
+    stack.api = await startApi(testConfig({ modelBaseUrl: stack.model.baseUrl }));
+  });
+  afterAll(async () => {
+    await stack.worker?.stop();
+    await Promise.all([stack.api?.close(), stack.model?.close()]);
+  });
+  return stack;
 }

@@ -10,10 +10,13 @@ import { AppModule } from './app.module';
 import { keepRawBody } from './common/raw-body';
 import { openApiComponents } from './common/openapi';
 import { runComponents } from './common/openapi-runs';
+import { assistantComponents } from './assistant/assistant.openapi';
+import { mcpComponents } from './mcp-servers/openapi-mcp';
 import { accessLog } from './common/access-log';
 import { requestIdMiddleware } from './common/request-id';
 import { requestSpan } from './common/request-span';
 import { TracingService } from './observability/tracing.service';
+import { codecCors } from './temporal-codec/codec-cors';
 
 export interface ApiAppOptions {
   /** Where log lines go (stdout by default): tests read them from memory. */
@@ -26,10 +29,11 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   if (app.get(TracingService).enabled) app.use(requestSpan);
   app.use(requestIdMiddleware);
   app.use(accessLog(logger, app.get(Metrics)));
+  app.use('/api/v1/temporal-codec', codecCors(config.temporal.codecCorsOrigins));
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
-  // The MCP endpoint sits at /mcp, where MCP clients look for it; every other route is under /api/v1.
-  app.setGlobalPrefix('api/v1', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }] });
+  // The MCP endpoint sits at /mcp, where MCP clients look for it, and the assistant's page at /assistant; every other route is under /api/v1.
+  app.setGlobalPrefix('api/v1', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }, { path: 'assistant', method: RequestMethod.GET }] });
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,
@@ -40,7 +44,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       .addBearerAuth()
       .build(),
   );
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiComponents(), ...runComponents() } };
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiComponents(), ...runComponents(), ...mcpComponents(), ...assistantComponents() } };
   SwaggerModule.setup('api/docs', app, document);
   return app;
 }

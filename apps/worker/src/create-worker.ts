@@ -2,10 +2,11 @@
 import { Module, type DynamicModule, type INestApplicationContext, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { type AppConfig, ConfigModule } from '@app/config';
+import { type AppConfig, ConfigModule, temporalDataConverter } from '@app/config';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Metrics, serveMetrics, startTracing } from '@app/observability';
 import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence';
+import { McpClientModule } from '@app/providers';
 import { activityInterceptors } from './activity-interceptors';
 import { createRunActivities } from './activities/run.activities';
 import { createSummaryActivities } from './activities/summary.activities';
@@ -21,12 +22,16 @@ import { NotificationService } from './steps/notification.service';
 import { StopCheckerService } from './steps/stop-checker.service';
 import { ToolCallService } from './steps/tool-call.service';
 import { WorkerModule } from './worker.module';
+import { AssistantWorkerModule } from './assistant/assistant.module';
+import { AssistantModelService } from './assistant/assistant-model.service';
+import { AssistantStagesService } from './assistant/assistant-stages.service';
+import { createAssistantActivities } from './activities/assistant.activities';
 
 @Module({})
 class WorkerRootModule {
   static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
     const metricsModule: DynamicModule = { module: WorkerRootModule, global: true, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
-    return { ...metricsModule, imports: [ConfigModule.forRoot(config), PersistenceModule, WorkerModule] };
+    return { ...metricsModule, imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, WorkerModule, AssistantWorkerModule] };
   }
 }
 
@@ -73,6 +78,8 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
+    // Encrypts what workflows and activities write to the history (and decrypts what they read).
+    dataConverter: temporalDataConverter(config),
     shutdownGraceTime: `${config.worker.shutdownGraceSeconds}s`,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
@@ -81,7 +88,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     // through the SDK's sink, so a replay does not export them twice).
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
     ...workflows,
-    activities: { ...runActivities, ...createSummaryActivities(context.get(StepSummaryService)) },
+    activities: { ...runActivities, ...createSummaryActivities(context.get(StepSummaryService)), ...createAssistantActivities(context.get(AssistantModelService), context.get(AssistantStagesService)) },
   });
   const { workerPort, host } = config.metrics;
   const sdkMetrics = options.sdkMetricsUrl;

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RunRepository } from '@app/persistence';
-import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, ModelClient, OpenAiModelClient, ToolTransport } from '@app/providers';
+import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, McpClientPool, McpToolTransport, ModelClients, ToolTransport } from '@app/providers';
+import { modelClientsOf } from './model-clients';
 import { AgentConversation } from './steps/agent-conversation.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
@@ -23,9 +24,13 @@ import { ToolCallService } from './steps/tool-call.service';
 /** The services behind the activities. Config and persistence come from the root module. */
 @Module({
   providers: [
-    { provide: ModelClient, useFactory: (config: AppConfig) => new OpenAiModelClient({ ...config.model }), inject: [AppConfig] },
+    { provide: ModelClients, useFactory: modelClientsOf, inject: [AppConfig] },
     { provide: EgressPolicy, useFactory: (config: AppConfig) => new EgressPolicy(config.egress.allow), inject: [AppConfig] },
-    { provide: ToolTransport, useFactory: (egress: EgressPolicy) => [new HttpToolTransport(egress.fetch), new BuiltinToolTransport(egress.fetch)], inject: [EgressPolicy] },
+    {
+      provide: ToolTransport,
+      useFactory: (egress: EgressPolicy, mcp: McpClientPool) => [new HttpToolTransport(egress.fetch), new BuiltinToolTransport(egress.fetch), new McpToolTransport(mcp)],
+      inject: [EgressPolicy, McpClientPool],
+    },
     {
       provide: ToolCallService,
       useFactory: (tools: AgentToolsService, runs: RunRepository, conversation: AgentConversation, transports: ToolTransport[], metrics: Metrics) =>
@@ -48,6 +53,6 @@ import { ToolCallService } from './steps/tool-call.service';
     ConversationService,
     NotificationService,
   ],
-  exports: [LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, ConversationService, NotificationService, StepSummaryService],
+  exports: [ModelClients, LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, ConversationService, NotificationService, StepSummaryService],
 })
 export class WorkerModule {}

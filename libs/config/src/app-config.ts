@@ -1,5 +1,5 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
-import { LOOP_ITERATIONS_PER_EXECUTION, TURNS_PER_EXECUTION } from '@app/contracts';
+import { LOOP_ITERATIONS_PER_EXECUTION, MODEL_PROVIDERS, type ModelProvider, TURNS_PER_EXECUTION } from '@app/contracts';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';
 import { egressAllowIssue, type Keyring, parseKeyring } from '@app/security';
@@ -10,28 +10,56 @@ export abstract class AppConfig {
   /** Connections each process (API, worker) keeps to MySQL at most. */
   declare readonly databasePoolSize: number;
   declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number };
-  declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
+  declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   declare readonly api: { port: number; bodyLimitBytes: number };
+  /** The `openai` provider (any OpenAI-compatible server), the model timeout of every provider. */
   declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
+  /**
+   * The other providers, null when their key is not set (not offered then), and the provider of steps
+   * that name none. `openai` is always offered: a local OpenAI-compatible server needs no key.
+   */
+  declare readonly providers: { default: ModelProvider; anthropic: ProviderSettings | null; openrouter: ProviderSettings | null };
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
   declare readonly security: { keyring: Keyring };
   declare readonly log: LogSettings;
   /** What the worker may fetch for users beyond the public internet: host names and CIDRs (EGRESS_ALLOW). */
   declare readonly egress: { allow: string[] };
+  /** MCP servers users register: stdio ones start processes on the worker, so only when the operator allows it (MCP_STDIO). */
+  declare readonly mcp: { stdioAllowed: boolean };
   /** How old a webhook signature's timestamp may be (and how long a seen signature is remembered). */
   declare readonly webhooks: { toleranceSeconds: number };
   /** Per API key requests a minute (and bursts); per user runs running or waiting at once. */
-  /** Models users may name (empty: any), and the default and largest max_tokens of a call. */
+  /**
+   * Models users may name (MODELS_ALLOWED entries: `model` of the default provider, `provider:model`,
+   * `provider:*`; empty: any), and the default and largest max_tokens of a call.
+   */
   declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number };
   /** How often the API looks for runs recorded but never started (null: never), and how old they must be. */
   declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
   declare readonly quotas: { requestsPerMinute: number; requestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
+  /** Seed 003's assistant: the model a session uses when it names none. */
+  declare readonly assistant: { model: string };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
   /** OTLP/HTTP traces endpoint; null: tracing off. */
   declare readonly tracing: { otlpEndpoint: string | null };
   declare readonly metrics: { host: string; apiPort: number | null; workerPort: number | null };
+}
+
+export interface ProviderSettings {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** The providers a step may name: openai, and those whose key is set. */
+export function offeredProviders(config: Pick<AppConfig, 'providers'>): ModelProvider[] {
+  return MODEL_PROVIDERS.filter((name) => name === 'openai' || config.providers[name] !== null);
+}
+
+/** The settings the definition checks apply (the domain's ModelPolicy). */
+export function modelPolicyOf(config: Pick<AppConfig, 'models' | 'providers'>) {
+  return { allowed: config.models.allowed, maxMaxTokens: config.models.maxMaxTokens, providers: { offered: offeredProviders(config), default: config.providers.default } };
 }
 
 export class ConfigError extends Error {}
@@ -85,11 +113,40 @@ function optionalPort(env: Env, key: string, fallback: number): number | null {
   return port;
 }
 
+/** A provider with its key set; null (not offered) without one. */
+function provider(env: Env, prefix: string, defaultUrl: string): ProviderSettings | null {
+  const apiKey = env[`${prefix}_API_KEY`];
+  const baseUrl = url(env, `${prefix}_BASE_URL`, defaultUrl);
+  return apiKey ? { baseUrl, apiKey } : null;
+}
+
+function providers(env: Env): AppConfig['providers'] {
+  const configured = { anthropic: provider(env, 'ANTHROPIC', 'https://api.anthropic.com'), openrouter: provider(env, 'OPENROUTER', 'https://openrouter.ai/api/v1') };
+  const chosen = oneOf(env, 'DEFAULT_PROVIDER', MODEL_PROVIDERS, 'openai');
+  if (chosen !== 'openai' && !configured[chosen]) throw new ConfigError(`DEFAULT_PROVIDER is ${chosen}, but ${chosen.toUpperCase()}_API_KEY is not set`);
+  return { default: chosen, ...configured };
+}
+
 function egressAllow(env: Env, key: string): string[] {
   const entries = (env[key] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
   const issue = entries.map(egressAllowIssue).find(Boolean);
   if (issue) throw new ConfigError(`${key}: ${issue}`);
   return entries;
+}
+
+/** Origins allowed to call the codec endpoint from a browser: the Web UI's by default. */
+function origins(env: Env, key: string, fallback: string): string[] {
+  const entries = (env[key] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return (entries.length ? entries : [new URL(fallback).origin]).map((entry) => {
+    let origin: string;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      throw new ConfigError(`${key} must be a comma-separated list of origins (scheme://host[:port]), got "${entry}"`);
+    }
+    if (origin !== entry.replace(/\/$/, '')) throw new ConfigError(`${key}: "${entry}" is not an origin (scheme://host[:port], no path)`);
+    return origin;
+  });
 }
 
 function temporalConnection(env: Env): Omit<TemporalConnectionOptions, 'address'> {
@@ -131,6 +188,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       namespace: env.TEMPORAL_NAMESPACE || 'default',
       taskQueue: env.TEMPORAL_TASK_QUEUE || 'stepwise-runs',
       webUiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
+      codecCorsOrigins: origins(env, 'TEMPORAL_CODEC_CORS_ORIGINS', url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233')),
       // How soon a dead worker's activity is retried elsewhere.
       heartbeatTimeoutSeconds: integer(env, 'ACTIVITY_HEARTBEAT_TIMEOUT_SECONDS', 30),
       // Turns a conversational run's execution takes before it continues as new (keeps its history small).
@@ -148,8 +206,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       defaultModel: env.DEFAULT_MODEL || 'gpt-4o-mini',
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },
+    providers: providers(env),
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
+    mcp: { stdioAllowed: oneOf(env, 'MCP_STDIO', ['on', 'off'] as const, 'off') === 'on' },
     webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
     models: {
       allowed: (env.MODELS_ALLOWED ?? '').split(',').map((model) => model.trim()).filter(Boolean),
@@ -165,6 +225,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       backfillMaxSpanSeconds: integer(env, 'BACKFILL_MAX_SPAN_SECONDS', 7 * 86_400),
     },
     summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
+    assistant: { model: env.ASSISTANT_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     tracing: { otlpEndpoint: tracesEndpoint(env) },
     metrics: { host: env.METRICS_HOST || '127.0.0.1', apiPort: optionalPort(env, 'API_METRICS_PORT', 9464), workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465) },

@@ -15,6 +15,10 @@ export const WORKFLOW_STATUSES = ['active', 'paused', 'archived'] as const;
 /** paused: its schedules are paused; archived: also refuses new runs. */
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 
+/** Who serves a model step: `openai` and `openrouter` speak the chat-completions protocol, `anthropic` its Messages API. */
+export const MODEL_PROVIDERS = ['openai', 'anthropic', 'openrouter'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
 export const TOOL_DRIFT_POLICIES = ['fail', 'warn'] as const;
 /** What a run does when the workflow's tools changed since it was saved: refuse to start, or start and record it. */
 export type ToolDriftPolicy = (typeof TOOL_DRIFT_POLICIES)[number];
@@ -73,6 +77,8 @@ interface StepBase {
 
 export interface CustomLlmStep extends StepBase {
   type: 'custom_llm';
+  /** Absent: the operator's DEFAULT_PROVIDER. */
+  provider?: ModelProvider | null;
   model: string;
   system_prompt: string;
   output_schema?: JsonObject | null;
@@ -85,6 +91,8 @@ export interface CustomLlmStep extends StepBase {
 
 export interface CustomAgentStep extends StepBase {
   type: 'custom_agent';
+  /** Absent: the operator's DEFAULT_PROVIDER. */
+  provider?: ModelProvider | null;
   model: string;
   system_prompt: string;
   /** Names of tools from the registry (built-ins and user-registered). */

@@ -7,3 +7,6 @@ export * from './conversation';
 export * from './chain-graph';
 export * from './step-summary';
 export * from './budget';
+export * from './workflow-ids';
+export * from './assistant';
+export * from './mcp';

@@ -61,8 +61,21 @@ export enum ErrorCode {
   RateLimited = 'RATE_LIMITED',
   /** A step names a model outside MODELS_ALLOWED. */
   ModelNotAllowed = 'MODEL_NOT_ALLOWED',
+  /** A step names a model provider the operator did not configure (no API key). */
+  ProviderNotConfigured = 'PROVIDER_NOT_CONFIGURED',
   /** The user has MAX_RUNS_IN_FLIGHT_PER_USER runs running or waiting already. */
   TooManyRunsInFlight = 'TOO_MANY_RUNS_IN_FLIGHT',
+  // the assistant
+  /** An assistant session is answering a message: the next one waits for the turn to finish. */
+  AssistantBusy = 'ASSISTANT_BUSY',
+  /** An assistant session that saved its workflow, failed or was deleted takes no more messages. */
+  AssistantClosed = 'ASSISTANT_CLOSED',
+  /** A step names `<server>.<tool>` for a server the user has not registered. */
+  UnknownMcpServer = 'UNKNOWN_MCP_SERVER',
+  /** An MCP server could not be reached, or failed to answer (named in the message and details). */
+  McpServerUnavailable = 'MCP_SERVER_UNAVAILABLE',
+  /** stdio MCP servers start processes on the worker: off unless the operator sets MCP_STDIO=on. */
+  McpStdioDisabled = 'MCP_STDIO_DISABLED',
 }
 
 /** What went wrong where: `field` is a path into the request body, e.g. `steps[2].system_prompt`. */

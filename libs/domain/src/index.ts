@@ -11,3 +11,5 @@ export * from './tools';
 export * from './schedules';
 export * from './runs';
 export * from './graph';
+export * from './assistant';
+export * from './mcp';

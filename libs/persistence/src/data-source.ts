@@ -3,13 +3,15 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { definitionEntities } from './definitions/entities';
 import { runEntities } from './runs/entities';
+import { assistantEntities } from './assistant/assistant.entities';
+import { McpServerEntity } from './mcp/mcp-server.entity';
 import { migrations } from './migrations';
 
 export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
   return {
     type: 'mysql',
     url: databaseUrl,
-    entities: [...definitionEntities, ...runEntities],
+    entities: [...definitionEntities, ...runEntities, ...assistantEntities, McpServerEntity],
     migrations,
     synchronize: false,
     migrationsRun: false,

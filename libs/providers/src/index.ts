@@ -1,6 +1,8 @@
 export * from './model/model-client';
 export * from './model/model-call-error';
 export * from './model/openai-model-client';
+export * from './model/anthropic-model-client';
+export * from './model/model-clients';
 export * from './tools/tool-transport';
 export * from './tools/http-tool-transport';
 export * from './tools/http-request.tool';
@@ -9,3 +11,7 @@ export { DEFAULT_TOOL_TIMEOUT_MS, deniedIn, MAX_TOOL_BODY_BYTES } from './tools/
 export * from './signing';
 export * from './model/dry-run-model';
 export * from './net/egress-fetch';
+export * from './mcp/mcp-client-pool';
+export * from './mcp/mcp-tool-transport';
+export { mcpAnswer } from './mcp/mcp-result';
+export * from './mcp/mcp-client.module';

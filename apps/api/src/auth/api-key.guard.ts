@@ -5,7 +5,10 @@ import { DomainError, ErrorCode } from '@app/domain';
 import { logContext } from '@app/observability';
 import { ApiKeyService } from './api-key.service';
 import { RateLimiter } from './rate-limiter';
-import { PUBLIC_ROUTE, USER_KEY } from './auth.decorators';
+import { SecretBox } from '@app/security';
+import { KEY_COOKIE_ACCEPTED, PUBLIC_ROUTE, USER_KEY } from './auth.decorators';
+import { bearerKey } from './bearer';
+import { keyFromCookie } from './key-cookie';
 
 /** Also sets RFC 6750's challenge: it tells a client (an IDE's MCP client, say) to send a Bearer key, and that a sent one was refused. */
 function refused(response: Response, message: string, error?: 'invalid_token'): DomainError {
@@ -19,20 +22,26 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyService,
     private readonly limiter: RateLimiter,
+    private readonly box: SecretBox,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<Request & Record<string, unknown>>();
     const response = context.switchToHttp().getResponse<Response>();
-    const match = /^Bearer\s+(\S+)$/i.exec(request.header('authorization') ?? '');
-    if (!match) throw refused(response, 'Send an API key as Authorization: Bearer <key>');
-    const user = await this.keys.authenticate(match[1]);
+    const key = bearerKey(request.header('authorization')) ?? this.cookieKey(context, request.header('cookie'));
+    if (!key) throw refused(response, 'Send an API key as Authorization: Bearer <key>');
+    const user = await this.keys.authenticate(key);
     if (!user) throw refused(response, 'The API key is unknown or revoked', 'invalid_token');
     this.limiter.take(user.keyId);
     request[USER_KEY] = user;
     const logged = logContext.getStore();
     if (logged) logged.user_id = user.userId;
     return true;
+  }
+
+  private cookieKey(context: ExecutionContext, cookieHeader: string | undefined): string | null {
+    const accepted = this.reflector.getAllAndOverride<boolean>(KEY_COOKIE_ACCEPTED, [context.getHandler(), context.getClass()]);
+    return accepted ? keyFromCookie(this.box, cookieHeader) : null;
   }
 }

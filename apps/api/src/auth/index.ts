@@ -1,3 +1,5 @@
 export * from './api-key.service';
 export * from './auth.decorators';
 export * from './auth.module';
+export * from './key-cookie';
+export * from './bearer';

@@ -20,6 +20,8 @@ export function statusOf(code: ErrorCode): HttpStatus {
       return HttpStatus.TOO_MANY_REQUESTS;
     case ErrorCode.TemporalUnavailable:
       return HttpStatus.SERVICE_UNAVAILABLE;
+    case ErrorCode.McpServerUnavailable:
+      return HttpStatus.BAD_GATEWAY;
     case ErrorCode.Conflict:
     case ErrorCode.RunNotActive:
     case ErrorCode.RunStillRunning:
@@ -27,6 +29,8 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.StepNotAwaitingInput:
     case ErrorCode.ConversationBusy:
     case ErrorCode.NotConversational:
+    case ErrorCode.AssistantBusy:
+    case ErrorCode.AssistantClosed:
       return HttpStatus.CONFLICT;
     case ErrorCode.ValidationFailed:
     case ErrorCode.UnknownStepType:
@@ -53,6 +57,9 @@ export function statusOf(code: ErrorCode): HttpStatus {
     case ErrorCode.InvalidHumanInput:
     case ErrorCode.EgressDenied:
     case ErrorCode.ModelNotAllowed:
+    case ErrorCode.ProviderNotConfigured:
+    case ErrorCode.UnknownMcpServer:
+    case ErrorCode.McpStdioDisabled:
       return HttpStatus.UNPROCESSABLE_ENTITY;
     default: {
       const unmapped: never = code;

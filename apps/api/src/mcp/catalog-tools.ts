@@ -46,7 +46,7 @@ export function catalogTools(listing: ToolListing): StepwiseTool[] {
     {
       name: 'list_tools',
       title: 'List tools',
-      description: 'The tools an agent step may name in its tools: built-in ones and the ones you registered, each with its parameters.',
+      description: "The tools an agent step may name in its tools: built-in ones, the ones you registered, and your MCP servers' tools ('<server>.<tool>'), each with its parameters.",
       inputSchema: objectSchema({}),
       outputSchema: outputOf({
         type: 'object',

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DefinitionsModule } from '../definitions.module';
+import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { RunsModule } from '../runs/runs.module';
 import { SchedulesModule } from '../schedules/schedules.module';
 import { McpShimController } from './mcp-shim.controller';
@@ -9,7 +10,7 @@ import { ToolListing } from './tool-listing';
 
 /** stepwise as an MCP server (/mcp) and seed 003's HTTP shims; StepwiseToolsService is exported for in-process callers. */
 @Module({
-  imports: [DefinitionsModule, RunsModule, SchedulesModule],
+  imports: [DefinitionsModule, RunsModule, SchedulesModule, McpServersModule],
   controllers: [McpController, McpShimController],
   providers: [StepwiseToolsService, ToolListing],
   exports: [StepwiseToolsService],

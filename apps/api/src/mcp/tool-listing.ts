@@ -1,14 +1,15 @@
 // What list_tools answers: the tools an agent may name, from every source. A source is one function, so a
-// new kind of tool (MCP servers' tools, say) is one more entry in `sources`.
+// new kind of tool is one more entry in `sources`.
 import { Injectable } from '@nestjs/common';
 import { BUILTIN_TOOLS, END_TOOL } from '@app/domain';
+import { McpServersService } from '../mcp-servers/mcp-servers.service';
 import { ToolsService } from '../tools/tools.service';
 
 export interface ListedTool {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
-  /** builtin (every agent may use it), registered (POST /tools)... */
+  /** builtin (every agent may use it), registered (POST /tools), mcp (a registered MCP server's, named `<server>.<tool>`) */
   source: string;
 }
 
@@ -18,10 +19,12 @@ export type ToolSource = (userId: string) => Promise<ListedTool[]>;
 export class ToolListing {
   private readonly sources: ToolSource[];
 
-  constructor(registry: ToolsService) {
+  constructor(registry: ToolsService, mcpServers: McpServersService) {
     this.sources = [
       async () => [...BUILTIN_TOOLS, END_TOOL].map(({ name, description, parameters }) => ({ name, description, parameters, source: 'builtin' })),
       async (userId) => (await registry.list(userId)).map(({ name, description, parameters }) => ({ name, description, parameters, source: 'registered' })),
+      // Servers that cannot answer now are left out: list_tools lists what an agent could use.
+      async (userId) => (await mcpServers.allTools(userId)).items.map(({ name, description, input_schema }) => ({ name, description, parameters: input_schema, source: 'mcp' })),
     ];
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { preparedRunOf, RunRepository } from '@app/persistence';
+import { preparedRunOf, RunRepository, type StaleRun } from '@app/persistence';
 import { RunLauncher } from '../temporal/run-launcher';
 import { RunsService } from './runs.service';
 
@@ -10,6 +10,8 @@ import { RunsService } from './runs.service';
  * those whose execution ended unrecorded. Safe on several replicas: a start of `run-<uuid>` joins an
  * execution that exists, so two replicas reconciling one run start it once.
  */
+const PAGE = 50;
+
 @Injectable()
 export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('reconciler');
@@ -41,21 +43,30 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
     return this.passing;
   }
 
+  /**
+   * Pages through every candidate: runs that are long but alive stay candidates, so a pass that stopped at a
+   * first page of them would never reach a run recorded after them.
+   */
   private async reconcile(afterSeconds: number): Promise<number> {
     let started = 0;
-    for (const { uuid, user_id } of await this.runs.staleRunning(afterSeconds, 50)) {
-      const state = await this.launcher.observe(`run-${uuid}`);
-      if (state.state === 'running') continue;
-      if (state.state === 'closed') {
-        await this.service.get(user_id, uuid); // records the end the execution had
-        continue;
-      }
-      const run = await this.runs.find(user_id, uuid);
-      if (!run || run.status !== 'running') continue;
-      await this.launcher.start(preparedRunOf(run));
-      started++;
-      this.logger.warn(`run ${uuid} was recorded but never started: started it now`);
+    for (let page = await this.runs.staleRunning(afterSeconds, PAGE); page.length; page = await this.runs.staleRunning(afterSeconds, PAGE, page.at(-1))) {
+      for (const candidate of page) if (await this.reconcileOne(candidate)) started++;
     }
     return started;
+  }
+
+  /** Whether it started the run. */
+  private async reconcileOne({ uuid, user_id }: StaleRun): Promise<boolean> {
+    const state = await this.launcher.observe(`run-${uuid}`);
+    if (state.state === 'running') return false;
+    if (state.state === 'closed') {
+      await this.service.get(user_id, uuid); // records the end the execution had
+      return false;
+    }
+    const run = await this.runs.find(user_id, uuid);
+    if (!run || run.status !== 'running') return false;
+    await this.launcher.start(preparedRunOf(run));
+    this.logger.warn(`run ${uuid} was recorded but never started: started it now`);
+    return true;
   }
 }

@@ -1,7 +1,7 @@
 // Schedules are Temporal Schedules: no scheduler of our own. This wraps the client's schedule API.
 import { Injectable } from '@nestjs/common';
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type CalendarSpec, type ScheduleSpec } from '@temporalio/client';
-import { RUN_WORKFLOW_TYPE, type ScheduledRunRequest } from '@app/contracts';
+import { RUN_WORKFLOW_TYPE, scheduleWorkflowId, type ScheduledRunRequest } from '@app/contracts';
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
 
@@ -91,7 +91,7 @@ export class TemporalScheduleGateway extends ScheduleGateway {
       action: {
         type: 'startWorkflow',
         workflowType: RUN_WORKFLOW_TYPE,
-        workflowId: `scheduled-${schedule.id}`,
+        workflowId: scheduleWorkflowId(schedule.id),
         taskQueue: this.temporal.config.temporal.taskQueue,
         args: [schedule.request],
         memo: { schedule_id: schedule.id, workflow_uuid: scheduled.workflow_uuid, workflow_name: schedule.workflowName, user_id: scheduled.user_id },

@@ -1,9 +1,9 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Client, type ClientInterceptors, Connection } from '@temporalio/client';
+import type { Client, ClientInterceptors } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import { AppConfig } from '@app/config';
+import { AppConfig, connectTemporalClient } from '@app/config';
 
-/** The API's one Temporal connection, opened on first use so definitions work while Temporal starts. */
+/** The API's one Temporal connection, opened on first use so definitions work while Temporal starts; its payloads are encrypted. */
 @Injectable()
 export class TemporalClient implements OnApplicationShutdown {
   private pending: Promise<Client> | null = null;
@@ -11,9 +11,7 @@ export class TemporalClient implements OnApplicationShutdown {
   constructor(readonly config: AppConfig) {}
 
   get(): Promise<Client> {
-    this.pending ??= Connection.connect({ ...this.config.temporal.connection, address: this.config.temporal.address })
-      .then((connection) => new Client({ connection, namespace: this.config.temporal.namespace, interceptors: this.interceptors() }))
-      .catch((error: unknown) => {
+    this.pending ??= connectTemporalClient(this.config, this.interceptors()).catch((error: unknown) => {
         this.pending = null;
         throw error;
       });

@@ -3,11 +3,12 @@ import { RunLauncher, TemporalRunLauncher } from './run-launcher';
 import { ScheduleGateway, TemporalScheduleGateway } from './schedule-gateway';
 import { SummaryLauncher, TemporalSummaryLauncher } from './summary-launcher';
 import { TemporalClient } from './temporal-client';
+import { AssistantLauncher, TemporalAssistantLauncher } from './assistant-launcher';
 
 /** The API's door to Temporal: start and cancel runs, manage schedules, ask for step summaries. */
 @Global()
 @Module({
-  providers: [TemporalClient, { provide: RunLauncher, useClass: TemporalRunLauncher }, { provide: ScheduleGateway, useClass: TemporalScheduleGateway }, { provide: SummaryLauncher, useClass: TemporalSummaryLauncher }],
-  exports: [TemporalClient, RunLauncher, ScheduleGateway, SummaryLauncher],
+  providers: [TemporalClient, { provide: RunLauncher, useClass: TemporalRunLauncher }, { provide: ScheduleGateway, useClass: TemporalScheduleGateway }, { provide: SummaryLauncher, useClass: TemporalSummaryLauncher }, { provide: AssistantLauncher, useClass: TemporalAssistantLauncher }],
+  exports: [TemporalClient, RunLauncher, ScheduleGateway, SummaryLauncher, AssistantLauncher],
 })
 export class TemporalModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
-import { AppConfig } from '@app/config';
+import { AppConfig, modelPolicyOf } from '@app/config';
 import { DomainError, ErrorCode, modelPolicyIssues, notFound, throwIssues } from '@app/domain';
 import { ToolManifestService, WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
 import { StepSummaries } from './step-summaries.service';
@@ -33,9 +33,9 @@ export class DefinitionStore {
     return this.saved(userId, (await this.workflows.mutate(userId, uuid, checked, this.manifestOf(userId))) ?? this.missing(uuid));
   }
 
-  /** MODELS_ALLOWED and MAX_MAX_TOKENS: a save naming another model, or more tokens, is refused. */
+  /** The providers configured, MODELS_ALLOWED and MAX_MAX_TOKENS: a save naming another provider or model, or more tokens, is refused. */
   private assertModelsAllowed(definition: WorkflowDefinition): WorkflowDefinition {
-    throwIssues(modelPolicyIssues(definition.steps, this.config.models));
+    throwIssues(modelPolicyIssues(definition.steps, modelPolicyOf(this.config)));
     return definition;
   }
 

@@ -4,7 +4,7 @@ import { RunRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService } from './agent-tools.service';
-import { maxTokensOf, ModelCallService } from './model-call.service';
+import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
 import { completedOutput, newOutput, refOf } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
@@ -41,7 +41,7 @@ export class AgentStepService {
     const { messages, next } = await this.conversation.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next);
     if (earlier) return earlier;
-    const response = await this.models.call(context, turn, { model: step.model, messages, tools, ...maxTokensOf(step) }, scope);
+    const response = await this.models.call(context, turn, { ...modelOf(step), messages, tools }, scope);
     const conversation_length = await this.conversation.append(context.instance_uuid, messages, response.message);
     return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
   }

@@ -1,17 +1,48 @@
 import { Injectable } from '@nestjs/common';
-import type { ToolSpec } from '@app/contracts';
-import { BUILTIN_TOOLS, END_TOOL } from '@app/domain';
-import { ToolRepository, type ToolRecord } from '@app/persistence';
+import type { McpConnection, ToolSpec } from '@app/contracts';
+import { BUILTIN_TOOLS, END_TOOL, modelToolName, parseMcpToolName, qualifiedMcpToolName, type McpToolName } from '@app/domain';
+import { McpServerRepository, McpToolCatalog, ToolRepository } from '@app/persistence';
+import { ToolCallError, type ToolDescriptor } from '@app/providers';
 import { StepError } from './step-error';
 
-export type ResolvedTool = { spec: ToolSpec; builtin: true } | { spec: ToolSpec; builtin: false; record: ToolRecord };
+/** `spec` is what the model is offered (an MCP tool under its model-safe name); `record` is how the worker calls it. */
+export type ResolvedTool = { spec: ToolSpec; builtin: true } | { spec: ToolSpec; builtin: false; record: ToolDescriptor };
 
-/** The tools an agent may call: get_output always, `end` in a conversation, the other built-ins and registered tools by name. */
+const mcpDescriptor = (name: McpToolName, connection: McpConnection, spec: Omit<ToolSpec, 'name'>): ToolDescriptor => ({
+  ...spec,
+  name: qualifiedMcpToolName(name),
+  transport: 'mcp',
+  timeout_ms: connection.timeout_ms,
+  mcp: { connection, tool: name.tool },
+});
+
+/**
+ * The tools an agent may call: get_output always, `end` in a conversation, the other built-ins and
+ * registered tools by name, and MCP tools (`<server>.<tool>`) listed live from their servers.
+ */
 @Injectable()
 export class AgentToolsService {
-  constructor(private readonly tools: ToolRepository) {}
+  constructor(
+    private readonly tools: ToolRepository,
+    private readonly mcpServers: McpServerRepository,
+    private readonly mcpTools: McpToolCatalog,
+  ) {}
 
+  /** Every tool of the step with its spec: what an agent is offered when it starts. */
   async resolve(userId: string, names: string[], conversational = false): Promise<ResolvedTool[]> {
+    const [local, mcp] = await Promise.all([this.resolveLocal(userId, names.filter((name) => !parseMcpToolName(name)), conversational), this.resolveMcp(userId, names)]);
+    return [...local, ...mcp];
+  }
+
+  /** The tool the model called by `offeredName`, without listing MCP servers again: null when the step has none of that name. */
+  async find(userId: string, names: string[], conversational: boolean, offeredName: string): Promise<ResolvedTool | null> {
+    const mcp = names.map(parseMcpToolName).find((name) => name && modelToolName(name) === offeredName);
+    if (!mcp) return (await this.resolveLocal(userId, names.filter((name) => !parseMcpToolName(name)), conversational)).find((tool) => tool.spec.name === offeredName) ?? null;
+    const [connection] = await this.mcpServers.connections(userId, [mcp.server]);
+    return connection ? { spec: { name: offeredName, description: '', parameters: {} }, builtin: false, record: mcpDescriptor(mcp, connection, { description: '', parameters: {} }) } : null;
+  }
+
+  private async resolveLocal(userId: string, names: string[], conversational: boolean): Promise<ResolvedTool[]> {
     const builtins = [
       ...BUILTIN_TOOLS.filter((tool) => tool.name === 'get_output' || names.includes(tool.name)),
       ...(conversational || names.includes(END_TOOL.name) ? [END_TOOL] : []),
@@ -24,5 +55,21 @@ export class AgentToolsService {
       ...builtins.map((spec) => ({ spec, builtin: true as const })),
       ...registered.map((record) => ({ spec: { name: record.name, description: record.description, parameters: record.parameters }, builtin: false as const, record })),
     ];
+  }
+
+  /** An unreachable server is retried (it may come back); a server or tool that does not exist fails the step. */
+  private async resolveMcp(userId: string, names: string[]): Promise<ResolvedTool[]> {
+    const wanted = names.flatMap((name) => parseMcpToolName(name) ?? []);
+    if (!wanted.length) return [];
+    const listed = await this.mcpTools.listEach(await this.mcpServers.connections(userId, [...new Set(wanted.map((name) => name.server))]));
+    return wanted.map((name) => {
+      const entry = listed.find((candidate) => candidate.server.name === name.server);
+      if (!entry) throw new StepError('UnknownTool', `unknown MCP server ${name.server} (for ${qualifiedMcpToolName(name)}); register it with POST /mcp-servers`);
+      if ('error' in entry) throw new ToolCallError(entry.error.message, true, { kind: 'network' });
+      const tool = entry.tools.find((candidate) => candidate.name === name.tool);
+      if (!tool) throw new StepError('UnknownTool', `MCP server ${name.server} has no tool ${name.tool}`);
+      const spec = { description: tool.description, parameters: tool.input_schema };
+      return { spec: { name: modelToolName(name), ...spec }, builtin: false as const, record: mcpDescriptor(name, entry.server, spec) };
+    });
   }
 }

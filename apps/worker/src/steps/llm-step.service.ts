@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomLlmStep, OutputRef, StepContext } from '@app/contracts';
 import { RunRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
-import { maxTokensOf, ModelCallService } from './model-call.service';
+import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
 import { completedOutput, newOutput, refOf } from './step-output';
 import { responseFormatOf, StructuredOutputService } from './structured-output.service';
@@ -30,7 +30,7 @@ export class LlmStepService {
       { role: 'user', content: input.user },
     ];
     await this.runs.saveMessages(context.instance_uuid, messages); // what the model call's audit refers to, even if it fails
-    const response = await this.models.call(context, 1, { model: step.model, messages, response_format: responseFormatOf(step), ...maxTokensOf(step) }, scope);
+    const response = await this.models.call(context, 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope);
     const output = newOutput(context, answer.data);
     await this.runs.completeStep(context.instance_uuid, output, answer.messages);

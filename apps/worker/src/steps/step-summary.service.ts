@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import type { StepDefinition, SummarizeStepInput } from '@app/contracts';
 import { summarySourceOf } from '@app/domain';
 import { StepSummaryRepository, WorkflowRepository } from '@app/persistence';
-import { ModelClient } from '@app/providers';
+import { ModelClients } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 
 const INSTRUCTIONS =
@@ -16,7 +16,7 @@ export class StepSummaryService {
   constructor(
     private readonly summaries: StepSummaryRepository,
     private readonly workflows: WorkflowRepository,
-    private readonly model: ModelClient,
+    private readonly models: ModelClients,
     private readonly config: AppConfig,
   ) {}
 
@@ -25,7 +25,8 @@ export class StepSummaryService {
     const source = summarySourceOf((await this.stepOf(user_id, step_uuid)) ?? ({ type: 'deleted' } as never));
     // Deleted, or edited again: a newer summary is (or will be) asked for.
     if (source?.hash !== source_hash) return;
-    const response = await this.model.complete(
+    // SUMMARY_MODEL is a model of the default provider.
+    const response = await this.models.forProvider(this.config.providers.default).complete(
       { model: this.config.summaries.model, messages: [{ role: 'system', content: INSTRUCTIONS }, { role: 'user', content: source.text }] },
       { signal: scope.signal },
     );

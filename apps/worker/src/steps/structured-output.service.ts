@@ -7,7 +7,7 @@ import type { ActivityScope } from './activity-scope';
 import { ModelCallService } from './model-call.service';
 import { StepError } from './step-error';
 import { answerData } from './step-output';
-import { maxTokensOf } from './model-call.service';
+import { modelOf } from './model-call.service';
 
 type ModelStep = CustomLlmStep | CustomAgentStep;
 
@@ -62,7 +62,7 @@ export class StructuredOutputService {
       }
       messages = [...messages, { role: 'user', content: correctionMessage(checked.errors) }];
       await this.runs.saveMessages(context.instance_uuid, messages); // what the call's audit refers to, even if it fails
-      const response = await this.models.call(context, turn + corrections + 1, { model: step.model, messages, response_format: responseFormatOf(step), ...maxTokensOf(step) }, scope);
+      const response = await this.models.call(context, turn + corrections + 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
       answer = response.message;
       messages = [...messages, withoutToolCalls(answer)];
     }

@@ -7,8 +7,11 @@ import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/provider
 import type { ActivityScope } from './activity-scope';
 import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService, type ResolvedTool } from './agent-tools.service';
+import { newOutput } from './step-output';
 
 const BUILTIN_TIMEOUT_MS = 30_000;
+/** MCP answers larger than this reach the model as a reference to a stored output. */
+export const MCP_INLINE_ANSWER_BYTES = 64 * 1024;
 /** The transport kind of the built-in tools that run in the worker (providers' BuiltinToolTransport). */
 const BUILTIN_TRANSPORT = 'builtin';
 
@@ -40,13 +43,15 @@ export class ToolCallService {
     const earlier = await this.answeredCall(context, call, next);
     if (earlier) return earlier;
     const started_at = new Date();
+    // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
+    const named = { tool_name: call.name, mcp_server: null as string | null };
     const audit = (fields: { status: CallStatus; output: unknown; error_message: string | null; input: unknown }) =>
       this.runs.recordToolCall({
         run_uuid: context.run_uuid,
         step_instance_uuid: context.instance_uuid,
         tool_call_id: call.id,
         attempt: scope.attempt,
-        tool_name: call.name,
+        ...named,
         started_at,
         ...(fields.status === 'running' ? { finished_at: null, duration_ms: null } : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
         ...fields,
@@ -65,7 +70,8 @@ export class ToolCallService {
       await audit({ status: 'failed', input: null, output: null, error_message });
       return answer('failed', { error: error_message });
     }
-    const tool = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).find((candidate) => candidate.spec.name === call.name);
+    const tool = await this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name);
+    if (tool && !tool.builtin && tool.record.mcp) Object.assign(named, { tool_name: tool.record.name, mcp_server: tool.record.mcp.connection.name });
     if (!tool) {
       const error_message = `no tool named ${call.name} is available to this agent`;
       await audit({ status: 'failed', input: args, output: null, error_message });
@@ -74,7 +80,7 @@ export class ToolCallService {
     await audit({ status: 'running', input: args, output: null, error_message: null });
     const transport = context.dry_run ? 'dry_run' : tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
     try {
-      const output = await this.execute(context, tool, args, scope.signal);
+      const output = await this.byReferenceIfLarge(context, tool, await this.execute(context, tool, args, scope.signal));
       await audit({ status: 'completed', input: args, output, error_message: null });
       this.metrics.toolCalls.inc({ transport, outcome: 'completed' });
       return answer('completed', output);
@@ -97,6 +103,18 @@ export class ToolCallService {
     const content: unknown = JSON.parse(answer.content ?? 'null');
     const completed = await this.runs.completedToolCall(context.instance_uuid, call.id);
     return { status: completed ? 'completed' : 'failed', summary: summarizeOutput(content), size_bytes: byteSize(content) };
+  }
+
+  /**
+   * An MCP tool's answer over MCP_INLINE_ANSWER_BYTES is stored as an output of the step, and the model
+   * (and the audit) gets its reference, read in full with get_output: MCP results have no size cap of
+   * their own, and every later turn sends the conversation again.
+   */
+  private async byReferenceIfLarge(context: StepContext, tool: ResolvedTool, output: unknown): Promise<unknown> {
+    if (tool.builtin || tool.record.transport !== 'mcp' || byteSize(output) <= MCP_INLINE_ANSWER_BYTES) return output;
+    const stored = newOutput(context, output);
+    await this.runs.storeOutput(stored);
+    return { output_id: stored.uuid, summary: stored.summary, size_bytes: stored.size_bytes, note: 'A large answer: call get_output with this output_id to read it in full.' };
   }
 
   /** Through the transport the tool names; `get_output` is answered here, as it reads this run's user's outputs. */

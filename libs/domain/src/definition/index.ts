@@ -7,4 +7,4 @@ export * from './step-type-details';
 export { STEP_SCHEMAS, STOP_CONDITION_SCHEMA, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 export { loopSourceRef } from './loop';
 export { summarySourceOf, type SummarySource } from './step-summary';
-export { modelPolicyIssues, type ModelPolicy } from './model-policy';
+export { allowedModelOf, modelChoiceIssues, modelPolicyIssues, providerOf, type AllowedModel, type ModelPolicy } from './model-policy';

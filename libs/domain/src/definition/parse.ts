@@ -15,6 +15,7 @@ import { DomainError, ErrorCode } from '../errors';
 import { isValidJsonPath, ruleIssues } from '../conditions';
 import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
+import { offeredToolName } from '../mcp/mcp-tool-names';
 import { jsonSchemaErrors, jsonSchemaProblem, schemaIssues } from './json-schema';
 import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 import { chainAsGraph } from '../graph/chain-graph';
@@ -106,6 +107,7 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
       }
     });
   }
+  if (Array.isArray(step.tools)) issues.push(...offeredNameIssues(step.tools, at('tools')));
   const retry = step.retry_policy;
   if (isObject(retry) && typeof retry.initial_interval_seconds === 'number' && typeof retry.maximum_interval_seconds === 'number') {
     if (retry.maximum_interval_seconds < retry.initial_interval_seconds) {
@@ -114,6 +116,18 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
     }
   }
   return issues;
+}
+
+/** Two of an agent's tools the model would know by one name (`a.b` is offered as `a__b`, a registered tool may be named that). */
+function offeredNameIssues(tools: unknown[], field: string): Issue[] {
+  const seen = new Map<string, string>();
+  return tools.flatMap((tool): Issue[] => {
+    if (typeof tool !== 'string') return [];
+    const offered = offeredToolName(tool);
+    const other = seen.get(offered);
+    seen.set(offered, tool);
+    return other && other !== tool ? [{ code: ErrorCode.ValidationFailed, field, message: `${field}: ${other} and ${tool} would both be offered to the model as ${offered}` }] : [];
+  });
 }
 
 /**

@@ -1,9 +1,10 @@
 // JSON Schemas (draft-07, ajv's default) of every step and trigger type's fields: the validator applies
 // them and GET /step-types and /trigger-types serve them so a UI can render forms. `default` documents the
 // value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
-import { CONDITION_OPERATORS, LOOP_DEFAULTS, LOOP_TYPES, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
+import { CONDITION_OPERATORS, LOOP_DEFAULTS, LOOP_TYPES, MODEL_PROVIDERS, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
 import { DEFAULT_MAX_CORRECTION_ATTEMPTS } from '../outputs/structured-answer';
 import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
+import { MCP_QUALIFIED_NAME_PATTERN } from '../mcp/mcp-tool-names';
 
 type Schema = Record<string, unknown>;
 
@@ -32,7 +33,12 @@ const common = (type: StepType): Schema => ({
 });
 
 const modelFields: Schema = {
-  model: text(200, { title: 'Model', description: 'Model name at the OpenAI-compatible provider' }),
+  provider: {
+    enum: [...MODEL_PROVIDERS, null],
+    title: 'Provider',
+    description: "Who serves the model (absent: the operator's DEFAULT_PROVIDER); only providers the operator configured are accepted",
+  },
+  model: text(200, { title: 'Model', description: 'Model name at the provider, e.g. gpt-4o-mini or claude-sonnet-4-5' }),
   system_prompt: text(100_000, {
     title: 'System prompt',
     description: 'May use <<trigger_output>>, <<trigger_output.field>>, <<step_output.{uuid}>>, <<step_output.{uuid}.field[0]>> and $previous_output',
@@ -97,10 +103,10 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
       tools: {
         type: 'array',
         title: 'Tools',
-        items: { type: 'string', pattern: TOOL_NAME_PATTERN.source },
+        items: { type: 'string', pattern: `^(?:${TOOL_NAME_PATTERN.source.slice(1, -1)}|${MCP_QUALIFIED_NAME_PATTERN.source.slice(1, -1)})$` },
         uniqueItems: true,
         default: [],
-        description: 'Names of registered or built-in tools',
+        description: "Names of registered or built-in tools, and MCP servers' tools as '<server>.<tool>'",
       },
       max_iterations: { type: ['integer', 'null'], minimum: 1, maximum: 100, default: 10, title: 'Max iterations', description: 'Model turns before the step fails' },
     },

@@ -36,6 +36,7 @@ const FIELD_EXAMPLES: Record<string, unknown> = {
   name: 'summarise',
   description: 'Summarises the ticket for the on-call engineer',
   retry_policy: { max_attempts: 3, initial_interval_seconds: 1, backoff_coefficient: 2, maximum_interval_seconds: 30 },
+  provider: 'openai',
   model: 'gpt-4o-mini',
   system_prompt: 'Summarise in two sentences: <<trigger_output.text>>',
   output_schema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] },

@@ -14,6 +14,9 @@ import { DryRuns1763802200000 } from './1763802200000-dry-runs';
 import { WebhookSecurity1763802300000 } from './1763802300000-webhook-security';
 import { RunQuotas1763802400000 } from './1763802400000-run-quotas';
 import { RunBudgets1763802500000 } from './1763802500000-run-budgets';
+import { McpServers1764000200000 } from './1764000200000-mcp-servers';
+import { ModelCallProvider1764000300000 } from './1764000300000-model-call-provider';
+import { Assistant1764000400000 } from './1764000400000-assistant';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -33,4 +36,7 @@ export const migrations: (new () => unknown)[] = [
   WebhookSecurity1763802300000,
   RunQuotas1763802400000,
   RunBudgets1763802500000,
+  McpServers1764000200000,
+  ModelCallProvider1764000300000,
+  Assistant1764000400000,
 ];

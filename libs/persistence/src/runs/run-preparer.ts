@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
-import { byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy } from '@app/domain';
+import { type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
 import { preparedRunOf, runIdentity } from './prepared-run';
 import type { RunRepository } from './run.repository';
@@ -42,11 +42,23 @@ export class RunPreparer {
     if (!record) throw notFound('Workflow', request.workflowUuid);
     const definition = definitionOf(record);
     assertStartsRuns(definition);
+    // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
+    return this.record(request, definition, () => this.toolManifests.driftOf(record));
+  }
+
+  /**
+   * A dry run of a definition not saved yet (the assistant's candidate, under the uuid it will be saved as):
+   * the same rows and input as any run; there is no saved tool manifest to drift from.
+   */
+  prepareUnsaved(request: RunRequest & { dryRun: true }, definition: WorkflowDefinition): Promise<{ created: boolean; run: PreparedRun }> {
+    return this.record(request, definition, async () => null);
+  }
+
+  private async record(request: RunRequest, definition: WorkflowDefinition, driftOf: () => Promise<ToolDrift | null>): Promise<{ created: boolean; run: PreparedRun }> {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
-    // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
-    const toolDrift = await this.toolManifests.driftOf(record);
+    const toolDrift = await driftOf();
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
     const output = request.triggerOutput;

@@ -78,6 +78,7 @@ export class ModelCallEntity {
   @Column({ type: 'char', length: 36 }) step_instance_uuid!: string;
   @Column({ type: 'int' }) turn!: number;
   @Column({ type: 'int' }) attempt!: number;
+  @Column({ type: 'varchar', nullable: true }) provider!: string | null;
   @Column({ type: 'varchar' }) model!: string;
   @Column({ type: 'varchar' }) status!: string;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
@@ -99,6 +100,7 @@ export class ToolCallEntity {
   @Column({ type: 'varchar' }) tool_call_id!: string;
   @Column({ type: 'int' }) attempt!: number;
   @Column({ type: 'varchar' }) tool_name!: string;
+  @Column({ type: 'varchar', nullable: true }) mcp_server!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) output!: unknown;
   @Column({ type: 'varchar' }) status!: string;

@@ -25,6 +25,8 @@ export interface ModelCallRecord extends TokenUsage {
   step_instance_uuid: string;
   turn: number;
   attempt: number;
+  /** Who served the call (`openai`, `anthropic`, `openrouter`, `dry-run`); null on calls recorded before providers were. */
+  provider: string | null;
   model: string;
   status: CallStatus;
   error_message: string | null;
@@ -42,6 +44,8 @@ export interface ToolCallRecord {
   tool_call_id: string;
   attempt: number;
   tool_name: string;
+  /** The MCP server that answered (its name when called); null for registered and built-in tools. */
+  mcp_server?: string | null;
   input: unknown;
   output: unknown;
   status: CallStatus;

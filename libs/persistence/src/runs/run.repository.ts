@@ -20,12 +20,15 @@ export abstract class RunRepository {
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
   /** The run's own row, without its steps and audit: for what only needs its status or definition. */
   abstract findRun(userId: string, uuid: string): Promise<RunRecord | null>;
-  /** Runs the API started (`run-<uuid>` executions) still recorded running after `olderThanSeconds`: candidates for the reconciler. */
   /** The tokens the run's completed model calls used. */
   abstract tokensUsed(runUuid: string): Promise<number>;
   /** A budgeted run waits for an approval (awaiting_input) or goes on (running), its budget state shown. */
   abstract setBudget(runUuid: string, budget: BudgetState, status: 'running' | 'awaiting_input'): Promise<void>;
-  abstract staleRunning(olderThanSeconds: number, limit: number): Promise<{ uuid: string; user_id: string }[]>;
+  /**
+   * Runs the API started (`run-<uuid>` executions) still recorded running after `olderThanSeconds`: candidates
+   * for the reconciler, oldest first, the page after `after`.
+   */
+  abstract staleRunning(olderThanSeconds: number, limit: number, after?: StaleRun | null): Promise<StaleRun[]>;
   abstract list(userId: string, filter: RunFilter, page: PageRequest): Promise<Page<RunRecord>>;
   abstract findOutput(userId: string, outputId: string): Promise<OutputRecord | null>;
 
@@ -45,6 +48,8 @@ export abstract class RunRepository {
   /** Marks a step running (keeps the first started_at) and counts the attempt. */
   abstract startStep(instanceUuid: string, inputData: unknown): Promise<void>;
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
+  /** Stores an output on its own, the step going on (a large tool answer the model reads by reference). */
+  abstract storeOutput(output: NewOutput): Promise<void>;
   /** Stores the output and completes the step, summing its model calls' tokens, in one transaction. */
   abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;
   /** Completes a step whose output is one stored already (its latest iteration's or execution's): referenced, not copied. */
@@ -81,4 +86,11 @@ export abstract class RunRepository {
   /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
   abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
   abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;
+}
+
+/** A run recorded `running` for a while, in the order the reconciler pages through them (created_at, then uuid). */
+export interface StaleRun {
+  uuid: string;
+  user_id: string;
+  created_at: Date;
 }

@@ -5,27 +5,39 @@ import {
   buildToolManifest,
   checkToolDrift,
   manifestHash,
+  parseMcpToolName,
   toolNamesOf,
   type SavedToolManifest,
   type ToolDrift,
   type ToolManifest,
 } from '@app/domain';
 import type { WorkflowRecord } from '../definitions/workflow.repository';
+import type { McpToolCatalog } from '../mcp/mcp-tool-catalog';
 import type { ToolRepository } from './tool.repository';
 
-/** Tool manifests against the registry as it is now: computed when a workflow is saved, compared when a run starts. */
+/**
+ * Tool manifests against the registry and the MCP servers as they are now: computed when a workflow is
+ * saved, compared when a run starts. MCP tools are listed live from their servers.
+ */
 export class ToolManifestService {
-  constructor(private readonly tools: ToolRepository) {}
+  constructor(
+    private readonly tools: ToolRepository,
+    private readonly mcpTools: McpToolCatalog,
+  ) {}
 
-  /** The agents' tools of `steps` from the built-ins and the user's registry; names neither knows are `missing`. */
+  /** The agents' tools of `steps` from the built-ins, the user's registry and MCP servers; names none knows are `missing`. */
   async current(userId: string, steps: readonly StepDefinition[]): Promise<ToolManifest> {
     const names = toolNamesOf(steps);
-    const registered = await this.tools.findByNames(userId, names.filter((name) => !BUILTIN_TOOL_NAMES.includes(name)));
-    return buildToolManifest(names, [...BUILTIN_TOOLS, ...registered]);
+    const [registered, mcp] = await Promise.all([
+      this.tools.findByNames(userId, names.filter((name) => !BUILTIN_TOOL_NAMES.includes(name) && !parseMcpToolName(name))),
+      this.mcpTools.specsOf(userId, names),
+    ]);
+    return buildToolManifest(names, [...BUILTIN_TOOLS, ...registered, ...mcp]);
   }
 
-  /** What a save stores: the manifest and its hash. */
+  /** What a save stores: the manifest and its hash. A step naming an MCP server the user does not have is refused. */
   async forSave(userId: string, steps: readonly StepDefinition[]): Promise<SavedToolManifest> {
+    await this.mcpTools.assertServersKnown(userId, steps);
     const tool_manifest = await this.current(userId, steps);
     return { tool_manifest, tool_manifest_hash: manifestHash(tool_manifest) };
   }

@@ -5,7 +5,7 @@ import { DomainError, ErrorCode } from '@app/domain';
 import { pageOf, type Page, type PageRequest } from '../pages';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, StepWithIterations, ToolCallRecord } from './run.records';
-import { ITERATIONS_SHOWN_AT_EACH_END, RunRepository, type NewOutput } from './run.repository';
+import { ITERATIONS_SHOWN_AT_EACH_END, RunRepository, type NewOutput, type StaleRun } from './run.repository';
 import { retryingLostConnection } from '../lost-connection';
 
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
@@ -112,11 +112,12 @@ export class TypeormRunRepository extends RunRepository {
     await manager.query('UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0) WHERE r.uuid = ?', [runUuid]);
   }
 
-  async staleRunning(olderThanSeconds: number, limit: number): Promise<{ uuid: string; user_id: string }[]> {
+  async staleRunning(olderThanSeconds: number, limit: number, after: StaleRun | null = null): Promise<StaleRun[]> {
+    const page = after ? 'AND (created_at > ? OR (created_at = ? AND uuid > ?))' : '';
     return this.dataSource.query(
-      `SELECT uuid, user_id FROM workflow_runs WHERE status = 'running' AND temporal_workflow_id = CONCAT('run-', uuid)
-         AND created_at < NOW(3) - INTERVAL ? SECOND AND created_at > NOW(3) - INTERVAL 1 DAY ORDER BY created_at LIMIT ?`,
-      [olderThanSeconds, limit],
+      `SELECT uuid, user_id, created_at FROM workflow_runs WHERE status = 'running' AND temporal_workflow_id = CONCAT('run-', uuid)
+         AND created_at < NOW(3) - INTERVAL ? SECOND AND created_at > NOW(3) - INTERVAL 1 DAY ${page} ORDER BY created_at, uuid LIMIT ?`,
+      [olderThanSeconds, ...(after ? [after.created_at, after.created_at, after.uuid] : []), limit],
     );
   }
 
@@ -334,6 +335,10 @@ export class TypeormRunRepository extends RunRepository {
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
     await this.transaction((manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { messages: messages as never }));
+  }
+
+  async storeOutput(output: NewOutput): Promise<void> {
+    await this.transaction((manager) => manager.insert(StepOutputEntity, output as never));
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {

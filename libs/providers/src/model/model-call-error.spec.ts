@@ -1,5 +1,6 @@
 // The classification alone, from the SDK's error objects: no HTTP.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import * as anthropic from '@anthropic-ai/sdk';
 import { classifyModelError, ModelCallError, retryAfterMs } from './model-call-error';
 
 const apiError = (status: number, headers: Record<string, string> = {}, body: unknown = { error: { message: 'provider says no' } }) =>
@@ -81,5 +82,22 @@ describe(retryAfterMs.name, () => {
     expect(retryAfterMs(headers({}))).toBeUndefined();
     expect(retryAfterMs(headers({ 'retry-after': 'soon', 'retry-after-ms': 'x' }))).toBeUndefined();
     expect(retryAfterMs(headers({ 'retry-after': '-3' }))).toBeUndefined();
+  });
+});
+
+describe(`${classifyModelError.name} of Anthropic's SDK errors`, () => {
+  const anthropicError = (status: number, headers: Record<string, string> = {}) =>
+    anthropic.APIError.generate(status, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers(headers));
+
+  it('classifies them by the same table, with the message of their error body', () => {
+    expect(classifyModelError(anthropicError(529, { 'retry-after': '3' }))).toMatchObject({ kind: 'server', retryable: true, status: 529, retryAfterMs: 3000, message: 'model provider answered 529: Overloaded' });
+    expect(classifyModelError(anthropicError(429))).toMatchObject({ kind: 'rate_limited', retryable: true });
+    expect(classifyModelError(anthropicError(401))).toMatchObject({ kind: 'auth', retryable: false });
+  });
+
+  it('classifies aborts, timeouts and connection failures', () => {
+    expect(classifyModelError(new anthropic.APIUserAbortError())).toMatchObject({ kind: 'aborted', retryable: false });
+    expect(classifyModelError(new anthropic.APIConnectionTimeoutError())).toMatchObject({ kind: 'timeout', retryable: true });
+    expect(classifyModelError(new anthropic.APIConnectionError({ cause: new Error('ECONNREFUSED') }))).toMatchObject({ kind: 'network', retryable: true, message: expect.stringContaining('ECONNREFUSED') });
   });
 });

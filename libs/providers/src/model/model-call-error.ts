@@ -1,5 +1,6 @@
 // Which model failures are worth another attempt. Temporal does the retrying; this only classifies.
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import * as anthropic from '@anthropic-ai/sdk';
+import * as openai from 'openai';
 
 export type ModelErrorKind =
   | 'rate_limited'
@@ -41,6 +42,12 @@ export class ModelCallError extends Error {
   }
 }
 
+/** A provider's 200 that is not an answer (a broken proxy or provider): worth a retry. */
+export const malformedResponse = (what: string) => new ModelCallError({ kind: 'malformed_response', retryable: true, message: `model provider answered malformed data: ${what}` });
+
+/** A request no provider could take (our bug, not theirs): final. */
+export const invalidModelRequest = (what: string) => new ModelCallError({ kind: 'bad_request', retryable: false, message: `invalid model request: ${what}` });
+
 const BY_STATUS: Record<number, [ModelErrorKind, boolean]> = {
   400: ['bad_request', false],
   401: ['auth', false],
@@ -78,27 +85,36 @@ export function classifyHttpStatus(status: number, providerMessage: string, head
   return new ModelCallError({ kind, retryable, status, retryAfterMs: wait, message: `model provider answered ${status}: ${providerMessage}` });
 }
 
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** Both SDKs have the same error classes, each its own: an error of either is classified alike. */
+const SDK_ERRORS = {
+  abort: [openai.APIUserAbortError, anthropic.APIUserAbortError],
+  timeout: [openai.APIConnectionTimeoutError, anthropic.APIConnectionTimeoutError],
+  connection: [openai.APIConnectionError, anthropic.APIConnectionError],
+  api: [openai.APIError, anthropic.APIError],
+} satisfies Record<string, ErrorClass[]>;
+
+const isOne = (error: unknown, classes: ErrorClass[]): error is Error => classes.some((type) => error instanceof type);
+
 /**
- * Any failure of a model call as a ModelCallError. Pure: it reads the `openai` SDK's error classes (and
- * what fetch and JSON parsing throw) and nothing else.
+ * Any failure of a model call as a ModelCallError. Pure: it reads the `openai` and `@anthropic-ai/sdk`
+ * SDKs' error classes (and what fetch and JSON parsing throw) and nothing else.
  */
 export function classifyModelError(error: unknown): ModelCallError {
   if (error instanceof ModelCallError) return error;
-  // The SDK's abort, timeout and connection errors extend APIError without a status: test them first.
-  if (error instanceof APIUserAbortError || isDomError(error, 'AbortError')) {
+  // The SDKs' abort, timeout and connection errors extend APIError without a status: test them first.
+  if (isOne(error, SDK_ERRORS.abort) || isDomError(error, 'AbortError')) {
     return new ModelCallError({ kind: 'aborted', retryable: false, message: 'model call aborted', cause: error });
   }
-  if (error instanceof APIConnectionTimeoutError || isDomError(error, 'TimeoutError')) {
+  if (isOne(error, SDK_ERRORS.timeout) || isDomError(error, 'TimeoutError')) {
     return new ModelCallError({ kind: 'timeout', retryable: true, message: 'model call timed out', cause: error });
   }
-  if (error instanceof APIConnectionError) {
+  if (isOne(error, SDK_ERRORS.connection)) {
     return new ModelCallError({ kind: 'network', retryable: true, message: `model provider unreachable: ${describeCause(error)}`, cause: error });
   }
-  if (error instanceof APIError && error.status !== undefined) {
-    const body = error.error as { message?: unknown } | undefined;
-    const providerMessage = typeof body?.message === 'string' ? body.message : error.message;
-    return classifyHttpStatus(error.status, providerMessage, error.headers);
-  }
+  const answered = error as openai.APIError | anthropic.APIError;
+  if (isOne(error, SDK_ERRORS.api) && answered.status !== undefined) return classifyHttpStatus(answered.status, providerMessageOf(answered), answered.headers);
   // fetch fails reading a body the server cut off with a TypeError ("terminated").
   if (error instanceof TypeError && error.cause !== undefined) {
     return new ModelCallError({ kind: 'network', retryable: true, message: `model provider connection failed: ${error.message}`, cause: error });
@@ -106,6 +122,16 @@ export function classifyModelError(error: unknown): ModelCallError {
   // A 200 whose body is not JSON (SyntaxError) or not a completion: a broken proxy or provider, worth a retry.
   const detail = error instanceof Error ? error.message : String(error);
   return new ModelCallError({ kind: 'malformed_response', retryable: true, message: `model provider answered malformed data: ${detail}`, cause: error });
+}
+
+/**
+ * The provider's own words: OpenAI's SDK keeps the body's `error` object (`{message}`), Anthropic's the
+ * whole body (`{type: "error", error: {type, message}}`).
+ */
+function providerMessageOf(error: openai.APIError | anthropic.APIError): string {
+  const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const message = body?.message ?? body?.error?.message;
+  return typeof message === 'string' ? message : error.message;
 }
 
 /** "fetch failed (connect ECONNREFUSED 127.0.0.1:1)": the innermost messages say what happened. */
@@ -119,5 +145,5 @@ function describeCause(error: Error): string {
 }
 
 function isDomError(error: unknown, name: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name && !(error instanceof APIError);
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name && !isOne(error, SDK_ERRORS.api);
 }

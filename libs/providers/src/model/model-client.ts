@@ -25,8 +25,11 @@ export interface ModelResponse {
   duration_ms: number;
 }
 
+/** A token count as a provider reported it: anything but a positive number counts as none. */
+export const tokenCount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+
 /**
- * One chat completion against an OpenAI-compatible provider. Failures are ModelCallErrors that say
+ * One chat completion against a provider (OpenAI-compatible, or Anthropic's Messages API). Failures are ModelCallErrors that say
  * whether another attempt may help; retries belong to Temporal, not here.
  */
 export abstract class ModelClient {

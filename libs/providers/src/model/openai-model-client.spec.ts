@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage } from '@app/contracts';
 import { ModelFake, reply } from '../../../../test/support/model-fake';
+import { rejectionOf } from '../../../../test/support/rejection';
 import { ModelCallError } from './model-call-error';
 import type { ModelRequest } from './model-client';
 import { OpenAiModelClient } from './openai-model-client';
@@ -28,14 +29,7 @@ describe(OpenAiModelClient.name, () => {
   ];
   const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({ model: 'gpt-test', messages, ...overrides });
 
-  async function failureOf(promise: Promise<unknown>): Promise<ModelCallError> {
-    const error = await promise.then(
-      () => null,
-      (thrown: unknown) => thrown,
-    );
-    if (error instanceof ModelCallError) return error;
-    throw new Error(`expected a ModelCallError, got ${error === null ? 'an answer' : String(error)}`);
-  }
+  const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, ModelCallError);
 
   it('sends a plain request as the provider expects and maps a text answer', async () => {
     fake.script(reply.text('hello'));

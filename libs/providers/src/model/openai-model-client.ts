@@ -1,4 +1,4 @@
-import OpenAI, { APIUserAbortError } from 'openai';
+import OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -6,28 +6,28 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ToolCallRequest } from '@app/contracts';
-import { classifyModelError, ModelCallError } from './model-call-error';
-import { ModelClient, type ModelRequest, type ModelResponse, type ResponseFormat } from './model-client';
+import { invalidModelRequest, malformedResponse } from './model-call-error';
+import { ModelClient, tokenCount, type ModelRequest, type ModelResponse, type ResponseFormat } from './model-client';
+import { withDeadline } from './model-deadline';
 
-/** What the client needs of `AppConfig.model`. */
+/** What the client needs of `AppConfig.model` (or of another OpenAI-compatible provider's settings). */
 export interface OpenAiSettings {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
+  /** Its name in metrics and traces (default `openai`): OpenRouter is the same protocol. */
+  provider?: string;
 }
 
-/**
- * The `openai` SDK with its own retries off: Temporal retries activities, with our classification. The
- * deadline is ours (it covers reading the body too, and tells a timeout from a dropped connection
- * whatever the runtime's abort errors look like); the SDK's own timeout is only a backstop.
- */
+/** The `openai` SDK with its own retries off: Temporal retries activities, with our classification. */
 export class OpenAiModelClient extends ModelClient {
-  readonly provider = 'openai';
+  readonly provider: string;
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
 
   constructor(settings: OpenAiSettings) {
     super();
+    this.provider = settings.provider ?? 'openai';
     this.timeoutMs = settings.timeoutMs;
     this.client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs + 1000 });
   }
@@ -35,17 +35,8 @@ export class OpenAiModelClient extends ModelClient {
   async complete(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const started = Date.now();
     const params = toSdkRequest(request);
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-    try {
-      const completion = await this.client.chat.completions.create(params, { signal });
-      return { ...fromSdkCompletion(completion, request.model), duration_ms: Date.now() - started };
-    } catch (error) {
-      if (error instanceof ModelCallError) throw error;
-      if (options.signal?.aborted) throw classifyModelError(new APIUserAbortError());
-      if (deadline.aborted) throw new ModelCallError({ kind: 'timeout', retryable: true, message: `model call timed out after ${this.timeoutMs} ms`, cause: error });
-      throw classifyModelError(error);
-    }
+    const answer = await withDeadline(this.timeoutMs, options.signal, async (signal) => fromSdkCompletion(await this.client.chat.completions.create(params, { signal }), request.model));
+    return { ...answer, duration_ms: Date.now() - started };
   }
 }
 
@@ -68,7 +59,7 @@ function toSdkMessage(message: ChatMessage, index: number): ChatCompletionMessag
   const name = message.name ? { name: message.name } : {};
   switch (message.role) {
     case 'tool':
-      if (!message.tool_call_id) throw invalidRequest(`messages[${index}] is a tool message without tool_call_id`);
+      if (!message.tool_call_id) throw invalidModelRequest(`messages[${index}] is a tool message without tool_call_id`);
       return { role: 'tool', content: message.content ?? '', tool_call_id: message.tool_call_id };
     case 'assistant':
       if (message.tool_calls?.length) {
@@ -79,7 +70,7 @@ function toSdkMessage(message: ChatMessage, index: number): ChatCompletionMessag
     case 'user':
       return { role: message.role, content: message.content ?? '', ...name };
     default:
-      throw invalidRequest(`messages[${index}] has an unknown role ${JSON.stringify((message as { role: unknown }).role)}`);
+      throw invalidModelRequest(`messages[${index}] has an unknown role ${JSON.stringify((message as { role: unknown }).role)}`);
   }
 }
 
@@ -98,26 +89,20 @@ function toSdkFormat(format: ResponseFormat): NonNullable<ChatCompletionCreatePa
 function fromSdkCompletion(completion: ChatCompletion, requestedModel: string): Omit<ModelResponse, 'duration_ms'> {
   const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
   const message = choice?.message;
-  if (!message || typeof message !== 'object') throw malformed('no choice with a message');
-  if (message.content !== null && message.content !== undefined && typeof message.content !== 'string') throw malformed('message content is not text');
-  if (message.tool_calls !== undefined && message.tool_calls !== null && !Array.isArray(message.tool_calls)) throw malformed('tool_calls is not a list');
+  if (!message || typeof message !== 'object') throw malformedResponse('no choice with a message');
+  if (message.content !== null && message.content !== undefined && typeof message.content !== 'string') throw malformedResponse('message content is not text');
+  if (message.tool_calls !== undefined && message.tool_calls !== null && !Array.isArray(message.tool_calls)) throw malformedResponse('tool_calls is not a list');
   const toolCalls: ToolCallRequest[] = (message.tool_calls ?? []).flatMap((call) => {
     if (call?.type !== 'function') return []; // custom (non-function) tools are never offered
-    if (typeof call.id !== 'string' || typeof call.function?.name !== 'string') throw malformed('a tool call without id or name');
+    if (typeof call.id !== 'string' || typeof call.function?.name !== 'string') throw malformedResponse('a tool call without id or name');
     return [{ id: call.id, name: call.function.name, arguments: typeof call.function.arguments === 'string' ? call.function.arguments : '' }];
   });
-  const prompt = count(completion.usage?.prompt_tokens);
-  const answer = count(completion.usage?.completion_tokens);
+  const prompt = tokenCount(completion.usage?.prompt_tokens);
+  const answer = tokenCount(completion.usage?.completion_tokens);
   return {
     message: { role: 'assistant', content: message.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
     finish_reason: choice?.finish_reason ?? null,
-    usage: { prompt_tokens: prompt, completion_tokens: answer, total_tokens: count(completion.usage?.total_tokens) || prompt + answer },
+    usage: { prompt_tokens: prompt, completion_tokens: answer, total_tokens: tokenCount(completion.usage?.total_tokens) || prompt + answer },
     model: typeof completion.model === 'string' && completion.model ? completion.model : requestedModel,
   };
 }
-
-const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
-
-const malformed = (what: string) => new ModelCallError({ kind: 'malformed_response', retryable: true, message: `model provider answered malformed data: ${what}` });
-
-const invalidRequest = (what: string) => new ModelCallError({ kind: 'bad_request', retryable: false, message: `invalid model request: ${what}` });

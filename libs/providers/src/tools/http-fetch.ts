@@ -82,7 +82,8 @@ export function deniedIn(error: unknown): EgressDeniedError | null {
   return null;
 }
 
-function describe(error: unknown): string {
+/** The messages of an error and its causes, joined: `fetch failed: connect ECONNREFUSED 127.0.0.1:9`. */
+export function describe(error: unknown): string {
   const parts: string[] = [];
   for (let current = error; current && parts.length < 3; current = (current as { cause?: unknown }).cause) {
     const message = (current as { message?: unknown }).message;

@@ -1,5 +1,6 @@
 // The seam between the worker and the tools agents call: one transport per way of reaching a tool (HTTP
-// endpoints and built-ins today, MCP servers later). A tool's `transport` names the one that calls it.
+// endpoints, built-ins, MCP servers). A tool's `transport` names the one that calls it.
+import type { McpConnection } from '@app/contracts';
 
 /** A callable tool as the worker sees it, whatever reaches it. A persisted ToolRecord is one. */
 export interface ToolDescriptor {
@@ -12,6 +13,8 @@ export interface ToolDescriptor {
   endpoint_url?: string | null;
   /** How long one call may take; each transport has a default. */
   timeout_ms?: number | null;
+  /** The `mcp` transport: the server (secrets revealed) and the tool's name there. */
+  mcp?: { connection: McpConnection; tool: string } | null;
 }
 
 export type ToolErrorKind =
@@ -30,7 +33,9 @@ export type ToolErrorKind =
   /** the caller gave up (cancellation) */
   | 'aborted'
   /** the egress policy refused the address (EGRESS_DENIED): no connection was opened */
-  | 'denied';
+  | 'denied'
+  /** the tool ran and reported an error of its own (an MCP result with isError): an answer for the model */
+  | 'tool_error';
 
 export interface ToolCallErrorDetails {
   /** Defaults to `server` when retryable, `invalid` when not. */

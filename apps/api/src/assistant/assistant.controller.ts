@@ -1,0 +1,75 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { DomainError, ErrorCode } from '@app/domain';
+import { AssistantRepository } from '@app/persistence';
+import { CurrentUser, type AuthenticatedUser } from '../auth';
+import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
+import { paginationOf } from '../common/pagination';
+import { ApiEventStream, ApiResumePoint } from './assistant.openapi';
+import { AssistantService } from './assistant.service';
+import { resumePoint, streamEvents } from './event-stream';
+
+@ApiTags('assistant')
+@ApiBearerAuth()
+@Controller('assistant/sessions')
+export class AssistantController {
+  constructor(
+    private readonly assistant: AssistantService,
+    private readonly sessions: AssistantRepository,
+  ) {}
+
+  @Post()
+  @ApiJsonBody('NewAssistantSession')
+  @ApiAnswers(201, 'AssistantSession', 400, 404, 422, 503)
+  create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
+    return this.assistant.create(user.userId, body);
+  }
+
+  @Get()
+  @ApiPaged()
+  @ApiAnswers(200, 'AssistantSessionPage', 422)
+  list(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
+    return this.assistant.list(user.userId, paginationOf(query));
+  }
+
+  @Get(':uuid')
+  @ApiAnswers(200, 'AssistantSession', 404)
+  get(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
+    return this.assistant.get(user.userId, uuid);
+  }
+
+  @Delete(':uuid')
+  @HttpCode(204)
+  @ApiAnswers(204, null, 404)
+  async remove(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
+    await this.assistant.remove(user.userId, uuid);
+  }
+
+  /** The message starts a turn; its events stream until the turn's final one. 409 while a turn runs or once the session ended. */
+  @Post(':uuid/messages')
+  @ApiJsonBody('AssistantMessage')
+  @ApiEventStream(400, 404, 409, 422, 503)
+  async message(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown, @Req() request: Request, @Res() response: Response) {
+    const { session, after } = await this.assistant.sendMessage(user.userId, uuid, body);
+    await streamEvents(request, response, this.sessions, session.uuid, after, false);
+  }
+
+  /** Replays the events after Last-Event-ID (or ?after=), then follows the turn to its final event. */
+  @Get(':uuid/events')
+  @ApiResumePoint()
+  @ApiEventStream(404, 422)
+  async events(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('uuid') uuid: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Query('after') after: string | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const from = resumePoint(lastEventId, typeof after === 'string' ? after : undefined);
+    if (from === null) throw new DomainError(ErrorCode.ValidationFailed, 'Last-Event-ID and after must be an event id (a whole number)', { field: lastEventId !== undefined ? 'Last-Event-ID' : 'after' });
+    const session = await this.assistant.find(user.userId, uuid);
+    await streamEvents(request, response, this.sessions, session.uuid, from, true);
+  }
+}

@@ -1,0 +1,80 @@
+// OpenAPI components of the assistant's routes: sessions, the message body and the SSE events.
+import { applyDecorators } from '@nestjs/common';
+import { ApiHeader, ApiQuery, ApiResponse, type SchemaObject } from '@nestjs/swagger';
+import { ASSISTANT_EVENT_TYPES, ASSISTANT_MODES, ASSISTANT_STAGES, MODEL_PROVIDERS } from '@app/contracts';
+import { ref } from '../common/openapi';
+
+const uuid: SchemaObject = { type: 'string', format: 'uuid' };
+const stage: SchemaObject = { type: 'string', enum: [...ASSISTANT_STAGES] };
+
+export function assistantComponents(): Record<string, SchemaObject> {
+  return {
+    NewAssistantSession: {
+      type: 'object',
+      required: ['mode'],
+      additionalProperties: false,
+      properties: {
+        mode: { type: 'string', enum: [...ASSISTANT_MODES] },
+        source_workflow_uuid: { ...uuid, description: 'edit and copy: the workflow to start from' },
+        provider: { type: 'string', enum: [...MODEL_PROVIDERS], description: 'The model provider the session asks (default DEFAULT_PROVIDER; one whose key is set)' },
+        model: { type: 'string', maxLength: 191, description: 'The model the session asks (default ASSISTANT_MODEL)' },
+      },
+    },
+    AssistantSession: {
+      type: 'object',
+      properties: {
+        uuid,
+        mode: { type: 'string', enum: [...ASSISTANT_MODES] },
+        source_workflow_uuid: { ...uuid, nullable: true },
+        provider: { type: 'string', nullable: true },
+        model: { type: 'string', nullable: true },
+        stage,
+        previous_stage: { ...stage, nullable: true },
+        intent_summary: { type: 'string' },
+        conversations: { type: 'array', items: { type: 'object', properties: { role: { type: 'string', enum: ['user', 'assistant'] }, text: { type: 'string' }, turn: { type: 'integer' }, at: { type: 'string', format: 'date-time' } } } },
+        pending_questions: { type: 'array', items: { type: 'string' } },
+        workflow_uuid: { ...uuid, nullable: true, description: 'The workflow the session saved' },
+        final_error_message: { type: 'string', nullable: true },
+        tokens: { type: 'object', properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } } },
+        created_at: { type: 'string', format: 'date-time' },
+        updated_at: { type: 'string', format: 'date-time' },
+      },
+    },
+    AssistantSessionPage: {
+      type: 'object',
+      properties: { items: { type: 'array', items: ref('AssistantSession') }, total: { type: 'integer' }, limit: { type: 'integer' }, next_cursor: { type: 'string', nullable: true } },
+    },
+    AssistantMessage: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1, maxLength: 20000 } } },
+    AssistantEvent: {
+      type: 'object',
+      description: 'One SSE `data:` line (its `id:` is the event\'s place in the session); the stream ends after the turn\'s event with is_final',
+      required: ['session_id', 'response_type', 'is_final'],
+      properties: {
+        session_id: uuid,
+        response_type: { type: 'string', enum: [...ASSISTANT_EVENT_TYPES] },
+        is_final: { type: 'boolean' },
+        status_change: { type: 'object', properties: { previous_stage: { ...stage, nullable: true }, current_stage: stage, node_name: { type: 'string' } } },
+        message: { type: 'string' },
+        workflow: { type: 'object', description: 'The workflow JSON as the model wrote it' },
+        workflow_uuid: { ...uuid, description: 'Once saved' },
+        saved_workflow: { type: 'object', description: 'The workflow as saved (GET /workflows/{uuid})' },
+        issues: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } } }, description: 'Back to generation after validation: what the model is told to fix' },
+        dry_run: { type: 'object', properties: { run_uuid: uuid, status: { type: 'string' }, error_message: { type: 'string', nullable: true } }, description: 'After the dry run: the run and how it ended' },
+        error: { type: 'object', properties: { error_code: { type: 'string' }, message: { type: 'string' }, details: {}, is_recoverable: { type: 'boolean' } } },
+      },
+    },
+  };
+}
+
+/** A route answering seed 003's events as text/event-stream, or a coded error (JSON) before the stream starts. */
+export const ApiEventStream = (...errors: number[]) =>
+  applyDecorators(
+    ApiResponse({ status: 200, content: { 'text/event-stream': { schema: ref('AssistantEvent') } }, description: 'Server-sent events' }),
+    ...[401, ...errors].map((status) => ApiResponse({ status, schema: ref('Error') })),
+  );
+
+export const ApiResumePoint = () =>
+  applyDecorators(
+    ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Replay the events after this one (what EventSource sends on reconnecting)' }),
+    ApiQuery({ name: 'after', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Replay the events after this id (when the header cannot be set)' }),
+  );

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig, modelPolicyOf } from '@app/config';
+import { ASSISTANT_MODES, MODEL_PROVIDERS, type AssistantMode, type ModelProvider } from '@app/contracts';
+import { DomainError, ErrorCode, modelChoiceIssues, notFound } from '@app/domain';
+import { AssistantRepository, WorkflowRepository, type AssistantSessionRecord, type Page } from '@app/persistence';
+import type { Pagination } from '../common/pagination';
+import { isUuid } from '../common/uuids';
+import { AssistantLauncher } from '../temporal/assistant-launcher';
+import { toSessionView, type SessionView } from './assistant.views';
+
+const FIELDS = ['mode', 'source_workflow_uuid', 'provider', 'model'];
+const MAX_TEXT = 20_000;
+
+const invalid = (field: string, message: string) => new DomainError(ErrorCode.ValidationFailed, message, { field });
+
+function optionalName(body: Record<string, unknown>, field: string, maxLength: number): string | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !value.trim() || value.length > maxLength) throw invalid(field, `${field} must be a non-empty string of at most ${maxLength} characters`);
+  return value;
+}
+
+function optionalProvider(value: unknown): ModelProvider | null {
+  if (value === undefined || value === null) return null;
+  if (!(MODEL_PROVIDERS as readonly unknown[]).includes(value)) throw invalid('provider', `provider must be one of ${MODEL_PROVIDERS.join(', ')}`);
+  return value as ModelProvider;
+}
+
+@Injectable()
+export class AssistantService {
+  constructor(
+    private readonly sessions: AssistantRepository,
+    private readonly workflows: WorkflowRepository,
+    private readonly launcher: AssistantLauncher,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** POST /assistant/sessions: the session's row, then its workflow in Temporal (the row goes if that fails). */
+  async create(userId: string, input: unknown): Promise<SessionView> {
+    const body = (input && typeof input === 'object' && !Array.isArray(input) ? input : {}) as Record<string, unknown>;
+    const extra = Object.keys(body).find((key) => !FIELDS.includes(key));
+    if (extra) throw invalid(extra, `${extra} is not a known field; a session takes ${FIELDS.join(', ')}`);
+    const mode = body.mode as AssistantMode;
+    if (!ASSISTANT_MODES.includes(mode)) throw invalid('mode', `mode must be one of ${ASSISTANT_MODES.join(', ')}`);
+    const source = await this.sourceOf(userId, mode, body.source_workflow_uuid);
+    const model = optionalName(body, 'model', 191);
+    const provider = optionalProvider(body.provider);
+    const choice = { provider, model: model ?? this.config.assistant.model };
+    const [issue] = modelChoiceIssues(choice, modelPolicyOf(this.config));
+    if (issue) throw new DomainError(issue.code, issue.message, { field: issue.field });
+    const session = await this.sessions.create({ uuid: randomUUID(), user_id: userId, mode, source_workflow_uuid: source, provider, model });
+    try {
+      await this.launcher.start({ session_uuid: session.uuid, user_id: userId, mode, source_workflow_uuid: source });
+    } catch (error) {
+      await this.sessions.delete(userId, session.uuid);
+      throw error;
+    }
+    return toSessionView(session);
+  }
+
+  private async sourceOf(userId: string, mode: AssistantMode, value: unknown): Promise<string | null> {
+    if (mode === 'create') {
+      if (value !== undefined && value !== null) throw invalid('source_workflow_uuid', 'a create session starts from nothing: leave source_workflow_uuid out');
+      return null;
+    }
+    if (typeof value !== 'string' || !isUuid(value)) throw invalid('source_workflow_uuid', `an ${mode} session needs source_workflow_uuid, the uuid of one of your workflows`);
+    if (!(await this.workflows.find(userId, value.toLowerCase()))) throw notFound('Workflow', value);
+    return value.toLowerCase();
+  }
+
+  async list(userId: string, page: Pagination): Promise<Page<SessionView>> {
+    const result = await this.sessions.list(userId, page);
+    return { ...result, items: result.items.map(toSessionView) };
+  }
+
+  async get(userId: string, uuid: string): Promise<SessionView> {
+    return toSessionView(await this.find(userId, uuid));
+  }
+
+  /** Scoped to the user: another user's session is a 404, as a missing one. */
+  async find(userId: string, uuid: string): Promise<AssistantSessionRecord> {
+    const session = isUuid(uuid) ? await this.sessions.find(userId, uuid.toLowerCase()) : null;
+    if (!session) throw notFound('Assistant session', uuid);
+    return session;
+  }
+
+  async remove(userId: string, uuid: string): Promise<void> {
+    const session = await this.find(userId, uuid);
+    await this.launcher.stop(session.uuid);
+    await this.sessions.delete(userId, session.uuid);
+  }
+
+  /**
+   * POST /assistant/sessions/{uuid}/messages: the message goes to the session's workflow; answers the seq of
+   * the last event before it, where the turn's events start.
+   */
+  async sendMessage(userId: string, uuid: string, body: unknown): Promise<{ session: AssistantSessionRecord; after: number }> {
+    const text = (body as { text?: unknown } | null)?.text;
+    if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT) throw invalid('text', `text must be a non-empty string of at most ${MAX_TEXT} characters`);
+    const session = await this.find(userId, uuid);
+    const after = await this.sessions.lastSeq(session.uuid);
+    await this.launcher.sendMessage(session.uuid, { text });
+    return { session, after };
+  }
+}

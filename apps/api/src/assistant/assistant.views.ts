@@ -1,0 +1,9 @@
+import type { AssistantSessionRecord } from '@app/persistence';
+
+/** A session as GET /assistant/sessions/{uuid} answers it (seed 003's workflow_agent_states, tokens summed). */
+export function toSessionView(session: AssistantSessionRecord) {
+  const { user_id: _user, generation: _generation, candidate: _candidate, prompt_tokens, completion_tokens, ...fields } = session;
+  return { ...fields, tokens: { prompt: prompt_tokens, completion: completion_tokens, total: prompt_tokens + completion_tokens } };
+}
+
+export type SessionView = ReturnType<typeof toSessionView>;

@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig } from './app-config';
+
+const env = (extra: Record<string, string>) => ({ ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, ...extra });
+
+describe(`${loadConfig.name} TEMPORAL_CODEC_CORS_ORIGINS`, () => {
+  it("lets the Web UI's origin call the codec endpoint by default, or the origins given", () => {
+    expect(loadConfig(env({})).temporal.codecCorsOrigins).toEqual(['http://127.0.0.1:8233']);
+    expect(loadConfig(env({ TEMPORAL_UI_URL: 'https://temporal.example.com/ui/' })).temporal.codecCorsOrigins).toEqual(['https://temporal.example.com']);
+    expect(loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'https://a.example, http://localhost:8080/' })).temporal.codecCorsOrigins).toEqual(['https://a.example', 'http://localhost:8080']);
+  });
+
+  it('refuses what is not an origin, naming the setting', () => {
+    expect(() => loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'https://a.example/path' }))).toThrow(new ConfigError('TEMPORAL_CODEC_CORS_ORIGINS: "https://a.example/path" is not an origin (scheme://host[:port], no path)'));
+    expect(() => loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'a.example' }))).toThrow(/^TEMPORAL_CODEC_CORS_ORIGINS must be a comma-separated list of origins/);
+  });
+});

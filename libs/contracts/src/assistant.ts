@@ -1,0 +1,103 @@
+// Seed 003's assistant: a conversation (a session) becomes a validated, dry-run, saved workflow. Each session
+// is one long-lived Temporal workflow; a user message is an Update running one turn; every model call and
+// tool call is an activity. Events go to MySQL (assistant_events), which the SSE endpoints tail.
+import type { PreparedRun } from './engine';
+
+export const ASSISTANT_WORKFLOW_TYPE = 'assistantSessionWorkflow';
+export const assistantWorkflowId = (sessionUuid: string): string => `assistant-${sessionUuid}`;
+export const ASSISTANT_MESSAGE_UPDATE = 'assistantMessage';
+/** The Update's refusal types, mapped to 409s by the API. */
+export const ASSISTANT_BUSY = 'ASSISTANT_BUSY';
+export const ASSISTANT_CLOSED = 'ASSISTANT_CLOSED';
+
+export const ASSISTANT_MODES = ['create', 'edit', 'copy'] as const;
+export type AssistantMode = (typeof ASSISTANT_MODES)[number];
+
+export const ASSISTANT_STAGES = ['clarification', 'workflow_generation', 'validation', 'dry_run', 'saving', 'completed', 'failed'] as const;
+export type AssistantStage = (typeof ASSISTANT_STAGES)[number];
+
+export const ASSISTANT_EVENT_TYPES = ['STATUS_CHANGE', 'MESSAGE', 'WORKFLOW', 'ERROR'] as const;
+export type AssistantEventType = (typeof ASSISTANT_EVENT_TYPES)[number];
+
+/** Seed 003's limits: tool rounds per generation, steps per workflow, exchanges the clarifier sees. */
+export const ASSISTANT_MAX_TOOL_ROUNDS = 5;
+export const ASSISTANT_MAX_STEPS = 50;
+export const ASSISTANT_CONVERSATION_EXCHANGES = 10;
+/** Generations after the first that a validation issue or a failed dry run may ask for. */
+export const ASSISTANT_CORRECTION_ROUNDS = 3;
+/** A session takes no more messages after this long without one. */
+export const ASSISTANT_IDLE_TIMEOUT_SECONDS = 24 * 3600;
+
+export interface AssistantSessionInput {
+  session_uuid: string;
+  user_id: string;
+  mode: AssistantMode;
+  /** edit and copy: the workflow the session starts from. */
+  source_workflow_uuid: string | null;
+  /** How long a model call may go without a heartbeat before Temporal retries it on another worker. */
+  heartbeat_timeout_seconds?: number;
+}
+
+export interface AssistantMessageArgs {
+  text: string;
+}
+
+/** What the message's Update answers once the workflow took it: the turn it starts. */
+export interface AssistantTurnResult {
+  turn: number;
+}
+
+/** Names one activity's work in a session: retried, it finds its answer by this key and does nothing twice. */
+export interface AssistantCallRef {
+  session_uuid: string;
+  /** 1-based: the user message the work answers. */
+  turn: number;
+  call_key: string;
+}
+
+export interface AssistantToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface ClarifyResult {
+  ready: boolean;
+}
+
+/** One generation model call: tool calls to run, or a candidate definition stored on the session. */
+export interface GenerateResult {
+  tool_calls: AssistantToolCall[];
+}
+
+export interface CheckResult {
+  /** No issue: the candidate may be dry-run. */
+  ok: boolean;
+}
+
+export interface DryRunOutcome {
+  run_uuid: string;
+  status: string;
+  error_message: string | null;
+}
+
+export interface AssistantActivities {
+  /** Records the user's message of a turn. */
+  recordUserMessage(ref: AssistantCallRef & { text: string }): Promise<void>;
+  /** Stage 1: the model says what it understood and asks one question, or says it is ready. */
+  clarify(ref: AssistantCallRef): Promise<ClarifyResult>;
+  /** Stage 2: one model call of the generation conversation (`with_tools`: it may still call tools). */
+  generate(ref: AssistantCallRef & { with_tools: boolean }): Promise<GenerateResult>;
+  /** One of stepwise's tools, its answer added to the generation conversation. */
+  callAssistantTool(ref: AssistantCallRef & { call: AssistantToolCall }): Promise<void>;
+  /** Stage 3: the validator on the candidate; its issues go back into the generation conversation. */
+  checkCandidate(ref: AssistantCallRef & { target_uuid: string }): Promise<CheckResult>;
+  /** Stage 4: records a dry run of the unsaved candidate and answers the run workflow's input. */
+  prepareDryRun(ref: AssistantCallRef & { target_uuid: string; run_uuid: string }): Promise<PreparedRun>;
+  /** Stage 4's end: a failed dry run goes back into the generation conversation. */
+  recordDryRun(ref: AssistantCallRef & { outcome: DryRunOutcome }): Promise<CheckResult>;
+  /** Stage 5: create (create, copy) or replace (edit) the workflow through the REST service. */
+  saveCandidate(ref: AssistantCallRef & { target_uuid: string }): Promise<void>;
+  /** The turn failed for good: stage failed, final_error_message, an ERROR event. */
+  failTurn(ref: AssistantCallRef & { error_code: string; message: string }): Promise<void>;
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { candidateOf, checkCandidate, issuesFeedback } from './candidate';
+import { parseClarification, recentConversation } from './clarification';
+
+const llm = (name: string, extra: Record<string, unknown> = {}) => ({ uuid: randomUUID(), type: 'custom_llm', name, model: 'm', system_prompt: 'p', ...extra });
+const policy = { allowed: [], maxMaxTokens: 100_000 };
+
+describe(recentConversation.name, () => {
+  it('keeps the last exchanges, each a person\'s message and the answers to it', () => {
+    const entries = Array.from({ length: 12 }, (_, i) => [{ role: 'user' as const, text: `q${i}` }, { role: 'assistant' as const, text: `a${i}` }]).flat();
+    const sut = recentConversation(entries, 10);
+    expect(sut).toHaveLength(20);
+    expect(sut[0]).toEqual({ role: 'user', content: 'q2' });
+    expect(sut[19]).toEqual({ role: 'assistant', content: 'a11' });
+    expect(recentConversation(entries.slice(0, 3), 10).map((m) => m.content)).toEqual(['q0', 'a0', 'q1']);
+  });
+});
+
+describe(parseClarification.name, () => {
+  it('reads a question, or ready (a question beside ready: true is dropped), and takes prose as a question', () => {
+    expect(parseClarification('{"intent_summary": "x", "clarification_question": "Which?", "ready": false}')).toEqual({ intent_summary: 'x', clarification_question: 'Which?' });
+    expect(parseClarification('{"intent_summary": "x", "clarification_question": "Which?", "ready": true}').clarification_question).toBeNull();
+    expect(parseClarification('Which language?')).toEqual({ intent_summary: '', clarification_question: 'Which language?' });
+  });
+});
+
+describe(checkCandidate.name, () => {
+  const known = new Set(['search']);
+  const uuid = randomUUID();
+
+  it('finds the JSON object in an answer, fenced or not', () => {
+    expect(candidateOf('Here:\n```json\n{"name": "a"}\n```')).toEqual({ value: { name: 'a' } });
+    expect(candidateOf('{"name": "b"}')).toEqual({ value: { name: 'b' } });
+    expect(candidateOf('no json here')).toMatchObject({ issue: { field: 'body' } });
+  });
+
+  it('answers the definition under the target uuid when it is valid', () => {
+    const sut = checkCandidate({ name: 'ok', steps: [llm('a')] }, uuid, policy, known, randomUUID);
+    expect(sut).toMatchObject({ ok: true, definition: { uuid, name: 'ok', steps: [{ name: 'a' }] } });
+  });
+
+  it('names each issue with its field: the validator\'s, unknown tools, models not allowed, too many steps', () => {
+    const agent = { uuid: randomUUID(), type: 'custom_agent', name: 'agent', model: 'm', system_prompt: 'p', tools: ['search', 'nope'] };
+    const issues = (candidate: unknown, allowed: string[] = []) => {
+      const sut = checkCandidate(candidate, uuid, { ...policy, allowed }, known, randomUUID);
+      return sut.ok ? [] : sut.issues.map((issue) => `${issue.code} ${issue.field}`);
+    };
+    expect(issues({ name: 'x', steps: [llm('a', { system_prompt: `<<step_output.${randomUUID()}>>` })] })).toEqual(['UNKNOWN_STEP_REFERENCE steps[0].system_prompt']);
+    expect(issues({ name: 'x', steps: [agent] })).toEqual(['UNKNOWN_TOOL steps[0].tools[1]']);
+    expect(issues({ name: 'x', steps: [llm('a')] }, ['other'])).toEqual(['MODEL_NOT_ALLOWED steps[0].model']);
+    expect(issues({ name: 'x', steps: Array.from({ length: 51 }, (_, i) => llm(`s${i}`)) })).toEqual(['VALIDATION_FAILED steps']);
+    expect(issuesFeedback([{ code: 'UNKNOWN_TOOL' as never, field: 'steps[0].tools[1]', message: 'no tool' }])).toContain('- UNKNOWN_TOOL at steps[0].tools[1]: no tool');
+  });
+});

@@ -1,0 +1,4 @@
+export * from './candidate';
+export * from './clarification';
+export * from './events';
+export * from './generation';

@@ -1,0 +1,2 @@
+export * from './mcp-tool-names';
+export * from './parse-mcp-server';

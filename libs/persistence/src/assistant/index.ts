@@ -1,0 +1,3 @@
+export * from './assistant.entities';
+export * from './assistant.repository';
+export * from './typeorm-assistant.repository';

@@ -1,0 +1,22 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { McpToolSource } from '@app/contracts';
+import { EgressPolicy } from '../net/egress-fetch';
+import { McpClientPool } from './mcp-client-pool';
+
+/** One MCP client pool per process (API and worker), its HTTP through the egress policy; closed at shutdown (stdio servers exit). */
+@Global()
+@Module({
+  providers: [
+    { provide: McpClientPool, useFactory: (config: AppConfig) => new McpClientPool({ fetch: new EgressPolicy(config.egress.allow).fetch, stdioAllowed: config.mcp.stdioAllowed }), inject: [AppConfig] },
+    { provide: McpToolSource, useExisting: McpClientPool },
+  ],
+  exports: [McpClientPool, McpToolSource],
+})
+export class McpClientModule implements OnApplicationShutdown {
+  constructor(@Inject(McpClientPool) private readonly pool: McpClientPool) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}

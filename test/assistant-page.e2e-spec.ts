@@ -1,0 +1,78 @@
+// The assistant's page in a real headless browser (Debian's chromium driven by puppeteer-core): a person
+// pastes a key, asks, sees the question stream in, answers, and sees the workflow saved with a link to run it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { chainCandidate, clarifier } from './support/assistant';
+import { reply } from './support/model-fake';
+import { useStack, type Stack } from './support/stack';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+describe('The assistant page', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let profile: string;
+
+  // Registered before the stack's hooks, so the browser (and its keep-alive connections) goes first.
+  beforeAll(async () => {
+    profile = mkdtempSync(path.join(os.tmpdir(), 'stepwise-chromium-'));
+    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, args });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+  useStack((started) => (stack = started));
+
+  const texts = (page: Page, selector: string) => page.$$eval(selector, (nodes) => nodes.map((node) => node.textContent ?? ''));
+  async function waitForText(page: Page, selector: string, text: string): Promise<void> {
+    for (const deadline = Date.now() + 30_000; !(await texts(page, selector)).some((shown) => shown.includes(text)); ) {
+      if (Date.now() > deadline) throw new Error(`no ${selector} shows ${text}: ${JSON.stringify(await texts(page, '#log > div'))}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function send(page: Page, text: string): Promise<void> {
+    await page.waitForSelector('#send:not([disabled])');
+    await page.type('#message', text);
+    await page.keyboard.press('Enter');
+  }
+
+  it('streams the question, then the stages and the saved workflow, whose link runs it', async () => {
+    const page = await browser.newPage();
+    await page.goto(stack.api.baseUrl.replace('/api/v1', '/assistant'));
+    await page.type('#key', stack.user.key!);
+    await page.click('#begin');
+
+    stack.model.script(clarifier.asks('Which language should the summary be in?'));
+    await send(page, 'Summarise the articles I send');
+    await waitForText(page, '#log .assistant', 'Which language should the summary be in?');
+
+    const candidate = chainCandidate();
+    stack.model.script(clarifier.ready(), reply.json(candidate));
+    await send(page, 'English');
+    await waitForText(page, '#workflow-name', '(saved)');
+
+    expect(await texts(page, '#log > div')).toEqual([
+      expect.stringMatching(/^session .* started$/),
+      'you: Summarise the articles I send',
+      'assistant: Which language should the summary be in?',
+      'you: English',
+      ...['workflow_generation', 'validation', 'dry_run', 'saving', 'completed'].map((stage) => `stage: ${stage}`),
+    ]);
+    expect(await texts(page, '#stages .current')).toEqual(['completed']);
+    expect(await texts(page, '#workflow-name')).toEqual([`${candidate.name} (saved)`]);
+    expect(await texts(page, '#steps li')).toEqual(['summarise — custom_llm', 'translate — custom_llm']);
+    expect(await texts(page, '#edges li')).toEqual(['summarise → translate']);
+
+    stack.model.script(reply.text('a summary'), reply.text('une traduction'));
+    await page.click('#run');
+    await waitForText(page, '#run-status', 'run ');
+    const runUuid = /run ([0-9a-f-]{36})/.exec((await texts(page, '#run-status'))[0])![1];
+    expect((await stack.waitForRun(runUuid)).status).toBe('completed');
+    await page.close();
+  });
+});

@@ -1,0 +1,132 @@
+// Seed 003's assistant end to end: a session on Temporal, its turns streamed over SSE from MySQL, the
+// model fake playing the model, the dry run on the real run workflow and the save through the REST service.
+import { chainCandidate, clarifier, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
+import { reply } from './support/model-fake';
+import { useStack, type Stack } from './support/stack';
+
+describe('Assistant', () => {
+  let stack: Stack;
+  useStack((started) => (stack = started));
+
+  it('asks one question, then writes a workflow whose validation issue a correction round fixes, dry-runs it and saves it', async () => {
+    const session = await newSession(stack.user);
+    stack.model.script(clarifier.asks('Which language should the summary be in?'));
+    const first = await sendMessage(stack.user, session, 'Summarise the articles I send');
+    expect(first.status).toBe(200);
+    const asked = await first.done;
+    expect(asked.map((event) => [event.data.response_type, event.data.message, event.data.is_final])).toEqual([['MESSAGE', 'Which language should the summary be in?', true]]);
+
+    const broken = chainCandidate(undefined, true);
+    const fixed = { ...chainCandidate(broken.name), steps: chainCandidate().steps };
+    stack.model.script(clarifier.ready(), reply.toolCalls([{ name: 'list_step_types', arguments: {} }]), reply.json(broken), reply.json(fixed));
+    const events = await (await sendMessage(stack.user, session, 'English, three bullet points')).done;
+
+    expect(events.map(shapeOf)).toEqual([
+      'STATUS_CHANGE:clarification>workflow_generation',
+      'WORKFLOW',
+      'STATUS_CHANGE:workflow_generation>validation',
+      'STATUS_CHANGE:validation>workflow_generation',
+      ...SAVED_AT_FIRST_ATTEMPT.slice(1),
+    ]);
+    expect(events.every((event, i) => event.data.session_id === session && event.data.is_final === (i === events.length - 1))).toBe(true);
+    expect(events.map((event) => event.id)).toEqual(events.map((_, i) => events[0].id + i));
+    expect(events[3].data.issues).toEqual([expect.objectContaining({ code: 'UNKNOWN_STEP_REFERENCE', field: 'steps[1].system_prompt' })]);
+    const saved = events[events.length - 2].data;
+    expect(saved).toMatchObject({ workflow: fixed, workflow_uuid: expect.any(String), saved_workflow: { name: fixed.name } });
+
+    // What reached the model: the conversation, the tool's answer, then the issue named with its field.
+    const [clarify, , afterTool, correction] = stack.model.requests.slice(1).map((request) => request.body);
+    expect(clarify.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Summarise the articles I send', 'Which language should the summary be in?', 'English, three bullet points']);
+    expect(clarify.response_format).toEqual({ type: 'json_object' });
+    expect(afterTool.messages.find((m) => m.role === 'tool')?.content).toContain('custom_llm');
+    expect(afterTool.tools?.map((tool) => tool.function.name).sort()).toEqual(['get_step_type', 'get_workflow', 'list_step_types', 'list_tools']);
+    expect(correction.messages[correction.messages.length - 1].content).toMatch(/UNKNOWN_STEP_REFERENCE at steps\[1\]\.system_prompt/);
+
+    const workflow = await stack.user.get(`/workflows/${saved.workflow_uuid}/details`);
+    expect(workflow.body.steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate']);
+    const runs = await stack.user.get(`/workflows/${saved.workflow_uuid}/runs`);
+    expect(runs.body.items).toEqual([expect.objectContaining({ status: 'completed', dry_run: true })]);
+    const state = await stack.user.get(`/assistant/sessions/${session}`);
+    expect(state.body).toMatchObject({ stage: 'completed', previous_stage: 'saving', workflow_uuid: saved.workflow_uuid, pending_questions: [], final_error_message: null, intent_summary: 'Summarise English articles in three bullet points' });
+    expect(state.body.tokens.total).toBe(5 * 15);
+
+    const closed = await sendMessage(stack.user, session, 'one more thing');
+    expect(closed).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
+  });
+
+  it('feeds a failed dry run back to the model, which fixes it before anything is saved', async () => {
+    const session = await newSession(stack.user);
+    const looping = chainCandidate();
+    // Valid, but its loop reads trigger_output.items, which the dry run's trigger data lacks: the run fails.
+    looping.steps[0] = { ...looping.steps[0], loop: { type: 'for_each', input_path: '<<trigger_output.items>>' } };
+    const fixed = chainCandidate(looping.name);
+    stack.model.script(clarifier.ready(), reply.json(looping), reply.json(fixed));
+    const events = await (await sendMessage(stack.user, session, 'Summarise each item I send')).done;
+
+    expect(events.map(shapeOf)).toEqual([
+      ...SAVED_AT_FIRST_ATTEMPT.slice(0, 4),
+      'STATUS_CHANGE:dry_run>workflow_generation',
+      ...SAVED_AT_FIRST_ATTEMPT.slice(1),
+    ]);
+    const failed = events[4].data.dry_run;
+    expect(failed).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/input_path/) });
+    const correction = stack.model.requests[2].body.messages;
+    expect(correction[correction.length - 1].content).toContain(`dry run failed: ${failed.error_message}`);
+    const saved = events[events.length - 2].data.workflow_uuid;
+    const runs = (await stack.user.get(`/workflows/${saved}/runs`)).body.items;
+    expect(runs.map((run: { status: string; dry_run: boolean; uuid: string }) => [run.status, run.dry_run]).sort()).toEqual([
+      ['completed', true],
+      ['failed', true],
+    ]);
+    expect(runs.find((run: { status: string }) => run.status === 'failed').uuid).toBe(failed.run_uuid);
+    expect((await stack.user.get(`/workflows/${saved}/details`)).body.steps[0].loop ?? null).toBeNull();
+  });
+
+  it('ends failed, with an ERROR event and final_error_message, when the corrections run out', async () => {
+    const session = await newSession(stack.user);
+    const broken = chainCandidate(undefined, true);
+    stack.model.script(clarifier.ready(), ...[0, 1, 2, 3].map(() => reply.json(broken)));
+    const events = await (await sendMessage(stack.user, session, 'Summarise')).done;
+
+    const last = events[events.length - 1].data;
+    expect(events.slice(-2).map(shapeOf)).toEqual(['STATUS_CHANGE:workflow_generation>failed', 'ERROR']);
+    expect(last).toMatchObject({ is_final: true, error: { error_code: 'CORRECTIONS_EXHAUSTED', message: expect.stringContaining('3 correction rounds'), is_recoverable: false } });
+    const state = (await stack.user.get(`/assistant/sessions/${session}`)).body;
+    expect(state).toMatchObject({ stage: 'failed', workflow_uuid: null, final_error_message: last.error.message });
+    expect((await stack.user.get('/workflows')).body.items.map((w: { name: string }) => w.name)).not.toContain(broken.name);
+  });
+
+  it('edits a workflow in place: the model reads it with get_workflow and its answer replaces it', async () => {
+    const source = await stack.createWorkflow([chainCandidate().steps[0]]);
+    const session = await newSession(stack.user, { mode: 'edit', source_workflow_uuid: source.uuid });
+    const edited = { ...chainCandidate(`edited-${source.name}`), steps: [{ ...source.steps[0], name: 'summarise briefly' }] };
+    stack.model.script(clarifier.ready('Make the summary brief'), reply.toolCalls([{ name: 'get_workflow', arguments: { workflow_uuid: source.uuid } }]), reply.json(edited));
+    const events = await (await sendMessage(stack.user, session, 'Make it brief')).done;
+
+    expect(events.map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
+    expect(events[events.length - 2].data.workflow_uuid).toBe(source.uuid);
+    const [, generation, afterTool] = stack.model.requests.map((request) => request.body.messages);
+    expect(generation[1].content).toContain(`Start from workflow ${source.uuid}`);
+    expect(JSON.parse(afterTool[afterTool.length - 1].content ?? '{}')).toMatchObject({ uuid: source.uuid, name: source.name });
+    const now = (await stack.user.get(`/workflows/${source.uuid}/details`)).body;
+    expect(now).toMatchObject({ name: edited.name, steps: [{ uuid: source.steps[0].uuid, name: 'summarise briefly' }] });
+    expect((await stack.user.get(`/assistant/sessions/${session}`)).body).toMatchObject({ mode: 'edit', source_workflow_uuid: source.uuid, workflow_uuid: source.uuid });
+  });
+
+  it('copies a workflow: a step uuid kept from the source goes back to the model, the answer is saved as a new workflow and the source stays as it was', async () => {
+    const source = await stack.createWorkflow([chainCandidate().steps[0]]);
+    const session = await newSession(stack.user, { mode: 'copy', source_workflow_uuid: source.uuid, provider: 'openai', model: 'test-model' });
+    const copy = chainCandidate(`copy-of-${source.name}`);
+    const keptUuid = { ...copy, steps: [{ ...copy.steps[0], uuid: source.steps[0].uuid }] };
+    stack.model.script(clarifier.ready(), reply.json(keptUuid), reply.json(copy));
+    const events = await (await sendMessage(stack.user, session, 'The same, plus a translation')).done;
+
+    expect(events.map(shapeOf)).toEqual([...SAVED_AT_FIRST_ATTEMPT.slice(0, 3), 'STATUS_CHANGE:validation>workflow_generation', ...SAVED_AT_FIRST_ATTEMPT.slice(1)]);
+    expect(events[3].data.issues).toEqual([{ code: 'CONFLICT', field: 'steps[0].uuid', message: expect.stringContaining(source.steps[0].uuid) }]);
+    const saved = events[events.length - 2].data.workflow_uuid;
+    expect(saved).not.toBe(source.uuid);
+    expect(stack.model.requests.every((request) => request.body.model === 'test-model')).toBe(true);
+    expect((await stack.user.get(`/workflows/${saved}/details`)).body.steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate']);
+    expect((await stack.user.get(`/workflows/${source.uuid}/details`)).body).toMatchObject({ name: source.name, steps: [{ uuid: source.steps[0].uuid }] });
+  });
+});
