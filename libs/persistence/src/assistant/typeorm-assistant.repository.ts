@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { retryingLostConnection } from '../lost-connection';
+import { retryingRolledBack } from '../rolled-back';
 import { pageOf, type Page, type PageRequest } from '../pages';
 import { AssistantSessionEntity } from './assistant.entities';
 import { AssistantRepository, type AssistantEventRecord, type AssistantSessionChange, type AssistantSessionRecord, type NewAssistantEvent, type NewAssistantSession } from './assistant.repository';
@@ -45,7 +45,7 @@ export class TypeormAssistantRepository extends AssistantRepository {
   }
 
   commit(sessionUuid: string, callKey: string, result: unknown, change: AssistantSessionChange, events: NewAssistantEvent[]): Promise<boolean> {
-    return retryingLostConnection(() =>
+    return retryingRolledBack(() =>
       this.dataSource.transaction(async (manager) => {
         const stored = await manager.query('INSERT IGNORE INTO assistant_calls (session_uuid, call_key, result) VALUES (?, ?, ?)', [sessionUuid, callKey, JSON.stringify(result ?? null)]);
         if (stored.affectedRows === 0) return false;

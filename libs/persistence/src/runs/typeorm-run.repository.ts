@@ -6,7 +6,7 @@ import { pageOf, type Page, type PageRequest } from '../pages';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import type { LoopState, ModelCallRecord, NewRun, NotificationRecord, OutputRecord, RunFilter, RunRecord, RunWithSteps, StepInstanceRecord, StepWithAudit, StepWithIterations, ToolCallRecord } from './run.records';
 import { ITERATIONS_SHOWN_AT_EACH_END, RunRepository, type NewOutput, type StaleRun } from './run.repository';
-import { retryingLostConnection } from '../lost-connection';
+import { retryingRolledBack } from '../rolled-back';
 
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
 const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Temporal retried the call after its heartbeat timeout';
@@ -23,9 +23,9 @@ export class TypeormRunRepository extends RunRepository {
     super();
   }
 
-  /** Every write runs whole, and again on a fresh connection if its connection died under it. */
+  /** Every write runs whole, and again if the server rolled it back (a dead connection, a lost deadlock). */
   private transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return retryingLostConnection(() => this.dataSource.transaction(work));
+    return retryingRolledBack(() => this.dataSource.transaction(work));
   }
 
   async create(run: NewRun): Promise<boolean> {

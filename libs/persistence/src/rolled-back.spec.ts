@@ -1,8 +1,9 @@
-import { isLostConnection, retryingLostConnection } from './lost-connection';
+import { isDeadlock, isLostConnection, retryingRolledBack } from './rolled-back';
 
 // The shapes mysql2 gives when the server KILLs a connection: during a statement, then on the next one.
 const killedDuringStatement = Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
 const usedAfterKill = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
+const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 });
 const duplicate = Object.assign(new Error("Duplicate entry 'x' for key 'PRIMARY'"), { code: 'ER_DUP_ENTRY', errno: 1062 });
 
 describe(isLostConnection.name, () => {
@@ -19,7 +20,16 @@ describe(isLostConnection.name, () => {
   });
 });
 
-describe(retryingLostConnection.name, () => {
+describe(isDeadlock.name, () => {
+  it('knows a deadlock victim, bare or wrapped by TypeORM, and nothing else', () => {
+    expect(isDeadlock(deadlock)).toBe(true);
+    expect(isDeadlock({ message: 'Query failed', driverError: deadlock })).toBe(true);
+    expect(isDeadlock(duplicate)).toBe(false);
+    expect(isDeadlock(killedDuringStatement)).toBe(false);
+  });
+});
+
+describe(retryingRolledBack.name, () => {
   it('runs the work again after a lost connection', async () => {
     const outcomes = [killedDuringStatement, 'done'];
     const work = jest.fn(async () => {
@@ -27,16 +37,27 @@ describe(retryingLostConnection.name, () => {
       if (next instanceof Error) throw next;
       return next;
     });
-    await expect(retryingLostConnection(work, 3, 1)).resolves.toBe('done');
+    await expect(retryingRolledBack(work, 3, 1)).resolves.toBe('done');
     expect(work).toHaveBeenCalledTimes(2);
+  });
+
+  it('runs the whole work again after losing a deadlock', async () => {
+    const outcomes = [deadlock, deadlock, 'done'];
+    const work = jest.fn(async () => {
+      const next = outcomes.shift();
+      if (next instanceof Error) throw next;
+      return next;
+    });
+    await expect(retryingRolledBack(work, 3, 1)).resolves.toBe('done');
+    expect(work).toHaveBeenCalledTimes(3);
   });
 
   it('gives up after its attempts, and never retries other errors', async () => {
     const lost = jest.fn(async () => Promise.reject(killedDuringStatement));
-    await expect(retryingLostConnection(lost, 3, 1)).rejects.toBe(killedDuringStatement);
+    await expect(retryingRolledBack(lost, 3, 1)).rejects.toBe(killedDuringStatement);
     expect(lost).toHaveBeenCalledTimes(3);
     const failing = jest.fn(async () => Promise.reject(duplicate));
-    await expect(retryingLostConnection(failing, 3, 1)).rejects.toBe(duplicate);
+    await expect(retryingRolledBack(failing, 3, 1)).rejects.toBe(duplicate);
     expect(failing).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,0 +1,45 @@
+// A transaction the server rolled back did not happen, so it is safe to run again: that of a connection
+// that died under it (a database restart or failover, a KILL, a network cut), and the loser of a deadlock
+// (InnoDB picks one when, say, a run's start and another run's end lock the same rows in other orders).
+// Such a write is retried, on a fresh connection from the pool, so that the request does not fail and the
+// activity that made it does not, retried by Temporal, repeat the model or tool call it has just audited.
+
+/** Driver codes (mysql2) and server error numbers that mean the connection, not the statement, failed. */
+const LOST_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'ER_CLIENT_INTERACTION_TIMEOUT']);
+const LOST_ERRNOS = new Set([
+  1053, // ER_SERVER_SHUTDOWN
+  1927, // MariaDB ER_CONNECTION_KILLED: "Connection was killed"
+  2006, // CR_SERVER_GONE_ERROR
+  2013, // CR_SERVER_LOST
+  4031, // MySQL 8 ER_CLIENT_INTERACTION_TIMEOUT
+]);
+const CLOSED_STATE = /closed state|connection is closed|Connection lost/i;
+
+/** The server chose this transaction as a deadlock's victim and rolled it back whole. */
+const DEADLOCK_ERRNO = 1213; // ER_LOCK_DEADLOCK
+
+export function isLostConnection(error: unknown): boolean {
+  const candidates = [error, (error as { driverError?: unknown })?.driverError];
+  return candidates.some((candidate) => {
+    const { code, errno, message, fatal } = (candidate ?? {}) as { code?: string; errno?: number; message?: string; fatal?: boolean };
+    return (code !== undefined && LOST_CODES.has(code)) || (errno !== undefined && LOST_ERRNOS.has(errno)) || (fatal === true && CLOSED_STATE.test(message ?? ''));
+  });
+}
+
+export function isDeadlock(error: unknown): boolean {
+  return [error, (error as { driverError?: unknown })?.driverError].some((candidate) => (candidate as { errno?: number } | null)?.errno === DEADLOCK_ERRNO);
+}
+
+export const isRolledBack = (error: unknown): boolean => isLostConnection(error) || isDeadlock(error);
+
+/** Runs `work` (a whole transaction), again (up to `attempts` times in all, after a short pause) while the server rolls it back. */
+export async function retryingRolledBack<T>(work: () => Promise<T>, attempts = 3, pauseMs = 200): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isRolledBack(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs * attempt));
+    }
+  }
+}
