@@ -14,10 +14,7 @@ describe(LlmStepService.name, () => {
     setup = await setUpStepServices();
     sut = setup.llm;
   });
-  afterEach(() => {
-    setup.model.assertDone();
-    setup.model.reset();
-  });
+  afterEach(() => setup.expectModelDone());
   afterAll(() => setup.close());
 
   async function recordedRun(step: CustomLlmStep): Promise<NewRun> {

@@ -29,6 +29,14 @@ export async function setUpStepServices() {
     toolCalls: app.get(ToolCallService),
     stopChecker: app.get(StopCheckerService),
     graph: app.get(GraphService),
+    /** After each spec: every scripted answer was asked for and nothing else; the next spec starts clean even if not. */
+    expectModelDone() {
+      try {
+        model.assertDone();
+      } finally {
+        model.reset();
+      }
+    },
     async close() {
       await app.close();
       await model.close();

@@ -18,10 +18,7 @@ describe(StructuredOutputService.name, () => {
     setup = await setUpStepServices();
     sut = setup.structured;
   });
-  afterEach(() => {
-    setup.model.assertDone();
-    setup.model.reset();
-  });
+  afterEach(() => setup.expectModelDone());
   afterAll(() => setup.close());
 
   async function recordedContext() {
