@@ -46,6 +46,20 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await sut.findOutput(newUserId(), output.uuid)).toBeNull();
   });
 
+  it('stores an output on its own while the step goes on (a large tool answer), read back whole', async () => {
+    const { userId, run } = await workflowWithRun(workflows, 1);
+    await sut.create(run);
+    const step = run.steps[0].uuid;
+    await sut.startStep(step, {});
+    const rowsOfData = Array.from({ length: 500 }, (_, i) => ({ id: i, text: `row ${i}` }));
+    const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: rowsOfData, summary: '500 rows', markdown_representation: null, size_bytes: JSON.stringify(rowsOfData).length };
+
+    await sut.storeOutput(output);
+
+    expect(await sut.findOutput(userId, output.uuid)).toMatchObject({ raw_data: rowsOfData, size_bytes: output.size_bytes });
+    expect(await rows.step(step)).toMatchObject({ status: 'running', output_id: null });
+  });
+
   it('fails a step that has not completed, but never one that has', async () => {
     const { run } = await workflowWithRun(workflows, 2);
     await sut.create(run);
