@@ -1,5 +1,6 @@
-// One jest run, two projects: pure unit specs next to the code, and the integration/e2e specs in test/
-// that need the real MySQL and Temporal brought up by scripts/test.sh (see test/support/global-setup.ts).
+// One jest run, three projects: pure unit specs next to the code; medium specs (services and repositories
+// against the real MySQL, no Temporal: test/medium/global-setup.ts); and the e2e specs in test/ that need
+// the real MySQL and Temporal brought up by scripts/test.sh (see test/support/global-setup.ts).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -32,6 +33,18 @@ module.exports = {
       transformIgnorePatterns,
       moduleNameMapper,
       testEnvironment: 'node',
+    },
+    {
+      displayName: 'medium',
+      rootDir: __dirname,
+      // In test/medium rather than next to the code: they share the model fake and fixtures of test/, which
+      // must stay out of apps/ and libs/ (and out of the build).
+      testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'],
+      transform,
+      transformIgnorePatterns,
+      moduleNameMapper,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/medium/global-setup.ts',
     },
     {
       displayName: 'e2e',

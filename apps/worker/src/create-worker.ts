@@ -27,8 +27,9 @@ import { AssistantModelService } from './assistant/assistant-model.service';
 import { AssistantStagesService } from './assistant/assistant-stages.service';
 import { createAssistantActivities } from './activities/assistant.activities';
 
+/** The worker's services over config, persistence and MCP clients: exported for the medium specs, which use them without Temporal. */
 @Module({})
-class WorkerRootModule {
+export class WorkerRootModule {
   static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
     const metricsModule: DynamicModule = { module: WorkerRootModule, global: true, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
     return { ...metricsModule, imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, WorkerModule, AssistantWorkerModule] };

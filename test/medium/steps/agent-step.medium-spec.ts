@@ -1,0 +1,108 @@
+import type { CustomAgentStep, StepContext, ToolCallRequest, ToolSpec } from '@app/contracts';
+import { AgentStepService } from '../../../apps/worker/src/steps/agent-step.service';
+import { ToolCallService } from '../../../apps/worker/src/steps/tool-call.service';
+import { reply } from '../../support/model-fake';
+import { activityScope, agentStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
+import { setUpStepServices } from './step-services.setup';
+
+describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool loop`, () => {
+  let setup: Awaited<ReturnType<typeof setUpStepServices>>;
+  let sut: AgentStepService;
+  let toolCalls: ToolCallService;
+
+  beforeAll(async () => {
+    setup = await setUpStepServices();
+    ({ agent: sut, toolCalls } = setup);
+  });
+  afterEach(() => setup.expectModelDone());
+  afterAll(() => setup.close());
+
+  interface StartedAgent {
+    context: StepContext;
+    step: CustomAgentStep;
+    tools: ToolSpec[];
+    triggerOutputId: string;
+  }
+
+  /** A recorded run whose agent step has started: its conversation holds the system and user messages. */
+  async function startedAgent(): Promise<StartedAgent> {
+    const step = agentStep({ system_prompt: 'Read <<trigger_output>> with your tools' });
+    const run = newRun(newUserId(), workflowDefinition([step]), { city: 'Lyon' });
+    await setup.runs.create(run);
+    const context = stepContext(run, 0);
+    const { tools, conversation_length } = await sut.start(context, step);
+    expect(conversation_length).toBe(2);
+    return { context, step, tools, triggerOutputId: (run.trigger_output as { uuid: string }).uuid };
+  }
+
+  /** The model's first turn asks for get_output on the trigger data. */
+  async function firstTurnCallingGetOutput(agent: StartedAgent): Promise<ToolCallRequest> {
+    setup.model.script(reply.toolCalls([{ name: 'get_output', arguments: { output_id: agent.triggerOutputId } }]));
+    const turn = await sut.turn(agent.context, agent.step, agent.tools, 1, 2, activityScope());
+    expect(turn).toMatchObject({ conversation_length: 3, tool_calls: [{ name: 'get_output' }] });
+    return turn.tool_calls[0];
+  }
+
+  it('offers the model its tools and the trigger data by reference, and audits the turn', async () => {
+    const agent = await startedAgent();
+
+    await firstTurnCallingGetOutput(agent);
+
+    const [request] = setup.model.requests;
+    expect(request.body.tools?.map((tool) => tool.function.name)).toEqual(['get_output']);
+    expect(request.body.messages[0].content).toContain(agent.triggerOutputId);
+    expect(await setup.rows.modelCalls(agent.context.instance_uuid)).toEqual([expect.objectContaining({ turn: 1, attempt: 1, status: 'completed', total_tokens: 15 })]);
+  });
+
+  it('answers a retried turn from the stored answer without calling the model again', async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+
+    const retried = await sut.turn(agent.context, agent.step, agent.tools, 1, 2, activityScope(2));
+
+    expect(retried).toMatchObject({ conversation_length: 3, tool_calls: [call], usage: { total_tokens: 15 } });
+    expect(setup.model.requests).toHaveLength(1);
+    expect(await setup.rows.modelCalls(agent.context.instance_uuid)).toHaveLength(1);
+  });
+
+  it('runs a tool call once, audited, its answer put into the conversation; a retry finds it there', async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+
+    const result = await toolCalls.call(agent.context, agent.step, call, 3, activityScope());
+    const retried = await toolCalls.call(agent.context, agent.step, call, 3, activityScope(2));
+
+    expect(result).toMatchObject({ status: 'completed' });
+    expect(retried).toEqual(result);
+    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([expect.objectContaining({ tool_call_id: call.id, attempt: 1, status: 'completed' })]);
+    const messages = await setup.rows.messages(agent.context.instance_uuid);
+    expect(messages).toHaveLength(4);
+    expect(messages[3]).toMatchObject({ role: 'tool', content: JSON.stringify({ city: 'Lyon' }) });
+  });
+
+  it('gives the model a failed answer for a tool the agent does not have, audited as failed', async () => {
+    const agent = await startedAgent();
+    await firstTurnCallingGetOutput(agent);
+
+    const result = await toolCalls.call(agent.context, agent.step, { id: 'call_unknown', name: 'delete_everything', arguments: '{}' }, 3, activityScope());
+
+    expect(result).toMatchObject({ status: 'failed' });
+    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([expect.objectContaining({ tool_call_id: 'call_unknown', status: 'failed', error_message: expect.stringContaining('no tool named delete_everything') })]);
+  });
+
+  it("completes with the final turn's answer as the output; a retried completion returns the same output", async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+    await toolCalls.call(agent.context, agent.step, call, 3, activityScope());
+    setup.model.script(reply.text('Lyon it is', { usage: { prompt_tokens: 30, completion_tokens: 3 } }));
+    const last = await sut.turn(agent.context, agent.step, agent.tools, 2, 4, activityScope());
+
+    const output = await sut.complete(agent.context, agent.step, last.conversation_length, activityScope());
+    const retried = await sut.complete(agent.context, agent.step, last.conversation_length, activityScope(2));
+
+    expect(retried).toEqual(output);
+    expect(await setup.rows.outputData(output.output_id)).toBe('Lyon it is');
+    expect(await setup.rows.step(agent.context.instance_uuid)).toMatchObject({ status: 'completed', output_id: output.output_id, total_tokens: 15 + 33 });
+    expect(setup.model.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,82 @@
+import type { CustomLlmStep } from '@app/contracts';
+import type { NewRun } from '@app/persistence';
+import { ModelCallError } from '@app/providers';
+import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
+import { reply } from '../../support/model-fake';
+import { activityScope, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
+import { setUpStepServices } from './step-services.setup';
+
+describe(LlmStepService.name, () => {
+  let setup: Awaited<ReturnType<typeof setUpStepServices>>;
+  let sut: LlmStepService;
+
+  beforeAll(async () => {
+    setup = await setUpStepServices();
+    sut = setup.llm;
+  });
+  afterEach(() => setup.expectModelDone());
+  afterAll(() => setup.close());
+
+  async function recordedRun(step: CustomLlmStep): Promise<NewRun> {
+    const run = newRun(newUserId(), workflowDefinition([step]), { topic: 'tides' });
+    await setup.runs.create(run);
+    return run;
+  }
+
+  it('asks the model with the trigger data in the prompt, and stores the call, the output and the tokens', async () => {
+    const step = llmStep({ system_prompt: 'Summarise <<trigger_output>>' });
+    const run = await recordedRun(step);
+    setup.model.script(reply.text('The tides turn.', { usage: { prompt_tokens: 12, completion_tokens: 4 } }));
+
+    const ref = await sut.run(stepContext(run, 0), step, activityScope());
+
+    expect(setup.model.requests[0].body.messages[0].content).toContain('tides');
+    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([expect.objectContaining({ turn: 1, attempt: 1, status: 'completed', prompt_tokens: 12, total_tokens: 16 })]);
+    expect(await setup.rows.step(run.steps[0].uuid)).toMatchObject({ status: 'completed', output_id: ref.output_id, attempts: 1, total_tokens: 16 });
+    expect(await setup.rows.outputData(ref.output_id)).toBe('The tides turn.');
+  });
+
+  it('answers a retried activity with the committed output instead of calling the model again', async () => {
+    const step = llmStep();
+    const run = await recordedRun(step);
+    setup.model.script(reply.json({ done: true }));
+    const first = await sut.run(stepContext(run, 0), step, activityScope(1));
+
+    const retried = await sut.run(stepContext(run, 0), step, activityScope(2));
+
+    expect(retried).toEqual(first);
+    expect(setup.model.requests).toHaveLength(1);
+    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toHaveLength(1);
+  });
+
+  it('audits a failed model call, and the retry that succeeds as the next attempt', async () => {
+    const step = llmStep();
+    const run = await recordedRun(step);
+    setup.model.script(reply.error(500), reply.text('second time lucky'));
+
+    const failed = sut.run(stepContext(run, 0), step, activityScope(1));
+    await expect(failed).rejects.toBeInstanceOf(ModelCallError);
+    await expect(failed).rejects.toMatchObject({ retryable: true });
+    const ref = await sut.run(stepContext(run, 0), step, activityScope(2));
+
+    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.any(String) }),
+      expect.objectContaining({ attempt: 2, status: 'completed' }),
+    ]);
+    expect(await setup.rows.step(run.steps[0].uuid)).toMatchObject({ status: 'completed', attempts: 2, output_id: ref.output_id });
+  });
+
+  it('sends an answer that breaks the output_schema back once, and stores the corrected one', async () => {
+    const step = llmStep({ output_schema: { type: 'object', required: ['score'], properties: { score: { type: 'number' } } } });
+    const run = await recordedRun(step);
+    setup.model.script(reply.json({ score: 'seven' }), reply.json({ score: 7 }));
+
+    const ref = await sut.run(stepContext(run, 0), step, activityScope());
+
+    const correction = setup.model.requests[1].body.messages.at(-1);
+    expect(correction).toMatchObject({ role: 'user', content: expect.stringContaining('score') });
+    expect(setup.model.requests[0].body.response_format).toMatchObject({ type: 'json_schema' });
+    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([expect.objectContaining({ turn: 1, status: 'completed' }), expect.objectContaining({ turn: 2, status: 'completed' })]);
+    expect(await setup.rows.outputData(ref.output_id)).toEqual({ score: 7 });
+  });
+});

@@ -1,0 +1,45 @@
+// Where the step service specs get what they test: the worker's services from its Nest container, the
+// model client pointed at the model fake (a real HTTP server, called by the real openai SDK). RunRepository
+// is being split: re-point `runs` below at the classes that hold these methods then.
+import { RunRepository } from '@app/persistence';
+import { AgentStepService } from '../../../apps/worker/src/steps/agent-step.service';
+import { GraphService } from '../../../apps/worker/src/steps/graph.service';
+import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
+import { StopCheckerService } from '../../../apps/worker/src/steps/stop-checker.service';
+import { StructuredOutputService } from '../../../apps/worker/src/steps/structured-output.service';
+import { ToolCallService } from '../../../apps/worker/src/steps/tool-call.service';
+import { ModelFake } from '../../support/model-fake';
+import { startMedium } from '../support/medium-app';
+import { Rows } from '../support/rows';
+
+/** What the specs do to a run themselves: record it, and complete the steps before the one under test. */
+export type RunSetUp = Pick<RunRepository, 'create' | 'completeStep'>;
+
+export async function setUpStepServices() {
+  const model = await ModelFake.start();
+  const app = await startMedium({ modelBaseUrl: model.baseUrl });
+  const runs: RunSetUp = app.get(RunRepository);
+  return {
+    model,
+    runs,
+    rows: new Rows(app.db),
+    llm: app.get(LlmStepService),
+    structured: app.get(StructuredOutputService),
+    agent: app.get(AgentStepService),
+    toolCalls: app.get(ToolCallService),
+    stopChecker: app.get(StopCheckerService),
+    graph: app.get(GraphService),
+    /** After each spec: every scripted answer was asked for and nothing else; the next spec starts clean even if not. */
+    expectModelDone() {
+      try {
+        model.assertDone();
+      } finally {
+        model.reset();
+      }
+    },
+    async close() {
+      await app.close();
+      await model.close();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// The worker's real Nest wiring (config, PersistenceModule, the step services) over the medium database,
+// without the Temporal worker: specs take repositories and services from it as activities would.
+import { randomBytes } from 'node:crypto';
+import type { Abstract, Type } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import { loadConfig, type AppConfig } from '@app/config';
+import { Metrics } from '@app/observability';
+import { WorkerRootModule } from '../../../apps/worker/src/create-worker';
+
+export interface MediumOptions {
+  /** The OpenAI-compatible base URL the model client calls (the model fake's). */
+  modelBaseUrl?: string;
+  /** Runs a user may have in flight at once (MAX_RUNS_IN_FLIGHT_PER_USER). */
+  maxRunsInFlightPerUser?: number;
+}
+
+export interface MediumApp {
+  config: AppConfig;
+  get<T>(token: Type<T> | Abstract<T>): T;
+  /** For assertions on the rows written (test/medium/support/rows.ts). */
+  db: DataSource;
+  close(): Promise<void>;
+}
+
+function mediumConfig(options: MediumOptions): AppConfig {
+  // A key of the run's own when npm test did not export one: nothing sealed here outlives the run.
+  const base = loadConfig({ ENCRYPTION_KEYS: `medium:${randomBytes(32).toString('base64')}`, ...process.env });
+  return {
+    ...base,
+    databasePoolSize: 10,
+    model: { ...base.model, baseUrl: options.modelBaseUrl ?? 'http://127.0.0.1:9/v1', apiKey: 'medium' },
+    // Only the fake: a key in the developer's environment must not send specs to a real provider.
+    providers: { default: 'openai', anthropic: null, openrouter: null },
+    quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
+    summaries: { ...base.summaries, enabled: false },
+    egress: { allow: ['127.0.0.0/8'] },
+    log: { level: 'warn', format: 'json' },
+    metrics: { host: '127.0.0.1', apiPort: null, workerPort: null },
+    tracing: { otlpEndpoint: null },
+  };
+}
+
+export async function startMedium(options: MediumOptions = {}): Promise<MediumApp> {
+  const config = mediumConfig(options);
+  const moduleRef: TestingModule = await Test.createTestingModule({ imports: [WorkerRootModule.forRoot(config, new Metrics('worker'))] }).compile();
+  await moduleRef.init();
+  return {
+    config,
+    get: (token) => moduleRef.get(token, { strict: false }),
+    db: moduleRef.get(DataSource, { strict: false }),
+    close: () => moduleRef.close(),
+  };
+}
