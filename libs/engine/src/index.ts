@@ -1,2 +1,2 @@
 // libs/engine holds Temporal workflow code only. The worker loads it by path (workflowsPath), never by import.
-export { walkPlan } from './workflows/graph-walker';
+export { walkPlan } from './workflows/graph/walk-plan';

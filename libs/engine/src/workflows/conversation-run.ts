@@ -5,7 +5,8 @@
 import { allHandlersFinished, condition, ContinueAsNew, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS, TURNS_PER_EXECUTION, type RunWorkflowResult } from '@app/contracts';
 import type { ConversationInbox } from './conversation';
-import { graphWalker, type WalkPlan } from './graph-walker';
+import type { WalkPlan } from './graph/walk-plan';
+import { graphWalker } from './graph-walker';
 import { closeCancelled, closeGraphSteps, finish } from './run-end';
 import { bookkeeping, type RunScope, type RunWorkflowFn } from './run-scope';
 

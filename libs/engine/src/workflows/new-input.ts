@@ -27,3 +27,5 @@ export function newInputTracker() {
     },
   };
 }
+
+export type NewInputTracker = ReturnType<typeof newInputTracker>;

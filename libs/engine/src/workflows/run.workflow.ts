@@ -6,7 +6,7 @@ import type { PreparedRun, RunWorkflowInput, RunWorkflowResult } from '@app/cont
 import { budgetGate } from './budget';
 import { conversationInbox } from './conversation';
 import { runConversation } from './conversation-run';
-import { walkPlan } from './graph-walker';
+import { walkPlan } from './graph/walk-plan';
 import { humanInputInbox } from './human-input';
 import { bookkeeping, runScope } from './run-scope';
 import { runWalk } from './walk-run';

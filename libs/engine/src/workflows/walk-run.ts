@@ -2,7 +2,8 @@
 // loop a continued execution picks up) to its end, then its status.
 import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation } from '@temporalio/workflow';
 import type { RunWorkflowResult } from '@app/contracts';
-import { graphWalker, type Activation, type WalkPlan } from './graph-walker';
+import type { Activation, WalkPlan } from './graph/walk-plan';
+import { graphWalker } from './graph-walker';
 import { closeCancelled, closeGraphSteps, finish } from './run-end';
 import type { RunScope } from './run-scope';
 

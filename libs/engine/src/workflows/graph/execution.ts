@@ -1,0 +1,81 @@
+// One activation of a step, end to end: the guard rails, its execution row, the step's run, then the edges
+// its output takes (or its failure recorded, while the other branches go on).
+import { CancellationScope, ContinueAsNew, isCancellation, uuid4 } from '@temporalio/workflow';
+import type { EdgeDefinition, IterationRef, StepContext, StepDefinition } from '@app/contracts';
+import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from '../graph-routing';
+import { bookkeeping, failureMessage } from '../run-scope';
+import { withinGuardRails } from './guard-rails';
+import { runStep } from './step-runs';
+import type { Activation } from './walk-plan';
+import type { WalkState } from './walk-state';
+
+/** Runs `activation` unless a guard rail refuses it, and returns the activations it leads to. */
+export async function execute(state: WalkState, activation: Activation): Promise<Activation[]> {
+  const step = state.byUuid.get(activation.step_uuid)!;
+  // A loop an earlier execution of the run continued as new: same execution row, already counted.
+  const resumed = activation.loop?.walk;
+  if (resumed) return await executeAs(state, step, activation, resumed.index, resumed.instance_uuid);
+  if (!withinGuardRails(state, step, activation)) return [];
+  const { executions } = state.tally;
+  const index = executions.get(step.uuid) ?? 0;
+  executions.set(step.uuid, index + 1);
+  return await executeAs(state, step, activation, index, state.plan.rowPerExecution ? uuid4() : state.scope.instanceOf.get(step.uuid)!);
+}
+
+/** Runs execution `index` of `step` on row `instanceUuid`, and returns the activations it leads to. */
+async function executeAs(state: WalkState, step: StepDefinition, activation: Activation, index: number, instanceUuid: string): Promise<Activation[]> {
+  const { scope, plan } = state;
+  const { input } = scope;
+  const handOff = toolHandOff(state, step);
+  const context = stepContext(state, step, activation, index, instanceUuid, handOff);
+  try {
+    const ran = await runStep(state, step, context, activation, handOff, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
+    if (Array.isArray(ran)) return ran;
+    // A run with a token budget waits here for an approval once its model calls reach it.
+    await scope.budget?.check(input.run_uuid);
+    state.lastOutput = ran.output_id;
+    state.news.outputOf(step.uuid, ran.digest);
+    const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
+    const held = withConditions.length ? await bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions }) : [];
+    return edgesTaken(state, step, ran, held, handOff);
+  } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
+    if (isCancellation(error) || CancellationScope.current().consideredCancelled) {
+      await CancellationScope.nonCancellable(() => bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
+      throw error;
+    }
+    // Seed 002: the error stays on the step's execution, and the other branches go on.
+    state.tally.failed.add(step.uuid);
+    state.failures.push(`Step "${step.name}" failed: ${failureMessage(error)}`);
+    await bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
+    return [];
+  }
+}
+
+/** Tool calls alone take an agent to its tool executor: its final answer chooses among the other routes. */
+function toolHandOff({ plan, byUuid }: WalkState, step: StepDefinition): EdgeDefinition | null {
+  return step.type === 'custom_agent' ? toolHandOffEdge(plan.graph, step.uuid, (stepUuid) => byUuid.get(stepUuid)?.type === 'tool_executor') : null;
+}
+
+function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, activation: Activation, index: number, instanceUuid: string, handOff: EdgeDefinition | null): StepContext {
+  const { input, instanceOf } = scope;
+  const choices = routeChoices(plan.graph, step.uuid).filter((choice) => choice !== handOff?.condition_value);
+  return {
+    run_uuid: input.run_uuid,
+    user_id: input.user_id,
+    instance_uuid: instanceUuid,
+    previous_step_uuid: activation.previous_step_uuid,
+    ...(plan.rowPerExecution ? { iteration: { parent_instance_uuid: instanceOf.get(step.uuid)!, index } } : {}),
+    ...(choices.length ? { route_choices: choices } : {}),
+    ...(input.definition.output_history_size ? { output_history_size: input.definition.output_history_size } : {}),
+    ...(turn !== undefined ? { conversation_turn: turn } : {}),
+    ...(input.dry_run ? { dry_run: true as const } : {}),
+  };
+}
+
+/** The edges `step`'s output takes (its route, the conditions that held), but not its tool hand-off. */
+function edgesTaken({ plan }: WalkState, step: StepDefinition, ran: IterationRef, held: string[], handOff: EdgeDefinition | null): Activation[] {
+  return nextTargets(plan.graph, step.uuid, { route: ran.route ?? null, conditions_held: held })
+    .filter((target) => target !== handOff?.target_step_uuid)
+    .map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));
+}

@@ -1,0 +1,72 @@
+// One activation's work, by step type: the step's output, or (tool hand-offs, stop checkers) the
+// activations that follow it directly.
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { ConversationRef, CustomAgentStep, EdgeDefinition, IterationRef, LoopingStep, StepContext, StepDefinition, ToolExecutorStep, ToolHandoff } from '@app/contracts';
+import { agentTurns } from '../agent-turns';
+import { afterToolCalls, nextTargets } from '../graph-routing';
+import { runHumanInput } from '../human-input-step';
+import { runLoop } from '../loop-step';
+import type { Activation } from './walk-plan';
+import { loopCarry, type WalkState } from './walk-state';
+
+const loopOf = (step: StepDefinition): LoopingStep | null => ((step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop ? step : null);
+
+/** `handOff`: an agent's edge to a tool executor; `summary`: the activities' name in the Web UI. */
+export async function runStep(state: WalkState, step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, handOff: EdgeDefinition | null, summary: string | undefined): Promise<IterationRef | Activation[]> {
+  const { scope } = state;
+  const looping = loopOf(step);
+  if (looping) return await runLoop(scope, looping, context, loop ?? null, loopCarry(state, context));
+  switch (step.type) {
+    case 'custom_llm':
+      return await scope.activitiesFor(step, summary).runLlmStep({ ...context, step });
+    case 'custom_agent': {
+      const ran = await runGraphAgent(state, step, context, continues, handOff);
+      return 'step_uuid' in ran ? [ran] : ran;
+    }
+    case 'tool_executor':
+      return await runToolExecutor(state, step, context, handoff);
+    case 'human_input':
+      return await runHumanInput(scope, step, context, reason);
+    case 'stop_checker': {
+      const check = await scope.activitiesFor(step, summary).runStopChecker({ ...context, step });
+      if (check.stopped) state.stopped ??= check.reason;
+      // A stop checker produces no output: $previous_output still means the step before it.
+      return check.stopped ? [] : nextTargets(state.plan.graph, step.uuid, { route: null, conditions_held: [] }).map((target) => ({ step_uuid: target, previous_step_uuid }));
+    }
+  }
+}
+
+/**
+ * A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its
+ * tool calls over along `handOff`, its edge to a tool executor if it has one.
+ */
+async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: StepContext, continues: ConversationRef | undefined, handOff: EdgeDefinition | null): Promise<IterationRef | Activation> {
+  const { scope } = state;
+  const start = continues ? await scope.activitiesFor(step).continueAgentStep({ ...context, step, from: continues }) : await scope.activitiesFor(step).startAgentStep({ ...context, step });
+  const end = await agentTurns(scope, step, context, start, handOff !== null);
+  return 'ref' in end ? end.ref : { step_uuid: handOff!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
+}
+
+/**
+ * A tool executor runs the calls handed to it, each its own activity (audited under its execution, the
+ * answer put in the caller's conversation), then routes by seed 004's tiers. Going back to the caller
+ * continues the caller's conversation.
+ */
+async function runToolExecutor(state: WalkState, step: ToolExecutorStep, context: StepContext, handoff: ToolHandoff | undefined): Promise<Activation[]> {
+  if (!handoff) throw ApplicationFailure.nonRetryable(`Tool executor "${step.name}" was reached without tool calls: only an agent's tool calls activate it`, 'NoToolCalls');
+  const { activitiesFor } = state.scope;
+  const caller = state.byUuid.get(handoff.caller_step_uuid) as CustomAgentStep;
+  const conversationUuid = handoff.conversation.instance_uuid;
+  await activitiesFor(step, `${step.name}: from ${caller.name}`).startToolExecutor({ ...context, handoff });
+  let position = handoff.conversation.conversation_length;
+  for (const call of handoff.calls) {
+    await activitiesFor(caller, `${step.name}: tool ${call.name}`).callTool({ ...context, step: caller, call, position, conversation_uuid: conversationUuid });
+    position += 1;
+  }
+  const results = await activitiesFor(step).completeToolExecutor({ ...context, handoff });
+  state.news.outputOf(step.uuid, results.digest);
+  const next = afterToolCalls(state.plan.graph, step.uuid, handoff.calls.map((call) => call.name));
+  const targets = next.to_caller ? [caller.uuid] : next.targets;
+  const continues = { instance_uuid: conversationUuid, conversation_length: position };
+  return targets.map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid, ...(target === caller.uuid ? { continues } : {}) }));
+}

@@ -1,0 +1,69 @@
+// What a walk is told before it starts (its plan), what moves it along (activations) and what it ends with.
+import {
+  chainAsGraph,
+  DEFAULT_GRAPH_TIMEOUT_SECONDS,
+  DEFAULT_MAX_STEPS,
+  type ContinuedLoop,
+  type ConversationRef,
+  type GraphDefinition,
+  type ToolHandoff,
+  type WorkflowDefinition,
+} from '@app/contracts';
+
+/** How a definition is walked. */
+export interface WalkPlan {
+  graph: GraphDefinition;
+  /**
+   * Graph runs record each execution of a step in a row of its own under the step's row (steps in a cycle
+   * run many times); a chain runs each step once, on the step's row.
+   */
+  rowPerExecution: boolean;
+  maxSteps: number;
+  timeoutSeconds: number;
+  humanHandoff: string | null;
+}
+
+export function walkPlan(definition: WorkflowDefinition): WalkPlan {
+  const { graph } = definition;
+  // A chain cannot cycle: its guard rails are its length.
+  if (!graph) return { graph: chainAsGraph(definition.steps, (uuid) => uuid)!, rowPerExecution: false, maxSteps: Infinity, timeoutSeconds: Infinity, humanHandoff: null };
+  return {
+    graph,
+    rowPerExecution: true,
+    maxSteps: graph.max_steps ?? DEFAULT_MAX_STEPS,
+    timeoutSeconds: graph.timeout_seconds ?? DEFAULT_GRAPH_TIMEOUT_SECONDS,
+    humanHandoff: graph.human_handoff_step_uuid ?? null,
+  };
+}
+
+/**
+ * An activation of a step: which step, and the step whose output is its $previous_output; for a tool
+ * executor the calls handed to it, for an agent back from one the conversation it goes on with; `reason`
+ * when a guard rail hands the run to the human hand-off step; `loop` where a continued execution picks a
+ * loop up.
+ */
+export interface Activation {
+  step_uuid: string;
+  previous_step_uuid: string | null;
+  handoff?: ToolHandoff;
+  continues?: ConversationRef;
+  reason?: string;
+  loop?: ContinuedLoop;
+}
+
+/** A guard rail that ended a walk: its message names it, `type` is the failure's code. */
+export interface GuardHit {
+  type: 'MaxStepsReached' | 'TimeoutReached' | 'RepeatedInput';
+  message: string;
+}
+
+/** How one walk ended; the last output is a conversational turn's reply. */
+export interface WalkOutcome {
+  stopped: string | null;
+  guard: GuardHit | null;
+  failures: string[];
+  last_output_id: string | null;
+}
+
+/** What went wrong in a walk, null when it ended cleanly (or was stopped). */
+export const problemOf = (outcome: WalkOutcome): string | null => outcome.guard?.message ?? (outcome.failures.length ? outcome.failures.join('; ') : null);
