@@ -4,7 +4,8 @@
 import { Context } from '@temporalio/activity';
 import type { RunActivities, StepContext } from '@app/contracts';
 import type { Metrics } from '@app/observability';
-import type { RunPreparer, RunRepository } from '@app/persistence';
+import type { RunRepository } from '@app/persistence';
+import type { RunPreparer } from '@app/runs';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { isInFlight, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound, planResume } from '@app/domain';
-import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
+import { definitionOf, type RunRepository, type WorkflowRepository } from '@app/persistence';
 import { preparedRunOf, runIdentity } from './prepared-run';
 import { assertStartsRuns } from './run-preparer';
-import type { RunRepository } from './run.repository';
 
 export interface ResumeRequest {
   userId: string;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
 import { type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy } from '@app/domain';
-import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
+import { definitionOf, type RunRepository, type WorkflowRepository } from '@app/persistence';
 import { preparedRunOf, runIdentity } from './prepared-run';
-import type { RunRepository } from './run.repository';
 import type { ToolManifestService } from './tool-manifest.service';
 
 export interface RunRequest {
