@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
+import { acceptsRuns, assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
 import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
 import { ScheduleGateway, type ScheduleTiming } from '../temporal/schedule-gateway';
-
-/** Schedules fire only for an active workflow; otherwise they exist, paused. */
-export const schedulesRun = (workflow: { is_active: boolean; status: string }): boolean => workflow.is_active && workflow.status === 'active';
 
 const timingOf = (input: Partial<ScheduleInput>): ScheduleTiming => ({
   cron_expression: input.cron_expression,
@@ -54,7 +51,7 @@ export class SchedulesService {
     const workflow = await this.workflows.find(userId, workflowUuid);
     if (!workflow) throw notFound('Workflow', workflowUuid);
     if (input.schedule_type === 'immediate') {
-      return { schedule_type: 'immediate', run: (await this.runsService.start(userId, workflowUuid, input.trigger_output)).run };
+      return { schedule_type: 'immediate', run: (await this.runsService.start(userId, workflowUuid, input.trigger_output, { origin: 'manual' })).run };
     }
     const id = `sched-${randomUUID()}`;
     const timing = timingOf(input);
@@ -71,7 +68,8 @@ export class SchedulesService {
         catchupWindowSeconds: input.catchup_window_seconds,
         pauseOnFailure: input.pause_on_failure,
         note: input.note,
-        ...(schedulesRun(workflow) ? {} : { paused: true }),
+        // Made paused while the workflow refuses scheduled runs.
+        ...(acceptsRuns(workflow, 'schedule') ? {} : { paused: true }),
       });
     } catch (error) {
       throw asValidationError(error);

@@ -65,7 +65,7 @@ export function createRunActivities(services: RunServices): RunActivities {
   return {
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
       inActivity(async () => {
-        const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id };
+        const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id, origin: 'schedule' as const };
         return (await services.preparer.prepare(request)).run;
       }),
     runLlmStep: ({ step, ...context }) =>

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IN_FLIGHT_RUN_STATUSES, type BudgetState, type ConversationMessage, type FinalStatus } from '@app/contracts';
+import { IN_FLIGHT_RUN_STATUSES, outcomeOf, type BudgetState, type ConversationMessage, type FinalStatus } from '@app/contracts';
 import { In, IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import { DomainError, ErrorCode } from '@app/domain';
 import { pageOf, type Page, type PageRequest } from '../pages';
@@ -11,6 +11,8 @@ import { retryingRolledBack } from '../rolled-back';
 const NOW = () => 'CURRENT_TIMESTAMP(3)';
 const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Temporal retried the call after its heartbeat timeout';
 const INTERRUPTED_ATTEMPT = 'Interrupted: the run ended before this attempt finished';
+/** The workflow's column that counts runs ending this way (a cancelled run counts in none). */
+const RUN_COUNTERS = { failed: 'failed_runs', successful: 'successful_runs', cancelled: null } as const;
 const asRun = (entity: RunEntity) => ({ ...entity }) as RunRecord;
 const asInstance = (entity: StepInstanceEntity) => ({ ...entity }) as StepInstanceRecord;
 
@@ -382,7 +384,7 @@ export class TypeormRunRepository extends RunRepository {
         .where('uuid = :uuid AND status IN (:...inFlight)', { uuid: runUuid, inFlight: IN_FLIGHT_RUN_STATUSES })
         .execute();
       // Counted once, by the update that ended the run: exact however many runs end at once.
-      const counter = status === 'failed' || status === 'partial_success' ? 'failed_runs' : status === 'cancelled' ? null : 'successful_runs';
+      const counter = RUN_COUNTERS[outcomeOf(status)];
       if (ended.affected === 1) await this.giveRunPlace(manager, runUuid);
       if (ended.affected === 1 && counter) {
         await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
