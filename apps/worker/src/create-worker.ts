@@ -5,7 +5,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { type AppConfig, ConfigModule, temporalDataConverter } from '@app/config';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Metrics, serveMetrics, startTracing } from '@app/observability';
-import { PersistenceModule, RunRepository } from '@app/persistence';
+import { CallAuditRepository, PersistenceModule, RunRepository, StepRepository } from '@app/persistence';
 import { RunPreparer } from '@app/runs';
 import { RunLifecycleModule } from '../../api/src/runs/run-lifecycle.module';
 import { McpClientModule } from '@app/providers';
@@ -73,6 +73,8 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     conversation: context.get(ConversationService),
     notifications: context.get(NotificationService),
     runs: context.get(RunRepository),
+    steps: context.get(StepRepository),
+    calls: context.get(CallAuditRepository),
     preparer: context.get(RunPreparer),
     metrics,
   });

@@ -10,7 +10,20 @@ import { SqlWorkflowOwnerRepository, WorkflowOwnerRepository } from './workflow-
 import { ApiKeyRepository, ScheduleRepository, StepSummaryRepository, TriggerHookRepository, TypeormStepSummaryRepository, TypeormScheduleRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
 import { AssistantRepository, TypeormAssistantRepository } from './assistant';
 import { McpServerRepository, McpToolCatalog, TypeormMcpServerRepository } from './mcp';
-import { RunRepository, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
+import {
+  CallAuditRepository,
+  ConversationRepository,
+  OutputRepository,
+  RunRepository,
+  StepRepository,
+  ToolRepository,
+  TypeormCallAuditRepository,
+  TypeormConversationRepository,
+  TypeormOutputRepository,
+  TypeormRunRepository,
+  TypeormStepRepository,
+  TypeormToolRepository,
+} from './runs';
 
 const repositories: Provider[] = [
   { provide: AssistantRepository, useFactory: (ds: DataSource) => new TypeormAssistantRepository(ds), inject: [DataSource] },
@@ -18,6 +31,10 @@ const repositories: Provider[] = [
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   { provide: RunRepository, useFactory: (ds: DataSource, config: AppConfig) => new TypeormRunRepository(ds, config.quotas.maxRunsInFlightPerUser), inject: [DataSource, AppConfig] },
+  { provide: StepRepository, useFactory: (ds: DataSource) => new TypeormStepRepository(ds), inject: [DataSource] },
+  { provide: OutputRepository, useFactory: (ds: DataSource) => new TypeormOutputRepository(ds), inject: [DataSource] },
+  { provide: CallAuditRepository, useFactory: (ds: DataSource) => new TypeormCallAuditRepository(ds), inject: [DataSource] },
+  { provide: ConversationRepository, useFactory: (ds: DataSource) => new TypeormConversationRepository(ds), inject: [DataSource] },
   { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },
   { provide: StepSummaryRepository, useFactory: (ds: DataSource) => new TypeormStepSummaryRepository(ds), inject: [DataSource] },
   { provide: WorkflowOwnerRepository, useFactory: (ds: DataSource) => new SqlWorkflowOwnerRepository(ds), inject: [DataSource] },

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunBudget, type RunStatus, type WorkflowDefinition } from '@app/contracts';
 import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound, type RunOrigin } from '@app/domain';
-import { RunRepository, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
+import { OutputRepository, RunRepository, StepRepository, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
 import { RunPreparer, RunResumer } from '@app/runs';
 import { isUuid, nameBasedUuid } from '../common/uuids';
 import { resumeOptionsOf } from './resume-options';
@@ -65,6 +65,8 @@ export class RunsService {
     private readonly preparer: RunPreparer,
     private readonly resumer: RunResumer,
     private readonly runs: RunRepository,
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
     private readonly launcher: RunLauncher,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -173,7 +175,7 @@ export class RunsService {
         : { status: 'failed' as const, error_message: 'The run has no Temporal execution: it never started, or Temporal no longer keeps it' };
     this.logger.warn(`run ${runUuid} was recorded running but its execution has ended: ${ended.error_message}`);
     const { steps } = await this.find(userId, runUuid);
-    for (const step of steps.filter((candidate) => candidate.status === 'running' || candidate.status === 'awaiting_input')) await this.runs.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
+    for (const step of steps.filter((candidate) => candidate.status === 'running' || candidate.status === 'awaiting_input')) await this.steps.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
     await this.runs.finishRun(run.uuid, ended.status, ended.error_message);
     return this.findRun(userId, runUuid);
   }
@@ -245,7 +247,7 @@ export class RunsService {
   }
 
   async output(userId: string, outputId: string) {
-    const output = await this.runs.findOutput(userId, outputId);
+    const output = await this.outputs.findOutput(userId, outputId);
     if (!output) throw notFound('Output', outputId);
     return toOutputView(output);
   }

@@ -4,7 +4,7 @@
 import { Context } from '@temporalio/activity';
 import type { RunActivities, StepContext } from '@app/contracts';
 import type { Metrics } from '@app/observability';
-import type { RunRepository } from '@app/persistence';
+import type { CallAuditRepository, RunRepository, StepRepository } from '@app/persistence';
 import type { RunPreparer } from '@app/runs';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
@@ -31,6 +31,8 @@ export interface RunServices {
   conversation: ConversationService;
   notifications: NotificationService;
   runs: RunRepository;
+  steps: StepRepository;
+  calls: CallAuditRepository;
   preparer: RunPreparer;
   metrics: Metrics;
 }
@@ -96,8 +98,8 @@ export function createRunActivities(services: RunServices): RunActivities {
     openConversation: ({ run_uuid }) => services.conversation.open(run_uuid),
     receiveMessage: ({ run_uuid, turn, content }) => services.conversation.receive(run_uuid, turn, content),
     answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) => services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
-    failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
-    tokensUsed: ({ run_uuid }) => services.runs.tokensUsed(run_uuid),
+    failStep: ({ instance_uuid, error_message }) => services.steps.failStep(instance_uuid, error_message),
+    tokensUsed: ({ run_uuid }) => services.calls.tokensUsed(run_uuid),
     pauseForBudget: ({ run_uuid, used_tokens, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: used_tokens }, 'awaiting_input'),
     resumeAfterBudget: ({ run_uuid, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: null }, 'running'),
     finishRun: async ({ run_uuid, status, error_message }) => {
