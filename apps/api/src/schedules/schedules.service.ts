@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { acceptsRuns, assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
+import { acceptsRuns, assertAcceptsRuns, assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
 import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
 import { ScheduleGateway, type ScheduleTiming } from '../temporal/schedule-gateway';
@@ -114,7 +114,7 @@ export class SchedulesService {
   }
 
   async trigger(userId: string, id: string) {
-    await this.owned(userId, id);
+    await this.takingScheduledRuns(userId, await this.owned(userId, id));
     await this.gateway.trigger(id);
     return { id, triggered: true };
   }
@@ -122,7 +122,7 @@ export class SchedulesService {
   async backfill(userId: string, id: string, body: unknown) {
     const { start, end } = parseBackfill(body);
     assertBackfillSpan(this.config.quotas.backfillMaxSpanSeconds, { start, end });
-    await this.owned(userId, id);
+    await this.takingScheduledRuns(userId, await this.owned(userId, id));
     await this.gateway.backfill(id, start, end);
     return { id, backfill: { start, end } };
   }
@@ -145,6 +145,13 @@ export class SchedulesService {
       await this.gateway.delete(record.id);
       await this.schedules.delete(record.id);
     }
+  }
+
+  /** A fire asked for by hand (trigger, backfill) is refused here, in words, rather than by the worker after a 202. */
+  private async takingScheduledRuns(userId: string, record: ScheduleRecord): Promise<void> {
+    const workflow = await this.workflows.find(userId, record.workflow_uuid);
+    if (!workflow) throw notFound('Workflow', record.workflow_uuid);
+    assertAcceptsRuns(workflow, 'schedule');
   }
 
   private async owned(userId: string, id: string): Promise<ScheduleRecord> {
