@@ -31,7 +31,24 @@ export default tseslint.config(
     files: ['libs/domain/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', 'openai', '@temporalio/*', '@app/persistence', '@app/providers', '@app/engine', '@app/config'], message: 'contracts and domain are pure: no framework, database or provider.' }],
+        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', 'openai', '@temporalio/*', '@app/persistence', '@app/providers', '@app/engine', '@app/runs', '@app/config'], message: 'contracts and domain are pure: no framework, database or provider.' }],
+      }],
+    },
+  },
+  {
+    // The life of a run: plain classes over persistence's repositories, used by both apps.
+    files: ['libs/runs/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', '@temporalio/*', '@app/engine', '**/apps/**'], message: 'libs/runs is framework-free: persistence, domain, contracts and providers only; the apps wire it.' }],
+      }],
+    },
+  },
+  {
+    files: ['libs/persistence/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@app/runs', '@app/engine', '**/apps/**'], message: 'persistence holds tables, repositories, mappers and migrations: the rules of a run live in libs/runs.' }],
       }],
     },
   },

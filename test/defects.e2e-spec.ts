@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RunReconciler } from '../apps/api/src/runs/run-reconciler';
-import { RunPreparer } from '../libs/persistence/src';
+import { RunPreparer } from '../libs/runs/src';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
@@ -54,7 +54,7 @@ describe('Malformed input answered with a coded 4xx', () => {
     const workflow = await stack.createWorkflow([llmStep()]);
     const preparer = stack.api.app.get(RunPreparer);
     // What POST /runs writes before it starts the workflow, and nothing more.
-    const prepare = (runUuid: string) => preparer.prepare({ userId: stack.user.userId, workflowUuid: workflow.uuid, triggerOutput: { text: 'hi' }, runUuid, temporalWorkflowId: `run-${runUuid}` });
+    const prepare = (runUuid: string) => preparer.prepare({ userId: stack.user.userId, workflowUuid: workflow.uuid, triggerOutput: { text: 'hi' }, runUuid, temporalWorkflowId: `run-${runUuid}`, origin: 'manual' });
     // More long runs than one page of candidates, recorded before it: their executions stay running on a
     // task queue no worker polls.
     const temporal = await stack.temporal();

@@ -119,6 +119,19 @@ describe('Schedules', () => {
     expect((await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'deleted' })).body).toMatchObject({ details: { field: 'status' } });
   });
 
+  it('lets a paused workflow start runs by hand while its schedules start none, even when triggered', async () => {
+    const wf = await workflow();
+    const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', interval_seconds: 3600 })).body;
+    await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'paused' });
+    expect(await stack.user.post(`/schedules/${id}/trigger`)).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'status' } } });
+    const window = { start: new Date(Date.now() - 3 * 3600_000).toISOString(), end: new Date().toISOString() };
+    expect(await stack.user.post(`/schedules/${id}/backfill`, window)).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'status' } } });
+    const byHand = await stack.user.post(`/workflows/${wf.uuid}/runs`, {});
+    expect(byHand.status).toBe(201);
+    expect(await stack.waitForRun(byHand.body.uuid)).toMatchObject({ status: 'completed' });
+    expect(await runsOf(id)).toEqual([]);
+  });
+
   it('pauses schedules of a deactivated workflow and deletes them with the workflow', async () => {
     const wf = await workflow();
     const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris' })).body;

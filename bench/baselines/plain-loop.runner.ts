@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { ChatMessage, StepContext, ToolSpec } from '@app/contracts';
-import { TypeormRunRepository } from '@app/persistence';
+import { TypeormCallAuditRepository, TypeormRunRepository, TypeormStepRepository } from '@app/persistence';
 import { OpenAiModelClient, type ModelResponse } from '@app/providers';
 import { newOutput } from '../../apps/worker/src/steps/step-output';
 import { BENCH_MODEL, BENCH_TOOL, type Runner } from '../support/runner';
@@ -13,6 +13,8 @@ const AGENT_TOOLS: ToolSpec[] = [{ name: BENCH_TOOL, description: 'look up', par
 
 export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, toolUrl: string): Runner {
   const runs = new TypeormRunRepository(dataSource);
+  const stepRows = new TypeormStepRepository(dataSource);
+  const calls = new TypeormCallAuditRepository(dataSource);
   const model = new OpenAiModelClient({ baseUrl: modelBaseUrl, apiKey: 'bench', timeoutMs: 60_000 });
   const userId = `bench-plain-${randomUUID()}`;
 
@@ -36,7 +38,7 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
   async function modelTurn(context: StepContext, turn: number, messages: ChatMessage[], tools?: ToolSpec[]): Promise<ModelResponse> {
     const started_at = new Date();
     const response = await model.complete({ model: BENCH_MODEL, messages, tools });
-    await runs.recordModelCall({
+    await calls.recordModelCall({
       run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: 1, provider: model.provider, model: BENCH_MODEL, status: 'completed', error_message: null,
       request: { messages }, response: { message: response.message }, ...response.usage, duration_ms: response.duration_ms, started_at, finished_at: new Date(),
     });
@@ -51,30 +53,30 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
       const { runUuid, instances } = await newRun(steps, 'custom_llm');
       for (const instance of instances) {
         const messages: ChatMessage[] = [{ role: 'system', content: 'Summarise' }, { role: 'user', content: 'Execute your task.' }];
-        await runs.startStep(instance, { system_prompt: 'Summarise' });
+        await stepRows.startStep(instance, { system_prompt: 'Summarise' });
         const response = await modelTurn(context(runUuid, instance), 1, messages);
-        await runs.completeStep(instance, newOutput(context(runUuid, instance), response.message.content), [...messages, response.message]);
+        await stepRows.completeStep(instance, newOutput(context(runUuid, instance), response.message.content), [...messages, response.message]);
       }
       await runs.finishRun(runUuid, 'completed', null);
     },
     prepareAgent: async () => async () => {
       const { runUuid, instances: [instance] } = await newRun(1, 'custom_agent');
       const ctx = context(runUuid, instance);
-      await runs.startStep(instance, { system_prompt: 'Use your tools' });
+      await stepRows.startStep(instance, { system_prompt: 'Use your tools' });
       let messages: ChatMessage[] = [{ role: 'system', content: 'Use your tools' }, { role: 'user', content: 'Execute your task.' }];
       for (let turn = 1; ; turn++) {
         const { message } = await modelTurn(ctx, turn, messages, AGENT_TOOLS);
         messages = [...messages, message];
-        await runs.saveMessages(instance, messages);
+        await stepRows.saveMessages(instance, messages);
         if (!message.tool_calls?.length) break;
         for (const call of message.tool_calls) {
           const started_at = new Date();
           const output = await (await fetch(toolUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.arguments })).json();
-          await runs.recordToolCall({ run_uuid: runUuid, step_instance_uuid: instance, tool_call_id: call.id, attempt: 1, tool_name: BENCH_TOOL, input: JSON.parse(call.arguments), output, status: 'completed', error_message: null, duration_ms: Date.now() - started_at.getTime(), started_at, finished_at: new Date() });
+          await calls.recordToolCall({ run_uuid: runUuid, step_instance_uuid: instance, tool_call_id: call.id, attempt: 1, tool_name: BENCH_TOOL, input: JSON.parse(call.arguments), output, status: 'completed', error_message: null, duration_ms: Date.now() - started_at.getTime(), started_at, finished_at: new Date() });
           messages = [...messages, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) }];
         }
       }
-      await runs.completeStep(instance, newOutput(ctx, messages.at(-1)?.content ?? ''), messages);
+      await stepRows.completeStep(instance, newOutput(ctx, messages.at(-1)?.content ?? ''), messages);
       await runs.finishRun(runUuid, 'completed', null);
     },
     close: async () => {},

@@ -13,6 +13,7 @@ import { ReadinessService } from './health/readiness.service';
 import { McpModule } from './mcp/mcp.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { ObservabilityModule } from './observability/observability.module';
+import { RunLifecycleModule } from './runs/run-lifecycle.module';
 import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';
@@ -22,7 +23,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, ObservabilityModule, EgressModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
+      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifecycleModule, ObservabilityModule, EgressModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -5,7 +5,9 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { type AppConfig, ConfigModule, temporalDataConverter } from '@app/config';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Metrics, serveMetrics, startTracing } from '@app/observability';
-import { PersistenceModule, RunPreparer, RunRepository } from '@app/persistence';
+import { CallAuditRepository, PersistenceModule, RunRepository, StepRepository } from '@app/persistence';
+import { RunPreparer } from '@app/runs';
+import { RunLifecycleModule } from '../../api/src/runs/run-lifecycle.module';
 import { McpClientModule } from '@app/providers';
 import { activityInterceptors } from './activity-interceptors';
 import { createRunActivities } from './activities/run.activities';
@@ -32,7 +34,7 @@ import { createAssistantActivities } from './activities/assistant.activities';
 export class WorkerRootModule {
   static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
     const metricsModule: DynamicModule = { module: WorkerRootModule, global: true, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
-    return { ...metricsModule, imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, WorkerModule, AssistantWorkerModule] };
+    return { ...metricsModule, imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifecycleModule, WorkerModule, AssistantWorkerModule] };
   }
 }
 
@@ -72,6 +74,8 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     conversation: context.get(ConversationService),
     notifications: context.get(NotificationService),
     runs: context.get(RunRepository),
+    steps: context.get(StepRepository),
+    calls: context.get(CallAuditRepository),
     preparer: context.get(RunPreparer),
     metrics,
   });

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
-import { RunRepository } from '@app/persistence';
+import { CallAuditRepository, OutputRepository } from '@app/persistence';
 import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, McpClientPool, McpToolTransport, ModelClients, ToolTransport } from '@app/providers';
 import { modelClientsOf } from './model-clients';
 import { AgentConversation } from './steps/agent-conversation.service';
@@ -33,9 +33,9 @@ import { ToolCallService } from './steps/tool-call.service';
     },
     {
       provide: ToolCallService,
-      useFactory: (tools: AgentToolsService, runs: RunRepository, conversation: AgentConversation, transports: ToolTransport[], metrics: Metrics) =>
-        new ToolCallService(tools, runs, conversation, transports, metrics),
-      inject: [AgentToolsService, RunRepository, AgentConversation, ToolTransport, Metrics],
+      useFactory: (tools: AgentToolsService, outputs: OutputRepository, calls: CallAuditRepository, conversation: AgentConversation, transports: ToolTransport[], metrics: Metrics) =>
+        new ToolCallService(tools, outputs, calls, conversation, transports, metrics),
+      inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentConversation, ToolTransport, Metrics],
     },
     StepInputService,
     ModelCallService,

@@ -1,4 +1,5 @@
 // What the API, the worker and the run workflow agree on about runs.
+import type { FinalStatus } from './engine';
 import searchAttributes from './search-attributes.json';
 
 /**
@@ -14,6 +15,17 @@ export type StepStatus = (typeof STEP_STATUSES)[number];
 /** A run in these statuses has a live execution: it can be cancelled, and it has not ended. */
 export const IN_FLIGHT_RUN_STATUSES: readonly RunStatus[] = ['running', 'awaiting_input'];
 export const isInFlight = (status: RunStatus): boolean => IN_FLIGHT_RUN_STATUSES.includes(status);
+
+/** A run ended in these statuses failed: counted in the workflow's failed_runs, its owner told if notify_on_failure. */
+export const FAILED_RUN_STATUSES = ['failed', 'partial_success'] as const satisfies readonly FinalStatus[];
+
+/** How an ended run counts: failed, successful (completed, or stopped by its conditions), or cancelled, which counts as neither. */
+export type RunOutcome = 'failed' | 'successful' | 'cancelled';
+
+export function outcomeOf(status: FinalStatus): RunOutcome {
+  if ((FAILED_RUN_STATUSES as readonly FinalStatus[]).includes(status)) return 'failed';
+  return status === 'cancelled' ? 'cancelled' : 'successful';
+}
 
 /** Custom search attributes every run carries; scripts/lib/temporal.sh registers the same file. */
 export const SEARCH_ATTRIBUTE_NAMES = Object.keys(searchAttributes) as (keyof typeof searchAttributes)[];

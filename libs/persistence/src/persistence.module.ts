@@ -2,7 +2,7 @@
 // abstract-class tokens. The worker imports the same module.
 import { Global, Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppConfig, modelPolicyOf } from '@app/config';
+import { AppConfig } from '@app/config';
 import { McpToolSource } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { createDataSource } from './data-source';
@@ -10,7 +10,20 @@ import { SqlWorkflowOwnerRepository, WorkflowOwnerRepository } from './workflow-
 import { ApiKeyRepository, ScheduleRepository, StepSummaryRepository, TriggerHookRepository, TypeormStepSummaryRepository, TypeormScheduleRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
 import { AssistantRepository, TypeormAssistantRepository } from './assistant';
 import { McpServerRepository, McpToolCatalog, TypeormMcpServerRepository } from './mcp';
-import { RunPreparer, RunRepository, RunResumer, ToolManifestService, ToolRepository, TypeormRunRepository, TypeormToolRepository } from './runs';
+import {
+  CallAuditRepository,
+  ConversationRepository,
+  OutputRepository,
+  RunRepository,
+  StepRepository,
+  ToolRepository,
+  TypeormCallAuditRepository,
+  TypeormConversationRepository,
+  TypeormOutputRepository,
+  TypeormRunRepository,
+  TypeormStepRepository,
+  TypeormToolRepository,
+} from './runs';
 
 const repositories: Provider[] = [
   { provide: AssistantRepository, useFactory: (ds: DataSource) => new TypeormAssistantRepository(ds), inject: [DataSource] },
@@ -18,19 +31,16 @@ const repositories: Provider[] = [
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   { provide: RunRepository, useFactory: (ds: DataSource, config: AppConfig) => new TypeormRunRepository(ds, config.quotas.maxRunsInFlightPerUser), inject: [DataSource, AppConfig] },
+  { provide: StepRepository, useFactory: (ds: DataSource) => new TypeormStepRepository(ds), inject: [DataSource] },
+  { provide: OutputRepository, useFactory: (ds: DataSource) => new TypeormOutputRepository(ds), inject: [DataSource] },
+  { provide: CallAuditRepository, useFactory: (ds: DataSource) => new TypeormCallAuditRepository(ds), inject: [DataSource] },
+  { provide: ConversationRepository, useFactory: (ds: DataSource) => new TypeormConversationRepository(ds), inject: [DataSource] },
   { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },
   { provide: StepSummaryRepository, useFactory: (ds: DataSource) => new TypeormStepSummaryRepository(ds), inject: [DataSource] },
   { provide: WorkflowOwnerRepository, useFactory: (ds: DataSource) => new SqlWorkflowOwnerRepository(ds), inject: [DataSource] },
-  { provide: RunResumer, useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunResumer(workflows, runs), inject: [WorkflowRepository, RunRepository] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
   { provide: McpServerRepository, useFactory: (ds: DataSource, secrets: SecretBox) => new TypeormMcpServerRepository(ds, secrets), inject: [DataSource, SecretBox] },
   { provide: McpToolCatalog, useFactory: (servers: McpServerRepository, source: McpToolSource) => new McpToolCatalog(servers, source), inject: [McpServerRepository, McpToolSource] },
-  { provide: ToolManifestService, useFactory: (tools: ToolRepository, mcpTools: McpToolCatalog) => new ToolManifestService(tools, mcpTools), inject: [ToolRepository, McpToolCatalog] },
-  {
-    provide: RunPreparer,
-    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService, config: AppConfig) => new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config)),
-    inject: [WorkflowRepository, RunRepository, ToolManifestService, AppConfig],
-  },
 ];
 
 @Global()

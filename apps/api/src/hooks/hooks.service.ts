@@ -45,7 +45,7 @@ export class HooksService {
     if (!evaluateRules(target.trigger.filter_rules, delivery.body)) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };
     }
-    const { created, run } = await this.runs.start(target.user_id, target.workflow_uuid, delivery.body, key ? deliveryRunUuid(triggerUuid, key) : undefined);
+    const { created, run } = await this.runs.start(target.user_id, target.workflow_uuid, delivery.body, { origin: 'webhook', ...(key ? { runUuid: deliveryRunUuid(triggerUuid, key) } : {}) });
     const event_uuid = await this.hooks.recordEvent({ ...event, matched: true, run_uuid: run.uuid });
     return { matched: true, event_uuid, run_uuid: run.uuid, duplicate: !created };
   }

@@ -1,4 +1,5 @@
 // Seed 001's run tools (plus resume_run) over the service the REST controller calls.
+import { FAILED_RUN_STATUSES } from '@app/contracts';
 import type { RunsService } from '../runs/runs.service';
 import { paginationOf } from '../common/pagination';
 import { objectSchema, outputOf, pageOf, PAGINATION_ARGUMENTS, RUN_OUTPUT, uuidArgument, type StepwiseTool } from './stepwise-tool';
@@ -40,7 +41,7 @@ export function runTools(runs: RunsService): StepwiseTool[] {
       description: 'Your runs that failed (status failed, the default) or failed after earlier steps completed (partial_success), newest first; resume_run reruns one from the failed step.',
       inputSchema: objectSchema({
         workflow_uuid: uuidArgument('Only runs of this workflow'),
-        status: { enum: ['failed', 'partial_success'], default: 'failed' },
+        status: { enum: [...FAILED_RUN_STATUSES], default: 'failed' },
         ...PAGINATION_ARGUMENTS,
       }),
       outputSchema: outputOf(pageOf(RUN_OUTPUT)),

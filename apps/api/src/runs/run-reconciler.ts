@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { preparedRunOf, RunRepository, type StaleRun } from '@app/persistence';
+import { RunRepository, type StaleRun } from '@app/persistence';
+import { preparedRunOf } from '@app/runs';
 import { RunLauncher } from '../temporal/run-launcher';
 import { RunsService } from './runs.service';
 

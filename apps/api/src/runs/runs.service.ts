@@ -3,8 +3,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunBudget, type RunStatus, type WorkflowDefinition } from '@app/contracts';
-import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound } from '@app/domain';
-import { RunPreparer, RunRepository, RunResumer, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
+import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound, type RunOrigin } from '@app/domain';
+import { OutputRepository, RunRepository, StepRepository, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
+import { RunPreparer, RunResumer } from '@app/runs';
 import { isUuid, nameBasedUuid } from '../common/uuids';
 import { resumeOptionsOf } from './resume-options';
 import type { Pagination } from '../common/pagination';
@@ -42,6 +43,14 @@ const MAX_MESSAGE_WAIT_SECONDS = 300;
 /** How long a run may have no Temporal execution before it counts as never started (the API starts it right after recording it). */
 const START_GRACE_MS = 60_000;
 
+/** How a run is started: by whom (the workflow's status may refuse some), under which uuid (default: a new one). */
+export interface StartOptions {
+  origin: RunOrigin;
+  runUuid?: string;
+  dryRun?: boolean;
+  budget?: RunBudget;
+}
+
 export interface RunQuery extends Pagination {
   status?: string;
   workflow_uuid?: string;
@@ -56,6 +65,8 @@ export class RunsService {
     private readonly preparer: RunPreparer,
     private readonly resumer: RunResumer,
     private readonly runs: RunRepository,
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
     private readonly launcher: RunLauncher,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -66,15 +77,16 @@ export class RunsService {
   async startFromRequest(userId: string, workflowUuid: string, body: unknown, idempotencyKey?: string) {
     const { trigger, dryRun, budget } = startOptionsOf(body);
     // A dry run and a real one never share a key's run.
-    return this.start(userId, workflowUuid, trigger, runUuidFor(idempotencyKey, userId, dryRun ? 'dry-run' : 'start', workflowUuid), dryRun, budget);
+    return this.start(userId, workflowUuid, trigger, { origin: 'manual', runUuid: runUuidFor(idempotencyKey, userId, dryRun ? 'dry-run' : 'start', workflowUuid), dryRun, budget });
   }
 
   /**
    * Snapshots the definition, records the run and its pending steps, then starts the Temporal workflow.
    * With a given `runUuid` that exists already, returns that run (`created: false`).
    */
-  async start(userId: string, workflowUuid: string, triggerOutput: unknown, runUuid: string = randomUUID(), dryRun = false, budget?: RunBudget) {
-    const prepared = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid), dryRun, budget });
+  async start(userId: string, workflowUuid: string, triggerOutput: unknown, options: StartOptions) {
+    const { origin, runUuid = randomUUID(), dryRun = false, budget } = options;
+    const prepared = await this.preparer.prepare({ userId, workflowUuid, triggerOutput, runUuid, temporalWorkflowId: runWorkflowId(runUuid), origin, dryRun, budget });
     return this.launch(userId, prepared);
   }
 
@@ -163,7 +175,7 @@ export class RunsService {
         : { status: 'failed' as const, error_message: 'The run has no Temporal execution: it never started, or Temporal no longer keeps it' };
     this.logger.warn(`run ${runUuid} was recorded running but its execution has ended: ${ended.error_message}`);
     const { steps } = await this.find(userId, runUuid);
-    for (const step of steps.filter((candidate) => candidate.status === 'running' || candidate.status === 'awaiting_input')) await this.runs.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
+    for (const step of steps.filter((candidate) => candidate.status === 'running' || candidate.status === 'awaiting_input')) await this.steps.failStep(step.uuid, `Interrupted: ${ended.error_message}`);
     await this.runs.finishRun(run.uuid, ended.status, ended.error_message);
     return this.findRun(userId, runUuid);
   }
@@ -235,7 +247,7 @@ export class RunsService {
   }
 
   async output(userId: string, outputId: string) {
-    const output = await this.runs.findOutput(userId, outputId);
+    const output = await this.outputs.findOutput(userId, outputId);
     if (!output) throw notFound('Output', outputId);
     return toOutputView(output);
   }

@@ -37,7 +37,7 @@ export class SchedulesController {
   }
 
   @Post('schedules/:id/trigger')
-  @ApiAnswers(202, 'ScheduleTriggered', 404)
+  @ApiAnswers(202, 'ScheduleTriggered', 404, 409)
   @HttpCode(202)
   trigger(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
     return this.schedules.trigger(user.userId, id);
@@ -45,7 +45,7 @@ export class SchedulesController {
 
   @Post('schedules/:id/backfill')
   @ApiJsonBody('Backfill')
-  @ApiAnswers(202, 'BackfillStarted', 400, 404, 422)
+  @ApiAnswers(202, 'BackfillStarted', 400, 404, 409, 422)
   @HttpCode(202)
   backfill(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body() body: unknown) {
     return this.schedules.backfill(user.userId, id, body);

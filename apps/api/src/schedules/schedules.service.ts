@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
+import { acceptsRuns, assertAcceptsRuns, assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
 import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
 import { ScheduleGateway, type ScheduleTiming } from '../temporal/schedule-gateway';
-
-/** Schedules fire only for an active workflow; otherwise they exist, paused. */
-export const schedulesRun = (workflow: { is_active: boolean; status: string }): boolean => workflow.is_active && workflow.status === 'active';
 
 const timingOf = (input: Partial<ScheduleInput>): ScheduleTiming => ({
   cron_expression: input.cron_expression,
@@ -54,7 +51,7 @@ export class SchedulesService {
     const workflow = await this.workflows.find(userId, workflowUuid);
     if (!workflow) throw notFound('Workflow', workflowUuid);
     if (input.schedule_type === 'immediate') {
-      return { schedule_type: 'immediate', run: (await this.runsService.start(userId, workflowUuid, input.trigger_output)).run };
+      return { schedule_type: 'immediate', run: (await this.runsService.start(userId, workflowUuid, input.trigger_output, { origin: 'manual' })).run };
     }
     const id = `sched-${randomUUID()}`;
     const timing = timingOf(input);
@@ -71,7 +68,8 @@ export class SchedulesService {
         catchupWindowSeconds: input.catchup_window_seconds,
         pauseOnFailure: input.pause_on_failure,
         note: input.note,
-        ...(schedulesRun(workflow) ? {} : { paused: true }),
+        // Made paused while the workflow refuses scheduled runs.
+        ...(acceptsRuns(workflow, 'schedule') ? {} : { paused: true }),
       });
     } catch (error) {
       throw asValidationError(error);
@@ -116,7 +114,7 @@ export class SchedulesService {
   }
 
   async trigger(userId: string, id: string) {
-    await this.owned(userId, id);
+    await this.takingScheduledRuns(userId, await this.owned(userId, id));
     await this.gateway.trigger(id);
     return { id, triggered: true };
   }
@@ -124,7 +122,7 @@ export class SchedulesService {
   async backfill(userId: string, id: string, body: unknown) {
     const { start, end } = parseBackfill(body);
     assertBackfillSpan(this.config.quotas.backfillMaxSpanSeconds, { start, end });
-    await this.owned(userId, id);
+    await this.takingScheduledRuns(userId, await this.owned(userId, id));
     await this.gateway.backfill(id, start, end);
     return { id, backfill: { start, end } };
   }
@@ -147,6 +145,13 @@ export class SchedulesService {
       await this.gateway.delete(record.id);
       await this.schedules.delete(record.id);
     }
+  }
+
+  /** A fire asked for by hand (trigger, backfill) is refused here, in words, rather than by the worker after a 202. */
+  private async takingScheduledRuns(userId: string, record: ScheduleRecord): Promise<void> {
+    const workflow = await this.workflows.find(userId, record.workflow_uuid);
+    if (!workflow) throw notFound('Workflow', record.workflow_uuid);
+    assertAcceptsRuns(workflow, 'schedule');
   }
 
   private async owned(userId: string, id: string): Promise<ScheduleRecord> {

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { AppConfig, modelPolicyOf } from '@app/config';
 import { DomainError, ErrorCode, modelPolicyIssues, notFound, throwIssues } from '@app/domain';
-import { ToolManifestService, WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
+import { WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
+import { ToolManifestService } from '@app/runs';
 import { StepSummaries } from './step-summaries.service';
 
 /**

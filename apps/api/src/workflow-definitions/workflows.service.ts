@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, WorkflowDefinition } from '@app/contracts';
-import { fromAgenticDocument, isAgenticDocument, notFound, parseGraph, toAgenticDocument, validateDefinition, parseWorkflowDocument, type AgenticDocument, type AgenticEdge, type AgenticNode, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
+import { acceptsRuns, fromAgenticDocument, isAgenticDocument, notFound, parseGraph, toAgenticDocument, validateDefinition, parseWorkflowDocument, type AgenticDocument, type AgenticEdge, type AgenticNode, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
 import { definitionOf, type Page } from '@app/persistence';
 import { isUuid, nameBasedUuid } from '../common/uuids';
 import type { Pagination } from '../common/pagination';
-import { schedulesRun, SchedulesService } from '../schedules/schedules.service';
+import { SchedulesService } from '../schedules/schedules.service';
 import { SecretBox } from '@app/security';
 import { EgressGuard } from '../common/egress-guard';
 import { DefinitionStore } from './definition-store.service';
@@ -67,8 +67,8 @@ export class WorkflowsService {
     const patch = parseWorkflowPatch(body);
     await this.egress.assertReachable(patch.notify_url, 'notify_url');
     const updated = await this.store.edit(userId, uuid, (current) => ({ ...current, ...patch }));
-    // A workflow that is inactive, paused or archived keeps its schedules, paused; making it active resumes them.
-    if (patch.is_active !== undefined || patch.status !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !schedulesRun(updated));
+    // A workflow that refuses scheduled runs (inactive, paused, archived) keeps its schedules, paused; taking them again resumes them.
+    if (patch.is_active !== undefined || patch.status !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !acceptsRuns(updated, 'schedule'));
     return toWorkflowView(updated);
   }
 

@@ -4,7 +4,8 @@
 import { Context } from '@temporalio/activity';
 import type { RunActivities, StepContext } from '@app/contracts';
 import type { Metrics } from '@app/observability';
-import type { RunPreparer, RunRepository } from '@app/persistence';
+import type { CallAuditRepository, RunRepository, StepRepository } from '@app/persistence';
+import type { RunPreparer } from '@app/runs';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
@@ -30,6 +31,8 @@ export interface RunServices {
   conversation: ConversationService;
   notifications: NotificationService;
   runs: RunRepository;
+  steps: StepRepository;
+  calls: CallAuditRepository;
   preparer: RunPreparer;
   metrics: Metrics;
 }
@@ -64,7 +67,7 @@ export function createRunActivities(services: RunServices): RunActivities {
   return {
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
       inActivity(async () => {
-        const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id };
+        const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id, origin: 'schedule' as const };
         return (await services.preparer.prepare(request)).run;
       }),
     runLlmStep: ({ step, ...context }) =>
@@ -95,8 +98,8 @@ export function createRunActivities(services: RunServices): RunActivities {
     openConversation: ({ run_uuid }) => services.conversation.open(run_uuid),
     receiveMessage: ({ run_uuid, turn, content }) => services.conversation.receive(run_uuid, turn, content),
     answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) => services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
-    failStep: ({ instance_uuid, error_message }) => services.runs.failStep(instance_uuid, error_message),
-    tokensUsed: ({ run_uuid }) => services.runs.tokensUsed(run_uuid),
+    failStep: ({ instance_uuid, error_message }) => services.steps.failStep(instance_uuid, error_message),
+    tokensUsed: ({ run_uuid }) => services.calls.tokensUsed(run_uuid),
     pauseForBudget: ({ run_uuid, used_tokens, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: used_tokens }, 'awaiting_input'),
     resumeAfterBudget: ({ run_uuid, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: null }, 'running'),
     finishRun: async ({ run_uuid, status, error_message }) => {

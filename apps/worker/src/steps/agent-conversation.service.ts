@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage } from '@app/contracts';
-import { RunRepository } from '@app/persistence';
+import { StepRepository } from '@app/persistence';
 import { StepError } from './step-error';
 
 /**
@@ -10,10 +10,10 @@ import { StepError } from './step-error';
  */
 @Injectable()
 export class AgentConversation {
-  constructor(private readonly runs: RunRepository) {}
+  constructor(private readonly steps: StepRepository) {}
 
   async start(instanceUuid: string, messages: ChatMessage[]): Promise<number> {
-    await this.runs.saveMessages(instanceUuid, messages);
+    await this.steps.saveMessages(instanceUuid, messages);
     return messages.length;
   }
 
@@ -24,7 +24,7 @@ export class AgentConversation {
 
   /** The first `length` messages, and the one stored at `length` if any: an earlier attempt's work. */
   async load(instanceUuid: string, length: number): Promise<{ messages: ChatMessage[]; next: ChatMessage | null }> {
-    const stored = ((await this.runs.instance(instanceUuid))?.messages ?? []) as ChatMessage[];
+    const stored = ((await this.steps.instance(instanceUuid))?.messages ?? []) as ChatMessage[];
     if (stored.length < length) {
       throw new StepError('ConversationLost', `the agent's conversation has ${stored.length} messages stored, ${length} expected`);
     }
@@ -33,7 +33,7 @@ export class AgentConversation {
 
   /** Stores `messages` (what `load` gave) followed by `message`, dropping any after them; returns the new length. */
   async append(instanceUuid: string, messages: ChatMessage[], message: ChatMessage): Promise<number> {
-    await this.runs.saveMessages(instanceUuid, [...messages, message]);
+    await this.steps.saveMessages(instanceUuid, [...messages, message]);
     return messages.length + 1;
   }
 }

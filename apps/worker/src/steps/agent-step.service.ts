@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, OutputRef, StepContext, ToolSpec } from '@app/contracts';
-import { RunRepository } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService } from './agent-tools.service';
@@ -23,13 +23,15 @@ export class AgentStepService {
     private readonly models: ModelCallService,
     private readonly conversation: AgentConversation,
     private readonly structured: StructuredOutputService,
-    private readonly runs: RunRepository,
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
+    private readonly calls: CallAuditRepository,
   ) {}
 
   async start(context: StepContext, step: CustomAgentStep): Promise<AgentStart> {
     const tools = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
     const input = await this.inputs.build(context, step.system_prompt, 'reference', step.loop);
-    await this.runs.startStep(context.instance_uuid, { ...input.record, tools: tools.map((tool) => tool.name) });
+    await this.steps.startStep(context.instance_uuid, { ...input.record, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system + REFERENCE_NOTE },
       { role: 'user', content: input.user },
@@ -52,7 +54,7 @@ export class AgentStepService {
    */
   private async answeredTurn(context: StepContext, turn: number, length: number, answer: ChatMessage | null): Promise<AgentTurnResult | null> {
     if (answer?.role !== 'assistant') return null;
-    const call = await this.runs.completedModelCall(context.instance_uuid, turn);
+    const call = await this.calls.completedModelCall(context.instance_uuid, turn);
     if (!call) return null;
     const { prompt_tokens, completion_tokens, total_tokens } = call;
     return { tool_calls: answer.tool_calls ?? [], conversation_length: length + 1, usage: { prompt_tokens, completion_tokens, total_tokens } };
@@ -63,13 +65,13 @@ export class AgentStepService {
    * here, in turns numbered after the agent's own (each of its turns added one assistant message).
    */
   async complete(context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope): Promise<OutputRef> {
-    const done = await completedOutput(this.runs, context);
+    const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const messages = await this.conversation.read(context.instance_uuid, length);
     const turns = messages.filter((message) => message.role === 'assistant').length;
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);
-    await this.runs.completeStep(context.instance_uuid, output, answer.messages);
+    await this.steps.completeStep(context.instance_uuid, output, answer.messages);
     return refOf(output);
   }
 }

@@ -3,29 +3,29 @@
 import { Injectable } from '@nestjs/common';
 import type { ConversationMessage } from '@app/contracts';
 import { replyTextOf } from '@app/domain';
-import { RunRepository } from '@app/persistence';
+import { ConversationRepository, OutputRepository } from '@app/persistence';
 
 const positionOf = (turn: number, role: ConversationMessage['role']) => (turn - 1) * 2 + (role === 'user' ? 0 : 1);
 
 @Injectable()
 export class ConversationService {
-  constructor(private readonly runs: RunRepository) {}
+  constructor(private readonly outputs: OutputRepository, private readonly conversations: ConversationRepository) {}
 
   async open(runUuid: string): Promise<void> {
-    await this.runs.setConversationStatus(runUuid, 'awaiting_input');
+    await this.conversations.setConversationStatus(runUuid, 'awaiting_input');
   }
 
   async receive(runUuid: string, turn: number, content: string): Promise<void> {
-    await this.runs.putConversationMessage(runUuid, positionOf(turn, 'user'), { role: 'user', content, turn, at: new Date().toISOString() });
-    await this.runs.setConversationStatus(runUuid, 'running');
+    await this.conversations.putConversationMessage(runUuid, positionOf(turn, 'user'), { role: 'user', content, turn, at: new Date().toISOString() });
+    await this.conversations.setConversationStatus(runUuid, 'running');
   }
 
   /** The reply is the text of the turn's last output; the run waits for the next message unless it is closing. */
   async answer(runUuid: string, userId: string, turn: number, outputId: string | null, closing: boolean): Promise<string | null> {
-    const output = outputId ? await this.runs.findOutput(userId, outputId) : null;
+    const output = outputId ? await this.outputs.findOutput(userId, outputId) : null;
     const reply = output ? replyTextOf(output.raw_data) : null;
-    await this.runs.putConversationMessage(runUuid, positionOf(turn, 'assistant'), { role: 'assistant', content: reply, turn, at: new Date().toISOString() });
-    if (!closing) await this.runs.setConversationStatus(runUuid, 'awaiting_input');
+    await this.conversations.putConversationMessage(runUuid, positionOf(turn, 'assistant'), { role: 'assistant', content: reply, turn, at: new Date().toISOString() });
+    if (!closing) await this.conversations.setConversationStatus(runUuid, 'awaiting_input');
     return reply;
   }
 

@@ -3,13 +3,13 @@
 import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, CustomLlmStep, IterationRef, JsonObject, StepContext } from '@app/contracts';
 import { evaluateRules } from '@app/domain';
-import { RunRepository } from '@app/persistence';
+import { OutputRepository, StepRepository } from '@app/persistence';
 
 type ModelStep = CustomLlmStep | CustomAgentStep;
 
 @Injectable()
 export class GraphService {
-  constructor(private readonly runs: RunRepository) {}
+  constructor(private readonly steps: StepRepository, private readonly outputs: OutputRepository) {}
 
   /**
    * A router step (its CONDITIONAL edges give `context.route_choices`) answers JSON with `next` among its
@@ -26,22 +26,22 @@ export class GraphService {
   /** The route a router step's output chose. */
   async withRoute(context: StepContext, ref: IterationRef): Promise<IterationRef> {
     if (!context.route_choices?.length) return ref;
-    const output = await this.runs.findOutput(context.user_id, ref.output_id);
+    const output = await this.outputs.findOutput(context.user_id, ref.output_id);
     return { ...ref, route: String((output?.raw_data as { next?: unknown } | null)?.next) };
   }
 
   async conditionsHeld(userId: string, outputId: string, edges: { uuid: string; conditions: JsonObject }[]): Promise<string[]> {
-    const data = (await this.runs.findOutput(userId, outputId))?.raw_data;
+    const data = (await this.outputs.findOutput(userId, outputId))?.raw_data;
     return edges.filter((edge) => evaluateRules(edge.conditions, data)).map((edge) => edge.uuid);
   }
 
   /** The step's own row after the run: failed if an execution failed, else completed with its latest output (referenced). */
   async close(instanceUuid: string, failed: boolean): Promise<void> {
-    const [latest] = await this.runs.iterationOutputs(instanceUuid, 1);
+    const [latest] = await this.outputs.iterationOutputs(instanceUuid, 1);
     if (failed || !latest) {
-      await this.runs.failStep(instanceUuid, failed ? 'An execution of this step failed: see its executions' : 'No execution of this step completed');
+      await this.steps.failStep(instanceUuid, failed ? 'An execution of this step failed: see its executions' : 'No execution of this step completed');
       return;
     }
-    await this.runs.completeStepWithOutput(instanceUuid, latest.uuid);
+    await this.steps.completeStepWithOutput(instanceUuid, latest.uuid);
   }
 }

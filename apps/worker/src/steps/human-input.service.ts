@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import type { HumanInputStep, IterationRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
 import { exampleOf } from '@app/domain';
-import { RunRepository } from '@app/persistence';
+import { OutputRepository, StepRepository } from '@app/persistence';
 import { completedOutput, newOutput, refOf } from './step-output';
 
 /** What the waiting step shows: its prompt (with the reason a guard rail handed the run over, if so) and schema. */
@@ -18,30 +18,30 @@ export function questionOf(step: HumanInputStep, reason?: string) {
 
 @Injectable()
 export class HumanInputService {
-  constructor(private readonly runs: RunRepository) {}
+  constructor(private readonly steps: StepRepository, private readonly outputs: OutputRepository) {}
 
   async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<void> {
-    await this.runs.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
+    await this.steps.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
   }
 
   /** The answer (or the default taken on timeout) as the step's output; a retried activity finds it stored. */
   /** In a dry run a step with no default takes an answer made up from its input_schema: nobody is asked. */
   async answer(context: StepContext, input: JsonValue, step: HumanInputStep): Promise<IterationRef> {
     const answer = context.dry_run && step.default === undefined ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input;
-    const ref = (await completedOutput(this.runs, context)) ?? (await this.store(context, answer));
-    await this.runs.inputReceived(context.run_uuid);
+    const ref = (await completedOutput(this.steps, this.outputs, context)) ?? (await this.store(context, answer));
+    await this.steps.inputReceived(context.run_uuid);
     return ref;
   }
 
   private async store(context: StepContext, input: JsonValue): Promise<OutputRef> {
     const output = newOutput(context, input);
-    await this.runs.completeStep(context.instance_uuid, output);
+    await this.steps.completeStep(context.instance_uuid, output);
     return refOf(output);
   }
 
   /** No answer within timeout_seconds and no default: the step fails, and the run stops waiting. */
   async expire(context: StepContext, errorMessage: string): Promise<void> {
-    await this.runs.failStep(context.instance_uuid, errorMessage);
-    await this.runs.inputReceived(context.run_uuid);
+    await this.steps.failStep(context.instance_uuid, errorMessage);
+    await this.steps.inputReceived(context.run_uuid);
   }
 }

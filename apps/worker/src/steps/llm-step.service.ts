@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomLlmStep, OutputRef, StepContext } from '@app/contracts';
-import { RunRepository } from '@app/persistence';
+import { OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
@@ -17,23 +17,24 @@ export class LlmStepService {
     private readonly inputs: StepInputService,
     private readonly models: ModelCallService,
     private readonly structured: StructuredOutputService,
-    private readonly runs: RunRepository,
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<OutputRef> {
-    const done = await completedOutput(this.runs, context);
+    const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
-    await this.runs.startStep(context.instance_uuid, input.record);
+    await this.steps.startStep(context.instance_uuid, input.record);
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system },
       { role: 'user', content: input.user },
     ];
-    await this.runs.saveMessages(context.instance_uuid, messages); // what the model call's audit refers to, even if it fails
+    await this.steps.saveMessages(context.instance_uuid, messages); // what the model call's audit refers to, even if it fails
     const response = await this.models.call(context, 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope);
     const output = newOutput(context, answer.data);
-    await this.runs.completeStep(context.instance_uuid, output, answer.messages);
+    await this.steps.completeStep(context.instance_uuid, output, answer.messages);
     return refOf(output);
   }
 }

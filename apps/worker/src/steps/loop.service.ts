@@ -5,14 +5,15 @@
 import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type IterationRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
 import { evaluateCondition, extractJsonPath } from '@app/domain';
-import { RunRepository } from '@app/persistence';
+import { OutputRepository, StepRepository } from '@app/persistence';
 import { StepInputService } from './step-input.service';
 import { completedOutput, newOutput, refOf } from './step-output';
 
 @Injectable()
 export class LoopService {
   constructor(
-    private readonly runs: RunRepository,
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
     private readonly inputs: StepInputService,
   ) {}
 
@@ -20,43 +21,43 @@ export class LoopService {
   async start(context: StepContext, step: LoopingStep): Promise<LoopStart> {
     const loop = step.loop!;
     if (loop.type === 'repeat_until') {
-      await this.runs.startStep(context.instance_uuid, { loop });
+      await this.steps.startStep(context.instance_uuid, { loop });
       return { item_count: null, truncated: false };
     }
     const items = await this.inputs.loopItems(context, loop);
     const max = loop.max_items ?? LOOP_DEFAULTS.max_items;
-    await this.runs.startStep(context.instance_uuid, { loop, item_count: items.length });
+    await this.steps.startStep(context.instance_uuid, { loop, item_count: items.length });
     return { item_count: Math.min(items.length, max), truncated: items.length > max };
   }
 
   /** Before an iteration's (or a graph execution's) first write: its own row under its parent's (kept when the activity is retried). */
   async openIteration(context: StepContext): Promise<void> {
-    if (context.iteration) await this.runs.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
+    if (context.iteration) await this.steps.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
   }
 
   /** repeat_until: whether the predicate holds on the iteration's output (an iteration of another loop passes as is). */
   async checked(context: StepContext, step: LoopingStep, ref: OutputRef): Promise<IterationRef> {
     const loop = step.loop;
     if (!context.iteration || loop?.type !== 'repeat_until') return ref;
-    const output = await this.runs.findOutput(context.user_id, ref.output_id);
+    const output = await this.outputs.findOutput(context.user_id, ref.output_id);
     return { ...ref, predicate_met: evaluateCondition(extractJsonPath(output?.raw_data, loop.predicate_path), 'equals', loop.predicate_value) };
   }
 
   /** The loop's output (the step's, or in a graph its execution's): for_each, every iteration's data in order; repeat_until, the last iteration's. */
   async complete(context: StepContext, step: LoopingStep, iterations: number, stoppedBy: LoopStopReason): Promise<OutputRef> {
     // A retry after the commit (its answer lost on the way to Temporal) must not store a second output.
-    const done = await completedOutput(this.runs, context);
+    const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const loop = step.loop!;
-    const outputs = await this.runs.iterationOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
-    await this.runs.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
+    const outputs = await this.outputs.iterationOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
+    await this.steps.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
     // repeat_until's output is its last iteration's: referenced, not copied.
     if (loop.type === 'repeat_until' && outputs[0]) {
-      await this.runs.completeStepWithOutput(context.instance_uuid, outputs[0].uuid);
+      await this.steps.completeStepWithOutput(context.instance_uuid, outputs[0].uuid);
       return refOf(outputs[0]);
     }
     const output = newOutput(context, loop.type === 'for_each' ? outputs.map((item) => item.raw_data) : null);
-    await this.runs.completeStep(context.instance_uuid, output);
+    await this.steps.completeStep(context.instance_uuid, output);
     return refOf(output);
   }
 }

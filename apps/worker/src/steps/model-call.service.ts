@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { ModelProvider, StepContext } from '@app/contracts';
 import { inClientSpan, Metrics } from '@app/observability';
-import { RunRepository } from '@app/persistence';
+import { CallAuditRepository } from '@app/persistence';
 import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClients, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 
@@ -26,7 +26,7 @@ const nameOf = (context: StepContext, provider: ModelProvider): string => (conte
 export class ModelCallService {
   constructor(
     private readonly clients: ModelClients,
-    private readonly runs: RunRepository,
+    private readonly calls: CallAuditRepository,
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
   ) {}
@@ -53,11 +53,11 @@ export class ModelCallService {
     const started_at = new Date();
     const audited = { model: request.model, message_count: request.messages.length, tools: request.tools?.map((tool) => tool.name) ?? [], response_format: request.response_format ?? null };
     const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, provider: nameOf(context, provider), model: request.model, request: audited, started_at };
-    await this.runs.recordModelCall({ ...base, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
+    await this.calls.recordModelCall({ ...base, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
     try {
       // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
       const response = context.dry_run ? dryRunAnswer(request, context.iteration?.index ?? 0) : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
-      await this.runs.recordModelCall({
+      await this.calls.recordModelCall({
         ...base,
         status: 'completed',
         error_message: null,
@@ -70,7 +70,7 @@ export class ModelCallService {
       return response;
     } catch (error) {
       const finished_at = new Date();
-      await this.runs.recordModelCall({
+      await this.calls.recordModelCall({
         ...base,
         status: 'failed',
         error_message: error instanceof ModelCallError ? error.message : String((error as Error)?.message ?? error),

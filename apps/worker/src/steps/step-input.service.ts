@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type ForEachLoop, type StepContext, type StepLoop } from '@app/contracts';
 import { findPlaceholders, formatForPrompt, getPath, loopSourceRef, pickFromHistory, renderTemplate, type PlaceholderRef } from '@app/domain';
 import { StepError } from './step-error';
-import { RunRepository, type OutputRecord } from '@app/persistence';
+import { ConversationRepository, OutputRepository, type OutputRecord } from '@app/persistence';
 
 export type DataMode = 'full' | 'reference';
 
@@ -19,7 +19,7 @@ const TASK_MESSAGE = 'Execute your task.';
 
 @Injectable()
 export class StepInputService {
-  constructor(private readonly runs: RunRepository) {}
+  constructor(private readonly outputs: OutputRepository, private readonly conversations: ConversationRepository) {}
 
   async build(context: StepContext, systemPrompt: string, mode: DataMode, loop?: StepLoop | null): Promise<StepInput> {
     const refs = findPlaceholders(systemPrompt);
@@ -51,7 +51,7 @@ export class StepInputService {
 
   /** Conversational runs: every step of a turn sees the conversation so far, the user's latest message last. */
   private async transcript(context: StepContext): Promise<string> {
-    const messages = (await this.runs.conversation(context.run_uuid)).filter((message) => message.turn <= context.conversation_turn!);
+    const messages = (await this.conversations.conversation(context.run_uuid)).filter((message) => message.turn <= context.conversation_turn!);
     const lines = messages.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content ?? ''}`);
     return `Conversation so far (the user's latest message last):\n${lines.join('\n')}`;
   }
@@ -79,12 +79,12 @@ export class StepInputService {
   private async outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {
     if (ref.kind === 'step') {
       // Without an index: the step's own output. With one: a pick from its latest outputs (a loop's iterations).
-      if (ref.index === undefined) return this.runs.outputOfStep(context.run_uuid, ref.step_uuid!);
-      const history = await this.runs.outputHistory(context.run_uuid, ref.step_uuid!, context.output_history_size ?? LOOP_DEFAULTS.output_history_size);
+      if (ref.index === undefined) return this.outputs.outputOfStep(context.run_uuid, ref.step_uuid!);
+      const history = await this.outputs.outputHistory(context.run_uuid, ref.step_uuid!, context.output_history_size ?? LOOP_DEFAULTS.output_history_size);
       return pickFromHistory(history, ref.index) ?? null;
     }
-    if (ref.kind === 'previous' && context.previous_step_uuid) return this.runs.outputOfStep(context.run_uuid, context.previous_step_uuid);
-    return this.runs.triggerOutput(context.run_uuid);
+    if (ref.kind === 'previous' && context.previous_step_uuid) return this.outputs.outputOfStep(context.run_uuid, context.previous_step_uuid);
+    return this.outputs.triggerOutput(context.run_uuid);
   }
 
   private present(output: OutputRecord | null, ref: PlaceholderRef, mode: DataMode): string {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { OutputRef, StepContext } from '@app/contracts';
 import { byteSize, markdownFor, parseJsonAnswer, summarizeOutput } from '@app/domain';
-import type { NewOutput, OutputRecord, RunRepository } from '@app/persistence';
+import type { NewOutput, OutputRecord, OutputRepository, StepRepository } from '@app/persistence';
 
 /** A model's final text as step data when the step has no output_schema: the JSON it holds, else the text. */
 export function answerData(content: string | null): unknown {
@@ -37,9 +37,9 @@ export const outputDigest = (raw: unknown): string => createHash('sha256').updat
  * server was down, or the worker died right after the commit): the retry returns it instead of running
  * the step, and calling the model, a second time. Null when the step has not completed.
  */
-export async function completedOutput(runs: RunRepository, context: StepContext): Promise<OutputRef | null> {
-  const instance = await runs.instance(context.instance_uuid);
+export async function completedOutput(steps: StepRepository, outputs: OutputRepository, context: StepContext): Promise<OutputRef | null> {
+  const instance = await steps.instance(context.instance_uuid);
   if (instance?.status !== 'completed' || !instance.output_id) return null;
-  const output = await runs.findOutput(context.user_id, instance.output_id);
+  const output = await outputs.findOutput(context.user_id, instance.output_id);
   return output && refOf(output);
 }

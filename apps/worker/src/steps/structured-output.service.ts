@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomAgentStep, CustomLlmStep, StepContext } from '@app/contracts';
 import { checkStructuredAnswer, correctionMessage, DEFAULT_MAX_CORRECTION_ATTEMPTS, type StructuredAnswer } from '@app/domain';
-import { RunRepository } from '@app/persistence';
+import { StepRepository } from '@app/persistence';
 import type { ResponseFormat } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { ModelCallService } from './model-call.service';
@@ -42,7 +42,7 @@ function withoutToolCalls({ tool_calls: _dropped, ...message }: ChatMessage): Ch
 export class StructuredOutputService {
   constructor(
     private readonly models: ModelCallService,
-    private readonly runs: RunRepository,
+    private readonly steps: StepRepository,
   ) {}
 
   /** `conversation` ends with the model's answer, given at turn `turn`. */
@@ -56,12 +56,12 @@ export class StructuredOutputService {
       const checked = check(answer, schema);
       if (checked.ok) return { data: checked.data, messages };
       if (corrections >= allowed) {
-        await this.runs.saveMessages(context.instance_uuid, messages);
+        await this.steps.saveMessages(context.instance_uuid, messages);
         const attempts = `${corrections + 1} attempt${corrections ? 's' : ''}`;
         throw new StepError('InvalidStructuredOutput', `step "${step.name}" gave no answer following its output_schema in ${attempts}: ${checked.errors.join('; ')}`);
       }
       messages = [...messages, { role: 'user', content: correctionMessage(checked.errors) }];
-      await this.runs.saveMessages(context.instance_uuid, messages); // what the call's audit refers to, even if it fails
+      await this.steps.saveMessages(context.instance_uuid, messages); // what the call's audit refers to, even if it fails
       const response = await this.models.call(context, turn + corrections + 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
       answer = response.message;
       messages = [...messages, withoutToolCalls(answer)];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { END_TOOL_NAME, type ChatMessage, type CustomAgentStep, type StepContext, type ToolCallRequest, type ToolCallResult } from '@app/contracts';
 import { byteSize, summarizeOutput } from '@app/domain';
 import { inClientSpan, Metrics } from '@app/observability';
-import { RunRepository, type CallStatus } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, type CallStatus } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { AgentConversation } from './agent-conversation.service';
@@ -26,7 +26,8 @@ export class ToolCallService {
 
   constructor(
     private readonly tools: AgentToolsService,
-    private readonly runs: RunRepository,
+    private readonly outputs: OutputRepository,
+    private readonly calls: CallAuditRepository,
     private readonly conversation: AgentConversation,
     transports: ToolTransport[],
     private readonly metrics: Metrics,
@@ -46,7 +47,7 @@ export class ToolCallService {
     // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
     const named = { tool_name: call.name, mcp_server: null as string | null };
     const audit = (fields: { status: CallStatus; output: unknown; error_message: string | null; input: unknown }) =>
-      this.runs.recordToolCall({
+      this.calls.recordToolCall({
         run_uuid: context.run_uuid,
         step_instance_uuid: context.instance_uuid,
         tool_call_id: call.id,
@@ -101,7 +102,7 @@ export class ToolCallService {
   private async answeredCall(context: StepContext, call: ToolCallRequest, answer: ChatMessage | null): Promise<ToolCallResult | null> {
     if (answer?.role !== 'tool' || answer.tool_call_id !== call.id) return null;
     const content: unknown = JSON.parse(answer.content ?? 'null');
-    const completed = await this.runs.completedToolCall(context.instance_uuid, call.id);
+    const completed = await this.calls.completedToolCall(context.instance_uuid, call.id);
     return { status: completed ? 'completed' : 'failed', summary: summarizeOutput(content), size_bytes: byteSize(content) };
   }
 
@@ -113,7 +114,7 @@ export class ToolCallService {
   private async byReferenceIfLarge(context: StepContext, tool: ResolvedTool, output: unknown): Promise<unknown> {
     if (tool.builtin || tool.record.transport !== 'mcp' || byteSize(output) <= MCP_INLINE_ANSWER_BYTES) return output;
     const stored = newOutput(context, output);
-    await this.runs.storeOutput(stored);
+    await this.outputs.storeOutput(stored);
     return { output_id: stored.uuid, summary: stored.summary, size_bytes: stored.size_bytes, note: 'A large answer: call get_output with this output_id to read it in full.' };
   }
 
@@ -133,7 +134,7 @@ export class ToolCallService {
 
   private async getOutput(context: StepContext, args: unknown): Promise<unknown> {
     const outputId = (args as { output_id?: unknown })?.output_id;
-    const output = typeof outputId === 'string' ? await this.runs.findOutput(context.user_id, outputId) : null;
+    const output = typeof outputId === 'string' ? await this.outputs.findOutput(context.user_id, outputId) : null;
     if (!output) throw new ToolCallError(`no output ${String(outputId)}`, false);
     return output.raw_data;
   }

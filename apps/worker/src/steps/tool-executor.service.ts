@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentStart, ChatMessage, ConversationRef, CustomAgentStep, OutputRef, StepContext, ToolCallRequest, ToolHandoff } from '@app/contracts';
 import { parseJsonAnswer } from '@app/domain';
-import { RunRepository } from '@app/persistence';
+import { OutputRepository, StepRepository } from '@app/persistence';
 import { AgentConversation } from './agent-conversation.service';
 import { AgentToolsService } from './agent-tools.service';
 import { completedOutput, newOutput, refOf } from './step-output';
@@ -15,27 +15,28 @@ const parsed = (text: string | null | undefined): unknown => parseJsonAnswer(tex
 @Injectable()
 export class ToolExecutorService {
   constructor(
-    private readonly runs: RunRepository,
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
     private readonly conversation: AgentConversation,
     private readonly tools: AgentToolsService,
   ) {}
 
   /** The agent execution's output is the calls it handed over; its conversation stays on its row for the answers. */
   async handOff(context: StepContext, calls: ToolCallRequest[]): Promise<OutputRef> {
-    const done = await completedOutput(this.runs, context);
+    const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const output = newOutput(context, { tool_calls: calls.map((call) => ({ name: call.name, arguments: parsed(call.arguments) })) });
-    await this.runs.completeStep(context.instance_uuid, output);
+    await this.steps.completeStep(context.instance_uuid, output);
     return refOf(output);
   }
 
   async start(context: StepContext, handoff: ToolHandoff): Promise<void> {
-    await this.runs.startStep(context.instance_uuid, { caller_step_uuid: handoff.caller_step_uuid, caller_instance_uuid: handoff.conversation.instance_uuid, tool_calls: handoff.calls });
+    await this.steps.startStep(context.instance_uuid, { caller_step_uuid: handoff.caller_step_uuid, caller_instance_uuid: handoff.conversation.instance_uuid, tool_calls: handoff.calls });
   }
 
   /** Each call with the answer it left in the caller's conversation: what a per-tool or ALWAYS edge's target reads as $previous_output. */
   async complete(context: StepContext, handoff: ToolHandoff): Promise<OutputRef> {
-    const done = await completedOutput(this.runs, context);
+    const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const { instance_uuid, conversation_length } = handoff.conversation;
     const answers = (await this.conversation.read(instance_uuid, conversation_length + handoff.calls.length)).slice(conversation_length);
@@ -43,14 +44,14 @@ export class ToolExecutorService {
       context,
       handoff.calls.map((call, i) => ({ tool: call.name, arguments: parsed(call.arguments), result: parsed(answers[i]?.content) })),
     );
-    await this.runs.completeStep(context.instance_uuid, output);
+    await this.steps.completeStep(context.instance_uuid, output);
     return refOf(output);
   }
 
   /** A new execution of the caller that starts from its earlier conversation, tool answers included, instead of a fresh prompt. */
   async continueAgent(context: StepContext, step: CustomAgentStep, from: ConversationRef): Promise<AgentStart> {
     const tools = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
-    await this.runs.startStep(context.instance_uuid, { continues: from.instance_uuid, tools: tools.map((tool) => tool.name) });
+    await this.steps.startStep(context.instance_uuid, { continues: from.instance_uuid, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = await this.conversation.read(from.instance_uuid, from.conversation_length);
     return { tools, conversation_length: await this.conversation.start(context.instance_uuid, messages) };
   }

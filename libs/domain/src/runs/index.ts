@@ -1,2 +1,3 @@
 export * from './resume-plan';
 export * from './human-answer';
+export * from './run-admission';

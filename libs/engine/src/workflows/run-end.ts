@@ -1,6 +1,6 @@
 // How a run ends: its status recorded, its graph steps' rows closed, and its owner notified if they asked.
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
-import type { FinalStatus, RunActivities, RunWorkflowResult } from '@app/contracts';
+import { outcomeOf, type FinalStatus, type RunActivities, type RunWorkflowResult } from '@app/contracts';
 import { NOTIFICATION_OPTIONS } from './activity-options';
 import { bookkeeping, type RunScope } from './run-scope';
 
@@ -14,7 +14,8 @@ export async function finish(scope: RunScope, status: FinalStatus, error_message
 
 async function notify({ input }: RunScope, status: FinalStatus): Promise<void> {
   const { notify_url, notify_on_complete, notify_on_failure } = input.definition;
-  const wanted = status === 'failed' || status === 'partial_success' ? notify_on_failure : status !== 'cancelled' && notify_on_complete;
+  const outcome = outcomeOf(status);
+  const wanted = outcome === 'failed' ? notify_on_failure : outcome === 'successful' && notify_on_complete;
   // A dry run has no side effect: nobody is told it ended.
   if (!notify_url || !wanted || input.dry_run) return;
   try {

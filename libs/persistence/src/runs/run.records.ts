@@ -22,6 +22,7 @@ export interface OutputRecord {
 
 export interface ModelCallRecord extends TokenUsage {
   uuid: string;
+  run_uuid: string;
   step_instance_uuid: string;
   turn: number;
   attempt: number;
@@ -40,6 +41,7 @@ export interface ModelCallRecord extends TokenUsage {
 
 export interface ToolCallRecord {
   uuid: string;
+  run_uuid: string;
   step_instance_uuid: string;
   tool_call_id: string;
   attempt: number;

@@ -11,9 +11,7 @@ import {
   type ToolDrift,
   type ToolManifest,
 } from '@app/domain';
-import type { WorkflowRecord } from '../definitions/workflow.repository';
-import type { McpToolCatalog } from '../mcp/mcp-tool-catalog';
-import type { ToolRepository } from './tool.repository';
+import type { McpToolCatalog, ToolRepository, WorkflowRecord } from '@app/persistence';
 
 /**
  * Tool manifests against the registry and the MCP servers as they are now: computed when a workflow is

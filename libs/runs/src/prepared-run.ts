@@ -1,5 +1,5 @@
 import type { PreparedRun, WorkflowDefinition } from '@app/contracts';
-import type { NewRun, RunWithSteps } from './run.records';
+import type { NewRun, RunWithSteps } from '@app/persistence';
 
 /** What every new run records about who started it and what it runs, however it starts (a start, a resume). */
 export function runIdentity(request: { runUuid: string; userId: string; temporalWorkflowId: string }, definition: WorkflowDefinition): Pick<NewRun, 'uuid' | 'user_id' | 'workflow_uuid' | 'workflow_name' | 'definition' | 'temporal_workflow_id'> {

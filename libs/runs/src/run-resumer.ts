@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isInFlight, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
-import { DomainError, ErrorCode, notFound, planResume } from '@app/domain';
-import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
+import { assertAcceptsRuns, DomainError, ErrorCode, notFound, planResume } from '@app/domain';
+import { definitionOf, type RunRepository, type WorkflowRepository } from '@app/persistence';
 import { preparedRunOf, runIdentity } from './prepared-run';
-import { assertStartsRuns } from './run-preparer';
-import type { RunRepository } from './run.repository';
 
 export interface ResumeRequest {
   userId: string;
@@ -36,7 +34,8 @@ export class RunResumer {
     const record = await this.workflows.find(request.userId, parent.workflow_uuid);
     if (!record) throw notFound('Workflow', parent.workflow_uuid);
     const current = definitionOf(record);
-    assertStartsRuns(current);
+    // A resume is asked for by hand: the workflow as it is now must take a run.
+    assertAcceptsRuns(current, 'manual');
     const definition = request.definition === 'current' ? current : (parent.definition as WorkflowDefinition);
     const plan = planResume(definition, parent.steps, request.fromStepUuid);
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
-import { type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy } from '@app/domain';
-import { definitionOf, type WorkflowRepository } from '../definitions/workflow.repository';
+import { assertAcceptsRuns, type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy, type RunOrigin } from '@app/domain';
+import { definitionOf, type RunRepository, type WorkflowRepository } from '@app/persistence';
 import { preparedRunOf, runIdentity } from './prepared-run';
-import type { RunRepository } from './run.repository';
 import type { ToolManifestService } from './tool-manifest.service';
 
 export interface RunRequest {
@@ -12,17 +11,13 @@ export interface RunRequest {
   triggerOutput: unknown;
   runUuid: string;
   temporalWorkflowId: string;
+  /** Who starts it: whether the workflow takes it (`assertAcceptsRuns`) depends on it. */
+  origin: RunOrigin;
   scheduleId?: string | null;
   /** The built-in dry-run model answers, no tool is called: nothing is paid for. */
   dryRun?: boolean;
   /** The run waits for an approval when its model calls have used this many tokens. */
   budget?: RunBudget;
-}
-
-/** A workflow switched off or archived starts no new run, resumed or not. */
-export function assertStartsRuns(definition: WorkflowDefinition): void {
-  if (!definition.is_active) throw new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
-  if (definition.status === 'archived') throw new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
 }
 
 /**
@@ -41,7 +36,7 @@ export class RunPreparer {
     const record = await this.workflows.find(request.userId, request.workflowUuid);
     if (!record) throw notFound('Workflow', request.workflowUuid);
     const definition = definitionOf(record);
-    assertStartsRuns(definition);
+    assertAcceptsRuns(definition, request.origin);
     // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
     return this.record(request, definition, () => this.toolManifests.driftOf(record));
   }
@@ -50,11 +45,11 @@ export class RunPreparer {
    * A dry run of a definition not saved yet (the assistant's candidate, under the uuid it will be saved as):
    * the same rows and input as any run; there is no saved tool manifest to drift from.
    */
-  prepareUnsaved(request: RunRequest & { dryRun: true }, definition: WorkflowDefinition): Promise<{ created: boolean; run: PreparedRun }> {
+  prepareUnsaved(request: Omit<RunRequest, 'origin'> & { dryRun: true }, definition: WorkflowDefinition): Promise<{ created: boolean; run: PreparedRun }> {
     return this.record(request, definition, async () => null);
   }
 
-  private async record(request: RunRequest, definition: WorkflowDefinition, driftOf: () => Promise<ToolDrift | null>): Promise<{ created: boolean; run: PreparedRun }> {
+  private async record(request: Omit<RunRequest, 'origin'>, definition: WorkflowDefinition, driftOf: () => Promise<ToolDrift | null>): Promise<{ created: boolean; run: PreparedRun }> {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });

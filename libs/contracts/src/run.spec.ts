@@ -1,0 +1,14 @@
+import type { FinalStatus } from './engine';
+import { outcomeOf } from './run';
+
+describe('outcomeOf', () => {
+  it.each<[FinalStatus, string]>([
+    ['completed', 'successful'],
+    ['stopped', 'successful'],
+    ['partial_success', 'failed'],
+    ['failed', 'failed'],
+    ['cancelled', 'cancelled'],
+  ])('counts a run ended %s as %s', (status, outcome) => {
+    expect(outcomeOf(status)).toBe(outcome);
+  });
+});

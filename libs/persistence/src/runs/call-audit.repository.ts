@@ -1,0 +1,17 @@
+import type { ModelCallRecord, ToolCallRecord } from './run.records';
+
+/**
+ * The audit of model and tool calls (`model_calls`, `tool_calls`): one row per (step, turn or tool call,
+ * attempt), written `running` when the attempt starts and again when it ends, so a retry finds the work done.
+ */
+export abstract class CallAuditRepository {
+  /** Starting an attempt closes the earlier ones of the same call still `running`: their worker died. */
+  abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'>): Promise<void>;
+  /** One row per (step, tool call, attempt), like model calls. */
+  abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'>): Promise<void>;
+  /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
+  abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
+  abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;
+  /** The tokens the run's completed model calls used (what its budget counts). */
+  abstract tokensUsed(runUuid: string): Promise<number>;
+}

@@ -1,0 +1,93 @@
+// GET /runs/{uuid}'s read: the run, its steps in order with the rows beneath them (bounded), their outputs
+// and their model and tool calls, and the runs that resume it.
+import { In, IsNull, type DataSource } from 'typeorm';
+import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
+import { modelCallOf, outputOf, runOf, stepInstanceOf, toolCallOf } from './run.mappers';
+import type { ModelCallRecord, OutputRecord, RunRecord, RunWithSteps, StepWithAudit, StepWithIterations, ToolCallRecord } from './run.records';
+import { ITERATIONS_SHOWN_AT_EACH_END } from './run.repository';
+
+/** What a run's steps show beside their rows: outputs by id, calls by step row. */
+interface StepAudit {
+  outputById: Map<string, OutputRecord>;
+  modelCalls: ModelCallRecord[];
+  toolCalls: ToolCallRecord[];
+}
+
+export class RunWithStepsQuery {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async find(userId: string, uuid: string): Promise<RunWithSteps | null> {
+    const manager = this.dataSource.manager;
+    const run = await manager.findOneBy(RunEntity, { uuid, user_id: userId });
+    if (!run) return null;
+    const steps = await manager.find(StepInstanceEntity, { where: { run_uuid: uuid, parent_instance_uuid: IsNull() }, order: { position: 'ASC' } });
+    const counts = await this.iterationCounts(uuid);
+    // Level by level: a step's iterations (or a graph step's executions), then a looping execution's iterations.
+    const nested: StepInstanceEntity[] = [];
+    for (let level = steps; level.length; ) {
+      level = await this.shownIterations(level, counts);
+      nested.push(...level);
+    }
+    const shown = [...steps, ...nested];
+    const [audit, resumedBy] = await Promise.all([this.auditOf(run, shown), this.resumedBy(uuid)]);
+    const withAudit = (instance: StepInstanceEntity): StepWithAudit => ({
+      ...stepInstanceOf(instance),
+      output: (instance.output_id && audit.outputById.get(instance.output_id)) || null,
+      model_calls: audit.modelCalls.filter((call) => call.step_instance_uuid === instance.uuid),
+      tool_calls: audit.toolCalls.filter((call) => call.step_instance_uuid === instance.uuid),
+    });
+    return {
+      ...runOf(run),
+      resumed_by: resumedBy,
+      trigger_output: (run.trigger_output_id && audit.outputById.get(run.trigger_output_id)) || null,
+      steps: steps.map(function withIterations(instance: StepInstanceEntity): StepWithIterations {
+        return {
+          ...withAudit(instance),
+          iterations: nested.filter((iteration) => iteration.parent_instance_uuid === instance.uuid).map(withIterations),
+          iteration_count: counts.get(instance.uuid) ?? 0,
+        };
+      }),
+    };
+  }
+
+  /** Outputs by id (a resumed run's trigger data and carried outputs are its parent's, referenced) and the shown rows' calls. */
+  private async auditOf(run: RunEntity, shown: StepInstanceEntity[]): Promise<StepAudit> {
+    const manager = this.dataSource.manager;
+    const ids = shown.map((instance) => instance.uuid);
+    const outputIds = [run.trigger_output_id, ...shown.map((instance) => instance.output_id)].filter((id): id is string => Boolean(id));
+    const [outputs, modelCalls, toolCalls] = await Promise.all([
+      outputIds.length ? manager.findBy(StepOutputEntity, { uuid: In(outputIds) }) : [],
+      manager.find(ModelCallEntity, { where: { run_uuid: run.uuid, step_instance_uuid: In(ids) }, order: { started_at: 'ASC', turn: 'ASC', attempt: 'ASC' } }),
+      manager.find(ToolCallEntity, { where: { run_uuid: run.uuid, step_instance_uuid: In(ids) }, order: { started_at: 'ASC', attempt: 'ASC' } }),
+    ]);
+    return { outputById: new Map(outputs.map((output) => [output.uuid, outputOf(output)])), modelCalls: modelCalls.map(modelCallOf), toolCalls: toolCalls.map(toolCallOf) };
+  }
+
+  private async resumedBy(runUuid: string): Promise<RunWithSteps['resumed_by']> {
+    const children = await this.dataSource.manager.find(RunEntity, {
+      where: { parent_run_uuid: runUuid },
+      select: { uuid: true, status: true, resumed_from_step_uuid: true, created_at: true },
+      order: { created_at: 'ASC' },
+    });
+    return children.map(({ uuid, status, resumed_from_step_uuid, created_at }) => ({ uuid, status: status as RunRecord['status'], resumed_from_step_uuid, created_at }));
+  }
+
+  private async iterationCounts(runUuid: string): Promise<Map<string, number>> {
+    const rows: { parent: string; n: string | number }[] = await this.dataSource.manager.query(
+      'SELECT parent_instance_uuid AS parent, COUNT(*) AS n FROM workflow_step_instances WHERE run_uuid = ? AND parent_instance_uuid IS NOT NULL GROUP BY parent_instance_uuid',
+      [runUuid],
+    );
+    return new Map(rows.map((row) => [row.parent, Number(row.n)]));
+  }
+
+  /** The first and last iterations under each of these rows, so a loop of thousands keeps the answer small: one query for them all. */
+  private async shownIterations(parents: StepInstanceEntity[], counts: Map<string, number>): Promise<StepInstanceEntity[]> {
+    const withRows = parents.map(({ uuid }) => uuid).filter((uuid) => counts.get(uuid));
+    if (!withRows.length) return [];
+    const query = this.dataSource.manager.createQueryBuilder(StepInstanceEntity, 'i').setParameter('head', ITERATIONS_SHOWN_AT_EACH_END);
+    withRows.forEach((parent, k) =>
+      query.orWhere(`(i.parent_instance_uuid = :parent${k} AND (i.iteration < :head OR i.iteration >= :tail${k}))`, { [`parent${k}`]: parent, [`tail${k}`]: counts.get(parent)! - ITERATIONS_SHOWN_AT_EACH_END }),
+    );
+    return query.orderBy('i.parent_instance_uuid', 'ASC').addOrderBy('i.iteration', 'ASC').getMany();
+  }
+}

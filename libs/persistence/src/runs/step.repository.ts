@@ -1,0 +1,25 @@
+import type { NewOutput } from './output.repository';
+import type { LoopState, StepInstanceRecord } from './run.records';
+
+/** A step instance's row through its life (the worker's activities): started, waiting, completed or failed; a loop's iteration rows. */
+export abstract class StepRepository {
+  abstract instance(instanceUuid: string): Promise<StepInstanceRecord | null>;
+  /** Marks a step running (keeps the first started_at) and counts the attempt. */
+  abstract startStep(instanceUuid: string, inputData: unknown): Promise<void>;
+  /** The step's chat messages so far (an LLM step's, an agent's conversation): the model calls' audit refers to them by position. */
+  abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
+  /** Stores the output and completes the step, summing its model calls' tokens, in one transaction. */
+  abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;
+  /** Completes a step whose output is one stored already (its latest iteration's or execution's): referenced, not copied. */
+  abstract completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void>;
+  /** Fails a step that has not completed. */
+  abstract failStep(instanceUuid: string, errorMessage: string): Promise<void>;
+  /** A human_input step starts waiting: its row and the run's are marked awaiting_input, the question on the step. */
+  abstract awaitInput(runUuid: string, instanceUuid: string, inputData: unknown): Promise<void>;
+  /** The wait of a human_input step is over: the run is running again once no other step of it waits. */
+  abstract inputReceived(runUuid: string): Promise<void>;
+  /** Creates an iteration's row under its step's row; a retried activity finds it there and goes on. */
+  abstract openIteration(parentInstanceUuid: string, instanceUuid: string, iteration: number): Promise<void>;
+  /** Records on a looping step's row how its loop ended. */
+  abstract saveLoopState(instanceUuid: string, state: LoopState): Promise<void>;
+}

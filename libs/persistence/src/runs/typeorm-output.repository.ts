@@ -1,0 +1,91 @@
+import { In, IsNull, Not, type DataSource } from 'typeorm';
+import { OutputRepository, type NewOutput } from './output.repository';
+import { RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
+import { outputOf } from './run.mappers';
+import type { OutputRecord } from './run.records';
+import { runTransaction } from './run-sql';
+
+export class TypeormOutputRepository extends OutputRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async findOutput(userId: string, outputId: string): Promise<OutputRecord | null> {
+    const row = await this.dataSource.manager.findOneBy(StepOutputEntity, { uuid: outputId, user_id: userId });
+    return row && outputOf(row);
+  }
+
+  async triggerOutput(runUuid: string): Promise<OutputRecord | null> {
+    const run = await this.dataSource.manager.findOne(RunEntity, { where: { uuid: runUuid }, select: { uuid: true, trigger_output_id: true } });
+    return run?.trigger_output_id ? this.byId(run.trigger_output_id) : null;
+  }
+
+  async outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null> {
+    const step = await this.stepRow(runUuid, stepUuid);
+    return step && this.outputBeneath(runUuid, stepUuid, step);
+  }
+
+  async outputHistory(runUuid: string, stepUuid: string, limit: number): Promise<OutputRecord[]> {
+    // The rows right beneath the step's: a chain loop's iterations, a graph step's executions (a looping
+    // execution counts once, with its loop's output).
+    const step = await this.stepRow(runUuid, stepUuid);
+    if (!step) return [];
+    const iterations = await this.completedIterations({ parent_instance_uuid: step.uuid }, limit);
+    if (iterations.length) return iterations;
+    const own = await this.outputBeneath(runUuid, stepUuid, step);
+    return own ? [own] : [];
+  }
+
+  iterationOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]> {
+    return this.completedIterations({ parent_instance_uuid: parentInstanceUuid }, limit);
+  }
+
+  async storeOutput(output: NewOutput): Promise<void> {
+    await runTransaction(this.dataSource, (manager) => manager.insert(StepOutputEntity, output as never));
+  }
+
+  private async byId(outputId: string): Promise<OutputRecord | null> {
+    const row = await this.dataSource.manager.findOneBy(StepOutputEntity, { uuid: outputId });
+    return row && outputOf(row);
+  }
+
+  private stepRow(runUuid: string, stepUuid: string): Promise<StepInstanceEntity | null> {
+    return this.dataSource.manager.findOne(StepInstanceEntity, {
+      where: { run_uuid: runUuid, step_definition_uuid: stepUuid, parent_instance_uuid: IsNull() },
+      select: { uuid: true, status: true, output_id: true },
+    });
+  }
+
+  private async outputBeneath(runUuid: string, stepUuid: string, step: StepInstanceEntity): Promise<OutputRecord | null> {
+    // The step's own output; while it has none (a loop or a graph step still running), the latest one beneath
+    // it: an iteration's, an execution's, or an iteration's inside a looping execution. A looping execution
+    // ends after its iterations, so it comes first even when both ended within the same millisecond.
+    const instance =
+      step.status === 'completed' && step.output_id
+        ? step
+        : await this.dataSource.manager
+            .createQueryBuilder(StepInstanceEntity, 'i')
+            .where("i.run_uuid = :run AND i.step_definition_uuid = :step AND i.parent_instance_uuid IS NOT NULL AND i.status = 'completed' AND i.output_id IS NOT NULL", { run: runUuid, step: stepUuid })
+            .orderBy('i.finished_at', 'DESC')
+            .addOrderBy('CASE WHEN i.parent_instance_uuid = :top THEN 0 ELSE 1 END', 'ASC')
+            .addOrderBy('i.iteration', 'DESC')
+            .setParameter('top', step.uuid)
+            .getOne();
+    return instance?.output_id ? this.byId(instance.output_id) : null;
+  }
+
+  /** Outputs of the completed iterations matching `where`, the last `limit` (or all), oldest first. */
+  private async completedIterations(where: Record<string, unknown>, limit?: number): Promise<OutputRecord[]> {
+    const manager = this.dataSource.manager;
+    const rows = await manager.find(StepInstanceEntity, {
+      where: { ...where, status: 'completed', output_id: Not(IsNull()) },
+      select: { uuid: true, output_id: true, iteration: true },
+      order: { iteration: 'DESC' },
+      ...(limit !== undefined ? { take: limit } : {}),
+    });
+    if (!rows.length) return [];
+    const outputs = await manager.findBy(StepOutputEntity, { uuid: In(rows.map((row) => row.output_id!)) });
+    const byId = new Map(outputs.map((output) => [output.uuid, outputOf(output)]));
+    return rows.reverse().map((row) => byId.get(row.output_id!)!);
+  }
+}

@@ -1,0 +1,97 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { NewOutput } from './output.repository';
+import { RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
+import { stepInstanceOf } from './run.mappers';
+import type { LoopState, StepInstanceRecord } from './run.records';
+import { NOW, runTransaction, sumTokens } from './run-sql';
+import { StepRepository } from './step.repository';
+
+export class TypeormStepRepository extends StepRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async instance(instanceUuid: string): Promise<StepInstanceRecord | null> {
+    const row = await this.dataSource.manager.findOneBy(StepInstanceEntity, { uuid: instanceUuid });
+    return row ? stepInstanceOf(row) : null;
+  }
+
+  async startStep(instanceUuid: string, inputData: unknown): Promise<void> {
+    await runTransaction(this.dataSource, (manager) =>
+      manager
+        .createQueryBuilder()
+        .update(StepInstanceEntity)
+        .set({ status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
+        .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
+        .execute(),
+    );
+  }
+
+  async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
+    await runTransaction(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { messages: messages as never }));
+  }
+
+  async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
+    await runTransaction(this.dataSource, async (manager) => {
+      if (output) await manager.insert(StepOutputEntity, output as never);
+      const closing = { status: 'completed', output_id: output?.uuid ?? null, error_message: null, ...(messages ? { messages: messages as never } : {}) };
+      await closeStep(manager, instanceUuid, closing, false);
+    });
+  }
+
+  async completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void> {
+    await runTransaction(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'completed', output_id: outputId, error_message: null }, false));
+  }
+
+  async failStep(instanceUuid: string, errorMessage: string): Promise<void> {
+    await runTransaction(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
+  }
+
+  async awaitInput(runUuid: string, instanceUuid: string, inputData: unknown): Promise<void> {
+    await runTransaction(this.dataSource, async (manager) => {
+      await manager
+        .createQueryBuilder()
+        .update(StepInstanceEntity)
+        .set({ status: 'awaiting_input', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
+        .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running', 'awaiting_input'] })
+        .execute();
+      await manager.update(RunEntity, { uuid: runUuid, status: 'running' }, { status: 'awaiting_input' });
+    });
+  }
+
+  async inputReceived(runUuid: string): Promise<void> {
+    await runTransaction(this.dataSource, (manager) =>
+      manager.query(
+        `UPDATE workflow_runs SET status = 'running' WHERE uuid = ? AND status = 'awaiting_input'
+           AND NOT EXISTS (SELECT 1 FROM workflow_step_instances WHERE run_uuid = ? AND status = 'awaiting_input')`,
+        [runUuid, runUuid],
+      ),
+    );
+  }
+
+  async openIteration(parentInstanceUuid: string, instanceUuid: string, iteration: number): Promise<void> {
+    // Copies the step's identity from its row; INSERT IGNORE keeps a retried activity's row as it is.
+    await runTransaction(this.dataSource, (manager) =>
+      manager.query(
+        `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, iteration)
+       SELECT ?, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, 'pending', 0, uuid, ? FROM workflow_step_instances WHERE uuid = ?`,
+        [instanceUuid, iteration, parentInstanceUuid],
+      ),
+    );
+  }
+
+  async saveLoopState(instanceUuid: string, state: LoopState): Promise<void> {
+    await runTransaction(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never }));
+  }
+}
+
+/** Ends a step: its fields, its tokens summed from its model calls, its finish time and duration. */
+async function closeStep(manager: EntityManager, instanceUuid: string, fields: Record<string, unknown>, unlessCompleted: boolean): Promise<void> {
+  const tokens = await sumTokens(manager, 'step_instance_uuid', instanceUuid);
+  await manager
+    .createQueryBuilder()
+    .update(StepInstanceEntity)
+    .set({ ...fields, ...tokens, finished_at: NOW, duration_ms: () => 'TIMESTAMPDIFF(MICROSECOND, started_at, CURRENT_TIMESTAMP(3)) DIV 1000' })
+    .where(unlessCompleted ? 'uuid = :uuid AND status <> :done' : 'uuid = :uuid', { uuid: instanceUuid, done: 'completed' })
+    .execute();
+}
