@@ -1,28 +1,30 @@
 import { RunRepository, type WorkflowRepository } from '@app/persistence';
 import type { Rows } from '../support/rows';
 import { modelCall, toolCall, workflowWithRun } from './run-fixtures';
-import { setUpRunRepository, type RunWrites } from './run-repository.setup';
+import { setUpRunRepository, type RunRepositories } from './run-repository.setup';
 
 describe(`${RunRepository.name}: ending runs`, () => {
   let setup: Awaited<ReturnType<typeof setUpRunRepository>>;
-  let sut: RunWrites;
+  let runs: RunRepositories['runs'];
+  let steps: RunRepositories['steps'];
+  let audit: RunRepositories['audit'];
   let workflows: WorkflowRepository;
   let rows: Rows;
 
   beforeAll(async () => {
     setup = await setUpRunRepository();
-    ({ runs: sut, workflows, rows } = setup);
+    ({ runs, steps, audit, workflows, rows } = setup);
   });
   afterAll(() => setup.close());
 
   it('ends a run once: its status, the steps not run skipped, its place given back, counted as successful', async () => {
     const { userId, workflowUuid, run } = await workflowWithRun(workflows, 2);
-    await sut.create(run);
-    await sut.startStep(run.steps[0].uuid, {});
-    await sut.completeStep(run.steps[0].uuid, null);
+    await runs.create(run);
+    await steps.startStep(run.steps[0].uuid, {});
+    await steps.completeStep(run.steps[0].uuid, null);
 
-    expect(await sut.finishRun(run.uuid, 'completed', null)).toBe(true);
-    expect(await sut.finishRun(run.uuid, 'failed', 'too late')).toBe(false);
+    expect(await runs.finishRun(run.uuid, 'completed', null)).toBe(true);
+    expect(await runs.finishRun(run.uuid, 'failed', 'too late')).toBe(false);
 
     expect(await rows.run(run.uuid)).toMatchObject({ status: 'completed', error_message: null, finished_at: expect.any(Date) });
     expect((await rows.step(run.steps[0].uuid)).status).toBe('completed');
@@ -34,14 +36,14 @@ describe(`${RunRepository.name}: ending runs`, () => {
   it('sums the tokens of completed model calls only, and closes the calls still running as interrupted', async () => {
     const { run } = await workflowWithRun(workflows, 1);
     const step = run.steps[0].uuid;
-    await sut.create(run);
-    await sut.recordModelCall(modelCall(run, step, { turn: 1, attempt: 1, status: 'failed', error_message: 'HTTP 500' }));
-    await sut.recordModelCall(modelCall(run, step, { turn: 1, attempt: 2 }));
-    await sut.recordModelCall(modelCall(run, step, { turn: 2, attempt: 1, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }));
-    await sut.recordModelCall(modelCall(run, step, { turn: 3, attempt: 1, status: 'running' }));
-    await sut.recordToolCall(toolCall(run, step, { status: 'running' }));
+    await runs.create(run);
+    await audit.recordModelCall(modelCall(run, step, { turn: 1, attempt: 1, status: 'failed', error_message: 'HTTP 500' }));
+    await audit.recordModelCall(modelCall(run, step, { turn: 1, attempt: 2 }));
+    await audit.recordModelCall(modelCall(run, step, { turn: 2, attempt: 1, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }));
+    await audit.recordModelCall(modelCall(run, step, { turn: 3, attempt: 1, status: 'running' }));
+    await audit.recordToolCall(toolCall(run, step, { status: 'running' }));
 
-    await sut.finishRun(run.uuid, 'failed', 'step failed');
+    await runs.finishRun(run.uuid, 'failed', 'step failed');
 
     expect(await rows.run(run.uuid)).toMatchObject({ status: 'failed', error_message: 'step failed', prompt_tokens: 110, completion_tokens: 25, total_tokens: 135 });
     expect((await rows.modelCalls(step)).at(-1)).toMatchObject({ turn: 3, status: 'failed', error_message: expect.stringMatching(/^Interrupted/) });
@@ -51,21 +53,21 @@ describe(`${RunRepository.name}: ending runs`, () => {
   it('counts failed and partial_success runs as failed, and a cancelled run as neither', async () => {
     const { workflowUuid, run, anotherRun } = await workflowWithRun(workflows);
     const [partial, cancelled] = [anotherRun(), anotherRun()];
-    for (const each of [run, partial, cancelled]) await sut.create(each);
+    for (const each of [run, partial, cancelled]) await runs.create(each);
 
-    await sut.finishRun(run.uuid, 'failed', 'boom');
-    await sut.finishRun(partial.uuid, 'partial_success', 'one branch failed');
-    await sut.finishRun(cancelled.uuid, 'cancelled', null);
+    await runs.finishRun(run.uuid, 'failed', 'boom');
+    await runs.finishRun(partial.uuid, 'partial_success', 'one branch failed');
+    await runs.finishRun(cancelled.uuid, 'cancelled', null);
 
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 3, successful_runs: 0, failed_runs: 2 });
   });
 
   it('keeps the counters exact when many runs end at once, each ended by two callers', async () => {
     const { userId, workflowUuid, anotherRun } = await workflowWithRun(workflows);
-    const runs = Array.from({ length: 5 }, anotherRun);
-    for (const each of runs) await sut.create(each);
+    const ending = Array.from({ length: 5 }, anotherRun);
+    for (const each of ending) await runs.create(each);
 
-    const ended = await Promise.all(runs.flatMap((each) => [sut.finishRun(each.uuid, 'completed', null), sut.finishRun(each.uuid, 'stopped', null)]));
+    const ended = await Promise.all(ending.flatMap((each) => [runs.finishRun(each.uuid, 'completed', null), runs.finishRun(each.uuid, 'stopped', null)]));
 
     expect(ended.filter(Boolean)).toHaveLength(5);
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 5, successful_runs: 5, failed_runs: 0 });

@@ -1,10 +1,10 @@
 // Rows the run specs write through the repository: a saved workflow with its run, and call attempts.
 import type { NewRun, WorkflowRepository } from '@app/persistence';
 import { llmStep, newRun, newUserId, noTools, workflowDefinition } from '../support/fixtures';
-import type { RunWrites } from './run-repository.setup';
+import type { CallAuditRepository } from '@app/persistence';
 
-type ModelCallFields = Parameters<RunWrites['recordModelCall']>[0];
-type ToolCallFields = Parameters<RunWrites['recordToolCall']>[0];
+type ModelCallFields = Parameters<CallAuditRepository['recordModelCall']>[0];
+type ToolCallFields = Parameters<CallAuditRepository['recordToolCall']>[0];
 
 export interface SavedWorkflow {
   userId: string;

@@ -3,71 +3,74 @@ import { RunRepository, type WorkflowRepository } from '@app/persistence';
 import type { Rows } from '../support/rows';
 import { newUserId } from '../support/fixtures';
 import { modelCall, toolCall, workflowWithRun } from './run-fixtures';
-import { setUpRunRepository, type RunWrites } from './run-repository.setup';
+import { setUpRunRepository, type RunRepositories } from './run-repository.setup';
 
 describe(`${RunRepository.name}: a step's audit`, () => {
   let setup: Awaited<ReturnType<typeof setUpRunRepository>>;
-  let sut: RunWrites;
+  let runs: RunRepositories['runs'];
+  let steps: RunRepositories['steps'];
+  let outputs: RunRepositories['outputs'];
+  let audit: RunRepositories['audit'];
   let workflows: WorkflowRepository;
   let rows: Rows;
 
   beforeAll(async () => {
     setup = await setUpRunRepository();
-    ({ runs: sut, workflows, rows } = setup);
+    ({ runs, steps, outputs, audit, workflows, rows } = setup);
   });
   afterAll(() => setup.close());
 
   it('marks a step running, counting each attempt and keeping the first start time', async () => {
     const { run } = await workflowWithRun(workflows, 1);
-    await sut.create(run);
+    await runs.create(run);
     const step = run.steps[0].uuid;
 
-    await sut.startStep(step, { attempt: 1 });
+    await steps.startStep(step, { attempt: 1 });
     const first = await rows.step(step);
-    await sut.startStep(step, { attempt: 2 });
+    await steps.startStep(step, { attempt: 2 });
 
     expect(await rows.step(step)).toMatchObject({ status: 'running', attempts: 2, started_at: first.started_at });
   });
 
   it("completes a step with its output, its tokens summed from its completed calls, readable by the run's user only", async () => {
     const { userId, run } = await workflowWithRun(workflows, 1);
-    await sut.create(run);
+    await runs.create(run);
     const step = run.steps[0].uuid;
-    await sut.startStep(step, {});
-    await sut.recordModelCall(modelCall(run, step, { turn: 1 }));
-    await sut.recordModelCall(modelCall(run, step, { turn: 2, prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 }));
+    await steps.startStep(step, {});
+    await audit.recordModelCall(modelCall(run, step, { turn: 1 }));
+    await audit.recordModelCall(modelCall(run, step, { turn: 2, prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 }));
     const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: { answer: 42 }, summary: 'the answer', markdown_representation: null, size_bytes: 13 };
 
-    await sut.completeStep(step, output);
+    await steps.completeStep(step, output);
 
     expect(await rows.step(step)).toMatchObject({ status: 'completed', output_id: output.uuid, prompt_tokens: 17, completion_tokens: 8, total_tokens: 25, finished_at: expect.any(Date) });
-    expect(await sut.outputOfStep(run.uuid, run.steps[0].step_definition_uuid)).toMatchObject({ uuid: output.uuid, raw_data: { answer: 42 } });
-    expect(await sut.findOutput(userId, output.uuid)).toMatchObject({ raw_data: { answer: 42 }, summary: 'the answer' });
-    expect(await sut.findOutput(newUserId(), output.uuid)).toBeNull();
+    expect(await outputs.outputOfStep(run.uuid, run.steps[0].step_definition_uuid)).toMatchObject({ uuid: output.uuid, raw_data: { answer: 42 } });
+    expect(await outputs.findOutput(userId, output.uuid)).toMatchObject({ raw_data: { answer: 42 }, summary: 'the answer' });
+    expect(await outputs.findOutput(newUserId(), output.uuid)).toBeNull();
   });
 
   it('stores an output on its own while the step goes on (a large tool answer), read back whole', async () => {
     const { userId, run } = await workflowWithRun(workflows, 1);
-    await sut.create(run);
+    await runs.create(run);
     const step = run.steps[0].uuid;
-    await sut.startStep(step, {});
+    await steps.startStep(step, {});
     const rowsOfData = Array.from({ length: 500 }, (_, i) => ({ id: i, text: `row ${i}` }));
     const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: rowsOfData, summary: '500 rows', markdown_representation: null, size_bytes: JSON.stringify(rowsOfData).length };
 
-    await sut.storeOutput(output);
+    await outputs.storeOutput(output);
 
-    expect(await sut.findOutput(userId, output.uuid)).toMatchObject({ raw_data: rowsOfData, size_bytes: output.size_bytes });
+    expect(await outputs.findOutput(userId, output.uuid)).toMatchObject({ raw_data: rowsOfData, size_bytes: output.size_bytes });
     expect(await rows.step(step)).toMatchObject({ status: 'running', output_id: null });
   });
 
   it('fails a step that has not completed, but never one that has', async () => {
     const { run } = await workflowWithRun(workflows, 2);
-    await sut.create(run);
+    await runs.create(run);
     const [failing, done] = run.steps.map((step) => step.uuid);
-    await sut.completeStep(done, null);
+    await steps.completeStep(done, null);
 
-    await sut.failStep(failing, 'model said no');
-    await sut.failStep(done, 'late failure');
+    await steps.failStep(failing, 'model said no');
+    await steps.failStep(done, 'late failure');
 
     expect(await rows.step(failing)).toMatchObject({ status: 'failed', error_message: 'model said no' });
     expect(await rows.step(done)).toMatchObject({ status: 'completed', error_message: null });
@@ -75,34 +78,34 @@ describe(`${RunRepository.name}: a step's audit`, () => {
 
   it("closes a lost attempt of a model call when the next one starts, and finds the attempt that completed", async () => {
     const { run } = await workflowWithRun(workflows, 1);
-    await sut.create(run);
+    await runs.create(run);
     const step = run.steps[0].uuid;
-    await sut.recordModelCall(modelCall(run, step, { attempt: 1, status: 'running' }));
+    await audit.recordModelCall(modelCall(run, step, { attempt: 1, status: 'running' }));
 
-    await sut.recordModelCall(modelCall(run, step, { attempt: 2, status: 'running' }));
-    await sut.recordModelCall(modelCall(run, step, { attempt: 2, status: 'completed' }));
+    await audit.recordModelCall(modelCall(run, step, { attempt: 2, status: 'running' }));
+    await audit.recordModelCall(modelCall(run, step, { attempt: 2, status: 'completed' }));
 
     expect(await rows.modelCalls(step)).toEqual([
       expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringMatching(/^Lost/) }),
       expect.objectContaining({ attempt: 2, status: 'completed', total_tokens: 15 }),
     ]);
-    expect(await sut.completedModelCall(step, 1)).toMatchObject({ attempt: 2, total_tokens: 15 });
-    expect(await sut.completedModelCall(step, 2)).toBeNull();
+    expect(await audit.completedModelCall(step, 1)).toMatchObject({ attempt: 2, total_tokens: 15 });
+    expect(await audit.completedModelCall(step, 2)).toBeNull();
   });
 
   it('closes a lost attempt of a tool call the same way, one row per attempt', async () => {
     const { run } = await workflowWithRun(workflows, 1);
-    await sut.create(run);
+    await runs.create(run);
     const step = run.steps[0].uuid;
-    await sut.recordToolCall(toolCall(run, step, { attempt: 1 }));
+    await audit.recordToolCall(toolCall(run, step, { attempt: 1 }));
 
-    await sut.recordToolCall(toolCall(run, step, { attempt: 2 }));
-    await sut.recordToolCall(toolCall(run, step, { attempt: 2, status: 'completed', output: { ok: true }, finished_at: new Date(), duration_ms: 3 }));
+    await audit.recordToolCall(toolCall(run, step, { attempt: 2 }));
+    await audit.recordToolCall(toolCall(run, step, { attempt: 2, status: 'completed', output: { ok: true }, finished_at: new Date(), duration_ms: 3 }));
 
     expect(await rows.toolCalls(step)).toEqual([
       expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringMatching(/^Lost/) }),
       expect.objectContaining({ attempt: 2, status: 'completed' }),
     ]);
-    expect(await sut.completedToolCall(step, 'call_medium')).toMatchObject({ attempt: 2, output: { ok: true } });
+    expect(await audit.completedToolCall(step, 'call_medium')).toMatchObject({ attempt: 2, output: { ok: true } });
   });
 });

@@ -1,7 +1,6 @@
 // Where the step service specs get what they test: the worker's services from its Nest container, the
-// model client pointed at the model fake (a real HTTP server, called by the real openai SDK). RunRepository
-// is being split: re-point `runs` below at the classes that hold these methods then.
-import { RunRepository } from '@app/persistence';
+// model client pointed at the model fake (a real HTTP server, called by the real openai SDK).
+import { RunRepository, StepRepository } from '@app/persistence';
 import { AgentStepService } from '../../../apps/worker/src/steps/agent-step.service';
 import { GraphService } from '../../../apps/worker/src/steps/graph.service';
 import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
@@ -12,16 +11,15 @@ import { ModelFake } from '../../support/model-fake';
 import { startMedium } from '../support/medium-app';
 import { Rows } from '../support/rows';
 
-/** What the specs do to a run themselves: record it, and complete the steps before the one under test. */
-export type RunSetUp = Pick<RunRepository, 'create' | 'completeStep'>;
 
 export async function setUpStepServices() {
   const model = await ModelFake.start();
   const app = await startMedium({ modelBaseUrl: model.baseUrl });
-  const runs: RunSetUp = app.get(RunRepository);
   return {
     model,
-    runs,
+    /** What the specs do to a run themselves: record it, and complete the steps before the one under test. */
+    runs: app.get(RunRepository),
+    steps: app.get(StepRepository),
     rows: new Rows(app.db),
     llm: app.get(LlmStepService),
     structured: app.get(StructuredOutputService),

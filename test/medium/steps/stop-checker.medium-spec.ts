@@ -22,7 +22,7 @@ describe(`${StopCheckerService.name} and ${GraphService.name}: conditions on ear
     const run = newRun(newUserId(), workflowDefinition([first, checker]));
     await setup.runs.create(run);
     const output = newOutput(stepContext(run, 0), data);
-    await setup.runs.completeStep(run.steps[0].uuid, output);
+    await setup.steps.completeStep(run.steps[0].uuid, output);
     return { checker, context: stepContext(run, 1), outputId: output.uuid };
   }
 

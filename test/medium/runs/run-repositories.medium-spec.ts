@@ -2,7 +2,7 @@
 // life as the worker's activities write it, read back through each repository and its mapper.
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { FinalStatus } from '../libs/contracts/src';
+import type { FinalStatus } from '@app/contracts';
 import {
   createDataSource,
   TypeormCallAuditRepository,
@@ -11,7 +11,7 @@ import {
   TypeormRunRepository,
   TypeormStepRepository,
   type NewOutput,
-} from '../libs/persistence/src';
+} from '@app/persistence';
 
 describe('Run repositories', () => {
   let dataSource: DataSource;
