@@ -2,7 +2,7 @@ import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode } from '@app/domain';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
-import { toStep, toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
+import { toStep, toStepRow, toTriggerRow, toWorkflowRecord, toWorkflowRow } from './workflow.mapper';
 import { pageOf } from '../pages';
 import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type PageRequest, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
 
@@ -59,24 +59,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
 
   async create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.insert(WorkflowEntity, {
-        ...(await manifestOf(definition)),
-        uuid: definition.uuid,
-        user_id: userId,
-        name: definition.name,
-        description: definition.description,
-        is_active: definition.is_active,
-        status: definition.status,
-        notify_url: definition.notify_url,
-        notify_on_complete: definition.notify_on_complete,
-        notify_on_failure: definition.notify_on_failure,
-        tool_drift: definition.tool_drift,
-        output_history_size: definition.output_history_size ?? null,
-        notify_secret: notifySecret,
-        trigger_uuid: definition.trigger?.uuid ?? null,
-        steps: definition.steps.map((step) => step.uuid),
-        graph: (definition.graph ?? null) as never,
-      });
+      await manager.insert(WorkflowEntity, { ...toWorkflowRow(definition), ...(await manifestOf(definition)), uuid: definition.uuid, user_id: userId, notify_secret: notifySecret });
       await this.writeChildren(manager, userId, definition);
       return (await this.load(manager, userId, definition.uuid, false))!;
     }).catch(conflictOnDuplicate);
@@ -87,22 +70,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
       const current = await this.load(manager, userId, uuid, true);
       if (!current) return null;
       const next = change(definitionOf(current));
-      await manager.update(WorkflowEntity, { uuid, user_id: userId }, {
-        ...(await manifestOf(next)),
-        name: next.name,
-        description: next.description,
-        is_active: next.is_active,
-        status: next.status,
-        notify_url: next.notify_url,
-        notify_on_complete: next.notify_on_complete,
-        notify_on_failure: next.notify_on_failure,
-        tool_drift: next.tool_drift,
-        output_history_size: next.output_history_size ?? null,
-        trigger_uuid: next.trigger?.uuid ?? null,
-        steps: next.steps.map((step) => step.uuid),
-        graph: next.graph ?? null,
-        updated_at: () => 'CURRENT_TIMESTAMP(3)',
-      } as never);
+      await manager.update(WorkflowEntity, { uuid, user_id: userId }, { ...toWorkflowRow(next), ...(await manifestOf(next)), updated_at: () => 'CURRENT_TIMESTAMP(3)' });
       // Steps are rewritten whole: renames and swaps never trip the unique (workflow, name) key midway.
       await manager.delete(WorkflowStepEntity, { workflow_uuid: uuid });
       await manager.delete(TriggerEntity, { workflow_uuid: uuid });
