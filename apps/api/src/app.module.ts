@@ -9,6 +9,7 @@ import { EgressModule } from './common/egress-guard';
 import { ApiExceptionFilter } from './common/exception.filter';
 import { DefinitionsModule } from './definitions.module';
 import { HealthController } from './health/health.controller';
+import { HooksModule } from './hooks/hooks.module';
 import { ReadinessService } from './health/readiness.service';
 import { McpModule } from './mcp/mcp.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
@@ -17,13 +18,14 @@ import { RunLifecycleModule } from './runs/run-lifecycle.module';
 import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';
+import { ToolsModule } from './tools/tools.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifecycleModule, ObservabilityModule, EgressModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
+      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifecycleModule, ObservabilityModule, EgressModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -96,6 +96,8 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     activities: { ...runActivities, ...createSummaryActivities(context.get(StepSummaryService)), ...createAssistantActivities(context.get(AssistantModelService), context.get(AssistantStagesService)) },
   });
   const { workerPort, host } = config.metrics;
+  // The SDK's own Prometheus endpoint on this host: the operator's loopback, not a request for a user, so
+  // plain fetch (the egress policy would refuse loopback, and it guards users' URLs only).
   const sdkMetrics = options.sdkMetricsUrl;
   const metricsServer =
     workerPort === null ? null : await serveMetrics(workerPort, host, () => metrics.registry.metrics(), sdkMetrics ? () => fetch(sdkMetrics).then((answer) => answer.text()) : undefined);

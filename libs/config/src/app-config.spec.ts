@@ -15,3 +15,10 @@ describe(`${loadConfig.name} TEMPORAL_CODEC_CORS_ORIGINS`, () => {
     expect(() => loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'a.example' }))).toThrow(/^TEMPORAL_CODEC_CORS_ORIGINS must be a comma-separated list of origins/);
   });
 });
+
+describe(`${loadConfig.name} OPENAI_API_KEY`, () => {
+  it('is optional: unset, the openai provider has no key (a local server takes none), and start-up goes on', () => {
+    expect(loadConfig(env({})).model.apiKey).toBeNull();
+    expect(loadConfig(env({ OPENAI_API_KEY: 'sk-1' })).model.apiKey).toBe('sk-1');
+  });
+});

@@ -12,8 +12,13 @@ export abstract class AppConfig {
   declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number };
   declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   declare readonly api: { port: number; bodyLimitBytes: number };
-  /** The `openai` provider (any OpenAI-compatible server), the model timeout of every provider. */
-  declare readonly model: { baseUrl: string; apiKey: string; defaultModel: string; timeoutMs: number };
+  /**
+   * The `openai` provider (any OpenAI-compatible server), the model timeout of every provider. `apiKey` is
+   * optional by design: local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) take none, and `npm start`
+   * runs without one. Null: requests carry no Authorization header, and a provider that wants a key answers
+   * 401, which fails the step for good with the provider's own message.
+   */
+  declare readonly model: { baseUrl: string; apiKey: string | null; defaultModel: string; timeoutMs: number };
   /**
    * The other providers, null when their key is not set (not offered then), and the provider of steps
    * that name none. `openai` is always offered: a local OpenAI-compatible server needs no key.
@@ -202,7 +207,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     model: {
       baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'),
-      apiKey: env.OPENAI_API_KEY || 'not-set',
+      apiKey: env.OPENAI_API_KEY || null, // optional by design: see AppConfig.model
       defaultModel: env.DEFAULT_MODEL || 'gpt-4o-mini',
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },

@@ -8,5 +8,6 @@ export * from './chain-graph';
 export * from './step-summary';
 export * from './budget';
 export * from './workflow-ids';
+export * from './failure-message';
 export * from './assistant';
 export * from './mcp';

@@ -3,6 +3,7 @@
 // whose Node build loads node:vm) are not, so Temporal workflow code must import the former by path, never
 // this barrel.
 export * from './errors';
+export * from './json-object';
 export * from './definition';
 export * from './placeholders';
 export * from './conditions';

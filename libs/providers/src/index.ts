@@ -7,7 +7,7 @@ export * from './tools/tool-transport';
 export * from './tools/http-tool-transport';
 export * from './tools/http-request.tool';
 export * from './tools/builtin-tool-transport';
-export { DEFAULT_TOOL_TIMEOUT_MS, deniedIn, MAX_TOOL_BODY_BYTES } from './tools/http-fetch';
+export { DEFAULT_TOOL_TIMEOUT_MS, deniedIn, fetchText, MAX_TOOL_BODY_BYTES, type FetchedText } from './tools/http-fetch';
 export * from './signing';
 export * from './model/dry-run-model';
 export * from './net/egress-fetch';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, modelPolicyOf } from '@app/config';
 import { ASSISTANT_MODES, MODEL_PROVIDERS, type AssistantMode, type ModelProvider } from '@app/contracts';
-import { DomainError, ErrorCode, modelChoiceIssues, notFound } from '@app/domain';
+import { DomainError, ErrorCode, isJsonObject, modelChoiceIssues, notFound } from '@app/domain';
 import { AssistantRepository, WorkflowRepository, type AssistantSessionRecord, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { isUuid } from '../common/uuids';
@@ -38,7 +38,7 @@ export class AssistantService {
 
   /** POST /assistant/sessions: the session's row, then its workflow in Temporal (the row goes if that fails). */
   async create(userId: string, input: unknown): Promise<SessionView> {
-    const body = (input && typeof input === 'object' && !Array.isArray(input) ? input : {}) as Record<string, unknown>;
+    const body = isJsonObject(input) ? input : {};
     const extra = Object.keys(body).find((key) => !FIELDS.includes(key));
     if (extra) throw invalid(extra, `${extra} is not a known field; a session takes ${FIELDS.join(', ')}`);
     const mode = body.mode as AssistantMode;

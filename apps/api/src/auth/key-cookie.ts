@@ -1,7 +1,7 @@
 // A browser cannot add an Authorization header to the Temporal Web UI's codec calls; it can send a cookie.
 // The cookie holds the API key sealed with ENCRYPTION_KEYS and an expiry, so it is no API key anywhere
 // else, and it is accepted only by routes marked @KeyCookieAccepted (the codec endpoint).
-import { DomainError, ErrorCode } from '@app/domain';
+import { DomainError, ErrorCode, isJsonObject } from '@app/domain';
 import { SecretBox, SecretBoxError } from '@app/security';
 
 export const KEY_COOKIE = 'stepwise_codec';
@@ -35,7 +35,7 @@ export function keyFromCookie(box: SecretBox, cookieHeader: string | undefined, 
 
 /** How long the cookie lasts, from POST /temporal-codec/session's body: 60 s to 12 h, 12 h when not given. */
 export function keyCookieMaxAge(body: unknown): number {
-  const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  const fields = isJsonObject(body) ? body : null;
   const unknown = fields ? Object.keys(fields).find((key) => key !== 'max_age_seconds') : 'body';
   if (unknown) throw new DomainError(ErrorCode.ValidationFailed, 'The body takes only max_age_seconds', { field: unknown });
   const seconds = fields!.max_age_seconds ?? KEY_COOKIE_MAX_AGE_SECONDS;

@@ -2,7 +2,7 @@
 // answering {result: {structuredContent}}; a refused call answers the coded 4xx as REST does.
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
-import { DomainError, ErrorCode } from '@app/domain';
+import { DomainError, ErrorCode, isJsonObject } from '@app/domain';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers } from '../common/openapi';
 import { StepwiseToolsService } from './stepwise-tools.service';
@@ -25,10 +25,10 @@ export class McpShimController {
   @ApiBody({ schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, arguments: { type: 'object' } } } })
   @ApiAnswers(200, { type: 'object', properties: { result: { type: 'object', properties: { structuredContent: { type: 'object' } } } } }, 400, 404, 409, 422)
   async invoke(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (!isJsonObject(body)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'body must be {"name": <tool>, "arguments": {...}}', { field: 'body' });
     }
-    const { name, tool_name, arguments: args } = body as Record<string, unknown>;
+    const { name, tool_name, arguments: args } = body;
     return { result: { structuredContent: await this.tools.call(user.userId, name ?? tool_name, args ?? {}) } };
   }
 }

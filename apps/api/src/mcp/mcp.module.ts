@@ -3,6 +3,7 @@ import { DefinitionsModule } from '../definitions.module';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { RunsModule } from '../runs/runs.module';
 import { SchedulesModule } from '../schedules/schedules.module';
+import { ToolsModule } from '../tools/tools.module';
 import { McpShimController } from './mcp-shim.controller';
 import { McpController } from './mcp.controller';
 import { StepwiseToolsService } from './stepwise-tools.service';
@@ -10,7 +11,7 @@ import { ToolListing } from './tool-listing';
 
 /** stepwise as an MCP server (/mcp) and seed 003's HTTP shims; StepwiseToolsService is exported for in-process callers. */
 @Module({
-  imports: [DefinitionsModule, RunsModule, SchedulesModule, McpServersModule],
+  imports: [DefinitionsModule, RunsModule, ToolsModule, SchedulesModule, McpServersModule],
   controllers: [McpController, McpShimController],
   providers: [StepwiseToolsService, ToolListing],
   exports: [StepwiseToolsService],

@@ -1,7 +1,7 @@
 // Stepwise's own tools, one implementation for every front: the MCP server (/mcp), the HTTP shims
 // (/api/v1/mcp/tools and /invoke) and in-process callers. Each tool calls the service its REST route calls.
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, schemaIssues, throwIssues } from '@app/domain';
+import { DomainError, ErrorCode, requireJsonObject, schemaIssues, throwIssues } from '@app/domain';
 import { RunsService } from '../runs/runs.service';
 import { SchedulesService } from '../schedules/schedules.service';
 import { WorkflowsService } from '../workflow-definitions/workflows.service';
@@ -31,10 +31,8 @@ export class StepwiseToolsService {
   async call(userId: string, name: unknown, args: unknown = {}): Promise<ToolResult> {
     const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
     if (!tool) throw new DomainError(ErrorCode.NotFound, `No tool named ${String(name)}: list them with tools/list or GET /api/v1/mcp/tools`, { field: 'name' });
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'arguments must be a JSON object', { field: 'arguments' });
-    }
-    if (!tool.parsedByService) throwIssues(schemaIssues(tool.inputSchema, args, ''));
-    return asJson(await tool.run(userId, args as Record<string, unknown>));
+    const fields = requireJsonObject(args, { field: 'arguments' });
+    if (!tool.parsedByService) throwIssues(schemaIssues(tool.inputSchema, fields, ''));
+    return asJson(await tool.run(userId, fields));
   }
 }

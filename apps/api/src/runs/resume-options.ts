@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@app/domain';
+import { DomainError, ErrorCode, requireJsonObject } from '@app/domain';
 import { isUuid } from '../common/uuids';
 
 export interface ResumeOptions {
@@ -10,9 +10,7 @@ const invalid = (field: string, message: string) => new DomainError(ErrorCode.Va
 
 /** The body of POST /runs/{uuid}/resume: `{from_step_uuid?, definition?: "original" | "current"}`, both optional. */
 export function resumeOptionsOf(body: unknown): ResumeOptions {
-  const given = body ?? {};
-  if (typeof given !== 'object' || Array.isArray(given)) throw invalid('body', 'body must be a JSON object');
-  const { from_step_uuid, definition = 'original', ...rest } = given as Record<string, unknown>;
+  const { from_step_uuid, definition = 'original', ...rest } = requireJsonObject(body ?? {});
   const unknown = Object.keys(rest)[0];
   if (unknown !== undefined) throw invalid(unknown, `unknown field ${unknown}: a resume takes from_step_uuid and definition`);
   if (from_step_uuid !== undefined && !isUuid(from_step_uuid)) {

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunBudget, type RunStatus, type WorkflowDefinition } from '@app/contracts';
-import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound, type RunOrigin } from '@app/domain';
+import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound, requireJsonObject, type RunOrigin } from '@app/domain';
 import { OutputRepository, RunRepository, StepRepository, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
 import { RunPreparer, RunResumer } from '@app/runs';
 import { isUuid, nameBasedUuid } from '../common/uuids';
@@ -14,10 +14,8 @@ import { toOutputView, toRunSummaryView, toRunView } from './run.views';
 
 /** The body of POST /workflows/{uuid}/runs: `{trigger_output?, dry_run?, budget?: {max_tokens}}`. */
 function startOptionsOf(body: unknown): { trigger: unknown; dryRun: boolean; budget?: RunBudget } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object with an optional trigger_output', { field: 'body' });
-  }
-  const { trigger_output, dry_run, budget } = body as { trigger_output?: unknown; dry_run?: unknown; budget?: { max_tokens?: unknown } | null };
+  const fields = requireJsonObject(body, { holding: 'with an optional trigger_output' });
+  const { trigger_output, dry_run, budget } = fields as { trigger_output?: unknown; dry_run?: unknown; budget?: { max_tokens?: unknown } | null };
   if (dry_run !== undefined && typeof dry_run !== 'boolean') throw new DomainError(ErrorCode.ValidationFailed, 'dry_run must be true or false', { field: 'dry_run' });
   const maxTokens = budget?.max_tokens;
   if (budget !== undefined && budget !== null && !(Number.isInteger(maxTokens) && (maxTokens as number) >= 1 && (maxTokens as number) <= 1e12)) {

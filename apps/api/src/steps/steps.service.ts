@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
-import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, validateDefinition } from '@app/domain';
+import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, requireJsonObject, validateDefinition } from '@app/domain';
 import { DefinitionStore } from '../workflow-definitions/definition-store.service';
 import { StepSummaries, type StepWithSummary } from '../workflow-definitions/step-summaries.service';
 import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
-
-function bodyObject(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object', { field: 'body' });
-  }
-  return body as Record<string, unknown>;
-}
 
 function positionOf(value: unknown, length: number): number {
   if (value === undefined || value === null || value === -1) return length;
@@ -41,7 +34,7 @@ export class StepsService {
   ) {}
 
   async add(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
-    const { position, ...fields } = bodyObject(body);
+    const { position, ...fields } = requireJsonObject(body);
     const step = parseStep(fields, '', randomUUID);
     await this.store.assertUuidsFree([{ uuid: step.uuid, field: 'uuid' }]);
     const record = await this.store.edit(userId, workflowUuid, (current) => {
@@ -61,7 +54,7 @@ export class StepsService {
   }
 
   async reorder(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
-    const { step_uuids } = bodyObject(body);
+    const { step_uuids } = requireJsonObject(body);
     const record = await this.store.edit(userId, workflowUuid, (current) => {
       const order = checkPermutation(current.steps.map((step) => step.uuid), step_uuids);
       return withSteps(current, order.map((uuid) => current.steps.find((step) => step.uuid === uuid)!));
@@ -78,7 +71,7 @@ export class StepsService {
 
   /** Merges the fields into the stored step and validates the result like a new one; uuid and type stay. */
   async update(userId: string, stepUuid: string, body: unknown): Promise<StepWithSummary> {
-    const patch = bodyObject(body);
+    const patch = requireJsonObject(body);
     for (const field of ['uuid', 'type'] as const) {
       if (field in patch) throw new DomainError(ErrorCode.ValidationFailed, `${field} of a step cannot change`, { field });
     }

@@ -1,7 +1,7 @@
 // Payloads as Temporal's codec-server protocol carries them (the Web UI, `temporal --codec-endpoint`): JSON
 // with `data` and each metadata value in base64.
 import type { Payload } from '@temporalio/common';
-import { DomainError, ErrorCode } from '@app/domain';
+import { DomainError, ErrorCode, isJsonObject } from '@app/domain';
 
 export interface JsonPayload {
   metadata?: Record<string, string>;
@@ -10,17 +10,15 @@ export interface JsonPayload {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function base64(value: unknown, field: string): Uint8Array {
   if (typeof value !== 'string' || value.length % 4 !== 0 || !BASE64.test(value)) throw new DomainError(ErrorCode.ValidationFailed, `${field} must be base64`, { field });
   return new Uint8Array(Buffer.from(value, 'base64'));
 }
 
 function payloadOf(value: unknown, field: string): Payload {
-  if (!isRecord(value)) throw new DomainError(ErrorCode.ValidationFailed, `${field} must be an object with metadata and data`, { field });
+  if (!isJsonObject(value)) throw new DomainError(ErrorCode.ValidationFailed, `${field} must be an object with metadata and data`, { field });
   const { metadata = {}, data = '' } = value;
-  if (!isRecord(metadata)) throw new DomainError(ErrorCode.ValidationFailed, `${field}.metadata must be an object of base64 values`, { field: `${field}.metadata` });
+  if (!isJsonObject(metadata)) throw new DomainError(ErrorCode.ValidationFailed, `${field}.metadata must be an object of base64 values`, { field: `${field}.metadata` });
   return {
     metadata: Object.fromEntries(Object.entries(metadata).map(([key, item]) => [key, base64(item, `${field}.metadata.${key}`)])),
     data: base64(data, `${field}.data`),
@@ -29,7 +27,7 @@ function payloadOf(value: unknown, field: string): Payload {
 
 /** `{payloads: [...]}` as the codec-server protocol sends it; a coded 400 naming the first bad field. */
 export function payloadsOf(body: unknown): Payload[] {
-  if (!isRecord(body) || !Array.isArray(body.payloads)) throw new DomainError(ErrorCode.ValidationFailed, 'The body must be {"payloads": [...]}', { field: 'payloads' });
+  if (!isJsonObject(body) || !Array.isArray(body.payloads)) throw new DomainError(ErrorCode.ValidationFailed, 'The body must be {"payloads": [...]}', { field: 'payloads' });
   return body.payloads.map((payload, index) => payloadOf(payload, `payloads[${index}]`));
 }
 

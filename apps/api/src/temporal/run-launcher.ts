@@ -8,6 +8,7 @@ import {
   HUMAN_INPUT_UPDATE,
   RUN_WORKFLOW_TYPE,
   SEND_MESSAGE_UPDATE,
+  failureMessage,
   isInFlight,
   runWorkflowId,
   type ApproveBudgetArgs,
@@ -41,12 +42,6 @@ export abstract class RunLauncher {
   abstract approveBudget(workflowId: string, args: ApproveBudgetArgs): Promise<BudgetApproved>;
   /** Delivers a user message to a conversational run (a Temporal Update) and waits up to `waitMs` for the turn's reply. */
   abstract sendMessage(workflowId: string, args: SendMessageArgs, waitMs: number): Promise<TurnOutcome>;
-}
-
-function innermostMessage(error: unknown): string {
-  let current = error as { message?: string; cause?: unknown } | undefined;
-  while (current?.cause) current = current.cause as typeof current;
-  return current?.message || String(error);
 }
 
 @Injectable()
@@ -110,7 +105,7 @@ export class TemporalRunLauncher extends RunLauncher {
     } catch (error) {
       // Refused by the update's validator: the step is not (or no longer) waiting. Nothing entered the history.
       if (!(error instanceof WorkflowUpdateFailedError)) throw error;
-      throw new DomainError(ErrorCode.StepNotAwaitingInput, innermostMessage(error), { field: 'step_uuid', step_uuid: args.step_uuid });
+      throw new DomainError(ErrorCode.StepNotAwaitingInput, failureMessage(error), { field: 'step_uuid', step_uuid: args.step_uuid });
     }
   }
 
@@ -120,7 +115,7 @@ export class TemporalRunLauncher extends RunLauncher {
       return await handle.executeUpdate<BudgetApproved, [ApproveBudgetArgs]>(APPROVE_BUDGET_UPDATE, { args: [args] });
     } catch (error) {
       if (!(error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError)) throw error;
-      throw new DomainError(ErrorCode.RunNotActive, innermostMessage(error), { field: 'max_tokens' });
+      throw new DomainError(ErrorCode.RunNotActive, failureMessage(error), { field: 'max_tokens' });
     }
   }
 
@@ -137,7 +132,7 @@ export class TemporalRunLauncher extends RunLauncher {
       // Refused (busy, closed), or the run ended before the turn answered (cancelled, its execution gone).
       if (!(error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError)) throw error;
       const busy = (error.cause as { type?: string } | undefined)?.type === CONVERSATION_BUSY;
-      throw new DomainError(busy ? ErrorCode.ConversationBusy : ErrorCode.RunNotActive, innermostMessage(error), { field: 'content' });
+      throw new DomainError(busy ? ErrorCode.ConversationBusy : ErrorCode.RunNotActive, failureMessage(error), { field: 'content' });
     } finally {
       clearTimeout(timer);
     }
@@ -161,7 +156,7 @@ export class TemporalRunLauncher extends RunLauncher {
     } catch (error) {
       // Failed, or terminated (from the Web UI or CLI, or by the server for a payload over its limit).
       const prefix = status === 'TERMINATED' ? 'Terminated in Temporal' : 'The Temporal execution failed';
-      return { state: 'closed', status: 'failed', error_message: `${prefix}: ${innermostMessage(error)}` };
+      return { state: 'closed', status: 'failed', error_message: `${prefix}: ${failureMessage(error)}` };
     }
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { TriggerDefinition } from '@app/contracts';
-import { DomainError, ErrorCode, notFound, parseTrigger } from '@app/domain';
+import { DomainError, ErrorCode, isJsonObject, notFound, parseTrigger } from '@app/domain';
 import { TriggerHookRepository } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { SecretBox } from '@app/security';
@@ -60,7 +60,7 @@ export class TriggersService {
   }
 
   async update(userId: string, triggerUuid: string, body: unknown): Promise<TriggerDefinition & { workflow_uuid: string }> {
-    if (body !== null && typeof body === 'object' && 'uuid' in body) {
+    if (isJsonObject(body) && 'uuid' in body) {
       throw new DomainError(ErrorCode.ValidationFailed, 'uuid of a trigger cannot change', { field: 'uuid' });
     }
     const workflowUuid = await this.store.workflowOfTrigger(userId, triggerUuid);

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { RunRepository, WorkflowRepository } from '@app/persistence';
 import { ApplicationFailure } from '@temporalio/activity';
-import { deniedIn, EgressPolicy, standardWebhookHeaders } from '@app/providers';
+import { EgressPolicy, fetchText, standardWebhookHeaders, ToolCallError, type FetchedText } from '@app/providers';
 import { SecretBox } from '@app/security';
 import type { ActivityScope } from './activity-scope';
 
 const TIMEOUT_MS = 10_000;
+/** The receiver's answer is not used: a little of it is read so the connection can be reused, the rest dropped. */
+const RECEIVER_BODY_BYTES = 4096;
 
 /** A run's end, POSTed as JSON signed the Standard Webhooks way to the workflow's notify_url; each attempt is recorded on the run. */
 @Injectable()
@@ -37,21 +39,16 @@ export class NotificationService {
     const signed = secret ? standardWebhookHeaders(secret, `msg_${run.uuid}`, body) : {};
     const record = (fields: { status: 'delivered' | 'failed'; http_status: number | null; error: string | null }) =>
       this.runs.recordNotification(runUuid, { url, attempts: scope.attempt, at: new Date().toISOString(), ...fields });
-    let response: Response;
+    let response: FetchedText;
     try {
-      response = await this.egress.fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-stepwise-run': run.uuid, ...signed },
-        body,
-        signal: AbortSignal.any([scope.signal, AbortSignal.timeout(TIMEOUT_MS)]),
-      });
+      const request = { method: 'POST', headers: { 'content-type': 'application/json', 'x-stepwise-run': run.uuid, ...signed }, body };
+      response = await fetchText(url, request, { timeoutMs: TIMEOUT_MS, signal: scope.signal, maxBytes: RECEIVER_BODY_BYTES, what: 'notification', fetch: this.egress.fetch });
     } catch (error) {
-      const denied = deniedIn(error);
-      await record({ status: 'failed', http_status: null, error: (denied ?? (error as Error)).message });
-      // A refused address stays refused: no point in retrying.
-      throw denied ? ApplicationFailure.nonRetryable(denied.message, 'EgressDenied') : error;
+      await record({ status: 'failed', http_status: null, error: (error as Error).message });
+      // A refused address stays refused: no point in retrying. A timeout or a broken connection is retried.
+      throw error instanceof ToolCallError && error.kind === 'denied' ? ApplicationFailure.nonRetryable(error.message, 'EgressDenied') : error;
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status > 299) {
       await record({ status: 'failed', http_status: response.status, error: `receiver answered ${response.status}` });
       throw new Error(`notification receiver answered ${response.status}`);
     }

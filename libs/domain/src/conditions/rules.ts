@@ -4,6 +4,7 @@
 // regular expression, run by RE2 in linear time). Empty rules `{}` match every event; groups nest up to five levels.
 import { CONDITION_OPERATORS, type ConditionOperator } from '@app/contracts';
 import { ErrorCode } from '../errors';
+import { isJsonObject } from '../json-object';
 import { throwIssues, type Issue } from '../definition/issues';
 import { evaluateCondition, extractJsonPath, isValidJsonPath } from './conditions';
 import { linearRegexProblem, linearTest } from './linear-regex';
@@ -15,14 +16,10 @@ export type FilterRule = { all: FilterRule[] } | { any: FilterRule[] } | { path:
 
 export const MAX_RULE_DEPTH = 5;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Every problem of a rule tree, each naming its field, e.g. `filter_rules.all[1].path`. */
 export function ruleIssues(rules: unknown, field = 'filter_rules', depth = 0): Issue[] {
   const issue = (at: string, message: string): Issue => ({ code: ErrorCode.ValidationFailed, field: at, message: `${at} ${message}` });
-  if (!isObject(rules)) return [issue(field, 'must be an object')];
+  if (!isJsonObject(rules)) return [issue(field, 'must be an object')];
   const keys = Object.keys(rules);
   if (depth === 0 && keys.length === 0) return [];
   if (depth >= MAX_RULE_DEPTH) return [issue(field, `nests deeper than ${MAX_RULE_DEPTH} levels`)];
@@ -57,7 +54,7 @@ export function validateRules(rules: unknown, field = 'filter_rules'): void {
 /** Whether `data` satisfies the rules. Meant for validated rules; a malformed rule matches nothing. */
 export function evaluateRules(rules: unknown, data: unknown): boolean {
   if (rules === undefined || rules === null) return true;
-  if (!isObject(rules)) return false;
+  if (!isJsonObject(rules)) return false;
   if (Array.isArray(rules.all)) return rules.all.every((child) => evaluateRules(child, data));
   if (Array.isArray(rules.any)) return rules.any.some((child) => evaluateRules(child, data));
   if (Object.keys(rules).length === 0) return true;

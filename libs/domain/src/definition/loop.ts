@@ -4,6 +4,7 @@
 import { LOOP_DEFAULTS, type StepLoop } from '@app/contracts';
 import { isValidJsonPath } from '../conditions';
 import { ErrorCode } from '../errors';
+import { isJsonObject } from '../json-object';
 import { findPlaceholders, type PlaceholderRef } from '../placeholders';
 import { fieldPath, type Issue } from './issues';
 
@@ -11,8 +12,6 @@ const FIELDS_OF: Record<StepLoop['type'], string[]> = {
   for_each: ['input_path', 'max_items'],
   repeat_until: ['predicate_path', 'predicate_value', 'max_iters'],
 };
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The one placeholder a for_each input_path must be (trigger or step output), or null. */
 export function loopSourceRef(inputPath: string): PlaceholderRef | null {
@@ -27,7 +26,7 @@ export function loopIssues(step: Record<string, unknown>, prefix: string): Issue
   const loop = step.loop;
   const loopField = fieldPath(prefix, 'loop');
   const issue = (field: string, message: string) => issues.push({ code: ErrorCode.InvalidLoop, field: fieldPath(loopField, field), message: `${fieldPath(loopField, field)} ${message}` });
-  if (isObject(loop) && (loop.type === 'for_each' || loop.type === 'repeat_until')) {
+  if (isJsonObject(loop) && (loop.type === 'for_each' || loop.type === 'repeat_until')) {
     const type = loop.type;
     const other = type === 'for_each' ? 'repeat_until' : 'for_each';
     for (const key of FIELDS_OF[other]) if (key in loop) issue(key, `belongs to a ${other} loop, not ${type}`);
@@ -39,7 +38,7 @@ export function loopIssues(step: Record<string, unknown>, prefix: string): Issue
       issues.push({ code: ErrorCode.InvalidJsonPath, field: fieldPath(loopField, 'predicate_path'), message: `${fieldPath(loopField, 'predicate_path')} is not a valid JSONPath (such as $.done): ${loop.predicate_path}` });
     }
   }
-  const forEach = isObject(loop) && loop.type === 'for_each';
+  const forEach = isJsonObject(loop) && loop.type === 'for_each';
   if (!forEach && typeof step.system_prompt === 'string') {
     const itemRef = findPlaceholders(step.system_prompt).find((ref) => ref.kind === 'item' || ref.kind === 'item_index');
     const field = fieldPath(prefix, 'system_prompt');

@@ -12,6 +12,7 @@ import {
   type WorkflowDefinition,
 } from '@app/contracts';
 import { DomainError, ErrorCode } from '../errors';
+import { isJsonObject, requireJsonObject } from '../json-object';
 import { isValidJsonPath, ruleIssues } from '../conditions';
 import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
@@ -39,15 +40,6 @@ export interface WorkflowDocument {
 
 /** A parsed workflow body: a definition whose uuid may still be absent (the caller assigns or matches it). */
 export type WorkflowInput = Omit<WorkflowDefinition, 'uuid'> & { uuid?: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function requireObject(input: unknown, field: string, code = ErrorCode.ValidationFailed): Record<string, unknown> {
-  if (!isObject(input)) throw new DomainError(code, `${field || 'body'} must be a JSON object`, { field: field || 'body' });
-  return input;
-}
 
 function issuesOf(error: DomainError): Issue[] {
   const listed = error.details.errors;
@@ -94,13 +86,13 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
     const problem = jsonSchemaProblem(step[name]);
     if (problem) issues.push({ code: ErrorCode.InvalidOutputSchema, field: at(name), message: `${at(name)} is not a valid JSON Schema: ${problem}` });
   }
-  if (step.type === 'human_input' && isObject(step.input_schema) && step.default !== undefined && !jsonSchemaProblem(step.input_schema)) {
+  if (step.type === 'human_input' && isJsonObject(step.input_schema) && step.default !== undefined && !jsonSchemaProblem(step.input_schema)) {
     const errors = jsonSchemaErrors(step.input_schema, step.default);
     if (errors.length) issues.push({ code: ErrorCode.ValidationFailed, field: at('default'), message: `${at('default')} does not follow input_schema: ${errors.join('; ')}` });
   }
   if (Array.isArray(step.stop_conditions)) {
     step.stop_conditions.forEach((condition, i) => {
-      const path = isObject(condition) ? condition.extraction_json_path : undefined;
+      const path = isJsonObject(condition) ? condition.extraction_json_path : undefined;
       if (typeof path === 'string' && path !== '' && !isValidJsonPath(path)) {
         const field = at(`stop_conditions[${i}].extraction_json_path`);
         issues.push({ code: ErrorCode.InvalidJsonPath, field, message: `${field} is not a valid JSONPath (such as $.alerts.length): ${path}` });
@@ -109,7 +101,7 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
   }
   if (Array.isArray(step.tools)) issues.push(...offeredNameIssues(step.tools, at('tools')));
   const retry = step.retry_policy;
-  if (isObject(retry) && typeof retry.initial_interval_seconds === 'number' && typeof retry.maximum_interval_seconds === 'number') {
+  if (isJsonObject(retry) && typeof retry.initial_interval_seconds === 'number' && typeof retry.maximum_interval_seconds === 'number') {
     if (retry.maximum_interval_seconds < retry.initial_interval_seconds) {
       const field = at('retry_policy.maximum_interval_seconds');
       issues.push({ code: ErrorCode.ValidationFailed, field, message: `${field} must be at least initial_interval_seconds` });
@@ -136,11 +128,11 @@ function offeredNameIssues(tools: unknown[], field: string): Issue[] {
  * uuid when it has none, lower-cases the uuids it names and fills in the defaults.
  */
 export function parseStep(input: unknown, field: string, newUuid: NewUuid): StepDefinition {
-  const body = requireObject(input, field);
+  const body = requireJsonObject(input, { field });
   const type = knownType<StepType>(body, field, STEP_TYPES, ErrorCode.UnknownStepType);
   throwIssues([...schemaIssues(STEP_SCHEMAS[type], body, field), ...stepContentIssues(body, field), ...loopIssues(body, field)]);
   const step: Record<string, unknown> = { description: '', ...body, uuid: lower(body.uuid, newUuid) };
-  if (isObject(body.loop)) step.loop = withLoopDefaults(body.loop as unknown as StepLoop);
+  if (isJsonObject(body.loop)) step.loop = withLoopDefaults(body.loop as unknown as StepLoop);
   if (type === 'custom_agent' && step.tools === undefined) step.tools = [];
   if (type === 'stop_checker') {
     step.stop_conditions = (body.stop_conditions as Record<string, unknown>[]).map((condition) => ({
@@ -153,7 +145,7 @@ export function parseStep(input: unknown, field: string, newUuid: NewUuid): Step
 
 /** A trigger body: its type's fields and the filter-rule language; defaults `{}` and "". */
 export function parseTrigger(input: unknown, field: string, newUuid: NewUuid): TriggerDefinition {
-  const body = requireObject(input, field);
+  const body = requireJsonObject(input, { field });
   const type = knownType<TriggerType>(body, field, TRIGGER_TYPES, ErrorCode.UnknownTriggerType);
   const issues = schemaIssues(TRIGGER_SCHEMAS[type], body, field);
   const rulesField = fieldPath(field, 'filter_rules');
@@ -176,11 +168,11 @@ const WORKFLOW_INPUT_SCHEMA = { ...WORKFLOW_FIELDS_SCHEMA, additionalProperties:
  * listed; the chain is checked only when every step parsed.
  */
 export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''): WorkflowInput {
-  const body = requireObject(input, prefix);
+  const body = requireJsonObject(input, { field: prefix });
   const issues = schemaIssues(WORKFLOW_INPUT_SCHEMA, body, prefix);
   const stepsField = fieldPath(prefix, 'steps');
   const parsed = Array.isArray(body.steps) ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid))) : [];
-  const trigger = isObject(body.trigger) ? (collect(issues, () => parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid)) ?? null) : null;
+  const trigger = isJsonObject(body.trigger) ? (collect(issues, () => parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid)) ?? null) : null;
   const parsedSteps = parsed.filter((step): step is StepDefinition => step !== undefined);
   const graphField = fieldPath(prefix, 'graph');
   const parsedGraph = collect(issues, () => parseGraph(body.graph, graphField, newUuid));
@@ -218,7 +210,7 @@ const WORKFLOW_PATCH_SCHEMA = {
 
 /** PATCH /workflows/{uuid}: at least one of the workflow's own fields; steps and trigger have their routes. */
 export function parseWorkflowPatch(input: unknown): WorkflowPatch {
-  const body = requireObject(input, '');
+  const body = requireJsonObject(input);
   if (Object.keys(body).length === 0) {
     throw new DomainError(ErrorCode.ValidationFailed, `body must hold at least one of ${PATCHABLE.join(', ')}`, { field: 'body' });
   }
@@ -239,17 +231,15 @@ export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): Workflo
       throw new DomainError(ErrorCode.ImportUnparseable, `body is not a JSON document: ${(error as Error).message}`, { field: 'body' });
     }
   }
-  const body = requireObject(document, '', ErrorCode.ImportUnparseable);
+  const body = requireJsonObject(document, { code: ErrorCode.ImportUnparseable });
   if (body.format !== WORKFLOW_DOCUMENT_FORMAT) {
     const problem = body.format === undefined ? 'is required' : `${JSON.stringify(body.format)} is not supported`;
     throw new DomainError(ErrorCode.ImportUnparseable, `format ${problem}: it must be "${WORKFLOW_DOCUMENT_FORMAT}"`, { field: 'format' });
   }
-  if (!isObject(body.workflow)) {
-    throw new DomainError(ErrorCode.ImportUnparseable, 'workflow must be a JSON object', { field: 'workflow' });
-  }
+  const workflow = requireJsonObject(body.workflow, { field: 'workflow', code: ErrorCode.ImportUnparseable });
   const extra = Object.keys(body).filter((key) => !['format', 'workflow', 'tool_manifest'].includes(key));
   throwIssues(extra.map((key) => ({ code: ErrorCode.ValidationFailed, field: key, message: `${key} is not a known field` })));
-  return parseWorkflowInput(body.workflow, newUuid, 'workflow');
+  return parseWorkflowInput(workflow, newUuid, 'workflow');
 }
 
 /** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads its definition back unchanged. */

@@ -3,6 +3,7 @@
 // definition shape (then validated like any other workflow) and exported back from it.
 import type { CustomAgentStep, EdgeDefinition, StepDefinition, WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode } from '../errors';
+import { isJsonObject } from '../json-object';
 import { throwIssues, type Issue } from '../definition/issues';
 import { schemaIssues } from '../definition/json-schema';
 import { canonicalJson } from '../tools/tool-manifest';
@@ -71,7 +72,7 @@ const AGENTIC_SCHEMA = {
 
 /** A document in seed 004's shape rather than ours (`{format, workflow}`). */
 export function isAgenticDocument(input: unknown): boolean {
-  return input !== null && typeof input === 'object' && !Array.isArray(input) && 'nodes' in input && 'entrypointNodeId' in input;
+  return isJsonObject(input) && 'nodes' in input && 'entrypointNodeId' in input;
 }
 
 /** What an import needs besides the document: our uuid for one of its ids, and the agent steps its AGENT nodes name. */

@@ -4,6 +4,7 @@
 import type { HumanInputStep, JsonValue, WorkflowDefinition } from '@app/contracts';
 import { jsonSchemaErrors } from '../definition/json-schema';
 import { DomainError, ErrorCode, notFound } from '../errors';
+import { requireJsonObject } from '../json-object';
 import { assertJsonDepth } from '../outputs/json-depth';
 
 export interface HumanAnswerRequest {
@@ -17,10 +18,7 @@ export function humanAnswerOf(definition: WorkflowDefinition, stepUuid: string, 
   if (step.type !== 'human_input') {
     throw new DomainError(ErrorCode.StepNotAwaitingInput, `Step "${step.name}" is a ${step.type}: only human_input steps take input`, { field: 'step_uuid', step_uuid: step.uuid });
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('input' in body)) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'body must be a JSON object with the answer in input', { field: 'input' });
-  }
-  const input = (body as { input: JsonValue }).input;
+  const input = requireJsonObject(body, { holding: 'with the answer in input', requiredKey: 'input' }).input as JsonValue;
   assertJsonDepth(input, 'input');
   const errors = step.input_schema ? jsonSchemaErrors(step.input_schema, input) : [];
   if (errors.length) {

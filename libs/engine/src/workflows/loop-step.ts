@@ -2,9 +2,9 @@
 // uuid drawn here, so a retried activity reuses it); only indexes travel, each iteration resolves its item
 // itself. Every iterations_per_execution iterations the run continues as new, when the walk allows it.
 import { CancellationScope, continueAsNew, isCancellation, uuid4, workflowInfo } from '@temporalio/workflow';
-import { LOOP_DEFAULTS, LOOP_ITERATIONS_PER_EXECUTION, type ContinuedLoop, type LoopingStep, type LoopStopReason, type OutputRef, type StepContext } from '@app/contracts';
+import { failureMessage, LOOP_DEFAULTS, LOOP_ITERATIONS_PER_EXECUTION, type ContinuedLoop, type LoopingStep, type LoopStopReason, type OutputRef, type StepContext } from '@app/contracts';
 import { runAgent } from './agent-turns';
-import { bookkeeping, failureMessage, type RunScope, type RunWorkflowFn } from './run-scope';
+import { bookkeeping, type RunScope, type RunWorkflowFn } from './run-scope';
 
 /**
  * What the walk carries into a new execution of the run (`{}` for a chain), or null when it cannot

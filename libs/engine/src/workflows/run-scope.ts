@@ -45,12 +45,5 @@ export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: Bud
   };
 }
 
-export function failureMessage(error: unknown): string {
-  let current = error as { message?: string; cause?: unknown } | undefined;
-  // Activity failures wrap the activity's own error: show the innermost message.
-  while (current?.cause) current = current.cause as typeof current;
-  return current?.message || String(error);
-}
-
 /** The run workflow's signature, for continue-as-new from the modules it is built of. */
 export type RunWorkflowFn = (input: RunWorkflowInput) => Promise<RunWorkflowResult>;

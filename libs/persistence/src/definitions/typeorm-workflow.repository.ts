@@ -1,8 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
-import { DomainError, ErrorCode } from '@app/domain';
+import { DomainError, ErrorCode, type SavedToolManifest } from '@app/domain';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
-import { toStep, toStepRow, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
+import { toStep, toStepRow, toTriggerRow, toWorkflowRecord, toWorkflowRow } from './workflow.mapper';
 import { pageOf } from '../pages';
 import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type PageRequest, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
 
@@ -16,6 +17,11 @@ function conflictOnDuplicate(error: unknown): never {
   }
   throw error;
 }
+
+/** An edit whose workflow another save changed between its read and its write: it is computed again. */
+const CHANGED_MEANWHILE = Symbol('changed meanwhile');
+/** Each lost race means another save went through; this many in a row is a workflow edited non-stop. */
+const MAX_EDIT_ATTEMPTS = 20;
 
 export class TypeormWorkflowRepository extends WorkflowRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -58,57 +64,34 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   }
 
   async create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord> {
+    // Before the transaction: the manifest may ask MCP servers over the network.
+    const manifest = await manifestOf(definition);
     return this.dataSource.transaction(async (manager) => {
-      await manager.insert(WorkflowEntity, {
-        ...(await manifestOf(definition)),
-        uuid: definition.uuid,
-        user_id: userId,
-        name: definition.name,
-        description: definition.description,
-        is_active: definition.is_active,
-        status: definition.status,
-        notify_url: definition.notify_url,
-        notify_on_complete: definition.notify_on_complete,
-        notify_on_failure: definition.notify_on_failure,
-        tool_drift: definition.tool_drift,
-        output_history_size: definition.output_history_size ?? null,
-        notify_secret: notifySecret,
-        trigger_uuid: definition.trigger?.uuid ?? null,
-        steps: definition.steps.map((step) => step.uuid),
-        graph: (definition.graph ?? null) as never,
-      });
+      await manager.insert(WorkflowEntity, { ...toWorkflowRow(definition), ...manifest, uuid: definition.uuid, user_id: userId, notify_secret: notifySecret });
       await this.writeChildren(manager, userId, definition);
       return (await this.load(manager, userId, definition.uuid, false))!;
     }).catch(conflictOnDuplicate);
   }
 
+  /**
+   * Optimistic, so that no row lock waits on the network: the change and its manifest (which may ask MCP
+   * servers) are computed from a plain read, then the transaction locks the row and writes only if the
+   * definition is still the one the change saw; otherwise it starts again from the new one. Concurrent
+   * edits still apply one after another, each on top of the last.
+   */
   async mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition, manifestOf: ManifestOf): Promise<WorkflowRecord | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const current = await this.load(manager, userId, uuid, true);
-      if (!current) return null;
-      const next = change(definitionOf(current));
-      await manager.update(WorkflowEntity, { uuid, user_id: userId }, {
-        ...(await manifestOf(next)),
-        name: next.name,
-        description: next.description,
-        is_active: next.is_active,
-        status: next.status,
-        notify_url: next.notify_url,
-        notify_on_complete: next.notify_on_complete,
-        notify_on_failure: next.notify_on_failure,
-        tool_drift: next.tool_drift,
-        output_history_size: next.output_history_size ?? null,
-        trigger_uuid: next.trigger?.uuid ?? null,
-        steps: next.steps.map((step) => step.uuid),
-        graph: next.graph ?? null,
-        updated_at: () => 'CURRENT_TIMESTAMP(3)',
-      } as never);
-      // Steps are rewritten whole: renames and swaps never trip the unique (workflow, name) key midway.
-      await manager.delete(WorkflowStepEntity, { workflow_uuid: uuid });
-      await manager.delete(TriggerEntity, { workflow_uuid: uuid });
-      await this.writeChildren(manager, userId, next);
-      return this.load(manager, userId, uuid, false);
-    }).catch(conflictOnDuplicate);
+    for (let attempt = 1; ; attempt++) {
+      // One snapshot for the workflow row and its step and trigger rows: never half of another save.
+      const seen = await this.dataSource.transaction((manager) => this.load(manager, userId, uuid, false));
+      if (!seen) return null;
+      const next = change(definitionOf(seen));
+      const manifest = await manifestOf(next);
+      const saved = await this.dataSource.transaction((manager) => this.saveIfUnchanged(manager, seen, next, manifest)).catch(conflictOnDuplicate);
+      if (saved !== CHANGED_MEANWHILE) return saved;
+      if (attempt === MAX_EDIT_ATTEMPTS) {
+        throw new DomainError(ErrorCode.Conflict, `Workflow ${uuid} changed ${MAX_EDIT_ATTEMPTS} times while this edit was being saved: send it again`, { uuid });
+      }
+    }
   }
 
   async setNotifySecret(userId: string, uuid: string, secret: string): Promise<boolean> {
@@ -119,6 +102,20 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   async delete(userId: string, uuid: string): Promise<boolean> {
     const result = await this.dataSource.getRepository(WorkflowEntity).delete({ uuid, user_id: userId });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Under the row lock: the edit's definition and manifest, unless another save changed the definition since `seen` was read. */
+  private async saveIfUnchanged(manager: EntityManager, seen: WorkflowRecord, next: WorkflowDefinition, manifest: SavedToolManifest): Promise<WorkflowRecord | null | typeof CHANGED_MEANWHILE> {
+    const { uuid, user_id: userId } = seen;
+    const current = await this.load(manager, userId, uuid, true);
+    if (!current) return null;
+    if (!isDeepStrictEqual(definitionOf(current), definitionOf(seen))) return CHANGED_MEANWHILE;
+    await manager.update(WorkflowEntity, { uuid, user_id: userId }, { ...toWorkflowRow(next), ...manifest, updated_at: () => 'CURRENT_TIMESTAMP(3)' });
+    // Steps are rewritten whole: renames and swaps never trip the unique (workflow, name) key midway.
+    await manager.delete(WorkflowStepEntity, { workflow_uuid: uuid });
+    await manager.delete(TriggerEntity, { workflow_uuid: uuid });
+    await this.writeChildren(manager, userId, next);
+    return this.load(manager, userId, uuid, false);
   }
 
   private async writeChildren(manager: EntityManager, userId: string, definition: WorkflowDefinition): Promise<void> {

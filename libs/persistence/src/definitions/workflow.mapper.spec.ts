@@ -1,6 +1,7 @@
 import type { CustomAgentStep, StopCheckerStep, TriggerDefinition } from '@app/contracts';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
-import { toStep, toStepRow, toTrigger, toTriggerRow, toWorkflowRecord } from './workflow.mapper';
+import type { WorkflowDefinition } from '@app/contracts';
+import { toStep, toStepRow, toTrigger, toTriggerRow, toWorkflowRecord, toWorkflowRow } from './workflow.mapper';
 
 const agent: CustomAgentStep = {
   uuid: '00000000-0000-4000-8000-000000000001',
@@ -48,5 +49,28 @@ describe('workflow.mapper', () => {
     const rows = [checker, agent].map((step) => stored(WorkflowStepEntity, toStepRow(step, 'wf', 'user')));
     const record = toWorkflowRecord(workflow, rows, stored(TriggerEntity, toTriggerRow(trigger, 'wf', 'user')));
     expect(record).toMatchObject({ uuid: 'wf', user_id: 'user', is_active: true, steps: [agent, checker], trigger });
+  });
+
+  it('reads back the workflow row it wrote, with its steps and trigger', () => {
+    const definition: WorkflowDefinition = {
+      uuid: 'wf',
+      name: 'n',
+      description: 'd',
+      is_active: false,
+      status: 'active',
+      notify_url: 'https://example.com/hook',
+      notify_on_complete: true,
+      notify_on_failure: false,
+      tool_drift: 'fail',
+      output_history_size: 3,
+      steps: [agent, checker],
+      trigger,
+      graph: null,
+    };
+    const row = toWorkflowRow(definition);
+    expect(row).toMatchObject({ steps: [agent.uuid, checker.uuid], trigger_uuid: trigger.uuid, output_history_size: 3, graph: null });
+    const rows = [agent, checker].map((step) => stored(WorkflowStepEntity, toStepRow(step, 'wf', 'user')));
+    const record = toWorkflowRecord(stored(WorkflowEntity, { ...row, uuid: 'wf', user_id: 'user' }), rows, stored(TriggerEntity, toTriggerRow(trigger, 'wf', 'user')));
+    expect(record).toMatchObject(definition);
   });
 });

@@ -28,6 +28,24 @@ export function toTriggerRow(trigger: TriggerDefinition, workflowUuid: string, u
   return { uuid, type, details: details as Row<TriggerEntity>['details'], workflow_uuid: workflowUuid, user_id: userId };
 }
 
+/** The workflow row's columns a save writes from the definition (create and update alike); steps and trigger have rows of their own. */
+export function toWorkflowRow(definition: WorkflowDefinition): Row<WorkflowEntity> {
+  return {
+    name: definition.name,
+    description: definition.description,
+    is_active: definition.is_active,
+    status: definition.status,
+    notify_url: definition.notify_url,
+    notify_on_complete: definition.notify_on_complete,
+    notify_on_failure: definition.notify_on_failure,
+    tool_drift: definition.tool_drift,
+    output_history_size: definition.output_history_size ?? null,
+    trigger_uuid: definition.trigger?.uuid ?? null,
+    steps: definition.steps.map((step) => step.uuid),
+    graph: (definition.graph ?? null) as Row<WorkflowEntity>['graph'],
+  };
+}
+
 export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEntity[], trigger: TriggerEntity | null): WorkflowRecord {
   const byUuid = new Map(steps.map((step) => [step.uuid, step]));
   const definition: WorkflowDefinition = {

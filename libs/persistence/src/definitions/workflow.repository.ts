@@ -38,7 +38,10 @@ export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
   };
 }
 
-/** The tool manifest of a definition about to be saved, read from the registry inside the save. */
+/**
+ * The tool manifest of a definition about to be saved, from the registry and the user's MCP servers (a
+ * network call): the repository asks for it before its transaction, so no row lock is held meanwhile.
+ */
 export type ManifestOf = (definition: WorkflowDefinition) => Promise<SavedToolManifest>;
 
 import type { Page, PageRequest } from '../pages';
@@ -58,11 +61,13 @@ export abstract class WorkflowRepository {
   abstract findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null>;
   /** Whether any user's workflow, step or trigger already uses this uuid (imports must not take them). */
   abstract ownerOfUuid(uuid: string): Promise<string | null>;
-  /** Every save stores the definition with the tool manifest `manifestOf` gives for it. */
+  /** Every save stores the definition with the tool manifest `manifestOf` gives for it (asked before the save's transaction). */
   abstract create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord>;
   /**
-   * Loads the workflow under a row lock, applies `change` and saves the result with its tool manifest in
-   * the same transaction. If `change` throws, nothing is written. Returns null when the workflow is not the user's.
+   * Applies `change` to the stored definition and saves the result with its tool manifest, as if under the
+   * workflow's row lock throughout: a save that lands in between makes `change` run again on its result, so
+   * `change` must be a pure function of the definition it gets. If `change` throws, nothing is written.
+   * Returns null when the workflow is not the user's.
    */
   abstract mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition, manifestOf: ManifestOf): Promise<WorkflowRecord | null>;
   abstract delete(userId: string, uuid: string): Promise<boolean>;

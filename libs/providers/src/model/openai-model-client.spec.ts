@@ -48,6 +48,14 @@ describe(OpenAiModelClient.name, () => {
     expect(sent.body).toEqual({ model: 'gpt-test', messages }); // no empty tools, no response_format
   });
 
+  it('sends no Authorization header without a key (a local server that takes none)', async () => {
+    const keyless = new OpenAiModelClient({ baseUrl: fake.baseUrl, apiKey: null, timeoutMs: 5000 });
+    fake.script(reply.text('hello'));
+
+    expect((await keyless.complete(request())).message.content).toBe('hello');
+    expect(fake.requests[0].headers).not.toHaveProperty('authorization');
+  });
+
   it('sends tools, the JSON schema response format and the temperature, and maps a JSON answer and its usage', async () => {
     fake.script(reply.json({ summary: 'short' }, { usage: { prompt_tokens: 12, completion_tokens: 3 } }));
     const schema = { type: 'object', required: ['summary'], properties: { summary: { type: 'string' } } };

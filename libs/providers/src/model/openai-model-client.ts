@@ -13,7 +13,8 @@ import { withDeadline } from './model-deadline';
 /** What the client needs of `AppConfig.model` (or of another OpenAI-compatible provider's settings). */
 export interface OpenAiSettings {
   baseUrl: string;
-  apiKey: string;
+  /** Null: no Authorization header (a local server that takes no key). */
+  apiKey: string | null;
   timeoutMs: number;
   /** Its name in metrics and traces (default `openai`): OpenRouter is the same protocol. */
   provider?: string;
@@ -29,7 +30,16 @@ export class OpenAiModelClient extends ModelClient {
     super();
     this.provider = settings.provider ?? 'openai';
     this.timeoutMs = settings.timeoutMs;
-    this.client = new OpenAI({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs + 1000 });
+    // The SDK refuses to start without a key (it would read OPENAI_API_KEY itself): without one, it gets a
+    // stand-in and its Authorization header is removed, so no made-up key reaches the provider.
+    const keyless = settings.apiKey === null;
+    this.client = new OpenAI({
+      baseURL: settings.baseUrl,
+      apiKey: settings.apiKey ?? 'none',
+      ...(keyless ? { defaultHeaders: { Authorization: null } } : {}),
+      maxRetries: 0,
+      timeout: settings.timeoutMs + 1000,
+    });
   }
 
   async complete(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {

@@ -1,5 +1,6 @@
-// fetch for tools: one deadline over the request and the body, the body cut at a size, every failure a
-// ToolCallError that says whether another attempt may help.
+// The one way the worker sends HTTP for a user (tools, http_request, run-end notifications): through the
+// egress-checked fetch, one deadline over the request and the body, the body cut at a size, every failure
+// a ToolCallError that says whether another attempt may help.
 import { EgressDeniedError, type Fetch } from '../net/egress-fetch';
 import { ToolCallError } from './tool-transport';
 

@@ -1,9 +1,9 @@
 // One activation of a step, end to end: the guard rails, its execution row, the step's run, then the edges
 // its output takes (or its failure recorded, while the other branches go on).
 import { CancellationScope, ContinueAsNew, isCancellation, uuid4 } from '@temporalio/workflow';
-import type { EdgeDefinition, IterationRef, StepContext, StepDefinition } from '@app/contracts';
+import { failureMessage, type EdgeDefinition, type IterationRef, type StepContext, type StepDefinition } from '@app/contracts';
 import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from '../graph-routing';
-import { bookkeeping, failureMessage } from '../run-scope';
+import { bookkeeping } from '../run-scope';
 import { withinGuardRails } from './guard-rails';
 import { runStep } from './step-runs';
 import type { Activation } from './walk-plan';
