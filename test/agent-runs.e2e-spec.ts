@@ -60,13 +60,13 @@ describe('Agent runs', () => {
 
     expect(body.status).toBe('completed');
     const [first, second] = stack.model.requests.map((request) => request.body);
-    expect(JSON.parse(first.messages[1].content!.replace('Previous output:\n', ''))).toEqual({ output_id: body.trigger_output.uuid, summary: body.trigger_output.summary });
+    expect(JSON.parse(first.messages[1].content!.replace('Previous output:\n', ''))).toEqual({ output_id: body.trigger_output!.uuid, summary: body.trigger_output!.summary });
     expect(first.messages[1].content).not.toContain('row 49');
     expect(toolMessages(second)).toEqual([data]);
     expect(body.steps[0].tool_calls).toEqual([
-      expect.objectContaining({ tool_name: 'get_output', status: 'completed', attempt: 1, input: { output_id: body.trigger_output.uuid }, output: data }),
+      expect.objectContaining({ tool_name: 'get_output', status: 'completed', attempt: 1, input: { output_id: body.trigger_output!.uuid }, output: data }),
     ]);
-    expect(body.steps[0].output.raw_data).toEqual({ count: 50 });
+    expect(body.steps[0].output!.raw_data).toEqual({ count: 50 });
   });
 
   it('calls the built-in http_request tool', async () => {

@@ -40,7 +40,7 @@ describe('The anthropic provider', () => {
 
       expect(body.status).toBe('completed');
       const [step] = body.steps;
-      expect(step.output.raw_data).toBe('It is a workflow engine.');
+      expect(step.output!.raw_data).toBe('It is a workflow engine.');
       expect(tools.countOf('lookup', { q: 'stepwise' })).toBe(1);
       expect(step.tool_calls).toEqual([expect.objectContaining({ tool_name: name, status: 'completed', input: { q: 'stepwise' }, output: { found: { q: 'stepwise' } } })]);
       expect(callsOf(step)).toEqual([
@@ -85,7 +85,7 @@ describe('The anthropic provider', () => {
 
     expect(body.status).toBe('completed');
     const [step] = body.steps;
-    expect(step.output.raw_data).toEqual({ label: 'spam', score: 0.9 });
+    expect(step.output!.raw_data).toEqual({ label: 'spam', score: 0.9 });
     expect(callsOf(step)).toEqual([
       ['anthropic', MODEL, 1, 1, 'completed'],
       ['anthropic', MODEL, 2, 1, 'completed'],

@@ -45,7 +45,7 @@ describe('Conversations', () => {
     expect(second).toMatchObject({ status: 202, body: { run_uuid: run.uuid, turn_id: expect.any(String), status: 'running' } });
     expect(await send(run, 'are you there?')).toMatchObject({ status: 409, body: { code: 'CONVERSATION_BUSY' } });
     const answered = await stack.waitForRun(run.uuid, (body) => waiting(body) && body.messages?.length === 4);
-    expect(answered.messages.map((message: RunBody) => [message.turn, message.role, message.content])).toEqual([
+    expect(answered.messages!.map((message: RunBody) => [message.turn, message.role, message.content])).toEqual([
       [1, 'user', 'hi there'],
       [1, 'assistant', 'Hello! How can I help?'],
       [2, 'user', 'what about prices?'],

@@ -28,10 +28,10 @@ describe('Malformed input answered with a coded 4xx', () => {
 
   it('refuses a webhook delivery whose Idempotency-Key is too long before starting anything', async () => {
     const workflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: {} } });
-    const { secret } = (await stack.user.post(`/triggers/${workflow.trigger.uuid}/rotate-secret`)).body;
-    const delivered = await stack.api.anonymous().call('POST', `/hooks/${workflow.trigger.uuid}`, { a: 1 }, { 'x-stepwise-secret': secret, 'idempotency-key': 'k'.repeat(300) });
+    const { secret } = (await stack.user.post(`/triggers/${workflow.trigger!.uuid}/rotate-secret`)).body;
+    const delivered = await stack.api.anonymous().call('POST', `/hooks/${workflow.trigger!.uuid}`, { a: 1 }, { 'x-stepwise-secret': secret, 'idempotency-key': 'k'.repeat(300) });
     expect(delivered).toMatchObject({ status: 422, body: { details: { field: 'Idempotency-Key' } } });
-    expect([await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid), await rowsOf('trigger_events', 'trigger_uuid', workflow.trigger.uuid)]).toEqual([0, 0]);
+    expect([await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid), await rowsOf('trigger_events', 'trigger_uuid', workflow.trigger!.uuid)]).toEqual([0, 0]);
   });
 
   it('refuses urn:uuid ids, repeated query parameters and deeply nested data', async () => {

@@ -57,7 +57,7 @@ describe('Fuzzing every route', () => {
     const mcpServer = (await owner.post('/mcp-servers', { name: `m_${randomUUID().slice(0, 6)}`, transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } })).body;
     const session = (await owner.post('/assistant/sessions', { mode: 'create' })).body;
     const before = { owner: await counts(owner.userId), intruder: await counts(intruder.userId), updated: (await owner.get(`/workflows/${workflow.uuid}`)).body.updated_at };
-    const theirs = [workflow.uuid, workflow.steps[0].uuid, workflow.trigger.uuid, tool.uuid, session.uuid, mcpServer.uuid];
+    const theirs = [workflow.uuid, workflow.steps[0].uuid, workflow.trigger!.uuid, tool.uuid, session.uuid, mcpServer.uuid];
 
     const replies: { what: string; reply: Reply }[] = [];
     const send = async (what: string, client: ApiClient, method: string, path: string, body?: string) => replies.push({ what: `${what}: ${method} ${path.slice(0, 80)}`, reply: await client.call(method, path, body) });

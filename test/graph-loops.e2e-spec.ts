@@ -154,8 +154,8 @@ describe('A long loop inside a graph run', () => {
     expect(done.steps.map((step: RunBody) => [step.name, step.status])).toEqual([['plan', 'completed'], ['each', 'completed'], ['report', 'completed']]);
     const loop = done.steps.find((step: RunBody) => step.name === 'each');
     expect(loop).toMatchObject({ status: 'completed', iteration_count: 1 }); // one execution of the step, not one per Temporal execution
-    expect(loop.iterations[0]).toMatchObject({ status: 'completed', loop: { iterations: 10, stopped_by: 'exhausted' }, iteration_count: 10 });
-    expect(loop.iterations[0].iterations.map((it: RunBody) => it.output.raw_data)).toEqual(items.map((item) => `answer to Item ${item.n}`));
+    expect(loop!.iterations[0]).toMatchObject({ status: 'completed', loop: { iterations: 10, stopped_by: 'exhausted' }, iteration_count: 10 });
+    expect(loop!.iterations[0].iterations.map((it: RunBody) => it.output.raw_data)).toEqual(items.map((item) => `answer to Item ${item.n}`));
     // max_steps 3 counts the three executions across Temporal executions; the report reads the walk's earlier outputs.
     expect(stack.model.requests.at(-1)!.body.messages[0].content).toBe('Report on 10 items after answer to Plan the work');
   });

@@ -105,8 +105,8 @@ describe('Human input', () => {
     const run = await startWaiting([ping, pong, handoff], { graph });
     expect(stack.model.requests).toHaveLength(3);
     const handoffRow = run.steps.find((step: RunBody) => step.name === 'handoff');
-    expect(handoffRow.iterations[0]).toMatchObject({ status: 'awaiting_input', input_data: { prompt: expect.stringContaining('Guard max_steps reached'), reason: expect.stringContaining('max_steps') } });
-    expect(handoffRow.iterations[0].input_data.prompt).toMatch(/^The run is stuck: what now\?/);
+    expect(handoffRow!.iterations[0]).toMatchObject({ status: 'awaiting_input', input_data: { prompt: expect.stringContaining('Guard max_steps reached'), reason: expect.stringContaining('max_steps') } });
+    expect(handoffRow!.iterations[0].input_data.prompt).toMatch(/^The run is stuck: what now\?/);
 
     expect(await answer(run, handoff, 'stop here')).toMatchObject({ status: 200 });
     const done = await stack.waitForRun(run.uuid);
@@ -122,7 +122,7 @@ describe('Human input', () => {
 
     const run = await startWaiting([ping, pong, handoff], { graph });
     expect(stack.model.requests).toHaveLength(3);
-    const waiting = run.steps.find((step: RunBody) => step.name === 'handoff').iterations[0];
+    const waiting = run.steps.find((step: RunBody) => step.name === 'handoff')!.iterations[0];
     expect(waiting.input_data.reason).toContain('Guard repeated_input');
 
     // The hand-off step has no out-edge: the person's answer ends the run.

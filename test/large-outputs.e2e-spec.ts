@@ -43,7 +43,7 @@ describe('Large outputs', () => {
 
     expect(done.status).toBe('completed');
     expect(stack.model.requests[1].body.messages[0].content).toBe(`Check this report:\n${text}`);
-    const output = await stack.user.get(`/outputs/${done.steps[0].output.uuid}`);
+    const output = await stack.user.get(`/outputs/${done.steps[0].output!.uuid}`);
     expect(output.status).toBe(200);
     expect(output.body.size_bytes).toBe(5 * MiB);
     expect(output.body.raw_data === text).toBe(true); // not toBe: a failed diff of 5 MiB would drown the report
@@ -62,7 +62,7 @@ describe('Large outputs', () => {
 
     expect(done.status).toBe('completed');
     expect(stack.model.requests[1].body.messages[0].content === `Rows: ${JSON.stringify(data, null, 2)} (count 66000)`).toBe(true);
-    const output = await stack.user.get(`/outputs/${done.steps[0].output.uuid}`);
+    const output = await stack.user.get(`/outputs/${done.steps[0].output!.uuid}`);
     expect(output.body.raw_data).toEqual(data);
     console.log(`5 MiB JSON run: ${done.duration_ms} ms, ${await expectSmallHistory(done.temporal.workflow_id)}`);
   });
@@ -82,7 +82,7 @@ describe('Large outputs', () => {
     expect(stack.model.requests[1].body.messages[0].content === `Rows: ${JSON.stringify(data, null, 2)}`).toBe(true);
     expect(done.steps.map((step: { name: string; status: string }) => [step.name, step.status])).toEqual([['extract', 'completed'], ['many', 'completed'], ['few', 'skipped']]);
     // The step's row references its execution's output: one copy of the 5 MiB in MySQL.
-    expect(done.steps[0].output.uuid).toBe(done.steps[0].iterations[0].output.uuid);
+    expect(done.steps[0].output!.uuid).toBe(done.steps[0].iterations[0].output.uuid);
     console.log(`5 MiB JSON graph run: ${done.duration_ms} ms, ${await expectSmallHistory(done.temporal.workflow_id)}`);
   });
 
@@ -96,7 +96,7 @@ describe('Large outputs', () => {
 
     expect(done.status).toBe('completed');
     expect(stack.model.requests[0].body.messages[0].content === `Read ${trigger.text}`).toBe(true);
-    expect(done.trigger_output.size_bytes).toBeGreaterThan(1_000_000);
+    expect(done.trigger_output!.size_bytes).toBeGreaterThan(1_000_000);
     await expectSmallHistory(done.temporal.workflow_id);
   });
 

@@ -21,8 +21,8 @@ describe('User regular expressions', () => {
 
   it('filters webhook deliveries with the catastrophic pattern in linear time, without delaying other requests', async () => {
     const workflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: { path: '$.name', operator: 'matches', value: CATASTROPHIC } } });
-    const { secret } = (await stack.user.post(`/triggers/${workflow.trigger.uuid}/rotate-secret`)).body;
-    const deliver = (name: string) => stack.api.anonymous().call('POST', `/hooks/${workflow.trigger.uuid}`, { name }, { 'x-stepwise-secret': secret });
+    const { secret } = (await stack.user.post(`/triggers/${workflow.trigger!.uuid}/rotate-secret`)).body;
+    const deliver = (name: string) => stack.api.anonymous().call('POST', `/hooks/${workflow.trigger!.uuid}`, { name }, { 'x-stepwise-secret': secret });
 
     for (const name of ['a'.repeat(33) + '!', 'a'.repeat(100_000) + '!']) {
       const [delivery, health] = await Promise.all([timed(() => deliver(name)), timed(() => stack.api.anonymous().get('/health/live'))]);

@@ -32,7 +32,7 @@ describe('Loops', () => {
     expect(systemPrompts()[25]).toBe('Second to last: 23; out of the window: gone; count 25');
     const step = done.steps[0];
     expect(step).toMatchObject({ status: 'completed', loop: { type: 'for_each', iterations: 25, stopped_by: 'exhausted' }, iteration_count: 25, iterations_shown: 'all' });
-    expect(step.output.raw_data).toEqual(items.map((_, i) => ({ n: i })));
+    expect(step.output!.raw_data).toEqual(items.map((_, i) => ({ n: i })));
     expect(step.iterations.map((it: RunBody) => [it.iteration, it.status, it.output.raw_data.n, it.model_calls.length])).toEqual(items.map((_, i) => [i, 'completed', i, 1]));
     expect(step.iterations[3].messages[0]).toEqual({ role: 'system', content: 'Handle item-3 (index 3)' });
     expect(done.steps).toHaveLength(2); // iterations are nested under their step, not steps of their own
@@ -112,8 +112,8 @@ describe('Loops', () => {
     const step = done.steps[0];
     expect(step).toMatchObject({ loop: { type: 'for_each', iterations: LONG_LOOP, stopped_by: 'exhausted' }, iteration_count: LONG_LOOP, iterations_shown: 'first and last 50' });
     expect(step.iterations.map((it: RunBody) => it.iteration)).toEqual([...Array.from({ length: 50 }, (_, i) => i), ...Array.from({ length: 50 }, (_, i) => LONG_LOOP - 50 + i)]);
-    expect(step.output.raw_data).toHaveLength(LONG_LOOP);
-    expect(step.output.raw_data[LONG_LOOP - 1]).toEqual({ echo: String(LONG_LOOP - 1) });
+    expect(step.output!.raw_data).toHaveLength(LONG_LOOP);
+    expect(step.output!.raw_data[LONG_LOOP - 1]).toEqual({ echo: String(LONG_LOOP - 1) });
 
     // The last execution still carries the run's attributes and memo, so the Web UI finds it like any run.
     const last = await (await stack.temporal()).workflow.getHandle(done.temporal.workflow_id).describe();

@@ -63,7 +63,7 @@ describe('Run-end notifications', () => {
       workflow_uuid: wf.uuid,
       status: 'completed',
       error_message: null,
-      final_output: { output_id: run.steps[0].output.uuid, summary: run.steps[0].output.summary },
+      final_output: { output_id: run.steps[0].output!.uuid, summary: run.steps[0].output!.summary },
     });
   });
 

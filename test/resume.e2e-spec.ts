@@ -37,7 +37,7 @@ describe('Resume and partial success', () => {
     expect(run).toMatchObject({ status: 'partial_success', error_message: expect.stringContaining('Step "analyse" failed') });
     expect(statuses(run)).toEqual(['completed', 'completed', 'failed', 'skipped']);
     expect(run.steps[2].model_calls.map((call: RunBody) => call.attempt)).toEqual([1, 2]);
-    const kept = await stack.user.get(`/outputs/${run.steps[0].output.uuid}`);
+    const kept = await stack.user.get(`/outputs/${run.steps[0].output!.uuid}`);
     expect(kept.body.raw_data).toEqual({ items: ['a', 'b'] });
     expect((await stack.user.get(`/workflows/${wf.uuid}`)).body).toMatchObject({ total_runs: 1, failed_runs: 1, successful_runs: 0 });
 
@@ -55,9 +55,9 @@ describe('Resume and partial success', () => {
     // Steps 1 and 2 were carried over: no model request, the parent's outputs referenced, not copied.
     expect(stack.model.requests.map((request) => request.body.model)).toEqual(['fixed-model', 'test-model']);
     expect(child.steps.map((step: RunBody) => step.carried_from_run_uuid)).toEqual([run.uuid, run.uuid, null, null]);
-    expect(child.steps[0].output.uuid).toBe(run.steps[0].output.uuid);
+    expect(child.steps[0].output!.uuid).toBe(run.steps[0].output!.uuid);
     expect(child.steps[0].model_calls).toEqual([]);
-    expect(child.trigger_output.uuid).toBe(run.trigger_output.uuid);
+    expect(child.trigger_output!.uuid).toBe(run.trigger_output!.uuid);
     const [analyse, report] = stack.model.requests.map((request) => request.body.messages[0].content);
     expect(analyse).toBe(`Analyse ${JSON.stringify({ items: ['a', 'b'] }, null, 2)}`);
     expect(report).toBe('Report on {\n  "trend": "up"\n}');

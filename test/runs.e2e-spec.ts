@@ -34,8 +34,8 @@ describe('Runs', () => {
     expect(secondRequest.messages[0].content).toBe(`Label ${JSON.stringify({ summary: 'short', count: 2 }, null, 2)} (count 2)`);
     expect(secondRequest.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { type: 'object', required: ['label'] } } });
 
-    const output = await stack.user.get(`/outputs/${run.steps[0].output.uuid}`);
-    expect(output.body).toMatchObject({ uuid: run.steps[0].output.uuid, raw_data: { summary: 'short', count: 2 } });
+    const output = await stack.user.get(`/outputs/${run.steps[0].output!.uuid}`);
+    expect(output.body).toMatchObject({ uuid: run.steps[0].output!.uuid, raw_data: { summary: 'short', count: 2 } });
 
     // What an engineer finds in the Temporal Web UI: the run by its attributes (plain), its memo and each
     // activity named by its step (encrypted, read through the codec).
@@ -117,7 +117,7 @@ describe('Runs', () => {
       expect(requests).toHaveLength(4);
       // The agent gets a compact reference to the trigger data and the tools by name.
       const triggerRef = JSON.parse(requests[0].messages[1].content!.replace('Previous output:\n', ''));
-      expect(triggerRef).toEqual({ output_id: run.trigger_output.uuid, summary: run.trigger_output.summary });
+      expect(triggerRef).toEqual({ output_id: run.trigger_output!.uuid, summary: run.trigger_output!.summary });
       expect(requests[0].tools!.map((t) => t.function.name).sort()).toEqual(['get_output', toolName].sort());
       // Turn 2 holds the two first tool answers; turn 3 all four.
       expect(requests[1].messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content!).price)).toEqual([999, 989]);
@@ -125,7 +125,7 @@ describe('Runs', () => {
       // The LLM step gets the agent's full output, and asks for JSON.
       expect(requests[3].messages[0].content).toContain(JSON.stringify(fetched, null, 2));
       expect(requests[3].response_format).toMatchObject({ type: 'json_schema' });
-      expect(llm.output.raw_data).toEqual(alerts);
+      expect(llm.output!.raw_data).toEqual(alerts);
     } finally {
       await tools.close();
     }
@@ -149,7 +149,7 @@ describe('Runs', () => {
     expect(second.messages[0].content).toBe(`Review this:\n${markdown}`);
     expect(third.messages[0].content).toBe(`The score was 7; the report ${markdown}; an older one none.`);
     expect(fourth.messages[1].content).toBe('Previous output:\nfine');
-    expect(run.steps[2].input_data).toMatchObject({ references: [{ placeholder: '$previous_output', output_id: run.steps[0].output.uuid }] });
+    expect(run.steps[2].input_data).toMatchObject({ references: [{ placeholder: '$previous_output', output_id: run.steps[0].output!.uuid }] });
     expect(run.steps[0].output).toMatchObject({ raw_data: markdown, markdown_representation: markdown });
     expect(run.steps[2].output).toMatchObject({ raw_data: { score: 7, notes: ['ok'] }, markdown_representation: null });
   });
@@ -300,7 +300,7 @@ describe('Runs', () => {
     expect((await stack.user.post(`/workflows/${empty.uuid}/runs`, {})).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'steps' } });
     const other = await stack.api.newUser();
     expect((await other.get(`/runs/${run.uuid}`)).status).toBe(404);
-    expect((await other.get(`/outputs/${run.steps[0].output.uuid}`)).status).toBe(404);
+    expect((await other.get(`/outputs/${run.steps[0].output!.uuid}`)).status).toBe(404);
   });
 });
 

@@ -116,7 +116,7 @@ describe('Structured output', () => {
 
       expect(body.status).toBe('completed');
       const [step] = body.steps;
-      expect(step.output.raw_data).toEqual({ label: 'spam', score: 0.9 });
+      expect(step.output!.raw_data).toEqual({ label: 'spam', score: 0.9 });
       expect(turnsOf(step)).toEqual([
         [1, 1, 'completed'],
         [2, 1, 'completed'],

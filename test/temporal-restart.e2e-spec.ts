@@ -52,7 +52,7 @@ describe('A Temporal server restart during a run', () => {
     expect(done.status).toBe('completed');
     expectEachStepAskedOnce(stack);
     expectEachStepOnce(await auditOf(db, run.uuid));
-    expect(done.steps.map((step: { output: { raw_data: unknown } }) => step.output.raw_data)).toEqual(['one', 'two', 'three']);
+    expect(done.steps.map((step) => step.output!.raw_data)).toEqual(['one', 'two', 'three']);
   });
 
   it('completes an agent whose tool call finished while Temporal was down, without calling the tool again', async () => {
@@ -71,7 +71,7 @@ describe('A Temporal server restart during a run', () => {
       console.log(`temporal restart, agent tool call: ${outage}`);
 
       expect(done.status).toBe('completed');
-      expect(done.steps[0].output.raw_data).toEqual({ answer: 'X' });
+      expect(done.steps[0].output!.raw_data).toEqual({ answer: 'X' });
       expect(tools.calls).toHaveLength(1);
       expect(stack.model.requests).toHaveLength(2);
       const audit = await auditOf(db, run.uuid);

@@ -9,6 +9,7 @@ import { createRunWorker, type RunWorker } from '../../apps/worker/src/create-wo
 import { startAnthropicFake } from './anthropic-fake';
 import { ModelFake } from './model-fake';
 import { startApi, testConfig, type ApiClient, type Reply, type TestApi } from './api';
+import type { RunView, WorkflowDetailsView } from './views';
 import { loadWorkflowBundle } from './workflow-bundle';
 
 export interface Stack {
@@ -19,25 +20,26 @@ export interface Stack {
   worker: RunWorker;
   user: ApiClient;
   /** POST /workflows with these steps (and other workflow fields) under a fresh name; throws unless 201. */
-  createWorkflow(steps: Record<string, unknown>[], fields?: Record<string, unknown>): Promise<RunBody>;
+  createWorkflow(steps: Record<string, unknown>[], fields?: Record<string, unknown>): Promise<WorkflowDetailsView>;
   /** POST /workflows/{uuid}/runs; throws unless 201. */
-  startRun(workflowUuid: string, trigger_output?: unknown): Promise<RunBody>;
+  startRun(workflowUuid: string, trigger_output?: unknown): Promise<RunView>;
   /** A new workflow of these steps, run once to its end. */
-  runSteps(steps: Record<string, unknown>[], trigger_output?: unknown, options?: { fields?: Record<string, unknown>; timeoutMs?: number }): Promise<RunBody>;
+  runSteps(steps: Record<string, unknown>[], trigger_output?: unknown, options?: { fields?: Record<string, unknown>; timeoutMs?: number }): Promise<RunView>;
   /** Polls GET /runs/{uuid} until `done` holds (or the deadline passes): no sleeping on workflows. */
-  waitForRun(runUuid: string, done?: (run: RunBody) => boolean, timeoutMs?: number): Promise<RunBody>;
+  waitForRun(runUuid: string, done?: (run: RunView) => boolean, timeoutMs?: number): Promise<RunView>;
   startWorker(): Promise<RunWorker>;
   /** The API's own Temporal client, for what specs check in Temporal itself (histories, descriptions). */
   temporal(): Promise<Client>;
   close(): Promise<void>;
 }
 
+/** Any JSON object of an answer that has no view type in the API: read loosely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RunBody = Record<string, any>;
 
-const finished = (run: RunBody) => run.status !== 'running' && run.status !== 'awaiting_input';
+const finished = (run: RunView) => run.status !== 'running' && run.status !== 'awaiting_input';
 
-function created(reply: Reply, what: string): RunBody {
+function created<T>(reply: Reply<T>, what: string): T {
   if (reply.status !== 201) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
   return reply.body;
 }
@@ -110,10 +112,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return worker;
     },
     async createWorkflow(steps, fields = {}) {
-      return created(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps, ...fields }), 'POST /workflows');
+      return created<WorkflowDetailsView>(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps, ...fields }), 'POST /workflows');
     },
     async startRun(workflowUuid, trigger_output = { text: 'hello' }) {
-      return created(await stack.user.post(`/workflows/${workflowUuid}/runs`, { trigger_output }), `POST /workflows/${workflowUuid}/runs`);
+      return created<RunView>(await stack.user.post(`/workflows/${workflowUuid}/runs`, { trigger_output }), `POST /workflows/${workflowUuid}/runs`);
     },
     temporal: () => api.app.get(TemporalClient).get(),
     async runSteps(steps, trigger_output, options = {}) {
@@ -123,9 +125,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async waitForRun(runUuid, done = finished, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const { body } = await stack.user.get(`/runs/${runUuid}`);
+        const { body }: Reply<RunView> = await stack.user.get(`/runs/${runUuid}`);
         if (done(body)) return body;
-        if (Date.now() > deadline) throw new Error(`run ${runUuid} still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body.steps?.map((s: RunBody) => [s.name, s.status, s.error_message]))}`);
+        if (Date.now() > deadline) throw new Error(`run ${runUuid} still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body.steps?.map((s) => [s.name, s.status, s.error_message]))}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
