@@ -45,7 +45,7 @@ describe('Run repositories', () => {
     const instance = randomUUID();
     const trigger = { uuid: randomUUID(), raw_data: { hello: 'world' }, summary: 'hello', markdown_representation: null, size_bytes: 17 };
     const step = { uuid: instance, step_definition_uuid: randomUUID(), step_name: 'one', step_type: 'custom_llm' };
-    expect(await runs.create({ uuid: runUuid, user_id: userId, workflow_uuid: workflowUuid, workflow_name: 'repos', definition: { steps: [] }, temporal_workflow_id: `run-${runUuid}`, schedule_id: null, trigger_output: trigger, steps: [step] })).toBe(true);
+    expect(await runs.create({ uuid: runUuid, user_id: userId, workflow_uuid: workflowUuid, workflow_name: 'repos', definition: { steps: [] }, temporal_workflow_id: `medium-${runUuid}`, schedule_id: null, trigger_output: trigger, steps: [step] })).toBe(true);
     return { runUuid, instance };
   }
 

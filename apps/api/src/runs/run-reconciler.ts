@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { DomainError, ErrorCode } from '@app/domain';
 import { RunRepository, type StaleRun } from '@app/persistence';
 import { preparedRunOf } from '@app/runs';
 import { RunLauncher } from '../temporal/run-launcher';
@@ -51,9 +52,23 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
   private async reconcile(afterSeconds: number): Promise<number> {
     let started = 0;
     for (let page = await this.runs.staleRunning(afterSeconds, PAGE); page.length; page = await this.runs.staleRunning(afterSeconds, PAGE, page.at(-1))) {
-      for (const candidate of page) if (await this.reconcileOne(candidate)) started++;
+      for (const candidate of page) if (await this.reconcileOneOrPass(candidate)) started++;
     }
     return started;
+  }
+
+  /**
+   * A run that cannot be started (a row it cannot make a workflow input of) is logged and passed over: it
+   * must not hold back every run behind it. An unreachable Temporal ends the pass: the next one tries again.
+   */
+  private async reconcileOneOrPass(candidate: StaleRun): Promise<boolean> {
+    try {
+      return await this.reconcileOne(candidate);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.TemporalUnavailable) throw error;
+      this.logger.error(`run ${candidate.uuid} could not be started: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   /** Whether it started the run. */
