@@ -61,6 +61,11 @@ describe('Malformed input answered with a coded 4xx', () => {
     const alive = Array.from({ length: 55 }, () => randomUUID());
     for (const uuid of alive) await prepare(uuid);
     await Promise.all(alive.map((uuid) => temporal.workflow.start('longRun', { workflowId: `run-${uuid}`, taskQueue: `nobody-${uuid}`, args: [] })));
+    // And one whose recorded definition cannot become a workflow input: logged and passed over.
+    const broken = randomUUID();
+    await prepare(broken);
+    const db = stack.api.app.get(DataSource);
+    await db.query("UPDATE workflow_runs SET definition = '{}' WHERE uuid = ?", [broken]);
     const runUuid = randomUUID();
     await prepare(runUuid);
     stack.model.script(reply.text('reconciled'));
@@ -72,6 +77,7 @@ describe('Malformed input answered with a coded 4xx', () => {
     const run = await stack.waitForRun(runUuid);
     expect(run).toMatchObject({ status: 'completed', steps: [{ output: { raw_data: 'reconciled' } }] });
     expect(stack.model.requests).toHaveLength(1);
+    await db.query("UPDATE workflow_runs SET status = 'failed' WHERE uuid = ?", [broken]); // not a candidate for later passes
   });
 
   it('refuses values that would save and then fail every run', async () => {
