@@ -4,7 +4,7 @@ import { Metrics } from '@app/observability';
 import { CallAuditRepository, OutputRepository } from '@app/persistence';
 import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, McpClientPool, McpToolTransport, ModelClients, ToolTransport } from '@app/providers';
 import { modelClientsOf } from './model-clients';
-import { AgentConversation } from './steps/agent-conversation.service';
+import { AgentTranscript } from './steps/agent-transcript.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
@@ -33,16 +33,16 @@ import { ToolCallService } from './steps/tool-call.service';
     },
     {
       provide: ToolCallService,
-      useFactory: (tools: AgentToolsService, outputs: OutputRepository, calls: CallAuditRepository, conversation: AgentConversation, transports: ToolTransport[], metrics: Metrics) =>
-        new ToolCallService(tools, outputs, calls, conversation, transports, metrics),
-      inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentConversation, ToolTransport, Metrics],
+      useFactory: (tools: AgentToolsService, outputs: OutputRepository, calls: CallAuditRepository, transcript: AgentTranscript, transports: ToolTransport[], metrics: Metrics) =>
+        new ToolCallService(tools, outputs, calls, transcript, transports, metrics),
+      inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentTranscript, ToolTransport, Metrics],
     },
     StepInputService,
     ModelCallService,
     StepSummaryService,
     StructuredOutputService,
     AgentToolsService,
-    AgentConversation,
+    AgentTranscript,
     LlmStepService,
     AgentStepService,
     StopCheckerService,

@@ -172,19 +172,19 @@ export interface ToolCallResult {
   size_bytes: number;
 }
 
-/** An agent execution's conversation, as long as the workflow knows it. */
-export interface ConversationRef {
+/** An agent execution's transcript, as long as the workflow knows it (the field names are in recorded payloads: they keep "conversation"). */
+export interface TranscriptRef {
   instance_uuid: string;
   conversation_length: number;
 }
 
 /**
  * Graph runs: the tool calls an agent execution hands to a tool executor. The answers go into the caller's
- * conversation at `conversation_length` onwards, one per call in order.
+ * transcript at `conversation_length` onwards, one per call in order.
  */
 export interface ToolHandoff {
   caller_step_uuid: string;
-  conversation: ConversationRef;
+  conversation: TranscriptRef;
   calls: ToolCallRequest[];
 }
 
@@ -216,7 +216,7 @@ export interface RunActivities {
   /** Graph runs: the tool executor's output, each call with the answer it put in the caller's conversation. */
   completeToolExecutor(input: StepContext & { handoff: ToolHandoff }): Promise<OutputRef>;
   /** Graph runs: an agent execution that goes on with an earlier one's conversation (tool answers included). */
-  continueAgentStep(input: StepContext & { step: CustomAgentStep; from: ConversationRef }): Promise<AgentStart>;
+  continueAgentStep(input: StepContext & { step: CustomAgentStep; from: TranscriptRef }): Promise<AgentStart>;
   /** Marks a looping step running and, for for_each, resolves its items once to count them. */
   startLoop(input: StepContext & { step: LoopingStep }): Promise<LoopStart>;
   /** The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop ended. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, OutputRef, StepContext, ToolSpec } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
-import { AgentConversation } from './agent-conversation.service';
+import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService } from './agent-tools.service';
 import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
@@ -21,7 +21,7 @@ export class AgentStepService {
     private readonly inputs: StepInputService,
     private readonly tools: AgentToolsService,
     private readonly models: ModelCallService,
-    private readonly conversation: AgentConversation,
+    private readonly transcript: AgentTranscript,
     private readonly structured: StructuredOutputService,
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
@@ -36,15 +36,15 @@ export class AgentStepService {
       { role: 'system', content: input.system + REFERENCE_NOTE },
       { role: 'user', content: input.user },
     ];
-    return { tools, conversation_length: await this.conversation.start(context.instance_uuid, messages) };
+    return { tools, conversation_length: await this.transcript.start(context.instance_uuid, messages) };
   }
 
   async turn(context: StepContext, step: CustomAgentStep, tools: ToolSpec[], turn: number, length: number, scope: ActivityScope): Promise<AgentTurnResult> {
-    const { messages, next } = await this.conversation.load(context.instance_uuid, length);
+    const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next);
     if (earlier) return earlier;
     const response = await this.models.call(context, turn, { ...modelOf(step), messages, tools }, scope);
-    const conversation_length = await this.conversation.append(context.instance_uuid, messages, response.message);
+    const conversation_length = await this.transcript.append(context.instance_uuid, messages, response.message);
     return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
   }
 
@@ -67,7 +67,7 @@ export class AgentStepService {
   async complete(context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope): Promise<OutputRef> {
     const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
-    const messages = await this.conversation.read(context.instance_uuid, length);
+    const messages = await this.transcript.read(context.instance_uuid, length);
     const turns = messages.filter((message) => message.role === 'assistant').length;
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);

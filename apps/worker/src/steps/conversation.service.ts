@@ -1,4 +1,4 @@
-// The activity side of conversational runs: the transcript on the run (the audit of who said what in which
+// The activity side of conversational runs: the messages on the run (the audit of who said what in which
 // turn) and the run's status between turns (awaiting_input while it waits for a message).
 import { Injectable } from '@nestjs/common';
 import type { ConversationMessage } from '@app/contracts';

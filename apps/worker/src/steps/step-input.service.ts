@@ -34,7 +34,7 @@ export class StepInputService {
     const inConversation = context.conversation_turn !== undefined;
     const previous = refs.length || (inConversation && !context.previous_step_uuid) ? null : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });
     const previousText = previous ? `Previous output:\n${this.present(previous, { raw: '', kind: 'previous', path: [] }, mode)}` : null;
-    const user = inConversation ? [await this.transcript(context), previousText].filter(Boolean).join('\n\n') : (previousText ?? TASK_MESSAGE);
+    const user = inConversation ? [await this.conversationSoFar(context), previousText].filter(Boolean).join('\n\n') : (previousText ?? TASK_MESSAGE);
     return {
       system,
       user,
@@ -50,7 +50,7 @@ export class StepInputService {
   }
 
   /** Conversational runs: every step of a turn sees the conversation so far, the user's latest message last. */
-  private async transcript(context: StepContext): Promise<string> {
+  private async conversationSoFar(context: StepContext): Promise<string> {
     const messages = (await this.conversations.conversation(context.run_uuid)).filter((message) => message.turn <= context.conversation_turn!);
     const lines = messages.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content ?? ''}`);
     return `Conversation so far (the user's latest message last):\n${lines.join('\n')}`;

@@ -5,7 +5,7 @@ import { inClientSpan, Metrics } from '@app/observability';
 import { CallAuditRepository, OutputRepository, type CallStatus } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
-import { AgentConversation } from './agent-conversation.service';
+import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, type ResolvedTool } from './agent-tools.service';
 import { newOutput } from './step-output';
 
@@ -16,7 +16,7 @@ export const MCP_INLINE_ANSWER_BYTES = 64 * 1024;
 const BUILTIN_TRANSPORT = 'builtin';
 
 /**
- * One tool call of an agent, audited, its answer put into the agent's conversation. Retryable failures
+ * One tool call of an agent, audited, its answer put into the agent's transcript. Retryable failures
  * (network, 5xx, timeouts) are thrown for Temporal to retry; final ones go back to the model as the tool's
  * answer so the agent can react.
  */
@@ -28,7 +28,7 @@ export class ToolCallService {
     private readonly tools: AgentToolsService,
     private readonly outputs: OutputRepository,
     private readonly calls: CallAuditRepository,
-    private readonly conversation: AgentConversation,
+    private readonly transcript: AgentTranscript,
     transports: ToolTransport[],
     private readonly metrics: Metrics,
   ) {
@@ -36,11 +36,11 @@ export class ToolCallService {
   }
 
   /**
-   * `conversationUuid`: the execution whose conversation gets the answer; the audit row goes under
+   * `transcriptUuid`: the execution whose transcript gets the answer; the audit row goes under
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
    */
-  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, conversationUuid = context.instance_uuid): Promise<ToolCallResult> {
-    const { messages, next } = await this.conversation.load(conversationUuid, position);
+  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, transcriptUuid = context.instance_uuid): Promise<ToolCallResult> {
+    const { messages, next } = await this.transcript.load(transcriptUuid, position);
     const earlier = await this.answeredCall(context, call, next);
     if (earlier) return earlier;
     const started_at = new Date();
@@ -59,7 +59,7 @@ export class ToolCallService {
       });
     const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
       const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
-      await this.conversation.append(conversationUuid, messages, message);
+      await this.transcript.append(transcriptUuid, messages, message);
       return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
     };
 
@@ -96,7 +96,7 @@ export class ToolCallService {
   }
 
   /**
-   * A call whose answer an earlier attempt already put in the conversation but never reported to
+   * A call whose answer an earlier attempt already put in the transcript but never reported to
    * Temporal (it was down, or the worker died right after): its result, without calling the tool again.
    */
   private async answeredCall(context: StepContext, call: ToolCallRequest, answer: ChatMessage | null): Promise<ToolCallResult | null> {
@@ -109,7 +109,7 @@ export class ToolCallService {
   /**
    * An MCP tool's answer over MCP_INLINE_ANSWER_BYTES is stored as an output of the step, and the model
    * (and the audit) gets its reference, read in full with get_output: MCP results have no size cap of
-   * their own, and every later turn sends the conversation again.
+   * their own, and every later turn sends the transcript again.
    */
   private async byReferenceIfLarge(context: StepContext, tool: ResolvedTool, output: unknown): Promise<unknown> {
     if (tool.builtin || tool.record.transport !== 'mcp' || byteSize(output) <= MCP_INLINE_ANSWER_BYTES) return output;

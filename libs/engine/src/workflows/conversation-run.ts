@@ -1,7 +1,7 @@
 // A conversational run (seed 004): open until an agent calls the end tool or no message comes within
 // idle_timeout_seconds. Each message is a turn (a walk from the entry node to END) run by the update's
 // handler; every `turns_per_execution` turns (or when Temporal suggests it) the run continues as new,
-// carrying the turn count and execution counters (the transcript is in MySQL).
+// carrying the turn count and execution counters (the conversation's messages are in MySQL).
 import { allHandlersFinished, condition, ContinueAsNew, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS, TURNS_PER_EXECUTION, type RunWorkflowResult } from '@app/contracts';
 import type { ConversationInbox } from './conversation';

@@ -12,7 +12,8 @@ const DEFAULT_HEARTBEAT_SECONDS = 30;
 /** Audit writes that are no step's own work: the run's start and end, failed steps, closing rows. */
 export const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
 
-export interface RunCounters {
+/** The walker's own tallies, shared by the parts of one workflow execution (unlike WorkflowRunCounts, not stored). */
+export interface WalkCounters {
   /** Conversational runs: an agent called the end tool during the current turn. */
   endRequested: boolean;
   /** Time spent waiting for people: a graph's timeout_seconds guards the walk, not how long a person takes. */
@@ -28,7 +29,7 @@ export interface RunScope {
   inbox: HumanInputInbox;
   /** Runs started with a token budget: the check after each step. */
   budget: BudgetGate | null;
-  counters: RunCounters;
+  counters: WalkCounters;
   /** A step's activities: its retry policy, and `summary` as their name in the Web UI. */
   activitiesFor(step: StepDefinition, summary?: string): RunActivities;
 }

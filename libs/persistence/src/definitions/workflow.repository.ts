@@ -1,14 +1,15 @@
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
 import type { SavedToolManifest, ToolManifest } from '@app/domain';
 
-/** A stored workflow: its whole definition plus ownership and timestamps. */
-export interface RunCounters {
+/** How many runs a workflow has had, and how they ended. */
+export interface WorkflowRunCounts {
   total_runs: number;
   successful_runs: number;
   failed_runs: number;
 }
 
-export interface WorkflowRecord extends WorkflowDefinition, RunCounters {
+/** A stored workflow: its whole definition plus ownership and timestamps. */
+export interface WorkflowRecord extends WorkflowDefinition, WorkflowRunCounts {
   user_id: string;
   /** Recomputed on every save; null only for workflows not saved since manifests exist. */
   tool_manifest: ToolManifest | null;

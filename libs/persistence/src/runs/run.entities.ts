@@ -21,7 +21,7 @@ export class RunEntity {
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_drift!: unknown;
-  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) messages!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) conversation_messages!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;
@@ -42,7 +42,7 @@ export class StepInstanceEntity {
   @Column({ type: 'int' }) position!: number;
   @Column({ type: 'varchar' }) status!: string;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input_data!: unknown;
-  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) messages!: unknown[] | null;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) agent_messages!: unknown[] | null;
   @Column({ type: 'char', length: 36, nullable: true }) output_id!: string | null;
   @Column({ type: 'char', length: 36, nullable: true }) carried_from_run_uuid!: string | null;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;

@@ -24,8 +24,8 @@ export function runOf(row: RunEntity): RunRecord {
     error_message: row.error_message,
     notification: row.notification as NotificationRecord | null,
     tool_drift: row.tool_drift as ToolDrift | null,
-    // Absent when the query did not load it (lists leave the transcript out).
-    ...(row.messages !== undefined ? { messages: row.messages as ConversationMessage[] | null } : {}),
+    // Absent when the query did not load it (lists leave the conversation out).
+    ...(row.conversation_messages !== undefined ? { messages: row.conversation_messages as ConversationMessage[] | null } : {}),
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     total_tokens: row.total_tokens,
@@ -45,7 +45,7 @@ export function stepInstanceOf(row: StepInstanceEntity): StepInstanceRecord {
     position: row.position,
     status: row.status as StepStatus,
     input_data: row.input_data,
-    messages: row.messages,
+    messages: row.agent_messages,
     output_id: row.output_id,
     carried_from_run_uuid: row.carried_from_run_uuid,
     error_message: row.error_message,

@@ -127,7 +127,7 @@ export interface RunRecord extends TokenUsage {
   notification: NotificationRecord | null;
   /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */
   tool_drift: ToolDrift | null;
-  /** Conversational runs: the transcript (not loaded by lists). */
+  /** Conversational runs: the conversation's messages (not loaded by lists). */
   messages?: ConversationMessage[] | null;
   started_at: Date;
   finished_at: Date | null;

@@ -7,7 +7,7 @@ export const ITERATIONS_SHOWN_AT_EACH_END = 50;
 
 /**
  * A run's own row, from its start to its end: recorded with its pending steps, read back (scoped by user)
- * with its steps and audit, ended once. Steps, outputs, calls and transcripts have their own repositories.
+ * with its steps and audit, ended once. Steps, outputs, calls and conversations have their own repositories.
  */
 export abstract class RunRepository {
   /**

@@ -93,8 +93,8 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async list(userId: string, filter: RunFilter, request: PageRequest): Promise<Page<RunRecord>> {
-    // Every column but the definition snapshot and a conversation's transcript (large, and not shown in lists).
-    const columns = this.dataSource.getMetadata(RunEntity).columns.map((column) => column.propertyName).filter((name) => name !== 'definition' && name !== 'messages');
+    // Every column but the definition snapshot and a conversation's messages (large, and not shown in lists).
+    const columns = this.dataSource.getMetadata(RunEntity).columns.map((column) => column.propertyName).filter((name) => name !== 'definition' && name !== 'conversation_messages');
     const query = this.dataSource.getRepository(RunEntity).createQueryBuilder('row').select(columns.map((name) => `row.${name}`)).where('row.user_id = :userId', { userId });
     if (filter.status) query.andWhere('row.status = :status', { status: filter.status });
     if (filter.workflow_uuid) query.andWhere('row.workflow_uuid = :workflowUuid', { workflowUuid: filter.workflow_uuid });

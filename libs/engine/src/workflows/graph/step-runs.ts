@@ -1,7 +1,7 @@
 // One activation's work, by step type: the step's output, or (tool hand-offs, stop checkers) the
 // activations that follow it directly.
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { ConversationRef, CustomAgentStep, EdgeDefinition, IterationRef, LoopingStep, StepContext, StepDefinition, ToolExecutorStep, ToolHandoff } from '@app/contracts';
+import type { TranscriptRef, CustomAgentStep, EdgeDefinition, IterationRef, LoopingStep, StepContext, StepDefinition, ToolExecutorStep, ToolHandoff } from '@app/contracts';
 import { agentTurns } from '../agent-turns';
 import { afterToolCalls, nextTargets } from '../graph-routing';
 import { runHumanInput } from '../human-input-step';
@@ -40,7 +40,7 @@ export async function runStep(state: WalkState, step: StepDefinition, context: S
  * A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its
  * tool calls over along `handOff`, its edge to a tool executor if it has one.
  */
-async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: StepContext, continues: ConversationRef | undefined, handOff: EdgeDefinition | null): Promise<IterationRef | Activation> {
+async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: StepContext, continues: TranscriptRef | undefined, handOff: EdgeDefinition | null): Promise<IterationRef | Activation> {
   const { scope } = state;
   const start = continues ? await scope.activitiesFor(step).continueAgentStep({ ...context, step, from: continues }) : await scope.activitiesFor(step).startAgentStep({ ...context, step });
   const end = await agentTurns(scope, step, context, start, handOff !== null);
@@ -56,17 +56,17 @@ async function runToolExecutor(state: WalkState, step: ToolExecutorStep, context
   if (!handoff) throw ApplicationFailure.nonRetryable(`Tool executor "${step.name}" was reached without tool calls: only an agent's tool calls activate it`, 'NoToolCalls');
   const { activitiesFor } = state.scope;
   const caller = state.byUuid.get(handoff.caller_step_uuid) as CustomAgentStep;
-  const conversationUuid = handoff.conversation.instance_uuid;
+  const transcriptUuid = handoff.conversation.instance_uuid;
   await activitiesFor(step, `${step.name}: from ${caller.name}`).startToolExecutor({ ...context, handoff });
   let position = handoff.conversation.conversation_length;
   for (const call of handoff.calls) {
-    await activitiesFor(caller, `${step.name}: tool ${call.name}`).callTool({ ...context, step: caller, call, position, conversation_uuid: conversationUuid });
+    await activitiesFor(caller, `${step.name}: tool ${call.name}`).callTool({ ...context, step: caller, call, position, conversation_uuid: transcriptUuid });
     position += 1;
   }
   const results = await activitiesFor(step).completeToolExecutor({ ...context, handoff });
   state.news.outputOf(step.uuid, results.digest);
   const next = afterToolCalls(state.plan.graph, step.uuid, handoff.calls.map((call) => call.name));
   const targets = next.to_caller ? [caller.uuid] : next.targets;
-  const continues = { instance_uuid: conversationUuid, conversation_length: position };
+  const continues = { instance_uuid: transcriptUuid, conversation_length: position };
   return targets.map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid, ...(target === caller.uuid ? { continues } : {}) }));
 }

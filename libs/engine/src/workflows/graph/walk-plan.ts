@@ -4,7 +4,7 @@ import {
   DEFAULT_GRAPH_TIMEOUT_SECONDS,
   DEFAULT_MAX_STEPS,
   type ContinuedLoop,
-  type ConversationRef,
+  type TranscriptRef,
   type GraphDefinition,
   type ToolHandoff,
   type WorkflowDefinition,
@@ -46,7 +46,7 @@ export interface Activation {
   step_uuid: string;
   previous_step_uuid: string | null;
   handoff?: ToolHandoff;
-  continues?: ConversationRef;
+  continues?: TranscriptRef;
   reason?: string;
   loop?: ContinuedLoop;
 }

@@ -4,12 +4,12 @@ import { StepRepository } from '@app/persistence';
 import { StepError } from './step-error';
 
 /**
- * An agent's conversation, kept on its step instance (the audit shows it as it grows). Reads take a known
+ * An agent's transcript (its model messages), kept on its step instance (the audit shows it as it grows). Reads take a known
  * length and writes a position, both given by the workflow: a retried activity rewrites its own message
  * rather than appending a second one, and never sees a message written after its turn.
  */
 @Injectable()
-export class AgentConversation {
+export class AgentTranscript {
   constructor(private readonly steps: StepRepository) {}
 
   async start(instanceUuid: string, messages: ChatMessage[]): Promise<number> {
@@ -26,7 +26,7 @@ export class AgentConversation {
   async load(instanceUuid: string, length: number): Promise<{ messages: ChatMessage[]; next: ChatMessage | null }> {
     const stored = ((await this.steps.instance(instanceUuid))?.messages ?? []) as ChatMessage[];
     if (stored.length < length) {
-      throw new StepError('ConversationLost', `the agent's conversation has ${stored.length} messages stored, ${length} expected`);
+      throw new StepError('ConversationLost', `the agent's transcript has ${stored.length} messages stored, ${length} expected`);
     }
     return { messages: stored.slice(0, length), next: stored[length] ?? null };
   }
