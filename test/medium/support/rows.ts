@@ -77,7 +77,7 @@ export class Rows {
 
   /** The conversation kept on a step's row. */
   async messages(instanceUuid: string): Promise<{ role: string; content: string | null }[]> {
-    const [row] = (await this.db.query('SELECT agent_messages AS messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { messages: string | null }[];
+    const [row] = (await this.db.query('SELECT messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { messages: string | null }[];
     return row?.messages ? JSON.parse(row.messages) : [];
   }
 

@@ -45,7 +45,7 @@ export function stepInstanceOf(row: StepInstanceEntity): StepInstanceRecord {
     position: row.position,
     status: row.status as StepStatus,
     input_data: row.input_data,
-    messages: row.agent_messages,
+    messages: row.model_messages,
     output_id: row.output_id,
     carried_from_run_uuid: row.carried_from_run_uuid,
     error_message: row.error_message,

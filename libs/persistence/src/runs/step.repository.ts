@@ -6,7 +6,7 @@ export abstract class StepRepository {
   abstract instance(instanceUuid: string): Promise<StepInstanceRecord | null>;
   /** Marks a step running (keeps the first started_at) and counts the attempt. */
   abstract startStep(instanceUuid: string, inputData: unknown): Promise<void>;
-  /** The step's chat messages so far (an LLM step's, an agent's transcript; column agent_messages): the model calls' audit refers to them by position. */
+  /** The step's chat messages so far (an LLM step's, an agent's transcript; column messages): the model calls' audit refers to them by position. */
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
   /** Stores the output and completes the step, summing its model calls' tokens, in one transaction. */
   abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;

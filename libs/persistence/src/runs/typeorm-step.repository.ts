@@ -28,13 +28,13 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
-    await runTransaction(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { agent_messages: messages as never }));
+    await runTransaction(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages as never }));
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
     await runTransaction(this.dataSource, async (manager) => {
       if (output) await manager.insert(StepOutputEntity, output as never);
-      const closing = { status: 'completed', output_id: output?.uuid ?? null, error_message: null, ...(messages ? { agent_messages: messages as never } : {}) };
+      const closing = { status: 'completed', output_id: output?.uuid ?? null, error_message: null, ...(messages ? { model_messages: messages as never } : {}) };
       await closeStep(manager, instanceUuid, closing, false);
     });
   }
