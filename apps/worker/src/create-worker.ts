@@ -57,11 +57,8 @@ export interface RunWorkerOptions {
   sdkMetricsUrl?: string;
 }
 
-export async function createRunWorker(config: AppConfig, workflows: WorkflowSource, options: RunWorkerOptions = {}): Promise<RunWorker> {
-  const metrics = new Metrics('worker');
-  const tracing = config.tracing.otlpEndpoint ? startTracing('stepwise-worker', config.tracing.otlpEndpoint) : null;
-  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), { logger: options.logger ?? ['error', 'warn'] });
-  const connection = await NativeConnection.connect({ ...config.temporal.connection, address: config.temporal.address });
+/** Every activity this worker runs, each a thin adapter over a service from the worker's Nest container. */
+function activitiesOf(context: INestApplicationContext, metrics: Metrics) {
   const runActivities = createRunActivities({
     llm: context.get(LlmStepService),
     agent: context.get(AgentStepService),
@@ -79,6 +76,14 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     preparer: context.get(RunPreparer),
     metrics,
   });
+  return { ...runActivities, ...createSummaryActivities(context.get(StepSummaryService)), ...createAssistantActivities(context.get(AssistantModelService), context.get(AssistantStagesService)) };
+}
+
+export async function createRunWorker(config: AppConfig, workflows: WorkflowSource, options: RunWorkerOptions = {}): Promise<RunWorker> {
+  const metrics = new Metrics('worker');
+  const tracing = config.tracing.otlpEndpoint ? startTracing('stepwise-worker', config.tracing.otlpEndpoint) : null;
+  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), { logger: options.logger ?? ['error', 'warn'] });
+  const connection = await NativeConnection.connect({ ...config.temporal.connection, address: config.temporal.address });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -93,7 +98,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     // through the SDK's sink, so a replay does not export them twice).
     plugins: tracing ? [new OpenTelemetryPlugin({ resource: tracing.resource, spanProcessor: tracing.spanProcessor })] : [],
     ...workflows,
-    activities: { ...runActivities, ...createSummaryActivities(context.get(StepSummaryService)), ...createAssistantActivities(context.get(AssistantModelService), context.get(AssistantStagesService)) },
+    activities: activitiesOf(context, metrics),
   });
   const { workerPort, host } = config.metrics;
   // The SDK's own Prometheus endpoint on this host: the operator's loopback, not a request for a user, so

@@ -173,6 +173,24 @@ function keyring(env: Env, key: string): Keyring {
   }
 }
 
+function temporalSettings(env: Env): AppConfig['temporal'] {
+  return {
+    address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
+    // TLS, an API key, gRPC metadata: Temporal's own environment configuration (TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE).
+    connection: temporalConnection(env),
+    namespace: env.TEMPORAL_NAMESPACE || 'default',
+    taskQueue: env.TEMPORAL_TASK_QUEUE || 'stepwise-runs',
+    webUiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
+    codecCorsOrigins: origins(env, 'TEMPORAL_CODEC_CORS_ORIGINS', url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233')),
+    // How soon a dead worker's activity is retried elsewhere.
+    heartbeatTimeoutSeconds: integer(env, 'ACTIVITY_HEARTBEAT_TIMEOUT_SECONDS', 30),
+    // Turns a conversational run's execution takes before it continues as new (keeps its history small).
+    conversationTurnsPerExecution: integer(env, 'CONVERSATION_TURNS_PER_EXECUTION', TURNS_PER_EXECUTION),
+    // Loop iterations an execution runs before it continues as new (same reason).
+    loopIterationsPerExecution: integer(env, 'LOOP_ITERATIONS_PER_EXECUTION', LOOP_ITERATIONS_PER_EXECUTION),
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'mysql://root@127.0.0.1:3306/stepwise'),
@@ -186,21 +204,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxConcurrentActivities: integer(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 100),
       maxConcurrentWorkflowTasks: integer(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 40),
     },
-    temporal: {
-      address: env.TEMPORAL_ADDRESS || '127.0.0.1:7233',
-      // TLS, an API key, gRPC metadata: Temporal's own environment configuration (TEMPORAL_API_KEY, TEMPORAL_TLS_*, TEMPORAL_PROFILE).
-      connection: temporalConnection(env),
-      namespace: env.TEMPORAL_NAMESPACE || 'default',
-      taskQueue: env.TEMPORAL_TASK_QUEUE || 'stepwise-runs',
-      webUiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
-      codecCorsOrigins: origins(env, 'TEMPORAL_CODEC_CORS_ORIGINS', url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233')),
-      // How soon a dead worker's activity is retried elsewhere.
-      heartbeatTimeoutSeconds: integer(env, 'ACTIVITY_HEARTBEAT_TIMEOUT_SECONDS', 30),
-      // Turns a conversational run's execution takes before it continues as new (keeps its history small).
-      conversationTurnsPerExecution: integer(env, 'CONVERSATION_TURNS_PER_EXECUTION', TURNS_PER_EXECUTION),
-      // Loop iterations an execution runs before it continues as new (same reason).
-      loopIterationsPerExecution: integer(env, 'LOOP_ITERATIONS_PER_EXECUTION', LOOP_ITERATIONS_PER_EXECUTION),
-    },
+    temporal: temporalSettings(env),
     api: {
       port: integer(env, 'API_PORT', 3000),
       bodyLimitBytes: integer(env, 'API_BODY_LIMIT_BYTES', 1024 * 1024),
@@ -231,9 +235,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
     assistant: { model: env.ASSISTANT_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
-    // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     tracing: { otlpEndpoint: tracesEndpoint(env) },
     metrics: { host: env.METRICS_HOST || '127.0.0.1', apiPort: optionalPort(env, 'API_METRICS_PORT', 9464), workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465) },
+    // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     log: { level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), format: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto') },
   };
 }

@@ -1,69 +1,58 @@
 import { HttpStatus } from '@nestjs/common';
 import { ErrorCode } from '@app/domain';
 
-/** Every domain error code has exactly one HTTP status; the compiler checks the list is complete. */
+// Every domain error code has exactly one HTTP status; the record's type makes the compiler check the list is complete.
+const STATUS_OF: Record<ErrorCode, HttpStatus> = {
+  [ErrorCode.InvalidBody]: HttpStatus.BAD_REQUEST,
+  [ErrorCode.PayloadTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
+  [ErrorCode.Unauthorized]: HttpStatus.UNAUTHORIZED,
+  [ErrorCode.WebhookSignatureInvalid]: HttpStatus.UNAUTHORIZED,
+  [ErrorCode.WebhookSignatureStale]: HttpStatus.UNAUTHORIZED,
+  [ErrorCode.WebhookReplayed]: HttpStatus.UNAUTHORIZED,
+  [ErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [ErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
+  [ErrorCode.TooManyRunsInFlight]: HttpStatus.TOO_MANY_REQUESTS,
+  [ErrorCode.TemporalUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
+  [ErrorCode.McpServerUnavailable]: HttpStatus.BAD_GATEWAY,
+  [ErrorCode.Conflict]: HttpStatus.CONFLICT,
+  [ErrorCode.RunNotActive]: HttpStatus.CONFLICT,
+  [ErrorCode.RunStillRunning]: HttpStatus.CONFLICT,
+  [ErrorCode.ToolDrift]: HttpStatus.CONFLICT,
+  [ErrorCode.StepNotAwaitingInput]: HttpStatus.CONFLICT,
+  [ErrorCode.ConversationBusy]: HttpStatus.CONFLICT,
+  [ErrorCode.NotConversational]: HttpStatus.CONFLICT,
+  [ErrorCode.AssistantBusy]: HttpStatus.CONFLICT,
+  [ErrorCode.AssistantClosed]: HttpStatus.CONFLICT,
+  [ErrorCode.ValidationFailed]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.UnknownStepType]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.UnknownTriggerType]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.DuplicateStepName]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.DuplicateStepUuid]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.UnknownStepReference]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.ForwardStepReference]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidJsonPath]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidOutputSchema]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidPlaceholder]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidLoop]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.NotAPermutation]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.ImportUnparseable]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.UnknownTool]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.UnknownGraphNode]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidEdge]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.DuplicateEdge]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.DuplicateRoute]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.UnreachableStep]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.NothingToResume]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.StepNotInDefinition]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.StepNotCompleted]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidHumanInput]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.EgressDenied]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.ModelNotAllowed]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.ProviderNotConfigured]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.UnknownMcpServer]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.McpStdioDisabled]: HttpStatus.UNPROCESSABLE_ENTITY,
+};
+
 export function statusOf(code: ErrorCode): HttpStatus {
-  switch (code) {
-    case ErrorCode.InvalidBody:
-      return HttpStatus.BAD_REQUEST;
-    case ErrorCode.PayloadTooLarge:
-      return HttpStatus.PAYLOAD_TOO_LARGE;
-    case ErrorCode.Unauthorized:
-    case ErrorCode.WebhookSignatureInvalid:
-    case ErrorCode.WebhookSignatureStale:
-    case ErrorCode.WebhookReplayed:
-      return HttpStatus.UNAUTHORIZED;
-    case ErrorCode.NotFound:
-      return HttpStatus.NOT_FOUND;
-    case ErrorCode.RateLimited:
-    case ErrorCode.TooManyRunsInFlight:
-      return HttpStatus.TOO_MANY_REQUESTS;
-    case ErrorCode.TemporalUnavailable:
-      return HttpStatus.SERVICE_UNAVAILABLE;
-    case ErrorCode.McpServerUnavailable:
-      return HttpStatus.BAD_GATEWAY;
-    case ErrorCode.Conflict:
-    case ErrorCode.RunNotActive:
-    case ErrorCode.RunStillRunning:
-    case ErrorCode.ToolDrift:
-    case ErrorCode.StepNotAwaitingInput:
-    case ErrorCode.ConversationBusy:
-    case ErrorCode.NotConversational:
-    case ErrorCode.AssistantBusy:
-    case ErrorCode.AssistantClosed:
-      return HttpStatus.CONFLICT;
-    case ErrorCode.ValidationFailed:
-    case ErrorCode.UnknownStepType:
-    case ErrorCode.UnknownTriggerType:
-    case ErrorCode.DuplicateStepName:
-    case ErrorCode.DuplicateStepUuid:
-    case ErrorCode.UnknownStepReference:
-    case ErrorCode.ForwardStepReference:
-    case ErrorCode.InvalidJsonPath:
-    case ErrorCode.InvalidOutputSchema:
-    case ErrorCode.InvalidPlaceholder:
-    case ErrorCode.InvalidLoop:
-    case ErrorCode.NotAPermutation:
-    case ErrorCode.ImportUnparseable:
-    case ErrorCode.UnknownTool:
-    case ErrorCode.UnknownGraphNode:
-    case ErrorCode.InvalidEdge:
-    case ErrorCode.DuplicateEdge:
-    case ErrorCode.DuplicateRoute:
-    case ErrorCode.UnreachableStep:
-    case ErrorCode.NothingToResume:
-    case ErrorCode.StepNotInDefinition:
-    case ErrorCode.StepNotCompleted:
-    case ErrorCode.InvalidHumanInput:
-    case ErrorCode.EgressDenied:
-    case ErrorCode.ModelNotAllowed:
-    case ErrorCode.ProviderNotConfigured:
-    case ErrorCode.UnknownMcpServer:
-    case ErrorCode.McpStdioDisabled:
-      return HttpStatus.UNPROCESSABLE_ENTITY;
-    default: {
-      const unmapped: never = code;
-      throw new Error(`unmapped error code ${String(unmapped)}`);
-    }
-  }
+  return STATUS_OF[code];
 }
