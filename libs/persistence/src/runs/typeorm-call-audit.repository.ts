@@ -14,32 +14,27 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
   }
 
   async recordModelCall(call: Omit<ModelCallRecord, 'uuid'>): Promise<void> {
-    await runTransaction(this.dataSource, async (manager) => {
-      if (call.status === 'running') {
-        await closeLostAttempts(manager, ModelCallEntity, 'turn = :turn', { instance: call.step_instance_uuid, turn: call.turn, attempt: call.attempt });
-      }
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(ModelCallEntity)
-        .values({ ...call, uuid: randomUUID() } as never)
-        .orUpdate(['status', 'error_message', 'response', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'duration_ms', 'finished_at'], ['step_instance_uuid', 'turn', 'attempt'])
-        .execute();
-    });
+    await this.recordAttempt(ModelCallEntity, call, { sameCall: 'turn = :turn', params: { turn: call.turn }, key: ['step_instance_uuid', 'turn', 'attempt'] }, [
+      'status', 'error_message', 'response', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'duration_ms', 'finished_at',
+    ]);
   }
 
   async recordToolCall(call: Omit<ToolCallRecord, 'uuid'>): Promise<void> {
+    await this.recordAttempt(ToolCallEntity, call, { sameCall: 'tool_call_id = :call', params: { call: call.tool_call_id }, key: ['step_instance_uuid', 'tool_call_id', 'attempt'] }, [
+      'status', 'error_message', 'output', 'duration_ms', 'finished_at',
+    ]);
+  }
+
+  /** One attempt's row, written when it starts (closing the call's attempts a dead worker left running) and again when it ends. */
+  private async recordAttempt(
+    entity: typeof ModelCallEntity | typeof ToolCallEntity,
+    call: { step_instance_uuid: string; attempt: number; status: string },
+    identity: { sameCall: string; params: Record<string, unknown>; key: string[] },
+    updated: string[],
+  ): Promise<void> {
     await runTransaction(this.dataSource, async (manager) => {
-      if (call.status === 'running') {
-        await closeLostAttempts(manager, ToolCallEntity, 'tool_call_id = :call', { instance: call.step_instance_uuid, call: call.tool_call_id, attempt: call.attempt });
-      }
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(ToolCallEntity)
-        .values({ ...call, uuid: randomUUID() } as never)
-        .orUpdate(['status', 'error_message', 'output', 'duration_ms', 'finished_at'], ['step_instance_uuid', 'tool_call_id', 'attempt'])
-        .execute();
+      if (call.status === 'running') await closeLostAttempts(manager, entity, identity.sameCall, { instance: call.step_instance_uuid, attempt: call.attempt, ...identity.params });
+      await manager.createQueryBuilder().insert().into(entity).values({ ...call, uuid: randomUUID() } as never).orUpdate(updated, identity.key).execute();
     });
   }
 
