@@ -18,16 +18,24 @@ const CLOSED_STATE = /closed state|connection is closed|Connection lost/i;
 /** The server chose this transaction as a deadlock's victim and rolled it back whole. */
 const DEADLOCK_ERRNO = 1213; // ER_LOCK_DEADLOCK
 
+interface DriverError {
+  code?: string;
+  errno?: number;
+  message?: string;
+  fatal?: boolean;
+}
+
+/** The error as thrown and, when TypeORM wrapped it, mysql2's own beneath it. */
+const layersOf = (error: unknown): DriverError[] => [error, (error as { driverError?: unknown } | null)?.driverError].map((layer) => (layer ?? {}) as DriverError);
+
 export function isLostConnection(error: unknown): boolean {
-  const candidates = [error, (error as { driverError?: unknown })?.driverError];
-  return candidates.some((candidate) => {
-    const { code, errno, message, fatal } = (candidate ?? {}) as { code?: string; errno?: number; message?: string; fatal?: boolean };
-    return (code !== undefined && LOST_CODES.has(code)) || (errno !== undefined && LOST_ERRNOS.has(errno)) || (fatal === true && CLOSED_STATE.test(message ?? ''));
-  });
+  return layersOf(error).some(
+    ({ code, errno, message, fatal }) => (code !== undefined && LOST_CODES.has(code)) || (errno !== undefined && LOST_ERRNOS.has(errno)) || (fatal === true && CLOSED_STATE.test(message ?? '')),
+  );
 }
 
 export function isDeadlock(error: unknown): boolean {
-  return [error, (error as { driverError?: unknown })?.driverError].some((candidate) => (candidate as { errno?: number } | null)?.errno === DEADLOCK_ERRNO);
+  return layersOf(error).some(({ errno }) => errno === DEADLOCK_ERRNO);
 }
 
 export const isRolledBack = (error: unknown): boolean => isLostConnection(error) || isDeadlock(error);
