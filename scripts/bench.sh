@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # npm run bench [-- --mode quick|full|smoke]: the same bring-up as npm start (database stepwise_bench),
 # then the benchmark, which starts the built API and worker itself next to the model fake.
+# npm run bench:probe [-- --only chain,agent,start]: the same, measuring one part in about a minute.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$STEPWISE_ROOT/scripts/lib/bring-up.sh"
 
 bring_up stepwise_bench
 build
-node dist/bench/run.js "$@"
+entry=run
+if [[ "${1:-}" == "--probe" ]]; then entry=probe; shift; fi
+node "dist/bench/$entry.js" "$@"
