@@ -1,6 +1,7 @@
-// npm run bench:probe [-- --only chain,agent,start --runs N]: one figure family in about a minute, for
+// npm run bench:probe [-- --only chain,agent,start --runs N --profile DIR]: one figure family in about a minute, for
 // working on a cost (issue #17). The full comparison, and the figures BENCHMARKS.md quotes, come from
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
+// --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -26,14 +27,14 @@ const replies = (request: RecordedRequest) => {
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string', default: 'chain,agent,start' }, runs: { type: 'string', default: '10' } } });
+  const { values } = parseArgs({ options: { only: { type: 'string', default: 'chain,agent,start' }, runs: { type: 'string', default: '10' }, profile: { type: 'string' } } });
   const only = new Set(values.only!.split(','));
   const runs = Number(values.runs);
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const model = await ModelFake.start();
   model.respondWith(replies);
   const tools = await ToolServer.start({ [BENCH_TOOL]: (args) => ({ ok: true, args }) });
-  const system = await startSystem(model.baseUrl);
+  const system = await startSystem(model.baseUrl, values.profile ? { BENCH_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {});
   const bare = await bareTemporalRunner(system.config, model.baseUrl, tools.url(BENCH_TOOL));
   const floor = await floorRunners(system.config, model.baseUrl, tools.url(BENCH_TOOL));
   try {

@@ -24,8 +24,10 @@ export function memoryOf(pid: number): ProcessMemory {
   return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_rss_mb: Math.round(kb('VmHWM') / 1024) };
 }
 
+/** `BENCH_NODE_ARGS` in `env`: Node's own options for the process (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
 export function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(DIST, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), 60_000);
