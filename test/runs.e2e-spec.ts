@@ -14,7 +14,12 @@ describe('Runs', () => {
 
   it('runs a chain of LLM steps, passing full data forward and auditing every call', async () => {
     const first = llmStep({ name: 'summarise', system_prompt: 'Summarise: <<trigger_output.text>>' });
-    const second = llmStep({ name: 'label', system_prompt: `Label <<step_output.${first.uuid}>> (count <<step_output.${first.uuid}.count>>)`, output_schema: { type: 'object', required: ['label'] } });
+    const second = llmStep({
+      name: 'label',
+      system_prompt: `Label <<step_output.${first.uuid}>> (count <<step_output.${first.uuid}.count>>)`,
+      output_schema: { type: 'object', required: ['label'] },
+      execution: 'queued',
+    });
     const wf = await stack.createWorkflow([first, second]);
     stack.model.script(reply.json({ summary: 'short', count: 2 }, { usage: { prompt_tokens: 20, completion_tokens: 7 } }), reply.json({ label: 'greeting' }));
 
@@ -38,17 +43,19 @@ describe('Runs', () => {
     expect(output.body).toMatchObject({ uuid: run.steps[0].output!.uuid, raw_data: { summary: 'short', count: 2 } });
 
     // What an engineer finds in the Temporal Web UI: the run by its attributes (plain), its memo and each
-    // activity named by its step (encrypted, read through the codec).
+    // activity named by its step (encrypted, read through the codec): the first step's call as a local
+    // activity's marker, the queued step's as an activity of the task queue.
     const handle = (await stack.temporal()).workflow.getHandle(run.temporal.workflow_id);
     const description = await handle.describe();
     expect(description.searchAttributes).toMatchObject({ StepwiseRunUuid: [started.uuid], StepwiseWorkflowUuid: [wf.uuid], StepwiseWorkflowName: [wf.name], StepwiseUserId: [stack.user.userId] });
     expect(description.memo).toMatchObject({ run_uuid: started.uuid, workflow_name: wf.name });
     const history = await fetchRunHistory(run.temporal.workflow_id);
     const summaryOf = (e: (typeof history.events & object)[number]) => e.userMetadata?.summary?.data && Buffer.from(e.userMetadata.summary.data).toString();
-    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
-    expect(scheduled.map(summaryOf).join()).not.toContain('summarise');
-    const summaries = decryptedHistory(history, stack.api.config.security.keyring).events!.filter((e) => e.activityTaskScheduledEventAttributes).map(summaryOf);
-    expect(summaries).toEqual(expect.arrayContaining(['"summarise (custom_llm)"', '"label (custom_llm)"']));
+    const named = (e: (typeof history.events & object)[number]) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes;
+    expect(history.events!.filter(named).map(summaryOf).join()).not.toContain('summarise');
+    const decrypted = decryptedHistory(history, stack.api.config.security.keyring).events!;
+    expect(decrypted.filter((e) => e.activityTaskScheduledEventAttributes).map(summaryOf)).toEqual(['"label (custom_llm)"']);
+    expect(decrypted.filter((e) => e.markerRecordedEventAttributes).map(summaryOf)).toContain('"summarise (custom_llm)"');
   });
 
   it('runs the daily competitor price monitor: an agent with a registered tool, an LLM step, a stop checker', async () => {

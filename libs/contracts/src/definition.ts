@@ -87,7 +87,16 @@ export interface CustomLlmStep extends StepBase {
   /** The most tokens an answer may have; the operator's default and maximum apply. */
   max_tokens?: number | null;
   loop?: StepLoop | null;
+  /**
+   * Where the model call runs. `local` (absent): a local activity on the worker running the workflow, no
+   * task-queue round trip. `queued`: an ordinary activity, heartbeating and shown in the Web UI while in
+   * flight, for calls expected to take more than about 30 seconds.
+   */
+  execution?: StepExecution | null;
 }
+
+export const STEP_EXECUTIONS = ['local', 'queued'] as const;
+export type StepExecution = (typeof STEP_EXECUTIONS)[number];
 
 export interface CustomAgentStep extends StepBase {
   type: 'custom_agent';

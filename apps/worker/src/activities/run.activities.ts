@@ -39,10 +39,13 @@ export interface RunServices {
 
 const HEARTBEAT_EVERY_MS = 1000;
 
-/** Runs an activity's work with heartbeats, the cancellation signal and our errors as Temporal failures. */
+/**
+ * Runs an activity's work with heartbeats, the cancellation signal and our errors as Temporal failures. A
+ * local activity does not heartbeat (it cannot): its cancellation comes from the workflow on this worker.
+ */
 export async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>): Promise<T> {
   const context = Context.current();
-  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await work({ signal: context.cancellationSignal, attempt: context.info.attempt });
   } catch (error) {

@@ -139,6 +139,8 @@ describe(parseStep.name, () => {
       ['an unknown field', llm({ colour: 'red' }), 'colour'],
       ['a position (the API strips it)', llm({ position: 0 }), 'position'],
       ['an agent field on an LLM step', llm({ tools: [] }), 'tools'],
+      ['an execution that is neither local nor queued', llm({ execution: 'remote' }), 'execution'],
+      ['an execution on an agent (its calls are always activities)', agent({ execution: 'local' }), 'execution'],
       ['tools that are not an array', agent({ tools: 'http_request' }), 'tools'],
       ['a tool name with spaces', agent({ tools: ['my tool'] }), 'tools[0]'],
       ['a tool listed twice', agent({ tools: ['a', 'a'] }), 'tools'],

@@ -1,7 +1,7 @@
 // JSON Schemas (draft-07, ajv's default) of every step and trigger type's fields: the validator applies
 // them and GET /step-types and /trigger-types serve them so a UI can render forms. `default` documents the
 // value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
-import { CONDITION_OPERATORS, LOOP_DEFAULTS, LOOP_TYPES, MODEL_PROVIDERS, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
+import { CONDITION_OPERATORS, LOOP_DEFAULTS, LOOP_TYPES, MODEL_PROVIDERS, STEP_EXECUTIONS, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
 import { DEFAULT_MAX_CORRECTION_ATTEMPTS } from '../outputs/structured-answer';
 import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
 import { MCP_QUALIFIED_NAME_PATTERN } from '../mcp/mcp-tool-names';
@@ -94,7 +94,20 @@ export const STOP_CONDITION_SCHEMA: Schema = {
 };
 
 export const STEP_SCHEMAS: Record<StepType, Schema> = {
-  custom_llm: stepSchema('custom_llm', 'LLM call', modelFields, ['model', 'system_prompt']),
+  custom_llm: stepSchema(
+    'custom_llm',
+    'LLM call',
+    {
+      ...modelFields,
+      execution: {
+        enum: [...STEP_EXECUTIONS, null],
+        title: 'Execution',
+        description:
+          'local (absent): the call runs as a local activity on the worker running the workflow, no task-queue round trip, shown in the Web UI once done; queued: an ordinary activity, heartbeating and shown while in flight, for calls expected to take more than about 30 s',
+      },
+    },
+    ['model', 'system_prompt'],
+  ),
   custom_agent: stepSchema(
     'custom_agent',
     'Agent with tools',

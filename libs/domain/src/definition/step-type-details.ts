@@ -42,6 +42,7 @@ const FIELD_EXAMPLES: Record<string, unknown> = {
   output_schema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] },
   max_correction_attempts: 2,
   max_tokens: 1024,
+  execution: 'local',
   loop: { type: 'for_each', input_path: '<<trigger_output.items>>', max_items: 100 },
   tools: ['http_request'],
   max_iterations: 10,

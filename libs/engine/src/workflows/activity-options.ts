@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import type { RetryPolicy, StepDefinition } from '@app/contracts';
 
 export const DEFAULT_RETRY: Required<RetryPolicy> = {
@@ -10,11 +10,15 @@ export const DEFAULT_RETRY: Required<RetryPolicy> = {
 
 /** Options of the activities that do a step's work: the step's retry policy, and its name in the UI. */
 export function stepActivityOptions(step: StepDefinition, heartbeatSeconds: number, summary: string): ActivityOptions {
+  return { ...localStepOptions(step, summary), heartbeatTimeout: `${heartbeatSeconds} seconds` };
+}
+
+/** The same work as a local activity: no heartbeat (the worker running it is the workflow's own). */
+export function localStepOptions(step: StepDefinition, summary: string): LocalActivityOptions {
   const retry = { ...DEFAULT_RETRY, ...(step.retry_policy ?? {}) };
   return {
     summary,
     startToCloseTimeout: '10 minutes',
-    heartbeatTimeout: `${heartbeatSeconds} seconds`,
     // Wait for a cancelled activity to stop, so that a cancelled run never has a call still in flight.
     cancellationType: 'WAIT_CANCELLATION_COMPLETED',
     retry: {
@@ -27,7 +31,7 @@ export function stepActivityOptions(step: StepDefinition, heartbeatSeconds: numb
 }
 
 /** Audit writes: short, retried until the database answers. */
-export const BOOKKEEPING_OPTIONS: ActivityOptions = {
+export const BOOKKEEPING_OPTIONS: ActivityOptions & LocalActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', backoffCoefficient: 2 },
 };

@@ -33,15 +33,15 @@ export function budgetGate(budget: RunBudget | undefined, runUuid: string): Budg
   );
   return {
     async check(run_uuid) {
-      const used = await bookkeeping.tokensUsed({ run_uuid });
+      const used = await bookkeeping().tokensUsed({ run_uuid });
       if (used < max) return;
       paused = { used };
-      await bookkeeping.pauseForBudget({ run_uuid, used_tokens: used, max_tokens: max });
+      await bookkeeping().pauseForBudget({ run_uuid, used_tokens: used, max_tokens: max });
       await condition(() => approved !== null);
       max = approved!;
       paused = null;
       approved = null;
-      await bookkeeping.resumeAfterBudget({ run_uuid, max_tokens: max });
+      await bookkeeping().resumeAfterBudget({ run_uuid, max_tokens: max });
     },
   };
 }

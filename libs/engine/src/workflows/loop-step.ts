@@ -15,8 +15,8 @@ export type LoopCarry = (() => Partial<ContinuedLoop>) | null;
 /** `resume`: where an earlier execution of this run stopped inside the loop. */
 export async function runLoop(scope: RunScope, step: LoopingStep, context: StepContext, resume: ContinuedLoop | null, carry: LoopCarry): Promise<OutputRef> {
   const loop = step.loop!;
-  const { activitiesFor, counters } = scope;
-  const position = resume ?? { ...(await activitiesFor(step, `${step.name}: start ${loop.type}`).startLoop({ ...context, step })), next_iteration: 0 };
+  const { stepWork, counters } = scope;
+  const position = resume ?? { ...(await stepWork(step, `${step.name}: start ${loop.type}`).startLoop({ ...context, step })), next_iteration: 0 };
   const bound = loop.type === 'for_each' ? position.item_count! : (loop.max_iters ?? LOOP_DEFAULTS.max_iters);
   let iterations = position.next_iteration;
   let stoppedBy: LoopStopReason | null = null;
@@ -30,13 +30,12 @@ export async function runLoop(scope: RunScope, step: LoopingStep, context: StepC
     const { route_choices: _routing, ...shared } = context;
     const iteration = { ...shared, instance_uuid: uuid4(), iteration: { parent_instance_uuid: context.instance_uuid, index: iterations } };
     try {
-      const activities = activitiesFor(step, `${step.name}: iteration ${iterations + 1}`);
-      const result = step.type === 'custom_llm' ? await activities.runLlmStep({ ...iteration, step }) : await runAgent(scope, step, iteration);
+      const result = step.type === 'custom_llm' ? await stepWork(step, `${step.name}: iteration ${iterations + 1}`).runLlmStep({ ...iteration, step }) : await runAgent(scope, step, iteration);
       if (result.predicate_met) stoppedBy = 'predicate';
     } catch (error) {
       // The iteration's row keeps its error; the step's row gets it from the caller.
       const cancelled = isCancellation(error) || CancellationScope.current().consideredCancelled;
-      const failIteration = () => bookkeeping.failStep({ instance_uuid: iteration.instance_uuid, error_message: cancelled ? 'Cancelled while running' : failureMessage(error) });
+      const failIteration = () => bookkeeping().failStep({ instance_uuid: iteration.instance_uuid, error_message: cancelled ? 'Cancelled while running' : failureMessage(error) });
       await (cancelled ? CancellationScope.nonCancellable(failIteration) : failIteration());
       throw error;
     }
@@ -44,5 +43,5 @@ export async function runLoop(scope: RunScope, step: LoopingStep, context: StepC
     counters.iterationsThisExecution += 1;
   }
   stoppedBy ??= loop.type === 'repeat_until' ? 'max_iters' : position.truncated ? 'max_items' : 'exhausted';
-  return await activitiesFor(step, `${step.name}: end ${loop.type}`).completeLoop({ ...context, step, iterations, stopped_by: stoppedBy });
+  return await stepWork(step, `${step.name}: end ${loop.type}`).completeLoop({ ...context, step, iterations, stopped_by: stoppedBy });
 }

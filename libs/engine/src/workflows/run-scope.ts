@@ -1,16 +1,41 @@
 // What the parts of the run workflow share: the prepared run, its step rows, the activity proxies and the
 // few counters that span parts. One object, so each part (walk, agent turns, loops, human input) stays a
 // module of its own.
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { PreparedRun, RunActivities, RunWorkflowInput, RunWorkflowResult, StepDefinition } from '@app/contracts';
-import { BOOKKEEPING_OPTIONS, stepActivityOptions } from './activity-options';
+import { BOOKKEEPING_OPTIONS, localStepOptions, stepActivityOptions } from './activity-options';
 import type { BudgetGate } from './budget';
 import type { HumanInputInbox } from './human-input';
 
 const DEFAULT_HEARTBEAT_SECONDS = 30;
 
-/** Audit writes that are no step's own work: the run's start and end, failed steps, closing rows. */
-export const bookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
+/**
+ * Runs begun since short work became local activities (issue #17): a run's history before it still replays
+ * with the activities it recorded. Asked first thing in the run workflow, so its marker always sits there.
+ */
+export const runsLocalActivities = (): boolean => patched('local-activities');
+
+const queuedBookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
+const localBookkeeping = proxyLocalActivities<RunActivities>(BOOKKEEPING_OPTIONS);
+
+/**
+ * Audit writes that are no step's own work: the run's start and end, failed steps, closing rows, edge
+ * conditions. Local activities: a few statements each, not worth a task-queue round trip.
+ */
+export const bookkeeping = (): RunActivities => (runsLocalActivities() ? localBookkeeping : queuedBookkeeping);
+
+/**
+ * Where a step's own short work runs: an LLM call, a stop checker, a loop's start and end. Local (on the
+ * worker running the workflow, no task-queue round trip) unless the step asks `execution: "queued"`, for
+ * calls long enough to want the Web UI's pending-activity view and heartbeats. Re-running a local activity
+ * is safe: a step that committed its output returns it instead of calling the model again.
+ */
+function stepWorkOf(heartbeatSeconds: number) {
+  return (step: StepDefinition, summary = `${step.name} (${step.type})`): RunActivities => {
+    const queued = !runsLocalActivities() || ('execution' in step && step.execution === 'queued');
+    return queued ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, summary)) : proxyLocalActivities<RunActivities>(localStepOptions(step, summary));
+  };
+}
 
 /** The walker's own tallies, shared by the parts of one workflow execution (unlike WorkflowRunCounts, not stored). */
 export interface WalkCounters {
@@ -32,6 +57,8 @@ export interface RunScope {
   counters: WalkCounters;
   /** A step's activities: its retry policy, and `summary` as their name in the Web UI. */
   activitiesFor(step: StepDefinition, summary?: string): RunActivities;
+  /** The same, for the step's short work (see stepWorkOf): local activities unless the step is `queued`. */
+  stepWork(step: StepDefinition, summary?: string): RunActivities;
 }
 
 export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: BudgetGate | null = null): RunScope {
@@ -43,6 +70,7 @@ export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: Bud
     budget,
     counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
     activitiesFor: (step, summary = `${step.name} (${step.type})`) => proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary)),
+    stepWork: stepWorkOf(heartbeat),
   };
 }
 

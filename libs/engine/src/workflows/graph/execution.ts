@@ -36,18 +36,18 @@ async function executeAs(state: WalkState, step: StepDefinition, activation: Act
     state.lastOutput = ran.output_id;
     state.news.outputOf(step.uuid, ran.digest);
     const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
-    const held = withConditions.length ? await bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions }) : [];
+    const held = withConditions.length ? await bookkeeping().evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions }) : [];
     return edgesTaken(state, step, ran, held, handOff);
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error) || CancellationScope.current().consideredCancelled) {
-      await CancellationScope.nonCancellable(() => bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
+      await CancellationScope.nonCancellable(() => bookkeeping().failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
       throw error;
     }
     // Seed 002: the error stays on the step's execution, and the other branches go on.
     state.tally.failed.add(step.uuid);
     state.failures.push(`Step "${step.name}" failed: ${failureMessage(error)}`);
-    await bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
+    await bookkeeping().failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
     return [];
   }
 }

@@ -18,7 +18,7 @@ export async function runStep(state: WalkState, step: StepDefinition, context: S
   if (looping) return await runLoop(scope, looping, context, loop ?? null, loopCarry(state, context));
   switch (step.type) {
     case 'custom_llm':
-      return await scope.activitiesFor(step, summary).runLlmStep({ ...context, step });
+      return await scope.stepWork(step, summary).runLlmStep({ ...context, step });
     case 'custom_agent': {
       const ran = await runGraphAgent(state, step, context, continues, handOff);
       return 'step_uuid' in ran ? [ran] : ran;
@@ -28,7 +28,7 @@ export async function runStep(state: WalkState, step: StepDefinition, context: S
     case 'human_input':
       return await runHumanInput(scope, step, context, reason);
     case 'stop_checker': {
-      const check = await scope.activitiesFor(step, summary).runStopChecker({ ...context, step });
+      const check = await scope.stepWork(step, summary).runStopChecker({ ...context, step });
       if (check.stopped) state.stopped ??= check.reason;
       // A stop checker produces no output: $previous_output still means the step before it.
       return check.stopped ? [] : nextTargets(state.plan.graph, step.uuid, { route: null, conditions_held: [] }).map((target) => ({ step_uuid: target, previous_step_uuid }));
