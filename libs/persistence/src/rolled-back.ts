@@ -38,6 +38,11 @@ export function isDeadlock(error: unknown): boolean {
   return layersOf(error).some(({ errno }) => errno === DEADLOCK_ERRNO);
 }
 
+/** An INSERT found its primary or unique key taken (ER_DUP_ENTRY). */
+export function isDuplicateKey(error: unknown): boolean {
+  return layersOf(error).some(({ errno }) => errno === 1062);
+}
+
 export const isRolledBack = (error: unknown): boolean => isLostConnection(error) || isDeadlock(error);
 
 /** Runs `work` (a whole transaction), again (up to `attempts` times in all, after a short pause) while the server rolls it back. */

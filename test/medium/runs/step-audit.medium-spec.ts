@@ -93,6 +93,22 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await audit.completedModelCall(step, 2)).toBeNull();
   });
 
+  it('gives a first attempt run again after its worker died (a local activity counts from 1 again) the next attempt number', async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    expect(await audit.recordModelCall(modelCall(run, step, { attempt: 1, status: 'running' }))).toBe(1);
+
+    const attempt = await audit.recordModelCall(modelCall(run, step, { attempt: 1, status: 'running' }));
+    await audit.recordModelCall(modelCall(run, step, { attempt, status: 'completed' }));
+
+    expect(attempt).toBe(2);
+    expect(await rows.modelCalls(step)).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringMatching(/^Lost/) }),
+      expect.objectContaining({ attempt: 2, status: 'completed', total_tokens: 15 }),
+    ]);
+  });
+
   it('closes a lost attempt of a tool call the same way, one row per attempt', async () => {
     const { run } = await workflowWithRun(workflows, 1);
     await runs.create(run);

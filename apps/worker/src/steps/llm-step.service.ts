@@ -25,12 +25,11 @@ export class LlmStepService {
     const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
-    await this.steps.startStep(context.instance_uuid, input.record);
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system },
       { role: 'user', content: input.user },
     ];
-    await this.steps.saveMessages(context.instance_uuid, messages); // what the model call's audit refers to, even if it fails
+    await this.steps.startStep(context.instance_uuid, input.record, messages); // the messages: what the model call's audit refers to, even if it fails
     const response = await this.models.call(context, 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope);
     const output = newOutput(context, answer.data);

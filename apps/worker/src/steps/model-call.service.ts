@@ -52,8 +52,9 @@ export class ModelCallService {
     const request = { ...asked, max_tokens: asked.max_tokens ?? this.config.models.defaultMaxTokens };
     const started_at = new Date();
     const audited = { model: request.model, message_count: request.messages.length, tools: request.tools?.map((tool) => tool.name) ?? [], response_format: request.response_format ?? null };
-    const base = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, provider: nameOf(context, provider), model: request.model, request: audited, started_at };
-    await this.calls.recordModelCall({ ...base, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
+    const started = { run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: scope.attempt, provider: nameOf(context, provider), model: request.model, request: audited, started_at };
+    const attempt = await this.calls.recordModelCall({ ...started, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
+    const base = { ...started, attempt };
     try {
       // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
       const response = context.dry_run ? dryRunAnswer(request, context.iteration?.index ?? 0) : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });

@@ -5,10 +5,14 @@ import type { ModelCallRecord, ToolCallRecord } from './run.records';
  * attempt), written `running` when the attempt starts and again when it ends, so a retry finds the work done.
  */
 export abstract class CallAuditRepository {
-  /** Starting an attempt closes the earlier ones of the same call still `running`: their worker died. */
-  abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'>): Promise<void>;
+  /**
+   * Starting an attempt closes the earlier ones of the same call still `running`: their worker died. Returns
+   * the attempt the row is under, for the write that ends it: a local activity run again after its worker
+   * died counts from 1 again, and its row then takes the call's next attempt number.
+   */
+  abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'>): Promise<number>;
   /** One row per (step, tool call, attempt), like model calls. */
-  abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'>): Promise<void>;
+  abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'>): Promise<number>;
   /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
   abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
   abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;

@@ -6,7 +6,7 @@ import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolC
 import { runOf } from './run.mappers';
 import type { NewRun, NotificationRecord, RunFilter, RunRecord, RunWithSteps } from './run.records';
 import { RunRepository, type StaleRun } from './run.repository';
-import { giveRunPlace, NOW, runTransaction, sumTokens } from './run-sql';
+import { giveRunPlace, runTokensFrom, runTransaction } from './run-sql';
 import { RunWithStepsQuery } from './run-with-steps.query';
 
 const INTERRUPTED_ATTEMPT = 'Interrupted: the run ended before this attempt finished';
@@ -109,20 +109,21 @@ export class TypeormRunRepository extends RunRepository {
       for (const entity of [ModelCallEntity, ToolCallEntity]) {
         await manager.update(entity, { run_uuid: runUuid, status: 'running' }, { status: 'failed', error_message: INTERRUPTED_ATTEMPT });
       }
-      const tokens = await sumTokens(manager, 'run_uuid', runUuid);
-      const ended = await manager
-        .createQueryBuilder()
-        .update(RunEntity)
-        .set({ status, error_message: errorMessage, ...tokens, finished_at: NOW })
-        .where('uuid = :uuid AND status IN (:...inFlight)', { uuid: runUuid, inFlight: IN_FLIGHT_RUN_STATUSES })
-        .execute();
-      // Counted once, by the update that ended the run: exact however many runs end at once.
+      // One statement ends the run with its tokens, gives back its place among its user's runs in flight and
+      // counts it on its workflow; only while the run is in flight, so it is counted once however many
+      // runs end at once.
       const counter = RUN_COUNTERS[outcomeOf(status)];
-      if (ended.affected === 1) await giveRunPlace(manager, runUuid);
-      if (ended.affected === 1 && counter) {
-        await manager.query(`UPDATE workflows w JOIN workflow_runs r ON r.workflow_uuid = w.uuid SET w.${counter} = w.${counter} + 1 WHERE r.uuid = ?`, [runUuid]);
-      }
-      return ended.affected === 1;
+      const tokens = runTokensFrom(runUuid);
+      const ended = (await manager.query(
+        `UPDATE workflow_runs r JOIN (${tokens.sql}) t
+           LEFT JOIN user_quotas q ON q.user_id = r.user_id
+           ${counter ? 'LEFT JOIN workflows w ON w.uuid = r.workflow_uuid' : ''}
+         SET r.status = ?, r.error_message = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.finished_at = CURRENT_TIMESTAMP(3),
+             q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0)${counter ? `, w.${counter} = w.${counter} + 1` : ''}
+         WHERE r.uuid = ? AND r.status IN (?)`,
+        [...tokens.params, status, errorMessage, runUuid, IN_FLIGHT_RUN_STATUSES],
+      )) as { affectedRows: number };
+      return ended.affectedRows > 0;
     });
   }
 

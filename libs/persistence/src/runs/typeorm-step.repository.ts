@@ -3,7 +3,7 @@ import type { NewOutput } from './output.repository';
 import { RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
 import type { LoopState, StepInstanceRecord } from './run.records';
-import { NOW, runTransaction, sumTokens } from './run-sql';
+import { runStatement, runTransaction, stepTokensFrom } from './run-sql';
 import { StepRepository } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
@@ -16,35 +16,37 @@ export class TypeormStepRepository extends StepRepository {
     return row ? stepInstanceOf(row) : null;
   }
 
-  async startStep(instanceUuid: string, inputData: unknown): Promise<void> {
-    await runTransaction(this.dataSource, (manager) =>
+  async startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<void> {
+    const started = { status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' };
+    await runStatement(this.dataSource, (manager) =>
       manager
         .createQueryBuilder()
         .update(StepInstanceEntity)
-        .set({ status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
+        .set({ ...started, ...(messages ? { model_messages: messages as never } : {}) })
         .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
         .execute(),
     );
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
-    await runTransaction(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages as never }));
+    await runStatement(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages as never }));
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
+    const close = (manager: EntityManager) => closeStep(manager, instanceUuid, { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages }, false);
+    if (!output) return await runStatement(this.dataSource, close);
     await runTransaction(this.dataSource, async (manager) => {
-      if (output) await manager.insert(StepOutputEntity, output as never);
-      const closing = { status: 'completed', output_id: output?.uuid ?? null, error_message: null, ...(messages ? { model_messages: messages as never } : {}) };
-      await closeStep(manager, instanceUuid, closing, false);
+      await manager.insert(StepOutputEntity, output as never);
+      await close(manager);
     });
   }
 
   async completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void> {
-    await runTransaction(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'completed', output_id: outputId, error_message: null }, false));
+    await runStatement(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'completed', output_id: outputId, error_message: null }, false));
   }
 
   async failStep(instanceUuid: string, errorMessage: string): Promise<void> {
-    await runTransaction(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
+    await runStatement(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
   }
 
   async awaitInput(runUuid: string, instanceUuid: string, inputData: unknown): Promise<void> {
@@ -85,13 +87,23 @@ export class TypeormStepRepository extends StepRepository {
   }
 }
 
-/** Ends a step: its fields, its tokens summed from its model calls, its finish time and duration. */
-async function closeStep(manager: EntityManager, instanceUuid: string, fields: Record<string, unknown>, unlessCompleted: boolean): Promise<void> {
-  const tokens = await sumTokens(manager, 'step_instance_uuid', instanceUuid);
-  await manager
-    .createQueryBuilder()
-    .update(StepInstanceEntity)
-    .set({ ...fields, ...tokens, finished_at: NOW, duration_ms: () => 'TIMESTAMPDIFF(MICROSECOND, started_at, CURRENT_TIMESTAMP(3)) DIV 1000' })
-    .where(unlessCompleted ? 'uuid = :uuid AND status <> :done' : 'uuid = :uuid', { uuid: instanceUuid, done: 'completed' })
-    .execute();
+interface Closing {
+  status: 'completed' | 'failed';
+  output_id?: string | null;
+  error_message: string | null;
+  model_messages?: unknown[];
+}
+
+/** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
+async function closeStep(manager: EntityManager, instanceUuid: string, { status, output_id, error_message, model_messages }: Closing, unlessCompleted: boolean): Promise<void> {
+  const sets = ['i.status = ?', 'i.error_message = ?', ...(output_id !== undefined ? ['i.output_id = ?'] : []), ...(model_messages ? ['i.messages = ?'] : [])];
+  const values = [status, error_message, ...(output_id !== undefined ? [output_id] : []), ...(model_messages ? [JSON.stringify(model_messages)] : [])];
+  const tokens = stepTokensFrom(instanceUuid);
+  await manager.query(
+    `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
+     SET ${sets.join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t,
+         i.finished_at = CURRENT_TIMESTAMP(3), i.duration_ms = TIMESTAMPDIFF(MICROSECOND, i.started_at, CURRENT_TIMESTAMP(3)) DIV 1000
+     WHERE i.uuid = ?${unlessCompleted ? " AND i.status <> 'completed'" : ''}`,
+    [...tokens.params, ...values, instanceUuid],
+  );
 }
