@@ -1,7 +1,9 @@
-// npm run bench:probe [-- --only chain,agent,start --runs N --profile DIR]: one figure family in about a minute, for
+// npm run bench:probe [-- --only chain,agent,start,burst --runs N --burst N --profile DIR]: one figure family in about a minute, for
 // working on a cost (issue #17). The full comparison, and the figures BENCHMARKS.md quotes, come from
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
 // --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
+// burst (not in the default set): --burst runs (default 2,000) started at once, each waiting 2 s on the
+// model, on stepwise and on bare Temporal (full mode's scenario 3).
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -13,21 +15,25 @@ import { AGENT_TOOL_CALLS } from './scenarios/agent';
 import { measureAgentRounds } from './scenarios/agent-rounds';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureStartRate } from './scenarios/start-rate';
-import { BENCH_TOOL } from './support/runner';
+import { measureWaiting, type WaitingResult } from './scenarios/waiting';
+import { BENCH_TOOL, type Runner } from './support/runner';
 import { round } from './support/stats';
-import { startSystem } from './support/system';
+import { stepwiseRunner } from './support/stepwise.runner';
+import { startSystem, type System } from './support/system';
 import { table } from './support/table';
 
 const SIZES = [1, 5, 20];
 
+const delay = { ms: 0 };
+
 const replies = (request: RecordedRequest) => {
-  if (!request.body.tools?.length) return reply.text('ok');
+  if (!request.body.tools?.length) return reply.text('ok', { delayMs: delay.ms || undefined });
   const done = request.body.messages.filter((message) => message.role === 'tool').length;
   return done < AGENT_TOOL_CALLS ? reply.toolCalls([{ name: BENCH_TOOL, arguments: { call: done } }]) : reply.text('done');
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string', default: 'chain,agent,start' }, runs: { type: 'string', default: '10' }, profile: { type: 'string' } } });
+  const { values } = parseArgs({ options: { only: { type: 'string', default: 'chain,agent,start' }, runs: { type: 'string', default: '10' }, burst: { type: 'string', default: '2000' }, profile: { type: 'string' } } });
   const only = new Set(values.only!.split(','));
   const runs = Number(values.runs);
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -54,11 +60,26 @@ async function main(): Promise<void> {
       console.log(table('POST /runs alone', ['requests/s', 'errors', 'p50', 'p99'], [[round(start.requests_per_second), start.errors, start.latency_ms.p50, start.latency_ms.p99]]));
       for (const [reason, count] of Object.entries(start.failures)) console.log(`   ${count} failed with ${reason}`);
     }
+    if (only.has('burst')) await printBurst(system, bare, tools.url(BENCH_TOOL), Number(values.burst));
   } finally {
     await Promise.all([bare.close(), floor.close()]);
     await system.stop();
     await Promise.all([model.close(), tools.close()]);
   }
+}
+
+/** `runs` single-step runs started at once, each waiting 2 s on the model, on stepwise then bare Temporal. */
+async function printBurst(system: System, bare: Runner, toolUrl: string, runs: number): Promise<void> {
+  delay.ms = 2000;
+  const results: (WaitingResult & { runner: string })[] = [];
+  for (const runner of [stepwiseRunner(system, toolUrl), bare]) {
+    const processes: Record<string, number> = runner === bare ? { bench: process.pid } : { worker: system.worker.pid!, api: system.api.pid! };
+    results.push({ runner: runner.name, ...(await measureWaiting(await runner.prepareChain(1), runs, processes, delay.ms)) });
+  }
+  delay.ms = 0;
+  console.log(table(`${runs} runs started at once, each waiting 2 s on the model`, ['runner', 'wall s', 'failed', 'peak RSS MB', 'vs bare'],
+    results.map((r) => [r.runner, round(r.wall_s), r.failed, Object.entries(r.peak_rss_mb).map(([name, mb]) => `${name} ${mb}`).join(', '), round(r.wall_s / results[1].wall_s, 2)])));
+  for (const r of results) for (const [reason, count] of Object.entries(r.failures)) console.log(`   ${r.runner}: ${count} failed with ${reason}`);
 }
 
 main().then(

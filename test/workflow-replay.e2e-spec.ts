@@ -102,6 +102,13 @@ describe('Run workflow replay', () => {
             { graph },
           );
         },
+        'local-chain-completed': () => {
+          // A chain's short work as local activities: a call, a loop's start, iterations and end, a stop checker.
+          const first = llmStep({ name: 'first' });
+          const each = llmStep({ name: 'each', system_prompt: 'Price <<item>>', loop: { type: 'for_each', input_path: '<<trigger_output.products>>' } });
+          stack.model.respondWith(() => reply.json({ status: 'go' }));
+          return historyOf([first, each, stopChecker(first.uuid), llmStep({ name: 'last' })]);
+        },
         'graph-branches-partial': () => {
           // Two branches from the entry, one failing; a data condition picks the step after the other.
           const [plan, good, bad, cheap, dear] = [llmStep({ name: 'plan' }), llmStep({ name: 'good' }), llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } }), llmStep({ name: 'cheap' }), llmStep({ name: 'dear' })];
@@ -122,6 +129,7 @@ describe('Run workflow replay', () => {
         'human-input-answered': 'completed',
         'conversation-ended': 'completed',
         'graph-branches-partial': 'partial_success',
+        'local-chain-completed': 'completed',
       };
       for (const [scenario, run] of Object.entries(scenarios)) {
         const { status, workflowId, history } = await run();

@@ -2,14 +2,13 @@
 // limit the run waits for an approval (a Temporal Update carrying a new limit) or a cancel. A refused
 // approval (the run is not paused, or the limit is not above what was used) never enters the history.
 import { ApplicationFailure, condition, defineUpdate, setHandler } from '@temporalio/workflow';
-import { APPROVE_BUDGET_UPDATE, BUDGET_NOT_PAUSED, type ApproveBudgetArgs, type BudgetApproved, type RunBudget } from '@app/contracts';
-import { bookkeeping } from './run-scope';
+import { APPROVE_BUDGET_UPDATE, BUDGET_NOT_PAUSED, type ApproveBudgetArgs, type BudgetApproved, type RunActivities, type RunBudget } from '@app/contracts';
 
 export const approveBudgetUpdate = defineUpdate<BudgetApproved, [ApproveBudgetArgs]>(APPROVE_BUDGET_UPDATE);
 
 export interface BudgetGate {
-  /** Returns at once under the limit; at it, waits for an approval. */
-  check(runUuid: string): Promise<void>;
+  /** Returns at once under the limit; at it, waits for an approval. `bookkeeping`: the run's (RunScope). */
+  check(runUuid: string, bookkeeping: RunActivities): Promise<void>;
 }
 
 /** Registers the approval handler (at the workflow's start, before any await) for a run with a budget. */
@@ -32,16 +31,16 @@ export function budgetGate(budget: RunBudget | undefined, runUuid: string): Budg
     },
   );
   return {
-    async check(run_uuid) {
-      const used = await bookkeeping().tokensUsed({ run_uuid });
+    async check(run_uuid, bookkeeping) {
+      const used = await bookkeeping.tokensUsed({ run_uuid });
       if (used < max) return;
       paused = { used };
-      await bookkeeping().pauseForBudget({ run_uuid, used_tokens: used, max_tokens: max });
+      await bookkeeping.pauseForBudget({ run_uuid, used_tokens: used, max_tokens: max });
       await condition(() => approved !== null);
       max = approved!;
       paused = null;
       approved = null;
-      await bookkeeping().resumeAfterBudget({ run_uuid, max_tokens: max });
+      await bookkeeping.resumeAfterBudget({ run_uuid, max_tokens: max });
     },
   };
 }

@@ -8,7 +8,7 @@ import type { ConversationInbox } from './conversation';
 import type { WalkPlan } from './graph/walk-plan';
 import { graphWalker } from './graph-walker';
 import { closeCancelled, closeGraphSteps, finish } from './run-end';
-import { bookkeeping, type RunScope, type RunWorkflowFn } from './run-scope';
+import type { RunScope, RunWorkflowFn } from './run-scope';
 
 export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: ConversationInbox): Promise<RunWorkflowResult> {
   const { input, counters } = scope;
@@ -21,19 +21,19 @@ export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: Co
   let turnsThisExecution = 0;
   let stopped: string | null = null;
   inbox.serve(input.conversation?.turns ?? 0, async (turn, content) => {
-    await bookkeeping().receiveMessage({ run_uuid: input.run_uuid, turn, content });
+    await scope.bookkeeping.receiveMessage({ run_uuid: input.run_uuid, turn, content });
     counters.endRequested = false;
     const outcome = await walker.walk({ step_uuid: graph.entry_node, previous_step_uuid: null }, turn);
     turnsThisExecution += 1;
     stopped = outcome.stopped;
     const problem = walker.problemOf(outcome);
     if (counters.endRequested || stopped) inbox.state.closing = true;
-    const reply = await bookkeeping().answerTurn({ run_uuid: input.run_uuid, user_id: input.user_id, turn, output_id: outcome.last_output_id, closing: inbox.state.closing });
+    const reply = await scope.bookkeeping.answerTurn({ run_uuid: input.run_uuid, user_id: input.user_id, turn, output_id: outcome.last_output_id, closing: inbox.state.closing });
     return { turn, reply, status: inbox.state.closing ? 'completed' : problem ? 'failed' : 'awaiting_input', ...(problem ? { error_message: problem } : {}) };
   });
   let idle = false;
   try {
-    if (!input.conversation) await bookkeeping().openConversation({ run_uuid: input.run_uuid });
+    if (!input.conversation) await scope.bookkeeping.openConversation({ run_uuid: input.run_uuid });
     while (!inbox.state.closing) {
       const turnsBefore = inbox.state.turns;
       const active = await condition(() => inbox.state.busy || inbox.state.closing || inbox.state.turns !== turnsBefore, idleSeconds * 1000);

@@ -4,7 +4,7 @@
 import { CancellationScope, continueAsNew, isCancellation, uuid4, workflowInfo } from '@temporalio/workflow';
 import { failureMessage, LOOP_DEFAULTS, LOOP_ITERATIONS_PER_EXECUTION, type ContinuedLoop, type LoopingStep, type LoopStopReason, type OutputRef, type StepContext } from '@app/contracts';
 import { runAgent } from './agent-turns';
-import { bookkeeping, type RunScope, type RunWorkflowFn } from './run-scope';
+import type { RunScope, RunWorkflowFn } from './run-scope';
 
 /**
  * What the walk carries into a new execution of the run (`{}` for a chain), or null when it cannot
@@ -35,7 +35,7 @@ export async function runLoop(scope: RunScope, step: LoopingStep, context: StepC
     } catch (error) {
       // The iteration's row keeps its error; the step's row gets it from the caller.
       const cancelled = isCancellation(error) || CancellationScope.current().consideredCancelled;
-      const failIteration = () => bookkeeping().failStep({ instance_uuid: iteration.instance_uuid, error_message: cancelled ? 'Cancelled while running' : failureMessage(error) });
+      const failIteration = () => scope.bookkeeping.failStep({ instance_uuid: iteration.instance_uuid, error_message: cancelled ? 'Cancelled while running' : failureMessage(error) });
       await (cancelled ? CancellationScope.nonCancellable(failIteration) : failIteration());
       throw error;
     }

@@ -2,12 +2,12 @@
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
 import { outcomeOf, type FinalStatus, type RunActivities, type RunWorkflowResult } from '@app/contracts';
 import { NOTIFICATION_OPTIONS } from './activity-options';
-import { bookkeeping, type RunScope } from './run-scope';
+import type { RunScope } from './run-scope';
 
 const notifications = proxyActivities<RunActivities>(NOTIFICATION_OPTIONS);
 
 export async function finish(scope: RunScope, status: FinalStatus, error_message: string | null): Promise<RunWorkflowResult> {
-  await bookkeeping().finishRun({ run_uuid: scope.input.run_uuid, status, error_message });
+  await scope.bookkeeping.finishRun({ run_uuid: scope.input.run_uuid, status, error_message });
   await notify(scope, status);
   return { status, error_message };
 }
@@ -34,7 +34,7 @@ export interface StepTally {
 /** A graph step's row ends with its latest execution's output, or failed when one of its executions failed. */
 export async function closeGraphSteps(scope: RunScope, { executions, failed }: StepTally): Promise<void> {
   for (const stepUuid of executions.keys()) {
-    await bookkeeping().closeGraphStep({ run_uuid: scope.input.run_uuid, user_id: scope.input.user_id, instance_uuid: scope.instanceOf.get(stepUuid)!, failed: failed.has(stepUuid) });
+    await scope.bookkeeping.closeGraphStep({ run_uuid: scope.input.run_uuid, user_id: scope.input.user_id, instance_uuid: scope.instanceOf.get(stepUuid)!, failed: failed.has(stepUuid) });
   }
 }
 

@@ -20,9 +20,9 @@ const localBookkeeping = proxyLocalActivities<RunActivities>(BOOKKEEPING_OPTIONS
 
 /**
  * Audit writes that are no step's own work: the run's start and end, failed steps, closing rows, edge
- * conditions. Local activities: a few statements each, not worth a task-queue round trip.
+ * conditions: a few statements each, as local activities where `local` (see runScope) allows.
  */
-export const bookkeeping = (): RunActivities => (runsLocalActivities() ? localBookkeeping : queuedBookkeeping);
+export const bookkeepingOf = (local: boolean): RunActivities => (local ? localBookkeeping : queuedBookkeeping);
 
 /**
  * Where a step's own short work runs: an LLM call, a stop checker, a loop's start and end. Local (on the
@@ -30,9 +30,9 @@ export const bookkeeping = (): RunActivities => (runsLocalActivities() ? localBo
  * calls long enough to want the Web UI's pending-activity view and heartbeats. Re-running a local activity
  * is safe: a step that committed its output returns it instead of calling the model again.
  */
-function stepWorkOf(heartbeatSeconds: number) {
+function stepWorkOf(local: boolean, heartbeatSeconds: number) {
   return (step: StepDefinition, summary = `${step.name} (${step.type})`): RunActivities => {
-    const queued = !runsLocalActivities() || ('execution' in step && step.execution === 'queued');
+    const queued = !local || ('execution' in step && step.execution === 'queued');
     return queued ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, summary)) : proxyLocalActivities<RunActivities>(localStepOptions(step, summary));
   };
 }
@@ -55,22 +55,32 @@ export interface RunScope {
   /** Runs started with a token budget: the check after each step. */
   budget: BudgetGate | null;
   counters: WalkCounters;
+  /** The run's bookkeeping activities (bookkeepingOf). */
+  bookkeeping: RunActivities;
   /** A step's activities: its retry policy, and `summary` as their name in the Web UI. */
   activitiesFor(step: StepDefinition, summary?: string): RunActivities;
   /** The same, for the step's short work (see stepWorkOf): local activities unless the step is `queued`. */
   stepWork(step: StepDefinition, summary?: string): RunActivities;
 }
 
+/**
+ * Local activities only where nothing else runs beside them: a chain walks one step at a time, a graph's
+ * waves may run several. Live, the SDK resolves concurrent local activities in the order they end; on
+ * replay in the order they began (temporalio/sdk-python#1578, the same core), so concurrent ones whose
+ * continuations schedule more work would not replay.
+ */
 export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: BudgetGate | null = null): RunScope {
   const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  const local = runsLocalActivities() && !input.definition.graph;
   return {
+    bookkeeping: bookkeepingOf(local),
     input,
     instanceOf: new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid])),
     inbox,
     budget,
     counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
     activitiesFor: (step, summary = `${step.name} (${step.type})`) => proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary)),
-    stepWork: stepWorkOf(heartbeat),
+    stepWork: stepWorkOf(local, heartbeat),
   };
 }
 

@@ -8,13 +8,13 @@ import { conversationInbox } from './conversation';
 import { runConversation } from './conversation-run';
 import { walkPlan } from './graph/walk-plan';
 import { humanInputInbox } from './human-input';
-import { bookkeeping, runScope, runsLocalActivities } from './run-scope';
+import { bookkeepingOf, runScope, runsLocalActivities } from './run-scope';
 import { runWalk } from './walk-run';
 
 /** A Temporal Schedule starts the workflow with a request: record the run first, under a uuid of our own. */
 async function prepared(request: RunWorkflowInput): Promise<PreparedRun> {
   if (!('scheduled' in request)) return request;
-  const run = await bookkeeping().prepareScheduledRun({ ...request.scheduled, run_uuid: uuid4(), temporal_workflow_id: workflowInfo().workflowId });
+  const run = await bookkeepingOf(runsLocalActivities()).prepareScheduledRun({ ...request.scheduled, run_uuid: uuid4(), temporal_workflow_id: workflowInfo().workflowId });
   upsertSearchAttributes({ StepwiseRunUuid: [run.run_uuid] });
   return { ...run, heartbeat_timeout_seconds: request.heartbeat_timeout_seconds };
 }

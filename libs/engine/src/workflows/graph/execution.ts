@@ -3,7 +3,6 @@
 import { CancellationScope, ContinueAsNew, isCancellation, uuid4 } from '@temporalio/workflow';
 import { failureMessage, type EdgeDefinition, type IterationRef, type StepContext, type StepDefinition } from '@app/contracts';
 import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from '../graph-routing';
-import { bookkeeping } from '../run-scope';
 import { withinGuardRails } from './guard-rails';
 import { runStep } from './step-runs';
 import type { Activation } from './walk-plan';
@@ -32,22 +31,22 @@ async function executeAs(state: WalkState, step: StepDefinition, activation: Act
     const ran = await runStep(state, step, context, activation, handOff, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
     if (Array.isArray(ran)) return ran;
     // A run with a token budget waits here for an approval once its model calls reach it.
-    await scope.budget?.check(input.run_uuid);
+    await scope.budget?.check(input.run_uuid, scope.bookkeeping);
     state.lastOutput = ran.output_id;
     state.news.outputOf(step.uuid, ran.digest);
     const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
-    const held = withConditions.length ? await bookkeeping().evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions }) : [];
+    const held = withConditions.length ? await scope.bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions }) : [];
     return edgesTaken(state, step, ran, held, handOff);
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error) || CancellationScope.current().consideredCancelled) {
-      await CancellationScope.nonCancellable(() => bookkeeping().failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
+      await CancellationScope.nonCancellable(() => scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
       throw error;
     }
     // Seed 002: the error stays on the step's execution, and the other branches go on.
     state.tally.failed.add(step.uuid);
     state.failures.push(`Step "${step.name}" failed: ${failureMessage(error)}`);
-    await bookkeeping().failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
+    await scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
     return [];
   }
 }
