@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     }
     if (only.has('start')) {
       const start = await measureStartRate(system, 4000);
-      console.log(table('POST /runs alone', ['requests/s', 'errors', 'p50', 'p99'], [[round(start.requests_per_second), start.errors, start.latency_ms.p50, start.latency_ms.p99]]));
+      console.log(table('POST /runs alone', ['requests/s', 'errors', 'p50', 'p99', 'bare starts/s', 'vs bare'], [[round(start.requests_per_second), start.errors, start.latency_ms.p50, start.latency_ms.p99, round(start.bare_starts_per_second), start.vs_bare]]));
       for (const [reason, count] of Object.entries(start.failures)) console.log(`   ${count} failed with ${reason}`);
     }
     if (only.has('burst')) await printBurst(system, bare, tools.url(BENCH_TOOL), Number(values.burst));

@@ -57,8 +57,8 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
   print(`   per round at ${agent.at(-1)!.rounds} rounds / at ${agent[0].rounds}: stepwise ${agentGrowth.stepwise}, bare agent ${agentGrowth.bare_agent}`);
 
   const start = await measureStartRate(system, mode.periodMs);
-  print(table(`Floor 4. POST /runs alone (no worker polls; ${start.concurrency} at a time, ${mode.periodMs / 1000} s)`, ['requests/s', 'errors', 'latency p50', 'p99', 'terminated'],
-    [[round(start.requests_per_second), start.errors, start.latency_ms.p50, start.latency_ms.p99, start.terminated]]));
+  print(table(`Floor 4. POST /runs alone (no worker polls; ${start.concurrency} at a time, ${mode.periodMs / 1000} s)`, ['requests/s', 'errors', 'latency p50', 'p99', 'bare starts/s', 'vs bare', 'terminated'],
+    [[round(start.requests_per_second), start.errors, start.latency_ms.p50, start.latency_ms.p99, round(start.bare_starts_per_second), start.vs_bare, start.terminated]]));
   for (const [reason, count] of Object.entries(start.failures)) print(`   POST /runs alone: ${count} failed with ${reason}`);
 
   return { chain, single_step_throughput: singleStep, agent_rounds: agent, agent_round_growth: agentGrowth, post_runs_alone: { ...start, requests_per_second: round(start.requests_per_second) } };

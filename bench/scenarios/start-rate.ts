@@ -1,8 +1,11 @@
 // Floor: `POST /workflows/{uuid}/runs` alone. A second API process of the same system starts runs on a task
 // queue nobody polls, so what is measured is the request, its rows and the workflow start, nothing after.
 // Every execution it started is terminated at the end (the API's reconciler then records their end).
+// Beside it, in the same minute, the floor: the same workflow start (input, memo, summary, search
+// attributes, the same payload codec) sent straight to Temporal by a client at the same concurrency.
 import { randomUUID } from 'node:crypto';
-import { runWorkflowId } from '@app/contracts';
+import { RUN_WORKFLOW_TYPE, runWorkflowId, type WorkflowDefinition } from '@app/contracts';
+import { runSearchAttributes } from '../../apps/api/src/temporal/search-attributes';
 import { startProcess, type System } from '../support/system';
 import { measureThroughput, type ThroughputSample } from './throughput';
 
@@ -13,6 +16,10 @@ export interface StartRateResult {
   /** The task queue nobody polls that the runs were started on. */
   task_queue: string;
   requests_per_second: number;
+  /** Bare Temporal: workflow starts per second, the same start sent by a client alone. */
+  bare_starts_per_second: number;
+  /** requests_per_second / bare_starts_per_second. */
+  vs_bare: number;
   errors: number;
   failures: Record<string, number>;
   latency_ms: ThroughputSample['latency_ms'];
@@ -37,13 +44,42 @@ export async function measureStartRate(system: System, periodMs: number, concurr
       started.push(body.uuid);
     };
     const sample = await measureThroughput(startRun, concurrency, periodMs);
-    return { concurrency, task_queue: taskQueue, requests_per_second: sample.runs_per_second, errors: sample.errors, failures: sample.failures, latency_ms: sample.latency_ms, terminated: started.length };
+    const definition = (await system.get(`/workflows/${workflowUuid}`)) as unknown as WorkflowDefinition;
+    const bare = await measureThroughput(() => bareStart(system, taskQueue, definition, started), concurrency, periodMs);
+    return {
+      concurrency,
+      task_queue: taskQueue,
+      requests_per_second: sample.runs_per_second,
+      bare_starts_per_second: bare.runs_per_second,
+      vs_bare: Math.round((sample.runs_per_second / bare.runs_per_second) * 100) / 100,
+      errors: sample.errors,
+      failures: sample.failures,
+      latency_ms: sample.latency_ms,
+      terminated: started.length,
+    };
   } finally {
     await terminateAll(system, started);
     const exited = new Promise((resolve) => api.once('exit', resolve));
     api.kill('SIGTERM');
     await exited;
   }
+}
+
+/** What the API's RunLauncher sends for a new run, without the request, its rows or its answer. */
+async function bareStart(system: System, taskQueue: string, definition: WorkflowDefinition, started: string[]): Promise<void> {
+  const runUuid = randomUUID();
+  const userId = 'bench';
+  await system.temporal.workflow.start(RUN_WORKFLOW_TYPE, {
+    workflowId: runWorkflowId(runUuid),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    taskQueue,
+    args: [{ run_uuid: runUuid, user_id: userId, definition, instances: definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() })), heartbeat_timeout_seconds: 30 }],
+    staticSummary: `${definition.name} — run ${runUuid}`,
+    memo: { run_uuid: runUuid, workflow_uuid: definition.uuid, workflow_name: definition.name, user_id: userId },
+    typedSearchAttributes: runSearchAttributes({ run_uuid: runUuid, workflow_uuid: definition.uuid, workflow_name: definition.name, user_id: userId }),
+  });
+  started.push(runUuid);
 }
 
 /** Terminates the executions, twenty at a time, so none is left open on the shared server. */

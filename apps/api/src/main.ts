@@ -6,7 +6,9 @@ import { createApiApp } from './create-app';
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApiApp(config);
-  await app.listen(config.api.port, '0.0.0.0');
+  // Nest hands listen's arguments to Node's server.listen(port, host, backlog); its types leave the backlog out.
+  const listen = app.listen.bind(app) as unknown as (port: number, host: string, backlog: number) => Promise<unknown>;
+  await listen(config.api.port, '0.0.0.0', config.api.listenBacklog);
   new Logger('api').log(`API listening on http://127.0.0.1:${config.api.port}/api/v1 (docs: /api/docs)`);
 }
 

@@ -11,7 +11,7 @@ export abstract class AppConfig {
   declare readonly databasePoolSize: number;
   declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number };
   declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
-  declare readonly api: { port: number; bodyLimitBytes: number };
+  declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number };
   /**
    * The `openai` provider (any OpenAI-compatible server), the model timeout of every provider. `apiKey` is
    * optional by design: local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) take none, and `npm start`
@@ -208,6 +208,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     api: {
       port: integer(env, 'API_PORT', 3000),
       bodyLimitBytes: integer(env, 'API_BODY_LIMIT_BYTES', 1024 * 1024),
+      // Connections the kernel queues while the API is busy: Node's 511 refused part of a burst of 2,000
+      // POST /runs (connect timeouts, resets). Linux caps it at net.core.somaxconn.
+      listenBacklog: integer(env, 'API_LISTEN_BACKLOG', 4096),
     },
     model: {
       baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'),

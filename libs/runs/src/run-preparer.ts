@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
 import { assertAcceptsRuns, type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy, type RunOrigin } from '@app/domain';
-import { definitionOf, type RunRepository, type WorkflowRepository } from '@app/persistence';
+import { definitionOf, type RunRepository, type RunWithSteps, type WorkflowRepository } from '@app/persistence';
 import { preparedRunOf, runIdentity } from './prepared-run';
 import type { ToolManifestService } from './tool-manifest.service';
 
@@ -20,6 +20,13 @@ export interface RunRequest {
   budget?: RunBudget;
 }
 
+/** A prepared run; `written`: the new run as its rows show it (null when it was recorded already). */
+export interface Prepared {
+  created: boolean;
+  run: PreparedRun;
+  written?: RunWithSteps | null;
+}
+
 /**
  * How every run begins, whoever starts it (REST, a webhook, a schedule): snapshot the definition, record
  * the run, its trigger data and its pending steps. `created: false` when a run with that uuid exists.
@@ -32,7 +39,7 @@ export class RunPreparer {
     private readonly models: ModelPolicy = { allowed: [], maxMaxTokens: Number.MAX_SAFE_INTEGER },
   ) {}
 
-  async prepare(request: RunRequest): Promise<{ created: boolean; run: PreparedRun }> {
+  async prepare(request: RunRequest): Promise<Prepared> {
     const record = await this.workflows.find(request.userId, request.workflowUuid);
     if (!record) throw notFound('Workflow', request.workflowUuid);
     const definition = definitionOf(record);
@@ -45,11 +52,11 @@ export class RunPreparer {
    * A dry run of a definition not saved yet (the assistant's candidate, under the uuid it will be saved as):
    * the same rows and input as any run; there is no saved tool manifest to drift from.
    */
-  prepareUnsaved(request: Omit<RunRequest, 'origin'> & { dryRun: true }, definition: WorkflowDefinition): Promise<{ created: boolean; run: PreparedRun }> {
+  prepareUnsaved(request: Omit<RunRequest, 'origin'> & { dryRun: true }, definition: WorkflowDefinition): Promise<Prepared> {
     return this.record(request, definition, async () => null);
   }
 
-  private async record(request: Omit<RunRequest, 'origin'>, definition: WorkflowDefinition, driftOf: () => Promise<ToolDrift | null>): Promise<{ created: boolean; run: PreparedRun }> {
+  private async record(request: Omit<RunRequest, 'origin'>, definition: WorkflowDefinition, driftOf: () => Promise<ToolDrift | null>): Promise<Prepared> {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
@@ -57,7 +64,7 @@ export class RunPreparer {
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
     const output = request.triggerOutput;
-    const created = await this.runs.create({
+    const { created, written } = await this.runs.start({
       ...runIdentity(request, definition),
       schedule_id: request.scheduleId ?? null,
       dry_run: request.dryRun ?? false,
@@ -66,7 +73,7 @@ export class RunPreparer {
       trigger_output: { uuid: randomUUID(), raw_data: output, summary: summarizeOutput(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
       steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
     });
-    if (created) return { created, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances, ...(request.dryRun ? { dry_run: true as const } : {}), ...(request.budget ? { budget: request.budget } : {}) } };
+    if (created) return { created, written, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances, ...(request.dryRun ? { dry_run: true as const } : {}), ...(request.budget ? { budget: request.budget } : {}) } };
     // Already recorded (a repeated delivery, a retried activity): the run as it was stored.
     const existing = await this.runs.find(request.userId, request.runUuid);
     if (!existing) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });

@@ -30,6 +30,16 @@ describe(`${RunRepository.name}: starting runs`, () => {
     expect(await rows.runsInFlight(userId)).toBe(1);
   });
 
+  it('answers a start with the run as written, which is the run as read back', async () => {
+    const { userId, run } = await workflowWithRun(workflows, 3);
+
+    const { created, written } = await runs.start({ ...run, budget: { max_tokens: 500 } });
+    expect(created).toBe(true);
+
+    expect(written).toEqual(await runs.find(userId, run.uuid));
+    expect(await runs.start(run)).toEqual({ created: false, written: null });
+  });
+
   it(`refuses the run past ${RUNS_IN_FLIGHT_LIMIT} in flight with TOO_MANY_RUNS_IN_FLIGHT, writing nothing`, async () => {
     const { userId, workflowUuid, run, anotherRun } = await workflowWithRun(workflows);
     for (let i = 0; i < RUNS_IN_FLIGHT_LIMIT; i++) await runs.create(anotherRun());

@@ -101,7 +101,7 @@ export class RunsService {
    * again while it is recorded running: Temporal's conflict policy joins the execution if it exists, so a
    * request that died between recording and starting is completed by its repeat.
    */
-  private async launch(userId: string, { created, run }: { created: boolean; run: PreparedRun }) {
+  private async launch(userId: string, { created, run, written }: { created: boolean; run: PreparedRun; written?: RunWithSteps | null }) {
     const recorded = created ? null : await this.find(userId, run.run_uuid);
     if (created || (recorded && isInFlight(recorded.status))) {
       try {
@@ -119,8 +119,9 @@ export class RunsService {
       this.metrics.runsStarted.inc();
       this.logger.log({ msg: 'run started', run_uuid: run.run_uuid, workflow_uuid: run.definition.uuid });
     }
-    // A repeat answers with the run as it read it: starting its execution again changes no row.
-    return { created, run: this.view(recorded ?? (await this.find(userId, run.run_uuid))) };
+    // A repeat answers with the run as it read it: starting its execution again changes no row. A new run
+    // answers as it was written (its workflow may have moved it on since: GET shows that).
+    return { created, run: this.view(recorded ?? written ?? (await this.find(userId, run.run_uuid))) };
   }
 
   async get(userId: string, runUuid: string) {

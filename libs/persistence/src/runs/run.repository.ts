@@ -15,6 +15,12 @@ export abstract class RunRepository {
    * workflow. False when a run with that uuid exists already (a repeated delivery).
    */
   abstract create(run: NewRun): Promise<boolean>;
+  /**
+   * `create`, also answering with the run as written (what GET shows until its workflow moves it on), so
+   * that a start needs no read back; `written` is null when it existed already, and for a resumed run
+   * (whose carried outputs are its parent's rows).
+   */
+  abstract start(run: NewRun): Promise<{ created: boolean; written: RunWithSteps | null }>;
   /** Removes a run that was recorded but never started (Temporal was unreachable), uncounted on its workflow. */
   abstract discardUnstarted(runUuid: string): Promise<void>;
   /** The run with its steps in order; a looping step's iterations nested under it, bounded (ITERATIONS_SHOWN_AT_EACH_END). */

@@ -1,12 +1,12 @@
 import { IN_FLIGHT_RUN_STATUSES, outcomeOf, type BudgetState, type FinalStatus } from '@app/contracts';
-import { In, type DataSource, type EntityManager } from 'typeorm';
-import { DomainError, ErrorCode } from '@app/domain';
+import { In, type DataSource } from 'typeorm';
 import { pageOf, type Page, type PageRequest } from '../pages';
-import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
+import { ModelCallEntity, RunEntity, StepInstanceEntity, ToolCallEntity } from './run.entities';
 import { runOf } from './run.mappers';
 import type { NewRun, NotificationRecord, RunFilter, RunRecord, RunWithSteps } from './run.records';
 import { RunRepository, type StaleRun } from './run.repository';
 import { giveRunPlace, runTokensFrom, runTransaction } from './run-sql';
+import { insertRunRows, NoQuotaRow, startClock, takePlaceAndCount, writtenRun } from './run-start-sql';
 import { RunWithStepsQuery } from './run-with-steps.query';
 
 const INTERRUPTED_ATTEMPT = 'Interrupted: the run ended before this attempt finished';
@@ -26,11 +26,15 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async create(run: NewRun): Promise<boolean> {
+    return (await this.start(run)).created;
+  }
+
+  async start(run: NewRun): Promise<{ created: boolean; written: RunWithSteps | null }> {
     try {
-      await this.insertRun(run);
-      return true;
+      const now = await this.insertRun(run);
+      return { created: true, written: writtenRun(run, now) };
     } catch (error) {
-      if ((error as { code?: string }).code === 'ER_DUP_ENTRY' && (await this.dataSource.manager.existsBy(RunEntity, { uuid: run.uuid }))) return false;
+      if ((error as { code?: string }).code === 'ER_DUP_ENTRY' && (await this.dataSource.manager.existsBy(RunEntity, { uuid: run.uuid }))) return { created: false, written: null };
       throw error;
     }
   }
@@ -46,27 +50,24 @@ export class TypeormRunRepository extends RunRepository {
     });
   }
 
-  private async insertRun(run: NewRun): Promise<void> {
-    const trigger = 'carried_output_id' in run.trigger_output ? null : run.trigger_output;
-    // The user's counter row exists before the transaction, which then only ever updates it: an INSERT
-    // IGNORE inside would take a shared lock that two concurrent starts both hold and both need to upgrade.
-    await this.dataSource.query('INSERT IGNORE INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', [run.user_id]);
-    await runTransaction(this.dataSource, async (manager) => {
-      // First, so that a user's concurrent starts queue on one row lock before taking any other.
-      await this.takeRunPlace(manager, run.user_id);
-      await manager.insert(RunEntity, runRow(run, trigger ? trigger.uuid : (run.trigger_output as { carried_output_id: string | null }).carried_output_id));
-      if (trigger) await manager.insert(StepOutputEntity, { ...trigger, run_uuid: run.uuid, user_id: run.user_id, step_instance_uuid: null } as never);
-      if (run.steps.length) await manager.insert(StepInstanceEntity, stepRows(run));
-      await manager.query('UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', [run.workflow_uuid]);
-    });
-  }
-
-  /** A place among the user's runs in flight, taken in the run's own transaction: a refusal writes nothing. */
-  private async takeRunPlace(manager: EntityManager, userId: string): Promise<void> {
-    const limit = this.maxRunsInFlight ?? Number.MAX_SAFE_INTEGER;
-    const taken = (await manager.query('UPDATE user_quotas SET runs_in_flight = runs_in_flight + 1 WHERE user_id = ? AND runs_in_flight < ?', [userId, limit])) as { affectedRows: number };
-    if (taken.affectedRows === 0) {
-      throw new DomainError(ErrorCode.TooManyRunsInFlight, `You have ${limit} runs running or waiting already: let some end, or cancel them`, { limit });
+  /** The run's rows in one transaction; the database time they were written at. */
+  private async insertRun(run: NewRun): Promise<Date> {
+    const write = () =>
+      runTransaction(this.dataSource, async (manager) => {
+        const now = await startClock(manager, run.user_id);
+        await insertRunRows(manager, run, now);
+        await takePlaceAndCount(manager, run, this.maxRunsInFlight);
+        return now;
+      });
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof NoQuotaRow)) throw error;
+      // A user's first run: the counter row is made outside the transaction, which then only ever updates
+      // it (an INSERT IGNORE inside would take a shared lock two concurrent starts both hold and both need
+      // to upgrade).
+      await this.dataSource.query('INSERT IGNORE INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', [run.user_id]);
+      return write();
     }
   }
 
@@ -130,42 +131,4 @@ export class TypeormRunRepository extends RunRepository {
   async recordNotification(runUuid: string, notification: NotificationRecord): Promise<void> {
     await runTransaction(this.dataSource, (manager) => manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never }));
   }
-}
-
-/** The new run's row: running, no tokens yet. */
-function runRow(run: NewRun, triggerOutputId: string | null) {
-  return {
-    uuid: run.uuid,
-    user_id: run.user_id,
-    workflow_uuid: run.workflow_uuid,
-    workflow_name: run.workflow_name,
-    status: 'running',
-    definition: run.definition as never,
-    trigger_output_id: triggerOutputId,
-    temporal_workflow_id: run.temporal_workflow_id,
-    schedule_id: run.schedule_id,
-    parent_run_uuid: run.resume?.parent_run_uuid ?? null,
-    resumed_from_step_uuid: run.resume?.from_step_uuid ?? null,
-    dry_run: run.dry_run ?? false,
-    budget: (run.budget ? { max_tokens: run.budget.max_tokens, paused_at_tokens: null } : null) as never,
-    tool_drift: (run.tool_drift ?? null) as never,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    total_tokens: 0,
-  };
-}
-
-/** Its step rows: pending, or completed and carried over from the parent run a resumed run continues. */
-function stepRows(run: NewRun) {
-  return run.steps.map(({ carried, ...step }, position) => ({
-    ...step,
-    run_uuid: run.uuid,
-    user_id: run.user_id,
-    position,
-    attempts: 0,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    total_tokens: 0,
-    ...(carried ? { status: 'completed', output_id: carried.output_id, carried_from_run_uuid: carried.from_run_uuid, finished_at: carried.finished_at } : { status: 'pending' }),
-  }));
 }
