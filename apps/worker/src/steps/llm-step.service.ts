@@ -22,14 +22,17 @@ export class LlmStepService {
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<OutputRef> {
-    const done = await completedOutput(this.steps, this.outputs, context);
-    if (done) return done;
     const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system },
       { role: 'user', content: input.user },
     ];
-    await this.steps.startStep(context.instance_uuid, input.record, messages); // the messages: what the model call's audit refers to, even if it fails
+    // The messages: what the model call's audit refers to, even if it fails. A row an earlier attempt
+    // completed is not started again (asking only then saves a read per step).
+    if (!(await this.steps.startStep(context.instance_uuid, input.record, messages))) {
+      const done = await completedOutput(this.steps, this.outputs, context);
+      if (done) return done;
+    }
     const response = await this.models.call(context, 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope);
     const output = newOutput(context, answer.data);

@@ -4,8 +4,11 @@ import type { LoopState, StepInstanceRecord } from './run.records';
 /** A step instance's row through its life (the worker's activities): started, waiting, completed or failed; a loop's iteration rows. */
 export abstract class StepRepository {
   abstract instance(instanceUuid: string): Promise<StepInstanceRecord | null>;
-  /** Marks a step running (keeps the first started_at) and counts the attempt; `messages`: its first chat messages, saved with it. */
-  abstract startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<void>;
+  /**
+   * Marks a step running (keeps the first started_at) and counts the attempt; `messages`: its first chat
+   * messages, saved with it. False when the row was not pending or running (an earlier attempt ended it).
+   */
+  abstract startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean>;
   /** The step's chat messages so far (an LLM step's, an agent's transcript; column messages): the model calls' audit refers to them by position. */
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
   /** Stores the output and completes the step, summing its model calls' tokens, in one transaction. */

@@ -16,9 +16,9 @@ export class TypeormStepRepository extends StepRepository {
     return row ? stepInstanceOf(row) : null;
   }
 
-  async startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<void> {
+  async startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
     const started = { status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' };
-    await runStatement(this.dataSource, (manager) =>
+    const result = await runStatement(this.dataSource, (manager) =>
       manager
         .createQueryBuilder()
         .update(StepInstanceEntity)
@@ -26,6 +26,7 @@ export class TypeormStepRepository extends StepRepository {
         .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
         .execute(),
     );
+    return result.affected === 1;
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
