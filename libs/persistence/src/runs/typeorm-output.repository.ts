@@ -16,11 +16,17 @@ export class TypeormOutputRepository extends OutputRepository {
   }
 
   async triggerOutput(runUuid: string): Promise<OutputRecord | null> {
-    const run = await this.dataSource.manager.findOne(RunEntity, { where: { uuid: runUuid }, select: { uuid: true, trigger_output_id: true } });
-    return run?.trigger_output_id ? this.byId(run.trigger_output_id) : null;
+    const row = await this.outputs().innerJoin(RunEntity, 'r', 'r.trigger_output_id = o.uuid').where('r.uuid = :runUuid', { runUuid }).getOne();
+    return row && outputOf(row);
   }
 
   async outputOfStep(runUuid: string, stepUuid: string): Promise<OutputRecord | null> {
+    // A completed step's own output in one read (every step reads the one before it); else the step's row decides.
+    const own = await this.outputs()
+      .innerJoin(StepInstanceEntity, 'i', "i.output_id = o.uuid AND i.status = 'completed'")
+      .where('i.run_uuid = :runUuid AND i.step_definition_uuid = :stepUuid AND i.parent_instance_uuid IS NULL', { runUuid, stepUuid })
+      .getOne();
+    if (own) return outputOf(own);
     const step = await this.stepRow(runUuid, stepUuid);
     return step && this.outputBeneath(runUuid, stepUuid, step);
   }
@@ -42,6 +48,10 @@ export class TypeormOutputRepository extends OutputRepository {
 
   async storeOutput(output: NewOutput): Promise<void> {
     await runTransaction(this.dataSource, (manager) => manager.insert(StepOutputEntity, output as never));
+  }
+
+  private outputs() {
+    return this.dataSource.manager.createQueryBuilder(StepOutputEntity, 'o');
   }
 
   private async byId(outputId: string): Promise<OutputRecord | null> {
