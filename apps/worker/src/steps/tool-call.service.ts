@@ -40,8 +40,17 @@ export class ToolCallService {
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
    */
   async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, transcriptUuid = context.instance_uuid): Promise<ToolCallResult> {
-    const { messages, next } = await this.transcript.load(transcriptUuid, position);
-    const earlier = await this.answeredCall(context, call, next);
+    // The tool is looked up while the transcript is checked: only the message at `position` is read, not the conversation.
+    const [stored, tool] = await Promise.all([
+      this.transcript.at(transcriptUuid, position),
+      this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
+    ]);
+    const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
+      const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
+      await this.transcript.put(transcriptUuid, position, message);
+      return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
+    };
+    const earlier = await this.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;
     const started_at = new Date();
     // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
@@ -57,11 +66,6 @@ export class ToolCallService {
         ...(fields.status === 'running' ? { finished_at: null, duration_ms: null } : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
         ...fields,
       });
-    const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
-      const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
-      await this.transcript.append(transcriptUuid, messages, message);
-      return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
-    };
 
     let args: unknown;
     try {
@@ -71,7 +75,6 @@ export class ToolCallService {
       await audit({ status: 'failed', input: null, output: null, error_message });
       return answer('failed', { error: error_message });
     }
-    const tool = await this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name);
     if (tool && !tool.builtin && tool.record.mcp) Object.assign(named, { tool_name: tool.record.name, mcp_server: tool.record.mcp.connection.name });
     if (!tool) {
       const error_message = `no tool named ${call.name} is available to this agent`;
@@ -96,13 +99,22 @@ export class ToolCallService {
   }
 
   /**
-   * A call whose answer an earlier attempt already put in the transcript but never reported to
-   * Temporal (it was down, or the worker died right after): its result, without calling the tool again.
+   * A call an earlier attempt finished but never reported to Temporal (it was down, or the worker died right
+   * after): its result, without calling the tool again. Its answer is in the transcript, or, when that attempt
+   * died between the call's audit and the transcript, only in the audit, from where `answer` puts it in place.
    */
-  private async answeredCall(context: StepContext, call: ToolCallRequest, answer: ChatMessage | null): Promise<ToolCallResult | null> {
-    if (answer?.role !== 'tool' || answer.tool_call_id !== call.id) return null;
-    const content: unknown = JSON.parse(answer.content ?? 'null');
+  private async answeredCall(
+    context: StepContext,
+    call: ToolCallRequest,
+    stored: ChatMessage | null,
+    attempt: number,
+    answer: (status: 'completed', content: unknown) => Promise<ToolCallResult>,
+  ): Promise<ToolCallResult | null> {
+    // A first attempt finds nothing of its own: no read unless the transcript holds this call's answer.
+    if (stored ? stored.role !== 'tool' || stored.tool_call_id !== call.id : attempt === 1) return null;
     const completed = await this.calls.completedToolCall(context.instance_uuid, call.id);
+    if (!stored) return completed && answer('completed', completed.output);
+    const content: unknown = JSON.parse(stored.content ?? 'null');
     return { status: completed ? 'completed' : 'failed', summary: summarizeOutput(content), size_bytes: byteSize(content) };
   }
 
