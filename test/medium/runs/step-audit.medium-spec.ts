@@ -141,4 +141,22 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await steps.messageAt(step, 1)).toEqual({ length: 3, message: message(1) });
     expect(await steps.messageAt(step, 3)).toEqual({ length: 3, message: null });
   });
+
+  it("ends a tool call's running attempt and appends its answer in one statement, or writes neither", async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    await steps.saveMessages(step, [{ role: 'user', content: 'go' }]);
+    await audit.recordToolCall(toolCall(run, step, { attempt: 1 }));
+    const end = { step_instance_uuid: step, tool_call_id: 'call_medium', attempt: 1, status: 'completed' as const, output: { ok: true }, error_message: null, duration_ms: 3, finished_at: new Date() };
+    const message = { role: 'tool', tool_call_id: 'call_medium', content: '{"ok":true}' };
+
+    const misplaced = await audit.recordToolAnswer(end, { instance_uuid: step, position: 2, message });
+    const recorded = await audit.recordToolAnswer(end, { instance_uuid: step, position: 1, message });
+    const again = await audit.recordToolAnswer(end, { instance_uuid: step, position: 2, message });
+
+    expect([misplaced, recorded, again]).toEqual([false, true, false]);
+    expect(await audit.completedToolCall(step, 'call_medium')).toMatchObject({ attempt: 1, output: { ok: true }, duration_ms: 3 });
+    expect(await steps.messagesOf(step)).toEqual([{ role: 'user', content: 'go' }, message]);
+  });
 });
