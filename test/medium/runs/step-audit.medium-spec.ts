@@ -124,4 +124,39 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     ]);
     expect(await audit.completedToolCall(step, 'call_medium')).toMatchObject({ attempt: 2, output: { ok: true } });
   });
+
+  it('appends a message only at the position given, however long the transcript, and reads one message alone', async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    const message = (n: number) => ({ role: 'user', content: `message ${n} é \u2028 "quoted"` });
+    await steps.saveMessages(step, [message(0), message(1)]);
+
+    const appended = await steps.appendMessage(step, 2, message(2));
+    const retried = await steps.appendMessage(step, 2, message(2));
+    const ahead = await steps.appendMessage(step, 4, message(4));
+
+    expect([appended, retried, ahead]).toEqual([true, false, false]);
+    expect(await steps.messagesOf(step)).toEqual([message(0), message(1), message(2)]);
+    expect(await steps.messageAt(step, 1)).toEqual({ length: 3, message: message(1) });
+    expect(await steps.messageAt(step, 3)).toEqual({ length: 3, message: null });
+  });
+
+  it("ends a tool call's running attempt and appends its answer in one statement, or writes neither", async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    await steps.saveMessages(step, [{ role: 'user', content: 'go' }]);
+    await audit.recordToolCall(toolCall(run, step, { attempt: 1 }));
+    const end = { step_instance_uuid: step, tool_call_id: 'call_medium', attempt: 1, status: 'completed' as const, output: { ok: true }, error_message: null, duration_ms: 3, finished_at: new Date() };
+    const message = { role: 'tool', tool_call_id: 'call_medium', content: '{"ok":true}' };
+
+    const misplaced = await audit.recordToolAnswer(end, { instance_uuid: step, position: 2, message });
+    const recorded = await audit.recordToolAnswer(end, { instance_uuid: step, position: 1, message });
+    const again = await audit.recordToolAnswer(end, { instance_uuid: step, position: 2, message });
+
+    expect([misplaced, recorded, again]).toEqual([false, true, false]);
+    expect(await audit.completedToolCall(step, 'call_medium')).toMatchObject({ attempt: 1, output: { ok: true }, duration_ms: 3 });
+    expect(await steps.messagesOf(step)).toEqual([{ role: 'user', content: 'go' }, message]);
+  });
 });

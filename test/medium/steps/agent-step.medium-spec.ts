@@ -105,4 +105,44 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     expect(await setup.rows.step(agent.context.instance_uuid)).toMatchObject({ status: 'completed', output_id: output.output_id, total_tokens: 15 + 33 });
     expect(setup.model.requests).toHaveLength(2);
   });
+
+  it('answers a retried turn from the audit when its earlier attempt died before the transcript had the answer', async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+    await setup.steps.saveMessages(agent.context.instance_uuid, (await setup.rows.messages(agent.context.instance_uuid)).slice(0, 2));
+
+    const retried = await sut.turn(agent.context, agent.step, agent.tools, 1, 2, activityScope(2));
+
+    expect(retried).toMatchObject({ conversation_length: 3, tool_calls: [call], usage: { total_tokens: 15 } });
+    expect(setup.model.requests).toHaveLength(1);
+    expect(await setup.rows.messages(agent.context.instance_uuid)).toEqual([expect.anything(), expect.anything(), expect.objectContaining({ role: 'assistant', tool_calls: [call] })]);
+  });
+
+  it('answers a retried tool call from the audit when its earlier attempt died before the transcript had the answer', async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+    const result = await toolCalls.call(agent.context, agent.step, call, 3, activityScope());
+    const answered = await setup.rows.messages(agent.context.instance_uuid);
+    await setup.steps.saveMessages(agent.context.instance_uuid, answered.slice(0, 3));
+
+    const retried = await toolCalls.call(agent.context, agent.step, call, 3, activityScope(2));
+
+    expect(retried).toEqual(result);
+    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([expect.objectContaining({ attempt: 1, status: 'completed' })]);
+    expect(await setup.rows.messages(agent.context.instance_uuid)).toEqual(answered);
+  });
+
+  it('puts an answer at its position when the transcript holds more (a reset run), dropping what followed', async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+    await toolCalls.call(agent.context, agent.step, call, 3, activityScope());
+    const stale = { id: 'call_stale', name: 'get_output', arguments: '{}' };
+
+    const result = await toolCalls.call(agent.context, agent.step, stale, 3, activityScope());
+
+    expect(result).toMatchObject({ status: 'failed' });
+    const messages = await setup.rows.messages(agent.context.instance_uuid);
+    expect(messages).toHaveLength(4);
+    expect(messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_stale' });
+  });
 });

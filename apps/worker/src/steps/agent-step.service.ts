@@ -41,21 +41,25 @@ export class AgentStepService {
 
   async turn(context: StepContext, step: CustomAgentStep, tools: ToolSpec[], turn: number, length: number, scope: ActivityScope): Promise<AgentTurnResult> {
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
-    const earlier = await this.answeredTurn(context, turn, length, next);
+    const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
     if (earlier) return earlier;
     const response = await this.models.call(context, turn, { ...modelOf(step), messages, tools }, scope);
-    const conversation_length = await this.transcript.append(context.instance_uuid, messages, response.message);
+    const conversation_length = await this.transcript.put(context.instance_uuid, length, response.message);
     return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
   }
 
   /**
-   * A turn an earlier attempt finished (the model's answer stored at its position, its call completed)
-   * but never reported to Temporal: its result, without asking the model again.
+   * A turn an earlier attempt finished (its model call completed) but never reported to Temporal: its result,
+   * without asking the model again. The answer is at its position in the transcript, or, when that attempt
+   * died between the call's audit and the transcript, in the call's audit, from where it is put in place.
    */
-  private async answeredTurn(context: StepContext, turn: number, length: number, answer: ChatMessage | null): Promise<AgentTurnResult | null> {
-    if (answer?.role !== 'assistant') return null;
+  private async answeredTurn(context: StepContext, turn: number, length: number, stored: ChatMessage | null, attempt: number): Promise<AgentTurnResult | null> {
+    // A first attempt finds nothing of its own: no read unless the transcript holds a model answer there.
+    if (stored ? stored.role !== 'assistant' : attempt === 1) return null;
     const call = await this.calls.completedModelCall(context.instance_uuid, turn);
     if (!call) return null;
+    const answer = stored ?? (call.response as { message: ChatMessage }).message;
+    if (!stored) await this.transcript.put(context.instance_uuid, length, answer);
     const { prompt_tokens, completion_tokens, total_tokens } = call;
     return { tool_calls: answer.tool_calls ?? [], conversation_length: length + 1, usage: { prompt_tokens, completion_tokens, total_tokens } };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { END_TOOL_NAME, type ChatMessage, type CustomAgentStep, type StepContext, type ToolCallRequest, type ToolCallResult } from '@app/contracts';
 import { byteSize, summarizeOutput } from '@app/domain';
 import { inClientSpan, Metrics } from '@app/observability';
-import { CallAuditRepository, OutputRepository, type CallStatus } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallRecord } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
@@ -14,6 +14,9 @@ const BUILTIN_TIMEOUT_MS = 30_000;
 export const MCP_INLINE_ANSWER_BYTES = 64 * 1024;
 /** The transport kind of the built-in tools that run in the worker (providers' BuiltinToolTransport). */
 const BUILTIN_TRANSPORT = 'builtin';
+
+/** What an attempt's audit row says besides the call's identity. */
+type AttemptFields = { status: CallStatus; output: unknown; error_message: string | null; input: unknown };
 
 /**
  * One tool call of an agent, audited, its answer put into the agent's transcript. Retryable failures
@@ -40,28 +43,14 @@ export class ToolCallService {
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
    */
   async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, transcriptUuid = context.instance_uuid): Promise<ToolCallResult> {
-    const { messages, next } = await this.transcript.load(transcriptUuid, position);
-    const earlier = await this.answeredCall(context, call, next);
+    // The tool is looked up while the transcript is checked: only the message at `position` is read, not the conversation.
+    const [stored, tool] = await Promise.all([
+      this.transcript.at(transcriptUuid, position),
+      this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
+    ]);
+    const { named, audit, answer } = this.attempt(context, call, position, scope, transcriptUuid);
+    const earlier = await this.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;
-    const started_at = new Date();
-    // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
-    const named = { tool_name: call.name, mcp_server: null as string | null };
-    const audit = (fields: { status: CallStatus; output: unknown; error_message: string | null; input: unknown }) =>
-      this.calls.recordToolCall({
-        run_uuid: context.run_uuid,
-        step_instance_uuid: context.instance_uuid,
-        tool_call_id: call.id,
-        attempt: scope.attempt,
-        ...named,
-        started_at,
-        ...(fields.status === 'running' ? { finished_at: null, duration_ms: null } : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
-        ...fields,
-      });
-    const answer = async (status: ToolCallResult['status'], content: unknown): Promise<ToolCallResult> => {
-      const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
-      await this.transcript.append(transcriptUuid, messages, message);
-      return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
-    };
 
     let args: unknown;
     try {
@@ -71,7 +60,6 @@ export class ToolCallService {
       await audit({ status: 'failed', input: null, output: null, error_message });
       return answer('failed', { error: error_message });
     }
-    const tool = await this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name);
     if (tool && !tool.builtin && tool.record.mcp) Object.assign(named, { tool_name: tool.record.name, mcp_server: tool.record.mcp.connection.name });
     if (!tool) {
       const error_message = `no tool named ${call.name} is available to this agent`;
@@ -80,29 +68,77 @@ export class ToolCallService {
     }
     await audit({ status: 'running', input: args, output: null, error_message: null });
     const transport = context.dry_run ? 'dry_run' : tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
+    let output: unknown;
     try {
-      const output = await this.byReferenceIfLarge(context, tool, await this.execute(context, tool, args, scope.signal));
-      await audit({ status: 'completed', input: args, output, error_message: null });
-      this.metrics.toolCalls.inc({ transport, outcome: 'completed' });
-      return answer('completed', output);
+      output = await this.byReferenceIfLarge(context, tool, await this.execute(context, tool, args, scope.signal));
     } catch (error) {
       const error_message = (error as Error).message;
       this.metrics.toolCalls.inc({ transport, outcome: error instanceof ToolCallError ? error.kind : 'failed' });
-      await audit({ status: 'failed', input: args, output: null, error_message });
+      const failed: AttemptFields = { status: 'failed', input: args, output: null, error_message };
       // A cancelled call is the run's cancellation, not an answer for the model.
-      if (scope.signal.aborted || !(error instanceof ToolCallError) || error.retryable) throw error;
-      return answer('failed', { error: error_message });
+      if (scope.signal.aborted || !(error instanceof ToolCallError) || error.retryable) {
+        await audit(failed);
+        throw error;
+      }
+      return answer('failed', { error: error_message }, failed);
     }
+    this.metrics.toolCalls.inc({ transport, outcome: 'completed' });
+    return answer('completed', output, { status: 'completed', input: args, output, error_message: null });
   }
 
   /**
-   * A call whose answer an earlier attempt already put in the transcript but never reported to
-   * Temporal (it was down, or the worker died right after): its result, without calling the tool again.
+   * How this attempt writes: `audit` its row, `answer` the transcript's message (with, when `ended` is given,
+   * the attempt's end in the same statement, its row having said running). `named` is what the row names.
    */
-  private async answeredCall(context: StepContext, call: ToolCallRequest, answer: ChatMessage | null): Promise<ToolCallResult | null> {
-    if (answer?.role !== 'tool' || answer.tool_call_id !== call.id) return null;
-    const content: unknown = JSON.parse(answer.content ?? 'null');
+  private attempt(context: StepContext, call: ToolCallRequest, position: number, scope: ActivityScope, transcriptUuid: string) {
+    const started_at = new Date();
+    // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
+    const named = { tool_name: call.name, mcp_server: null as string | null };
+    // The attempt the row is under: Temporal's, or the call's next when a local activity's count restarted.
+    let attempt = scope.attempt;
+    const record = (fields: AttemptFields): Omit<ToolCallRecord, 'uuid'> => ({
+      run_uuid: context.run_uuid,
+      step_instance_uuid: context.instance_uuid,
+      tool_call_id: call.id,
+      attempt,
+      ...named,
+      started_at,
+      ...(fields.status === 'running' ? { finished_at: null, duration_ms: null } : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
+      ...fields,
+    });
+    const audit = async (fields: AttemptFields) => {
+      attempt = await this.calls.recordToolCall(record(fields));
+    };
+    /** The answer put in the transcript; `ended`: with the attempt's end, written with it when its row says running. */
+    const answer = async (status: ToolCallResult['status'], content: unknown, ended?: AttemptFields): Promise<ToolCallResult> => {
+      const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
+      const together = ended !== undefined && (await this.calls.recordToolAnswer(record(ended), { instance_uuid: transcriptUuid, position, message }));
+      if (!together) {
+        if (ended) await audit(ended);
+        await this.transcript.put(transcriptUuid, position, message);
+      }
+      return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
+    };
+    return { named, audit, answer };
+  }
+
+  /**
+   * A call an earlier attempt finished but never reported to Temporal (it was down, or the worker died right
+   * after): its result, without calling the tool again. Its answer is in the transcript, or, when that attempt
+   * died between the call's audit and the transcript, only in the audit, from where `answer` puts it in place.
+   */
+  private async answeredCall(
+    context: StepContext,
+    call: ToolCallRequest,
+    stored: ChatMessage | null,
+    attempt: number,
+    answer: (status: 'completed', content: unknown) => Promise<ToolCallResult>,
+  ): Promise<ToolCallResult | null> {
+    // A first attempt finds nothing of its own: no read unless the transcript holds this call's answer.
+    if (stored ? stored.role !== 'tool' || stored.tool_call_id !== call.id : attempt === 1) return null;
     const completed = await this.calls.completedToolCall(context.instance_uuid, call.id);
+    if (!stored) return completed && answer('completed', completed.output);
+    const content: unknown = JSON.parse(stored.content ?? 'null');
     return { status: completed ? 'completed' : 'failed', summary: summarizeOutput(content), size_bytes: byteSize(content) };
   }
 

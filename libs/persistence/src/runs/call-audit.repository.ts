@@ -1,5 +1,8 @@
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
 
+/** How a tool call's attempt ended. */
+export type ToolCallEnd = Pick<ToolCallRecord, 'step_instance_uuid' | 'tool_call_id' | 'attempt' | 'status' | 'output' | 'error_message' | 'duration_ms' | 'finished_at'>;
+
 /**
  * The audit of model and tool calls (`model_calls`, `tool_calls`): one row per (step, turn or tool call,
  * attempt), written `running` when the attempt starts and again when it ends, so a retry finds the work done.
@@ -13,6 +16,11 @@ export abstract class CallAuditRepository {
   abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'>): Promise<number>;
   /** One row per (step, tool call, attempt), like model calls. */
   abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'>): Promise<number>;
+  /**
+   * Ends a tool call's attempt (its row written `running` when it started) and appends its answer to the transcript
+   * at `position`, in one statement: false, and nothing written, when either is not as expected.
+   */
+  abstract recordToolAnswer(end: ToolCallEnd, answer: { instance_uuid: string; position: number; message: unknown }): Promise<boolean>;
   /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
   abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
   abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;

@@ -17,6 +17,9 @@ export function runStatement<T>(dataSource: DataSource, work: (manager: EntityMa
   return retryingRolledBack(() => work(dataSource.manager));
 }
 
+/** A JSON value as a raw query returns it: text from a LONGTEXT column, already parsed when the server typed it JSON (MySQL 8's JSON functions). */
+export const jsonOf = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : (value ?? null));
+
 /** Gives back the place the run took among its user's runs in flight (`user_quotas`). */
 export async function giveRunPlace(manager: EntityManager, runUuid: string): Promise<void> {
   await manager.query('UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0) WHERE r.uuid = ?', [runUuid]);

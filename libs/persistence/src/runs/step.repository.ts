@@ -11,6 +11,15 @@ export abstract class StepRepository {
   abstract startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean>;
   /** The step's chat messages so far (an LLM step's, an agent's transcript; column messages): the model calls' audit refers to them by position. */
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
+  /** The step's chat messages alone (not the rest of its row); null when it has none or no row. */
+  abstract messagesOf(instanceUuid: string): Promise<unknown[] | null>;
+  /** How many messages the step has, and the one at `position` if any, without reading the others. */
+  abstract messageAt(instanceUuid: string, position: number): Promise<{ length: number; message: unknown }>;
+  /**
+   * Adds `message` at `position` when the step has exactly `position` messages, in one statement whatever their
+   * number; false (nothing written) otherwise.
+   */
+  abstract appendMessage(instanceUuid: string, position: number, message: unknown): Promise<boolean>;
   /** Stores the output and completes the step, summing its model calls' tokens, in one transaction. */
   abstract completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void>;
   /** Completes a step whose output is one stored already (its latest iteration's or execution's): referenced, not copied. */

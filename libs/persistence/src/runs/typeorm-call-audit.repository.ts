@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CallAuditRepository } from './call-audit.repository';
+import { CallAuditRepository, type ToolCallEnd } from './call-audit.repository';
 import { ModelCallEntity, ToolCallEntity } from './run.entities';
 import { modelCallOf, toolCallOf } from './run.mappers';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
@@ -53,6 +53,32 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
       await write(manager, attempt);
       return attempt;
     });
+  }
+
+  async recordToolAnswer(end: ToolCallEnd, answer: { instance_uuid: string; position: number; message: unknown }): Promise<boolean> {
+    // One statement over both rows: the call is never recorded ended without its answer in place, nor the reverse.
+    const result = (await runStatement(this.dataSource, (manager) =>
+      manager.query(
+        `UPDATE tool_calls t JOIN workflow_step_instances s ON s.uuid = ?
+            SET t.status = ?, t.output = ?, t.error_message = ?, t.duration_ms = ?, t.finished_at = ?,
+                s.messages = JSON_ARRAY_APPEND(COALESCE(s.messages, '[]'), '$', JSON_EXTRACT(?, '$'))
+          WHERE t.step_instance_uuid = ? AND t.tool_call_id = ? AND t.attempt = ? AND t.status = 'running' AND COALESCE(JSON_LENGTH(s.messages), 0) = ?`,
+        [
+          answer.instance_uuid,
+          end.status,
+          JSON.stringify(end.output ?? null),
+          end.error_message,
+          end.duration_ms,
+          end.finished_at,
+          JSON.stringify(answer.message),
+          end.step_instance_uuid,
+          end.tool_call_id,
+          end.attempt,
+          answer.position,
+        ],
+      ),
+    )) as { affectedRows: number };
+    return result.affectedRows > 0;
   }
 
   async completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null> {

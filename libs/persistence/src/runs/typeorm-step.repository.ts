@@ -3,7 +3,7 @@ import type { NewOutput } from './output.repository';
 import { RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
 import type { LoopState, StepInstanceRecord } from './run.records';
-import { runStatement, runTransaction, stepTokensFrom } from './run-sql';
+import { jsonOf, runStatement, runTransaction, stepTokensFrom } from './run-sql';
 import { StepRepository } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
@@ -31,6 +31,30 @@ export class TypeormStepRepository extends StepRepository {
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
     await runStatement(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages as never }));
+  }
+
+  async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
+    const [row] = (await this.dataSource.query('SELECT messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { messages: unknown }[];
+    return (jsonOf(row?.messages) as unknown[] | null) ?? null;
+  }
+
+  async messageAt(instanceUuid: string, position: number): Promise<{ length: number; message: unknown }> {
+    const [row] = (await this.dataSource.query('SELECT JSON_LENGTH(messages) AS length, JSON_EXTRACT(messages, ?) AS message FROM workflow_step_instances WHERE uuid = ?', [
+      `$[${position}]`,
+      instanceUuid,
+    ])) as { length: number | string | null; message: unknown }[];
+    return { length: Number(row?.length ?? 0), message: jsonOf(row?.message) };
+  }
+
+  async appendMessage(instanceUuid: string, position: number, message: unknown): Promise<boolean> {
+    // The server appends to the stored array: the earlier messages neither travel nor get serialized again.
+    const result = (await runStatement(this.dataSource, (manager) =>
+      manager.query(
+        "UPDATE workflow_step_instances SET messages = JSON_ARRAY_APPEND(COALESCE(messages, '[]'), '$', JSON_EXTRACT(?, '$')) WHERE uuid = ? AND COALESCE(JSON_LENGTH(messages), 0) = ?",
+        [JSON.stringify(message), instanceUuid, position],
+      ),
+    )) as { affectedRows: number };
+    return result.affectedRows === 1;
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
