@@ -45,7 +45,7 @@ describe('MySQL connections dropped during a step', () => {
     // While the model answers, the first step's row is locked: its closing write (output + step completed,
     // one transaction) waits on it, and its connection dies in the middle of that transaction.
     const release = await admin.lockRow('workflow_step_instances', run.steps[0].uuid);
-    await admin.waitForStatement(workerUser, 'UPDATE `workflow_step_instances`');
+    await admin.waitForStatement(workerUser, 'UPDATE workflow_step_instances i JOIN');
     const killed = await admin.killConnectionsOf(workerUser);
     await release();
     const done = await stack.waitForRun(run.uuid);
