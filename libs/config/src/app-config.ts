@@ -202,7 +202,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // Most activities wait on a model or a tool, not on MySQL: 100 of them share the pool's connections,
       // each holding one only for its short statements.
       maxConcurrentActivities: integer(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 100),
-      maxConcurrentWorkflowTasks: integer(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 40),
+      maxConcurrentWorkflowTasks: integer(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 100),
     },
     temporal: temporalSettings(env),
     api: {
