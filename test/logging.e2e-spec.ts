@@ -47,12 +47,15 @@ describe('Structured logs', () => {
       ]),
     );
 
-    const workerLines = parse(worker!.output.split('\n').filter((line) => line.startsWith('{')).join('\n'));
-    const ofRun = workerLines.filter((line) => line.run_uuid === runUuid);
-    expect(ofRun).toEqual(expect.arrayContaining([expect.objectContaining({ service: 'worker', activity_type: 'runLlmStep', attempt: 1, workflow_id: `run-${runUuid}`, step: 'fine' })]));
-    const failures = ofRun.filter((line) => line.level === 'warn' && (line.error as Line | undefined)?.message);
-    expect(failures.length).toBeGreaterThan(0);
-    for (const failure of failures) expect((failure.error as Line).stack).toBeUndefined();
+    // The worker's lines reach its pipe on their own time: a chain's local activities end the run without a
+    // server round trip after the failure, so the lines may trail the run's end by a few milliseconds.
+    const workerLines = () => parse(worker!.output.split('\n').filter((line) => line.startsWith('{')).join('\n'));
+    const ofRun = () => workerLines().filter((line) => line.run_uuid === runUuid);
+    const failures = () => ofRun().filter((line) => line.level === 'warn' && (line.error as Line | undefined)?.message);
+    for (const deadline = Date.now() + 5000; !failures().length && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ofRun()).toEqual(expect.arrayContaining([expect.objectContaining({ service: 'worker', activity_type: 'runLlmStep', attempt: 1, workflow_id: `run-${runUuid}`, step: 'fine' })]));
+    expect(failures().length).toBeGreaterThan(0);
+    for (const failure of failures()) expect((failure.error as Line).stack).toBeUndefined();
     // Nothing but JSON lines: no multi-line stack trace on the console.
     expect(worker!.output.split('\n').filter((line) => line && !line.startsWith('{'))).toEqual([]);
     model.assertDone();
