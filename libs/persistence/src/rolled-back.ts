@@ -40,7 +40,7 @@ export function isDeadlock(error: unknown): boolean {
 
 /** An INSERT found its primary or unique key taken (ER_DUP_ENTRY). */
 export function isDuplicateKey(error: unknown): boolean {
-  return layersOf(error).some(({ errno }) => errno === 1062);
+  return layersOf(error).some(({ code, errno }) => code === 'ER_DUP_ENTRY' || errno === 1062);
 }
 
 export const isRolledBack = (error: unknown): boolean => isLostConnection(error) || isDeadlock(error);

@@ -4,6 +4,7 @@ import type { TriggerDefinition } from '@app/contracts';
 import { TriggerEntity, TriggerEventEntity, TriggerSecretEntity } from './definition.entities';
 import { toTrigger } from './workflow.mapper';
 import { pageOf, type Page, type PageRequest } from '../pages';
+import { isDuplicateKey } from '../rolled-back';
 
 /** What a webhook delivery needs: the trigger, whose it is, and its secret (null until one is made). */
 export interface HookTarget {
@@ -56,7 +57,7 @@ export class TypeormTriggerHookRepository extends TriggerHookRepository {
       await this.dataSource.query('INSERT INTO webhook_signatures (trigger_uuid, signature) VALUES (?, ?)', [triggerUuid, signature]);
       return true;
     } catch (error) {
-      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') return false;
+      if (isDuplicateKey(error)) return false;
       throw error;
     }
   }

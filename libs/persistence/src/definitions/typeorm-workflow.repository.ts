@@ -6,13 +6,14 @@ import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.
 import { toStep, toStepRow, toTriggerRow, toWorkflowRecord, toWorkflowRow } from './workflow.mapper';
 import { pageOf } from '../pages';
 import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type PageRequest, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
+import { isDuplicateKey } from '../rolled-back';
 
 /**
  * The service checks uuids are free before writing, but two requests can race to the same uuid: the
  * primary key then refuses the second, which is a conflict like the checked case, not a server fault.
  */
 function conflictOnDuplicate(error: unknown): never {
-  if ((error as { code?: string }).code === 'ER_DUP_ENTRY') {
+  if (isDuplicateKey(error)) {
     throw new DomainError(ErrorCode.Conflict, 'A workflow, step or trigger with one of these uuids was created meanwhile', {});
   }
   throw error;

@@ -4,6 +4,7 @@ import type { McpConnection, McpTransportKind } from '@app/contracts';
 import type { McpServerInput } from '@app/domain';
 import type { SecretBox } from '@app/security';
 import { McpServerEntity } from './mcp-server.entity';
+import { isDuplicateKey } from '../rolled-back';
 
 /** A registered server as the API shows it: header and env names, never their values. */
 export interface McpServerRecord {
@@ -37,7 +38,6 @@ export abstract class McpServerRepository {
   abstract connection(userId: string, uuid: string): Promise<McpConnection | null>;
 }
 
-const isDuplicate = (error: unknown) => (error as { code?: string }).code === 'ER_DUP_ENTRY';
 
 export class TypeormMcpServerRepository extends McpServerRepository {
   constructor(
@@ -56,7 +56,7 @@ export class TypeormMcpServerRepository extends McpServerRepository {
     try {
       await this.servers.insert({ ...this.columnsOf(input), uuid, user_id: userId });
     } catch (error) {
-      if (isDuplicate(error)) return null;
+      if (isDuplicateKey(error)) return null;
       throw error;
     }
     return this.find(userId, uuid);
@@ -67,7 +67,7 @@ export class TypeormMcpServerRepository extends McpServerRepository {
       const { affected } = await this.servers.update({ user_id: userId, uuid }, this.columnsOf(input));
       if (!affected) return null;
     } catch (error) {
-      if (isDuplicate(error)) return 'conflict';
+      if (isDuplicateKey(error)) return 'conflict';
       throw error;
     }
     return this.find(userId, uuid);

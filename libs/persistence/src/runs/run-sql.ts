@@ -20,9 +20,21 @@ export function runStatement<T>(dataSource: DataSource, work: (manager: EntityMa
 /** A JSON value as a raw query returns it: text from a LONGTEXT column, already parsed when the server typed it JSON (MySQL 8's JSON functions). */
 export const jsonOf = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : (value ?? null));
 
+/**
+ * Appending a message to a step row `s`'s messages (its JSON text the first `?`) when they number exactly
+ * the second `?`: the server adds it, so the earlier messages neither travel nor get serialized again.
+ */
+export const APPEND_MESSAGE = {
+  set: "s.messages = JSON_ARRAY_APPEND(COALESCE(s.messages, '[]'), '$', JSON_EXTRACT(?, '$'))",
+  where: 'COALESCE(JSON_LENGTH(s.messages), 0) = ?',
+};
+
+/** Gives back the place of a run `r` among its user's runs in flight, its quota row joined as `q`. */
+export const GIVE_RUN_PLACE = 'q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0)';
+
 /** Gives back the place the run took among its user's runs in flight (`user_quotas`). */
 export async function giveRunPlace(manager: EntityManager, runUuid: string): Promise<void> {
-  await manager.query('UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0) WHERE r.uuid = ?', [runUuid]);
+  await manager.query(`UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET ${GIVE_RUN_PLACE} WHERE r.uuid = ?`, [runUuid]);
 }
 
 /**

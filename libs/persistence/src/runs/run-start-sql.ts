@@ -17,6 +17,9 @@ export async function startClock(manager: EntityManager, userId: string): Promis
   return row.now;
 }
 
+/** A new run's budget: its limit, not paused. */
+const startingBudget = (run: NewRun) => (run.budget ? { max_tokens: run.budget.max_tokens, paused_at_tokens: null } : null);
+
 const placeholders = (count: number) => `(${Array.from({ length: count }, () => '?').join(', ')})`;
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
@@ -36,7 +39,7 @@ export async function insertRunRows(manager: EntityManager, run: NewRun, now: Da
     ['parent_run_uuid', run.resume?.parent_run_uuid ?? null],
     ['resumed_from_step_uuid', run.resume?.from_step_uuid ?? null],
     ['dry_run', run.dry_run ? 1 : 0],
-    ['budget', json(run.budget ? { max_tokens: run.budget.max_tokens, paused_at_tokens: null } : null)],
+    ['budget', json(startingBudget(run))],
     ['tool_drift', json(run.tool_drift)],
     ['started_at', now],
     ['created_at', now],
@@ -130,7 +133,7 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
     parent_run_uuid: null,
     resumed_from_step_uuid: null,
     dry_run: run.dry_run ?? false,
-    budget: run.budget ? { max_tokens: run.budget.max_tokens, paused_at_tokens: null } : null,
+    budget: startingBudget(run),
     error_message: null,
     notification: null,
     tool_drift: run.tool_drift ?? null,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { In, type DataSource } from 'typeorm';
 import { ToolEntity } from './run.entities';
+import { isDuplicateKey } from '../rolled-back';
 
 export interface ToolRecord {
   uuid: string;
@@ -41,7 +42,7 @@ export class TypeormToolRepository extends ToolRepository {
     try {
       await this.tools.insert({ ...tool, uuid } as never);
     } catch (error) {
-      if ((error as { code?: string }).code === 'ER_DUP_ENTRY') return null;
+      if (isDuplicateKey(error)) return null;
       throw error;
     }
     return this.find(tool.user_id, uuid);

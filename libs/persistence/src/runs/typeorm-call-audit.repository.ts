@@ -5,7 +5,7 @@ import { ModelCallEntity, ToolCallEntity } from './run.entities';
 import { modelCallOf, toolCallOf } from './run.mappers';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
 import { isDuplicateKey } from '../rolled-back';
-import { runStatement, runTransaction } from './run-sql';
+import { APPEND_MESSAGE, runStatement, runTransaction } from './run-sql';
 
 const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Temporal ran the call again once it noticed';
 
@@ -60,9 +60,8 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
     const result = (await runStatement(this.dataSource, (manager) =>
       manager.query(
         `UPDATE tool_calls t JOIN workflow_step_instances s ON s.uuid = ?
-            SET t.status = ?, t.output = ?, t.error_message = ?, t.duration_ms = ?, t.finished_at = ?,
-                s.messages = JSON_ARRAY_APPEND(COALESCE(s.messages, '[]'), '$', JSON_EXTRACT(?, '$'))
-          WHERE t.step_instance_uuid = ? AND t.tool_call_id = ? AND t.attempt = ? AND t.status = 'running' AND COALESCE(JSON_LENGTH(s.messages), 0) = ?`,
+            SET t.status = ?, t.output = ?, t.error_message = ?, t.duration_ms = ?, t.finished_at = ?, ${APPEND_MESSAGE.set}
+          WHERE t.step_instance_uuid = ? AND t.tool_call_id = ? AND t.attempt = ? AND t.status = 'running' AND ${APPEND_MESSAGE.where}`,
         [
           answer.instance_uuid,
           end.status,

@@ -5,9 +5,10 @@ import { ModelCallEntity, RunEntity, StepInstanceEntity, ToolCallEntity } from '
 import { runOf } from './run.mappers';
 import type { NewRun, NotificationRecord, RunFilter, RunRecord, RunWithSteps } from './run.records';
 import { RunRepository, type StaleRun } from './run.repository';
-import { giveRunPlace, runTokensFrom, runTransaction } from './run-sql';
+import { GIVE_RUN_PLACE, giveRunPlace, runTokensFrom, runTransaction } from './run-sql';
 import { insertRunRows, NoQuotaRow, startClock, takePlaceAndCount, writtenRun } from './run-start-sql';
 import { RunWithStepsQuery } from './run-with-steps.query';
+import { isDuplicateKey } from '../rolled-back';
 
 const INTERRUPTED_ATTEMPT = 'Interrupted: the run ended before this attempt finished';
 /** The workflow's column that counts runs ending this way (a cancelled run counts in none). */
@@ -34,7 +35,7 @@ export class TypeormRunRepository extends RunRepository {
       const now = await this.insertRun(run);
       return { created: true, written: writtenRun(run, now) };
     } catch (error) {
-      if ((error as { code?: string }).code === 'ER_DUP_ENTRY' && (await this.dataSource.manager.existsBy(RunEntity, { uuid: run.uuid }))) return { created: false, written: null };
+      if (isDuplicateKey(error) && (await this.dataSource.manager.existsBy(RunEntity, { uuid: run.uuid }))) return { created: false, written: null };
       throw error;
     }
   }
@@ -120,7 +121,7 @@ export class TypeormRunRepository extends RunRepository {
            LEFT JOIN user_quotas q ON q.user_id = r.user_id
            ${counter ? 'LEFT JOIN workflows w ON w.uuid = r.workflow_uuid' : ''}
          SET r.status = ?, r.error_message = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.finished_at = CURRENT_TIMESTAMP(3),
-             q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0)${counter ? `, w.${counter} = w.${counter} + 1` : ''}
+             ${GIVE_RUN_PLACE}${counter ? `, w.${counter} = w.${counter} + 1` : ''}
          WHERE r.uuid = ? AND r.status IN (?)`,
         [...tokens.params, status, errorMessage, runUuid, IN_FLIGHT_RUN_STATUSES],
       )) as { affectedRows: number };

@@ -3,7 +3,7 @@ import type { NewOutput } from './output.repository';
 import { RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
 import type { LoopState, StepInstanceRecord } from './run.records';
-import { jsonOf, runStatement, runTransaction, stepTokensFrom } from './run-sql';
+import { APPEND_MESSAGE, jsonOf, runStatement, runTransaction, stepTokensFrom } from './run-sql';
 import { StepRepository } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
@@ -47,12 +47,8 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async appendMessage(instanceUuid: string, position: number, message: unknown): Promise<boolean> {
-    // The server appends to the stored array: the earlier messages neither travel nor get serialized again.
     const result = (await runStatement(this.dataSource, (manager) =>
-      manager.query(
-        "UPDATE workflow_step_instances SET messages = JSON_ARRAY_APPEND(COALESCE(messages, '[]'), '$', JSON_EXTRACT(?, '$')) WHERE uuid = ? AND COALESCE(JSON_LENGTH(messages), 0) = ?",
-        [JSON.stringify(message), instanceUuid, position],
-      ),
+      manager.query(`UPDATE workflow_step_instances s SET ${APPEND_MESSAGE.set} WHERE s.uuid = ? AND ${APPEND_MESSAGE.where}`, [JSON.stringify(message), instanceUuid, position]),
     )) as { affectedRows: number };
     return result.affectedRows === 1;
   }
@@ -121,14 +117,13 @@ interface Closing {
 
 /** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
 async function closeStep(manager: EntityManager, instanceUuid: string, { status, output_id, error_message, model_messages }: Closing, unlessCompleted: boolean): Promise<void> {
-  const sets = ['i.status = ?', 'i.error_message = ?', ...(output_id !== undefined ? ['i.output_id = ?'] : []), ...(model_messages ? ['i.messages = ?'] : [])];
-  const values = [status, error_message, ...(output_id !== undefined ? [output_id] : []), ...(model_messages ? [JSON.stringify(model_messages)] : [])];
+  const fields = Object.entries({ status, error_message, output_id, messages: model_messages && JSON.stringify(model_messages) }).filter(([, value]) => value !== undefined);
   const tokens = stepTokensFrom(instanceUuid);
   await manager.query(
     `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
-     SET ${sets.join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t,
+     SET ${fields.map(([column]) => `i.${column} = ?`).join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t,
          i.finished_at = CURRENT_TIMESTAMP(3), i.duration_ms = TIMESTAMPDIFF(MICROSECOND, i.started_at, CURRENT_TIMESTAMP(3)) DIV 1000
      WHERE i.uuid = ?${unlessCompleted ? " AND i.status <> 'completed'" : ''}`,
-    [...tokens.params, ...values, instanceUuid],
+    [...tokens.params, ...fields.map(([, value]) => value), instanceUuid],
   );
 }
