@@ -52,4 +52,19 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // A run's path never crosses from the worker into the API: what both need (the run-lifecycle wiring)
+    // lives in libs. The assistant alone runs the API's own services as its tools (ARCHITECTURE.md says why).
+    files: ['apps/worker/**/*.ts'],
+    ignores: ['apps/worker/src/assistant/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/api/**', '**/api/src/**'], message: 'The worker never imports the API (but for the assistant): move what both need into a library.' }] }],
+    },
+  },
+  {
+    files: ['apps/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/worker/**', '**/worker/src/**'], message: 'The API never imports the worker: move what both need into a library.' }] }],
+    },
+  },
 );

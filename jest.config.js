@@ -18,7 +18,7 @@ const transform = {
 const transformIgnorePatterns = ['/node_modules/(?!@nestjs/)'];
 
 const moduleNameMapper = {
-  '^@app/(contracts|domain|persistence|engine|runs|providers|config|security|observability)$': '<rootDir>/libs/$1/src',
+  '^@app/(contracts|domain|persistence|engine|runs|run-lifecycle|providers|config|security|observability)$': '<rootDir>/libs/$1/src',
 };
 
 module.exports = {

@@ -14,7 +14,7 @@ import { ReadinessService } from './health/readiness.service';
 import { McpModule } from './mcp/mcp.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { ObservabilityModule } from './observability/observability.module';
-import { RunLifecycleModule } from './runs/run-lifecycle.module';
+import { RunLifecycleModule } from '@app/run-lifecycle';
 import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';

@@ -7,7 +7,7 @@ import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Metrics, serveMetrics, startTracing } from '@app/observability';
 import { CallAuditRepository, PersistenceModule, RunRepository, StepRepository } from '@app/persistence';
 import { RunPreparer } from '@app/runs';
-import { RunLifecycleModule } from '../../api/src/runs/run-lifecycle.module';
+import { RunLifecycleModule } from '@app/run-lifecycle';
 import { McpClientModule } from '@app/providers';
 import { activityInterceptors } from './activity-interceptors';
 import { createRunActivities } from './activities/run.activities';
