@@ -30,7 +30,7 @@ export interface TurnReply {
   error_message?: string | null;
 }
 
-/** One message of a conversational run (workflow_runs.messages), at position (turn - 1) * 2 for the user, + 1 for the reply. */
+/** One message of a conversational run (workflow_runs.conversation_messages), at position (turn - 1) * 2 for the user, + 1 for the reply. */
 export interface ConversationMessage {
   role: 'user' | 'assistant';
   content: string | null;

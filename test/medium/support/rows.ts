@@ -77,8 +77,8 @@ export class Rows {
 
   /** The conversation kept on a step's row. */
   async messages(instanceUuid: string): Promise<{ role: string; content: string | null }[]> {
-    const [row] = (await this.db.query('SELECT messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { messages: string | null }[];
-    return row?.messages ? JSON.parse(row.messages) : [];
+    const [row] = (await this.db.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { model_messages: string | null }[];
+    return row?.model_messages ? JSON.parse(row.model_messages) : [];
   }
 
   /** The raw data of a stored output (JSON text in its column). */

@@ -21,12 +21,12 @@ export function runStatement<T>(dataSource: DataSource, work: (manager: EntityMa
 export const jsonOf = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : (value ?? null));
 
 /**
- * Appending a message to a step row `s`'s messages (its JSON text the first `?`) when they number exactly
+ * Appending a message to a step row `s`'s model_messages (its JSON text the first `?`) when they number exactly
  * the second `?`: the server adds it, so the earlier messages neither travel nor get serialized again.
  */
 export const APPEND_MESSAGE = {
-  set: "s.messages = JSON_ARRAY_APPEND(COALESCE(s.messages, '[]'), '$', JSON_EXTRACT(?, '$'))",
-  where: 'COALESCE(JSON_LENGTH(s.messages), 0) = ?',
+  set: "s.model_messages = JSON_ARRAY_APPEND(COALESCE(s.model_messages, '[]'), '$', JSON_EXTRACT(?, '$'))",
+  where: 'COALESCE(JSON_LENGTH(s.model_messages), 0) = ?',
 };
 
 /** Gives back the place of a run `r` among its user's runs in flight, its quota row joined as `q`. */

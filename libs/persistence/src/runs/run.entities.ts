@@ -21,8 +21,7 @@ export class RunEntity {
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_drift!: unknown;
-  // Named for what it holds; the column keeps its first name (`messages`), see model_messages.
-  @Column({ name: 'messages', type: 'longtext', nullable: true, transformer: jsonColumn }) conversation_messages!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) conversation_messages!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;
@@ -43,9 +42,7 @@ export class StepInstanceEntity {
   @Column({ type: 'int' }) position!: number;
   @Column({ type: 'varchar' }) status!: string;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input_data!: unknown;
-  // The column keeps its first name, `messages`: MySQL 8 refuses to rename a column its JSON CHECK uses, and a
-  // migration dropping and re-adding that check could not be tried on MySQL here. The property says what it is.
-  @Column({ name: 'messages', type: 'longtext', nullable: true, transformer: jsonColumn }) model_messages!: unknown[] | null;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) model_messages!: unknown[] | null;
   @Column({ type: 'char', length: 36, nullable: true }) output_id!: string | null;
   @Column({ type: 'char', length: 36, nullable: true }) carried_from_run_uuid!: string | null;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;

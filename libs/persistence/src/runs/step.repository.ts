@@ -9,7 +9,7 @@ export abstract class StepRepository {
    * messages, saved with it. False when the row was not pending or running (an earlier attempt ended it).
    */
   abstract startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean>;
-  /** The step's chat messages so far (an LLM step's, an agent's transcript; column messages): the model calls' audit refers to them by position. */
+  /** The step's chat messages so far (an LLM step's, an agent's transcript; column model_messages): the model calls' audit refers to them by position. */
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
   /** The step's chat messages alone (not the rest of its row); null when it has none or no row. */
   abstract messagesOf(instanceUuid: string): Promise<unknown[] | null>;

@@ -34,12 +34,12 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
-    const [row] = (await this.dataSource.query('SELECT messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { messages: unknown }[];
-    return (jsonOf(row?.messages) as unknown[] | null) ?? null;
+    const [row] = (await this.dataSource.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { model_messages: unknown }[];
+    return (jsonOf(row?.model_messages) as unknown[] | null) ?? null;
   }
 
   async messageAt(instanceUuid: string, position: number): Promise<{ length: number; message: unknown }> {
-    const [row] = (await this.dataSource.query('SELECT JSON_LENGTH(messages) AS length, JSON_EXTRACT(messages, ?) AS message FROM workflow_step_instances WHERE uuid = ?', [
+    const [row] = (await this.dataSource.query('SELECT JSON_LENGTH(model_messages) AS length, JSON_EXTRACT(model_messages, ?) AS message FROM workflow_step_instances WHERE uuid = ?', [
       `$[${position}]`,
       instanceUuid,
     ])) as { length: number | string | null; message: unknown }[];
@@ -117,7 +117,7 @@ interface Closing {
 
 /** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
 async function closeStep(manager: EntityManager, instanceUuid: string, { status, output_id, error_message, model_messages }: Closing, unlessCompleted: boolean): Promise<void> {
-  const fields = Object.entries({ status, error_message, output_id, messages: model_messages && JSON.stringify(model_messages) }).filter(([, value]) => value !== undefined);
+  const fields = Object.entries({ status, error_message, output_id, model_messages: model_messages && JSON.stringify(model_messages) }).filter(([, value]) => value !== undefined);
   const tokens = stepTokensFrom(instanceUuid);
   await manager.query(
     `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
