@@ -107,10 +107,11 @@ export interface StepContext {
   /** The step that ran just before this one ($previous_output), null for the first. */
   previous_step_uuid: string | null;
   /**
-   * Set inside a loop and on a graph step's execution: `instance_uuid` is then that iteration's or execution's
-   * own row, created by its first activity (for a looping step in a graph, startLoop opens the execution's).
+   * Set when this execution of the step has a row of its own under the step's row: a loop's iteration, or a
+   * graph step's execution. `instance_uuid` is then that row, created by its first activity (for a looping
+   * step in a graph, startLoop opens the execution's).
    */
-  iteration?: LoopIteration;
+  execution?: ExecutionRow;
   /** The workflow's output_history_size, when it sets one (else 5): how far `[-n]` history references reach. */
   output_history_size?: number;
   /** Graph runs: a router step must answer `next` with one of these (its CONDITIONAL edges' values). */
@@ -121,7 +122,8 @@ export interface StepContext {
   dry_run?: true;
 }
 
-export interface LoopIteration {
+/** One execution of a step in a row of its own: a loop's iteration, or a graph step's execution. */
+export interface ExecutionRow {
   /** The row above: the looping step's own (in a graph, the loop's execution row), or a graph step's own for an execution. */
   parent_instance_uuid: string;
   /** 0-based; in a loop for_each's `<<item_index>>` and the item's position in the resolved array, on a graph execution the execution's number. */
@@ -134,8 +136,8 @@ export interface LoopStart {
   truncated: boolean;
 }
 
-/** One iteration's output, and for repeat_until whether the predicate holds on it. */
-export interface IterationRef extends OutputRef {
+/** A step's output and what the walk reads off it: in a repeat_until loop whether the predicate holds, in a graph the route. */
+export interface StepResultRef extends OutputRef {
   predicate_met?: boolean;
   /** Graph runs: the route a router step chose. */
   route?: string;
@@ -202,12 +204,12 @@ export interface RunActivities {
   /** Records a scheduled run (snapshot, rows) under the uuid the workflow chose. */
   prepareScheduledRun(input: ScheduledRunRequest['scheduled'] & { run_uuid: string; temporal_workflow_id: string }): Promise<PreparedRun>;
   /** Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. */
-  runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<IterationRef>;
+  runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<StepResultRef>;
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
   agentTurn(input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number }): Promise<AgentTurnResult>;
   /** Runs the call and puts its answer at `position` in the conversation. */
   callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; conversation_uuid?: string }): Promise<ToolCallResult>;
-  completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<IterationRef>;
+  completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<StepResultRef>;
   runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;
   /** Graph runs: an agent execution that hands its tool calls to a tool executor ends with them as its output. */
   handOffToolCalls(input: StepContext & { tool_calls: ToolCallRequest[] }): Promise<OutputRef>;
@@ -224,7 +226,7 @@ export interface RunActivities {
   /** human_input: the step and the run wait (awaiting_input); `reason` says why a guard rail handed the run over. */
   awaitHumanInput(input: StepContext & { step: HumanInputStep; reason?: string }): Promise<void>;
   /** human_input: the answer (or the default on timeout) becomes the step's output. */
-  answerHumanInput(input: StepContext & { step: HumanInputStep; input: JsonValue }): Promise<IterationRef>;
+  answerHumanInput(input: StepContext & { step: HumanInputStep; input: JsonValue }): Promise<StepResultRef>;
   /** human_input: no answer within timeout_seconds and no default. */
   expireHumanInput(input: StepContext & { step: HumanInputStep; error_message: string }): Promise<void>;
   /** Graph runs: the uuids of the edges whose data conditions hold on the output. */

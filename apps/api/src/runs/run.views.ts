@@ -1,5 +1,5 @@
 // What the API returns for runs: the run with its step instances and their full audit.
-import { ITERATIONS_SHOWN_AT_EACH_END, type OutputRecord, type RunRecord, type RunWithSteps, type StepWithAudit, type StepWithIterations } from '@app/persistence';
+import { EXECUTIONS_SHOWN_AT_EACH_END, type OutputRecord, type RunRecord, type RunWithSteps, type StepWithAudit, type StepWithExecutions } from '@app/persistence';
 
 export function toOutputView(output: OutputRecord) {
   const { uuid, raw_data, summary, markdown_representation, size_bytes, created_at } = output;
@@ -66,16 +66,17 @@ function toStepView(step: StepWithAudit) {
 
 /**
  * A looping step (or a graph step, or a looping execution of one) also shows how its loop ended and the rows
- * beneath it: all of them up to twice ITERATIONS_SHOWN_AT_EACH_END, else the first and the last ones
- * (`iteration_count` says how many ran). A row with nothing beneath it keeps the plain step shape.
+ * beneath it: all of them up to twice EXECUTIONS_SHOWN_AT_EACH_END, else the first and the last ones
+ * (`iteration_count` says how many ran). A row with nothing beneath it keeps the plain step shape. The API
+ * calls every row beneath a step an iteration, as it always has; the code says execution.
  */
-export function loopView(step: StepWithIterations): Record<string, unknown> {
-  if (!step.loop_state && !step.iteration_count) return {};
+export function loopView(step: StepWithExecutions): Record<string, unknown> {
+  if (!step.loop_state && !step.execution_count) return {};
   return {
     loop: step.loop_state,
-    iteration_count: step.iteration_count,
-    iterations_shown: step.iteration_count > 2 * ITERATIONS_SHOWN_AT_EACH_END ? `first and last ${ITERATIONS_SHOWN_AT_EACH_END}` : 'all',
-    iterations: step.iterations.map((iteration) => ({ iteration: iteration.iteration, ...toStepView(iteration), ...loopView(iteration) })),
+    iteration_count: step.execution_count,
+    iterations_shown: step.execution_count > 2 * EXECUTIONS_SHOWN_AT_EACH_END ? `first and last ${EXECUTIONS_SHOWN_AT_EACH_END}` : 'all',
+    iterations: step.executions.map((execution) => ({ iteration: execution.execution_index, ...toStepView(execution), ...loopView(execution) })),
   };
 }
 

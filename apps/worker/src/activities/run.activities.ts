@@ -17,6 +17,7 @@ import type { NotificationService } from '../steps/notification.service';
 import type { StopCheckerService } from '../steps/stop-checker.service';
 import type { ToolCallService } from '../steps/tool-call.service';
 import type { ToolExecutorService } from '../steps/tool-executor.service';
+import { acceptingLegacyContexts } from './legacy-step-context';
 import { toApplicationFailure } from './to-application-failure';
 
 export interface RunServices {
@@ -59,15 +60,16 @@ export async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>):
 
 export function createRunActivities(services: RunServices): RunActivities {
   /**
-   * The activities that may be an execution's first (an iteration's, or a graph step's execution): they open
+   * The activities that may be an execution's first (a loop's iteration, or a graph step's execution): they open
    * its row under its parent's before their work (kept as it is when the activity is retried).
    */
   const opening = <T>(context: StepContext, work: (scope: ActivityScope) => Promise<T>) =>
     inActivity(async (scope) => {
-      await services.loops.openIteration(context);
+      const { execution } = context;
+      if (execution) await services.steps.openExecution(execution.parent_instance_uuid, context.instance_uuid, execution.index);
       return work(scope);
     });
-  return {
+  return acceptingLegacyContexts<RunActivities>({
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
       inActivity(async () => {
         const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id, origin: 'schedule' as const };
@@ -109,5 +111,5 @@ export function createRunActivities(services: RunServices): RunActivities {
       if (await services.runs.finishRun(run_uuid, status, error_message)) services.metrics.runsFinished.inc({ status });
     },
     notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),
-  };
+  });
 }

@@ -1,7 +1,7 @@
 // The activity side of graph runs: a router step held to its choices, edge conditions evaluated on an
 // output, and a step's own row settled from its executions when the run ends.
 import { Injectable } from '@nestjs/common';
-import type { CustomAgentStep, CustomLlmStep, IterationRef, JsonObject, StepContext } from '@app/contracts';
+import type { CustomAgentStep, CustomLlmStep, StepResultRef, JsonObject, StepContext } from '@app/contracts';
 import { evaluateRules } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 
@@ -24,7 +24,7 @@ export class GraphService {
   }
 
   /** The route a router step's output chose. */
-  async withRoute(context: StepContext, ref: IterationRef): Promise<IterationRef> {
+  async withRoute(context: StepContext, ref: StepResultRef): Promise<StepResultRef> {
     if (!context.route_choices?.length) return ref;
     const output = await this.outputs.findOutput(context.user_id, ref.output_id);
     return { ...ref, route: String((output?.raw_data as { next?: unknown } | null)?.next) };
@@ -37,7 +37,7 @@ export class GraphService {
 
   /** The step's own row after the run: failed if an execution failed, else completed with its latest output (referenced). */
   async close(instanceUuid: string, failed: boolean): Promise<void> {
-    const [latest] = await this.outputs.iterationOutputs(instanceUuid, 1);
+    const [latest] = await this.outputs.executionOutputs(instanceUuid, 1);
     if (failed || !latest) {
       await this.steps.failStep(instanceUuid, failed ? 'An execution of this step failed: see its executions' : 'No execution of this step completed');
       return;

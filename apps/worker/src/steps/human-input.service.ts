@@ -1,7 +1,7 @@
 // The activity side of human_input steps: the wait recorded on the step and the run (so GET /runs shows
 // who waits for what), then the answer stored as the step's output, or the step failed when none came.
 import { Injectable } from '@nestjs/common';
-import type { HumanInputStep, IterationRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
+import type { HumanInputStep, StepResultRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
 import { exampleOf } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { completedOutput, newOutput, refOf } from './step-output';
@@ -26,7 +26,7 @@ export class HumanInputService {
 
   /** The answer (or the default taken on timeout) as the step's output; a retried activity finds it stored. */
   /** In a dry run a step with no default takes an answer made up from its input_schema: nobody is asked. */
-  async answer(context: StepContext, input: JsonValue, step: HumanInputStep): Promise<IterationRef> {
+  async answer(context: StepContext, input: JsonValue, step: HumanInputStep): Promise<StepResultRef> {
     const answer = context.dry_run && step.default === undefined ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input;
     const ref = (await completedOutput(this.steps, this.outputs, context)) ?? (await this.store(context, answer));
     await this.steps.inputReceived(context.run_uuid);

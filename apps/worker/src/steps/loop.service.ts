@@ -3,7 +3,7 @@
 // the latest output, and writes the step's own output when the loop ends. In a graph the loop is one
 // execution of its step: its row (under the step's, opened by the startLoop activity) holds its iterations.
 import { Injectable } from '@nestjs/common';
-import { LOOP_DEFAULTS, type IterationRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
+import { LOOP_DEFAULTS, type StepResultRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
 import { evaluateCondition, extractJsonPath } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { StepInputService } from './step-input.service';
@@ -17,7 +17,7 @@ export class LoopService {
     private readonly inputs: StepInputService,
   ) {}
 
-  /** `context` is the loop's own: the step's row in a chain, a new execution's row in a graph (`context.iteration`). */
+  /** `context` is the loop's own: the step's row in a chain, a new execution's row in a graph (`context.execution`). */
   async start(context: StepContext, step: LoopingStep): Promise<LoopStart> {
     const loop = step.loop!;
     if (loop.type === 'repeat_until') {
@@ -30,15 +30,10 @@ export class LoopService {
     return { item_count: Math.min(items.length, max), truncated: items.length > max };
   }
 
-  /** Before an iteration's (or a graph execution's) first write: its own row under its parent's (kept when the activity is retried). */
-  async openIteration(context: StepContext): Promise<void> {
-    if (context.iteration) await this.steps.openIteration(context.iteration.parent_instance_uuid, context.instance_uuid, context.iteration.index);
-  }
-
   /** repeat_until: whether the predicate holds on the iteration's output (an iteration of another loop passes as is). */
-  async checked(context: StepContext, step: LoopingStep, ref: OutputRef): Promise<IterationRef> {
+  async checked(context: StepContext, step: LoopingStep, ref: OutputRef): Promise<StepResultRef> {
     const loop = step.loop;
-    if (!context.iteration || loop?.type !== 'repeat_until') return ref;
+    if (!context.execution || loop?.type !== 'repeat_until') return ref;
     const output = await this.outputs.findOutput(context.user_id, ref.output_id);
     return { ...ref, predicate_met: evaluateCondition(extractJsonPath(output?.raw_data, loop.predicate_path), 'equals', loop.predicate_value) };
   }
@@ -49,7 +44,7 @@ export class LoopService {
     const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const loop = step.loop!;
-    const outputs = await this.outputs.iterationOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
+    const outputs = await this.outputs.executionOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
     await this.steps.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
     // repeat_until's output is its last iteration's: referenced, not copied.
     if (loop.type === 'repeat_until' && outputs[0]) {

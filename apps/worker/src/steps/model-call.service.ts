@@ -57,7 +57,7 @@ export class ModelCallService {
     const base = { ...started, attempt };
     try {
       // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
-      const response = context.dry_run ? dryRunAnswer(request, context.iteration?.index ?? 0) : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
+      const response = context.dry_run ? dryRunAnswer(request, context.execution?.index ?? 0) : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
       await this.calls.recordModelCall({
         ...base,
         status: 'completed',

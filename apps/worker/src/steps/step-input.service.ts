@@ -71,9 +71,9 @@ export class StepInputService {
   }
 
   private async currentItem(context: StepContext, loop: StepLoop | null | undefined): Promise<{ value: unknown; index: number } | undefined> {
-    if (!context.iteration || loop?.type !== 'for_each') return undefined;
+    if (!context.execution || loop?.type !== 'for_each') return undefined;
     const items = await this.loopItems(context, loop);
-    return { value: items[context.iteration.index], index: context.iteration.index };
+    return { value: items[context.execution.index], index: context.execution.index };
   }
 
   private async outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {

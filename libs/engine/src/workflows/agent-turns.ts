@@ -1,16 +1,16 @@
 // An agent step's turns: one activity per model turn and one per tool call, so a crash repeats neither.
 import { ApplicationFailure } from '@temporalio/workflow';
-import { END_TOOL_NAME, type AgentStart, type CustomAgentStep, type IterationRef, type StepContext, type ToolHandoff } from '@app/contracts';
+import { END_TOOL_NAME, type AgentStart, type CustomAgentStep, type StepResultRef, type StepContext, type ToolHandoff } from '@app/contracts';
 import type { RunScope } from './run-scope';
 
 const DEFAULT_MAX_ITERATIONS = 10;
 
-export type AgentEnd = { ref: IterationRef } | { handoff: ToolHandoff };
+export type AgentEnd = { ref: StepResultRef } | { handoff: ToolHandoff };
 
 /** An agent that runs its own tool calls, from its first turn to its final answer. */
-export async function runAgent(scope: RunScope, step: CustomAgentStep, context: StepContext): Promise<IterationRef> {
+export async function runAgent(scope: RunScope, step: CustomAgentStep, context: StepContext): Promise<StepResultRef> {
   const end = await agentTurns(scope, step, context, await scope.activitiesFor(step).startAgentStep({ ...context, step }), false);
-  return (end as { ref: IterationRef }).ref;
+  return (end as { ref: StepResultRef }).ref;
 }
 
 /**

@@ -1,12 +1,12 @@
 // A human_input step: the step and the run wait for a person (or until timeout_seconds, then the step's
 // default or a failure); the answer is the step's output.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { HumanInputStep, IterationRef, RunActivities, StepContext } from '@app/contracts';
+import type { HumanInputStep, StepResultRef, RunActivities, StepContext } from '@app/contracts';
 import { BOOKKEEPING_OPTIONS } from './activity-options';
 import type { RunScope } from './run-scope';
 
 /** `reason`: why a guard rail handed the run to this step. */
-export async function runHumanInput(scope: RunScope, step: HumanInputStep, context: StepContext, reason?: string): Promise<IterationRef> {
+export async function runHumanInput(scope: RunScope, step: HumanInputStep, context: StepContext, reason?: string): Promise<StepResultRef> {
   const activities = (summary: string) => proxyActivities<RunActivities>({ ...BOOKKEEPING_OPTIONS, summary: `${step.name}: ${summary}` });
   // A dry run asks nobody: the step's default, else an answer the activity makes up from its input_schema.
   if (scope.input.dry_run) return await activities('dry-run answer').answerHumanInput({ ...context, step, input: step.default ?? null });

@@ -28,7 +28,7 @@ export async function runLoop(scope: RunScope, step: LoopingStep, context: StepC
     }
     // Routing is the loop's as a whole: an iteration is not asked where the run goes next.
     const { route_choices: _routing, ...shared } = context;
-    const iteration = { ...shared, instance_uuid: uuid4(), iteration: { parent_instance_uuid: context.instance_uuid, index: iterations } };
+    const iteration = { ...shared, instance_uuid: uuid4(), execution: { parent_instance_uuid: context.instance_uuid, index: iterations } };
     try {
       const result = step.type === 'custom_llm' ? await stepWork(step, `${step.name}: iteration ${iterations + 1}`).runLlmStep({ ...iteration, step }) : await runAgent(scope, step, iteration);
       if (result.predicate_met) stoppedBy = 'predicate';

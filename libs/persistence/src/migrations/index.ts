@@ -17,7 +17,7 @@ import { RunBudgets1763802500000 } from './1763802500000-run-budgets';
 import { McpServers1764000200000 } from './1764000200000-mcp-servers';
 import { ModelCallProvider1764000300000 } from './1764000300000-model-call-provider';
 import { Assistant1764000400000 } from './1764000400000-assistant';
-import { MessageColumns1764000500000 } from './1764000500000-message-columns';
+import { ConceptNames1764000500000 } from './1764000500000-concept-names';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -40,5 +40,5 @@ export const migrations: (new () => unknown)[] = [
   McpServers1764000200000,
   ModelCallProvider1764000300000,
   Assistant1764000400000,
-  MessageColumns1764000500000,
+  ConceptNames1764000500000,
 ];

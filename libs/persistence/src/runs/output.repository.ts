@@ -12,7 +12,7 @@ export abstract class OutputRepository {
   /** A step's latest `limit` outputs, oldest first: its completed iterations' when it loops, else its one output. */
   abstract outputHistory(runUuid: string, stepUuid: string, limit: number): Promise<OutputRecord[]>;
   /** The outputs of a looping step's completed iterations in order: all of them, or the last `limit`. */
-  abstract iterationOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]>;
+  abstract executionOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]>;
   /** Stores an output on its own, the step going on (a large tool answer the model reads by reference). */
   abstract storeOutput(output: NewOutput): Promise<void>;
 }

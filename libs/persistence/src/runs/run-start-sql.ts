@@ -5,7 +5,7 @@
 // no read back.
 import type { EntityManager } from 'typeorm';
 import { DomainError, ErrorCode } from '@app/domain';
-import type { NewRun, OutputRecord, RunWithSteps, StepWithIterations } from './run.records';
+import type { NewRun, OutputRecord, RunWithSteps, StepWithExecutions } from './run.records';
 
 /** The user has no `user_quotas` row yet: it is inserted outside the transaction, which then runs again. */
 export class NoQuotaRow extends Error {}
@@ -92,7 +92,7 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
   const trigger: OutputRecord = { ...run.trigger_output, run_uuid: run.uuid, user_id: run.user_id, step_instance_uuid: null, created_at: now };
   const tokens = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   const steps = run.steps.map(
-    (step, position): StepWithIterations => ({
+    (step, position): StepWithExecutions => ({
       uuid: step.uuid,
       run_uuid: run.uuid,
       step_definition_uuid: step.step_definition_uuid,
@@ -111,13 +111,13 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
       started_at: null,
       finished_at: null,
       parent_instance_uuid: null,
-      iteration: null,
+      execution_index: null,
       loop_state: null,
       output: null,
       model_calls: [],
       tool_calls: [],
-      iterations: [],
-      iteration_count: 0,
+      executions: [],
+      execution_count: 0,
     }),
   );
   return {

@@ -3,8 +3,8 @@
 import { In, IsNull, type DataSource } from 'typeorm';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import { modelCallOf, outputOf, runOf, stepInstanceOf, toolCallOf } from './run.mappers';
-import type { ModelCallRecord, OutputRecord, RunRecord, RunWithSteps, StepWithAudit, StepWithIterations, ToolCallRecord } from './run.records';
-import { ITERATIONS_SHOWN_AT_EACH_END } from './run.repository';
+import type { ModelCallRecord, OutputRecord, RunRecord, RunWithSteps, StepWithAudit, StepWithExecutions, ToolCallRecord } from './run.records';
+import { EXECUTIONS_SHOWN_AT_EACH_END } from './run.repository';
 
 /** What a run's steps show beside their rows: outputs by id, calls by step row. */
 interface StepAudit {
@@ -21,11 +21,11 @@ export class RunWithStepsQuery {
     const run = await manager.findOneBy(RunEntity, { uuid, user_id: userId });
     if (!run) return null;
     const steps = await manager.find(StepInstanceEntity, { where: { run_uuid: uuid, parent_instance_uuid: IsNull() }, order: { position: 'ASC' } });
-    const counts = await this.iterationCounts(uuid);
+    const counts = await this.executionCounts(uuid);
     // Level by level: a step's iterations (or a graph step's executions), then a looping execution's iterations.
     const nested: StepInstanceEntity[] = [];
     for (let level = steps; level.length; ) {
-      level = await this.shownIterations(level, counts);
+      level = await this.shownExecutions(level, counts);
       nested.push(...level);
     }
     const shown = [...steps, ...nested];
@@ -40,11 +40,11 @@ export class RunWithStepsQuery {
       ...runOf(run),
       resumed_by: resumedBy,
       trigger_output: (run.trigger_output_id && audit.outputById.get(run.trigger_output_id)) || null,
-      steps: steps.map(function withIterations(instance: StepInstanceEntity): StepWithIterations {
+      steps: steps.map(function withExecutions(instance: StepInstanceEntity): StepWithExecutions {
         return {
           ...withAudit(instance),
-          iterations: nested.filter((iteration) => iteration.parent_instance_uuid === instance.uuid).map(withIterations),
-          iteration_count: counts.get(instance.uuid) ?? 0,
+          executions: nested.filter((execution) => execution.parent_instance_uuid === instance.uuid).map(withExecutions),
+          execution_count: counts.get(instance.uuid) ?? 0,
         };
       }),
     };
@@ -72,7 +72,7 @@ export class RunWithStepsQuery {
     return children.map(({ uuid, status, resumed_from_step_uuid, created_at }) => ({ uuid, status: status as RunRecord['status'], resumed_from_step_uuid, created_at }));
   }
 
-  private async iterationCounts(runUuid: string): Promise<Map<string, number>> {
+  private async executionCounts(runUuid: string): Promise<Map<string, number>> {
     const rows: { parent: string; n: string | number }[] = await this.dataSource.manager.query(
       'SELECT parent_instance_uuid AS parent, COUNT(*) AS n FROM workflow_step_instances WHERE run_uuid = ? AND parent_instance_uuid IS NOT NULL GROUP BY parent_instance_uuid',
       [runUuid],
@@ -80,14 +80,14 @@ export class RunWithStepsQuery {
     return new Map(rows.map((row) => [row.parent, Number(row.n)]));
   }
 
-  /** The first and last iterations under each of these rows, so a loop of thousands keeps the answer small: one query for them all. */
-  private async shownIterations(parents: StepInstanceEntity[], counts: Map<string, number>): Promise<StepInstanceEntity[]> {
+  /** The first and last execution rows under each of these rows, so a loop of thousands keeps the answer small: one query for them all. */
+  private async shownExecutions(parents: StepInstanceEntity[], counts: Map<string, number>): Promise<StepInstanceEntity[]> {
     const withRows = parents.map(({ uuid }) => uuid).filter((uuid) => counts.get(uuid));
     if (!withRows.length) return [];
-    const query = this.dataSource.manager.createQueryBuilder(StepInstanceEntity, 'i').setParameter('head', ITERATIONS_SHOWN_AT_EACH_END);
+    const query = this.dataSource.manager.createQueryBuilder(StepInstanceEntity, 'i').setParameter('head', EXECUTIONS_SHOWN_AT_EACH_END);
     withRows.forEach((parent, k) =>
-      query.orWhere(`(i.parent_instance_uuid = :parent${k} AND (i.iteration < :head OR i.iteration >= :tail${k}))`, { [`parent${k}`]: parent, [`tail${k}`]: counts.get(parent)! - ITERATIONS_SHOWN_AT_EACH_END }),
+      query.orWhere(`(i.parent_instance_uuid = :parent${k} AND (i.execution_index < :head OR i.execution_index >= :tail${k}))`, { [`parent${k}`]: parent, [`tail${k}`]: counts.get(parent)! - EXECUTIONS_SHOWN_AT_EACH_END }),
     );
-    return query.orderBy('i.parent_instance_uuid', 'ASC').addOrderBy('i.iteration', 'ASC').getMany();
+    return query.orderBy('i.parent_instance_uuid', 'ASC').addOrderBy('i.execution_index', 'ASC').getMany();
   }
 }

@@ -54,7 +54,7 @@ export class StepInstanceEntity {
   @Column(datetime) started_at!: Date | null;
   @Column(datetime) finished_at!: Date | null;
   @Column({ type: 'char', length: 36, nullable: true }) parent_instance_uuid!: string | null;
-  @Column({ type: 'int', nullable: true }) iteration!: number | null;
+  @Column({ type: 'int', nullable: true }) execution_index!: number | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) loop_state!: unknown;
 }
 

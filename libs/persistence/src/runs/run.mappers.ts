@@ -57,7 +57,7 @@ export function stepInstanceOf(row: StepInstanceEntity): StepInstanceRecord {
     started_at: row.started_at,
     finished_at: row.finished_at,
     parent_instance_uuid: row.parent_instance_uuid,
-    iteration: row.iteration,
+    execution_index: row.execution_index,
     loop_state: row.loop_state as LoopState | null,
   };
 }

@@ -75,9 +75,9 @@ export interface StepInstanceRecord extends TokenUsage {
   duration_ms: number | null;
   started_at: Date | null;
   finished_at: Date | null;
-  /** An iteration's row: the looping step's row, and the 0-based iteration. Null on a step's own row. */
+  /** An execution's row (a loop's iteration, a graph step's execution): the row above it, and its 0-based index. Null on a step's own row. */
   parent_instance_uuid: string | null;
-  iteration: number | null;
+  execution_index: number | null;
   /** On a looping step's row once its loop ended. */
   loop_state: LoopState | null;
 }
@@ -92,10 +92,10 @@ export interface LoopState {
 export type StepWithAudit = StepInstanceRecord & { output: OutputRecord | null; model_calls: ModelCallRecord[]; tool_calls: ToolCallRecord[] };
 
 /**
- * A row with the rows beneath it (bounded, `iteration_count` counts them all): a looping step's iterations,
- * a graph step's executions, and under a looping execution of a graph step its own iterations.
+ * A row with the execution rows beneath it (bounded, `execution_count` counts them all): a looping step's
+ * iterations, a graph step's executions, and under a looping execution of a graph step its own iterations.
  */
-export type StepWithIterations = StepWithAudit & { iterations: StepWithIterations[]; iteration_count: number };
+export type StepWithExecutions = StepWithAudit & { executions: StepWithExecutions[]; execution_count: number };
 
 export interface NotificationRecord {
   url: string;
@@ -135,7 +135,7 @@ export interface RunRecord extends TokenUsage {
 }
 
 export interface RunWithSteps extends RunRecord {
-  steps: StepWithIterations[];
+  steps: StepWithExecutions[];
   trigger_output: OutputRecord | null;
   /** The runs that resume this one. */
   resumed_by: Pick<RunRecord, 'uuid' | 'status' | 'resumed_from_step_uuid' | 'created_at'>[];

@@ -3,7 +3,7 @@ import type { Page, PageRequest } from '../pages';
 import type { NewRun, NotificationRecord, RunFilter, RunRecord, RunWithSteps } from './run.records';
 
 /** GET /runs/{uuid} shows this many of a looping step's first and last iterations (and counts them all). */
-export const ITERATIONS_SHOWN_AT_EACH_END = 50;
+export const EXECUTIONS_SHOWN_AT_EACH_END = 50;
 
 /**
  * A run's own row, from its start to its end: recorded with its pending steps, read back (scoped by user)
@@ -23,7 +23,7 @@ export abstract class RunRepository {
   abstract start(run: NewRun): Promise<{ created: boolean; written: RunWithSteps | null }>;
   /** Removes a run that was recorded but never started (Temporal was unreachable), uncounted on its workflow. */
   abstract discardUnstarted(runUuid: string): Promise<void>;
-  /** The run with its steps in order; a looping step's iterations nested under it, bounded (ITERATIONS_SHOWN_AT_EACH_END). */
+  /** The run with its steps in order; a looping step's iterations nested under it, bounded (EXECUTIONS_SHOWN_AT_EACH_END). */
   abstract find(userId: string, uuid: string): Promise<RunWithSteps | null>;
   /** The run's own row, without its steps and audit: for what only needs its status or definition. */
   abstract findRun(userId: string, uuid: string): Promise<RunRecord | null>;

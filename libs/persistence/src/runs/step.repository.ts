@@ -31,7 +31,7 @@ export abstract class StepRepository {
   /** The wait of a human_input step is over: the run is running again once no other step of it waits. */
   abstract inputReceived(runUuid: string): Promise<void>;
   /** Creates an iteration's row under its step's row; a retried activity finds it there and goes on. */
-  abstract openIteration(parentInstanceUuid: string, instanceUuid: string, iteration: number): Promise<void>;
+  abstract openExecution(parentInstanceUuid: string, instanceUuid: string, index: number): Promise<void>;
   /** Records on a looping step's row how its loop ended. */
   abstract saveLoopState(instanceUuid: string, state: LoopState): Promise<void>;
 }

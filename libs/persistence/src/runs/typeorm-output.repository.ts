@@ -36,14 +36,14 @@ export class TypeormOutputRepository extends OutputRepository {
     // execution counts once, with its loop's output).
     const step = await this.stepRow(runUuid, stepUuid);
     if (!step) return [];
-    const iterations = await this.completedIterations({ parent_instance_uuid: step.uuid }, limit);
+    const iterations = await this.completedExecutions({ parent_instance_uuid: step.uuid }, limit);
     if (iterations.length) return iterations;
     const own = await this.outputBeneath(runUuid, stepUuid, step);
     return own ? [own] : [];
   }
 
-  iterationOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]> {
-    return this.completedIterations({ parent_instance_uuid: parentInstanceUuid }, limit);
+  executionOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]> {
+    return this.completedExecutions({ parent_instance_uuid: parentInstanceUuid }, limit);
   }
 
   async storeOutput(output: NewOutput): Promise<void> {
@@ -78,19 +78,19 @@ export class TypeormOutputRepository extends OutputRepository {
             .where("i.run_uuid = :run AND i.step_definition_uuid = :step AND i.parent_instance_uuid IS NOT NULL AND i.status = 'completed' AND i.output_id IS NOT NULL", { run: runUuid, step: stepUuid })
             .orderBy('i.finished_at', 'DESC')
             .addOrderBy('CASE WHEN i.parent_instance_uuid = :top THEN 0 ELSE 1 END', 'ASC')
-            .addOrderBy('i.iteration', 'DESC')
+            .addOrderBy('i.execution_index', 'DESC')
             .setParameter('top', step.uuid)
             .getOne();
     return instance?.output_id ? this.byId(instance.output_id) : null;
   }
 
   /** Outputs of the completed iterations matching `where`, the last `limit` (or all), oldest first. */
-  private async completedIterations(where: Record<string, unknown>, limit?: number): Promise<OutputRecord[]> {
+  private async completedExecutions(where: Record<string, unknown>, limit?: number): Promise<OutputRecord[]> {
     const manager = this.dataSource.manager;
     const rows = await manager.find(StepInstanceEntity, {
       where: { ...where, status: 'completed', output_id: Not(IsNull()) },
-      select: { uuid: true, output_id: true, iteration: true },
-      order: { iteration: 'DESC' },
+      select: { uuid: true, output_id: true, execution_index: true },
+      order: { execution_index: 'DESC' },
       ...(limit !== undefined ? { take: limit } : {}),
     });
     if (!rows.length) return [];

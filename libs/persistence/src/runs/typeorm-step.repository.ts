@@ -92,13 +92,13 @@ export class TypeormStepRepository extends StepRepository {
     );
   }
 
-  async openIteration(parentInstanceUuid: string, instanceUuid: string, iteration: number): Promise<void> {
+  async openExecution(parentInstanceUuid: string, instanceUuid: string, index: number): Promise<void> {
     // Copies the step's identity from its row; INSERT IGNORE keeps a retried activity's row as it is.
     await runTransaction(this.dataSource, (manager) =>
       manager.query(
-        `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, iteration)
+        `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, execution_index)
        SELECT ?, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, 'pending', 0, uuid, ? FROM workflow_step_instances WHERE uuid = ?`,
-        [instanceUuid, iteration, parentInstanceUuid],
+        [instanceUuid, index, parentInstanceUuid],
       ),
     );
   }

@@ -1,7 +1,7 @@
 // One activation of a step, end to end: the guard rails, its execution row, the step's run, then the edges
 // its output takes (or its failure recorded, while the other branches go on).
 import { CancellationScope, ContinueAsNew, isCancellation, uuid4 } from '@temporalio/workflow';
-import { failureMessage, type EdgeDefinition, type IterationRef, type StepContext, type StepDefinition } from '@app/contracts';
+import { failureMessage, type EdgeDefinition, type StepResultRef, type StepContext, type StepDefinition } from '@app/contracts';
 import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from '../graph-routing';
 import { withinGuardRails } from './guard-rails';
 import { runStep } from './step-runs';
@@ -64,7 +64,7 @@ function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, act
     user_id: input.user_id,
     instance_uuid: instanceUuid,
     previous_step_uuid: activation.previous_step_uuid,
-    ...(plan.rowPerExecution ? { iteration: { parent_instance_uuid: instanceOf.get(step.uuid)!, index } } : {}),
+    ...(plan.rowPerExecution ? { execution: { parent_instance_uuid: instanceOf.get(step.uuid)!, index } } : {}),
     ...(choices.length ? { route_choices: choices } : {}),
     ...(input.definition.output_history_size ? { output_history_size: input.definition.output_history_size } : {}),
     ...(turn !== undefined ? { conversation_turn: turn } : {}),
@@ -73,7 +73,7 @@ function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, act
 }
 
 /** The edges `step`'s output takes (its route, the conditions that held), but not its tool hand-off. */
-function edgesTaken({ plan }: WalkState, step: StepDefinition, ran: IterationRef, held: string[], handOff: EdgeDefinition | null): Activation[] {
+function edgesTaken({ plan }: WalkState, step: StepDefinition, ran: StepResultRef, held: string[], handOff: EdgeDefinition | null): Activation[] {
   return nextTargets(plan.graph, step.uuid, { route: ran.route ?? null, conditions_held: held })
     .filter((target) => target !== handOff?.target_step_uuid)
     .map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));

@@ -1,7 +1,7 @@
 // One activation's work, by step type: the step's output, or (tool hand-offs, stop checkers) the
 // activations that follow it directly.
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { TranscriptRef, CustomAgentStep, EdgeDefinition, IterationRef, LoopingStep, StepContext, StepDefinition, ToolExecutorStep, ToolHandoff } from '@app/contracts';
+import type { TranscriptRef, CustomAgentStep, EdgeDefinition, StepResultRef, LoopingStep, StepContext, StepDefinition, ToolExecutorStep, ToolHandoff } from '@app/contracts';
 import { agentTurns } from '../agent-turns';
 import { afterToolCalls, nextTargets } from '../graph-routing';
 import { runHumanInput } from '../human-input-step';
@@ -12,7 +12,7 @@ import { loopCarry, type WalkState } from './walk-state';
 const loopOf = (step: StepDefinition): LoopingStep | null => ((step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop ? step : null);
 
 /** `handOff`: an agent's edge to a tool executor; `summary`: the activities' name in the Web UI. */
-export async function runStep(state: WalkState, step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, handOff: EdgeDefinition | null, summary: string | undefined): Promise<IterationRef | Activation[]> {
+export async function runStep(state: WalkState, step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, handOff: EdgeDefinition | null, summary: string | undefined): Promise<StepResultRef | Activation[]> {
   const { scope } = state;
   const looping = loopOf(step);
   if (looping) return await runLoop(scope, looping, context, loop ?? null, loopCarry(state, context));
@@ -40,7 +40,7 @@ export async function runStep(state: WalkState, step: StepDefinition, context: S
  * A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its
  * tool calls over along `handOff`, its edge to a tool executor if it has one.
  */
-async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: StepContext, continues: TranscriptRef | undefined, handOff: EdgeDefinition | null): Promise<IterationRef | Activation> {
+async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: StepContext, continues: TranscriptRef | undefined, handOff: EdgeDefinition | null): Promise<StepResultRef | Activation> {
   const { scope } = state;
   const start = continues ? await scope.activitiesFor(step).continueAgentStep({ ...context, step, from: continues }) : await scope.activitiesFor(step).startAgentStep({ ...context, step });
   const end = await agentTurns(scope, step, context, start, handOff !== null);

@@ -82,7 +82,7 @@ export function loopCarry(state: WalkState, context: StepContext): LoopCarry {
   return () => ({
     walk: {
       instance_uuid: context.instance_uuid,
-      index: context.iteration!.index,
+      index: context.execution!.index,
       executions: Object.fromEntries(state.tally.executions),
       failed: [...state.tally.failed],
       failures: state.failures,

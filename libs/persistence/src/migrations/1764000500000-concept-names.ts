@@ -1,16 +1,19 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 // One word per concept: a step's chat messages (an LLM step's, an agent's transcript) and a conversational
-// run's messages were both columns called `messages`; each is now named for what it holds.
-export class MessageColumns1764000500000 implements MigrationInterface {
-  name = 'MessageColumns1764000500000';
+// run's messages were both columns called `messages`, and a row beneath a step's row was an `iteration` even
+// when it is a graph step's execution. Each is now named for what it holds (the API keeps its field names).
+export class ConceptNames1764000500000 implements MigrationInterface {
+  name = 'ConceptNames1764000500000';
 
   async up(db: QueryRunner): Promise<void> {
     await renameJsonColumn(db, 'workflow_step_instances', 'messages', 'model_messages');
     await renameJsonColumn(db, 'workflow_runs', 'messages', 'conversation_messages');
+    await db.query('ALTER TABLE workflow_step_instances RENAME COLUMN iteration TO execution_index');
   }
 
   async down(db: QueryRunner): Promise<void> {
+    await db.query('ALTER TABLE workflow_step_instances RENAME COLUMN execution_index TO iteration');
     await renameJsonColumn(db, 'workflow_runs', 'conversation_messages', 'messages');
     await renameJsonColumn(db, 'workflow_step_instances', 'model_messages', 'messages');
   }

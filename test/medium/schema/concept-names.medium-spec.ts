@@ -1,5 +1,5 @@
-// The migration that names each `messages` column for what it holds, run on a database of its own with rows
-// written before it: their messages move with the rename, JSON stays checked, and `down` gives the old names back.
+// The migration that names each column for what it holds, run on a database of its own with rows written
+// before it: their messages and indexes move with the renames, JSON stays checked, `down` gives the old names back.
 import { createConnection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@app/persistence';
@@ -12,7 +12,7 @@ const conversation = [{ role: 'user', content: 'Hello' }, { role: 'assistant', c
 
 function scratchUrl(): string {
   const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_renames`;
+  url.pathname = `${url.pathname}_concept_names`;
   return url.toString();
 }
 
@@ -34,13 +34,13 @@ async function insertRowsWithMessages(db: DataSource): Promise<void> {
     [RUN, RUN, JSON.stringify(conversation)],
   );
   await db.query(
-    `INSERT INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, messages)
-     VALUES (?, ?, 'user-1', ?, 'summarise', 'custom_llm', 0, 'completed', ?)`,
+    `INSERT INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, messages, iteration)
+     VALUES (?, ?, 'user-1', ?, 'summarise', 'custom_llm', 0, 'completed', ?, 3)`,
     [STEP, RUN, STEP, JSON.stringify(stepMessages)],
   );
 }
 
-describe('the migration naming the message columns', () => {
+describe('the migration naming the message and execution columns', () => {
   let db: DataSource;
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe('the migration naming the message columns', () => {
     await dropScratch();
   });
 
-  it('moves the messages written before it to model_messages and conversation_messages, still checked as JSON', async () => {
+  it('moves what was written before it to model_messages, conversation_messages and execution_index, JSON still checked', async () => {
     expect(await columnsOf(db, 'workflow_step_instances')).toContain('messages');
     await insertRowsWithMessages(db);
 
@@ -65,9 +65,12 @@ describe('the migration naming the message columns', () => {
     expect(await columnsOf(db, 'workflow_step_instances')).toEqual(expect.arrayContaining(['model_messages']));
     expect(await columnsOf(db, 'workflow_step_instances')).not.toContain('messages');
     expect(await columnsOf(db, 'workflow_runs')).toEqual(expect.arrayContaining(['conversation_messages']));
-    const [step] = (await db.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [STEP])) as { model_messages: string }[];
+    const [step] = (await db.query('SELECT model_messages, execution_index FROM workflow_step_instances WHERE uuid = ?', [STEP])) as { model_messages: string; execution_index: number }[];
     const [run] = (await db.query('SELECT conversation_messages FROM workflow_runs WHERE uuid = ?', [RUN])) as { conversation_messages: string }[];
     expect(JSON.parse(step.model_messages)).toEqual(stepMessages);
+    expect(step.execution_index).toBe(3);
+    const indexed = (await db.query("SELECT COLUMN_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_NAME = 'idx_step_instances_parent' ORDER BY SEQ_IN_INDEX")) as { name: string }[];
+    expect(indexed.map(({ name }) => name)).toEqual(['parent_instance_uuid', 'execution_index']);
     expect(JSON.parse(run.conversation_messages)).toEqual(conversation);
     await expect(db.query('UPDATE workflow_step_instances SET model_messages = ? WHERE uuid = ?', ['not json', STEP])).rejects.toThrow(/CONSTRAINT|check/i);
     await expect(db.query('UPDATE workflow_runs SET conversation_messages = ? WHERE uuid = ?', ['not json', RUN])).rejects.toThrow(/CONSTRAINT|check/i);
@@ -76,9 +79,10 @@ describe('the migration naming the message columns', () => {
   it('gives the old names back on the way down, with their data', async () => {
     await db.undoLastMigration({ transaction: 'each' });
 
-    const [step] = (await db.query('SELECT messages FROM workflow_step_instances WHERE uuid = ?', [STEP])) as { messages: string }[];
+    const [step] = (await db.query('SELECT messages, iteration FROM workflow_step_instances WHERE uuid = ?', [STEP])) as { messages: string; iteration: number }[];
     const [run] = (await db.query('SELECT messages FROM workflow_runs WHERE uuid = ?', [RUN])) as { messages: string }[];
     expect(JSON.parse(step.messages)).toEqual(stepMessages);
+    expect(step.iteration).toBe(3);
     expect(JSON.parse(run.messages)).toEqual(conversation);
     await expect(db.query('UPDATE workflow_step_instances SET messages = ? WHERE uuid = ?', ['not json', STEP])).rejects.toThrow(/CONSTRAINT|check/i);
   });
