@@ -37,7 +37,7 @@ describe('Tool executor runs', () => {
   /** Every execution of the run, in the order they started. */
   async function path(runUuid: string): Promise<string[]> {
     const rows: { step_name: string }[] = await db.query(
-      'SELECT step_name FROM workflow_step_instances WHERE run_uuid = ? AND parent_instance_uuid IS NOT NULL ORDER BY started_at, iteration',
+      'SELECT step_name FROM workflow_step_instances WHERE run_uuid = ? AND parent_instance_uuid IS NOT NULL ORDER BY started_at, execution_index',
       [runUuid],
     );
     return rows.map((row) => row.step_name);
