@@ -5,13 +5,16 @@ import { definitionEntities } from './definitions/entities';
 import { runEntities } from './runs/entities';
 import { assistantEntities } from './assistant/assistant.entities';
 import { McpServerEntity } from './mcp/mcp-server.entity';
+import { ApiKeyEntity } from './api-keys/api-key.entity';
+import { ScheduleEntity } from './schedules/schedule.entity';
+import { ToolEntity } from './tools/tool.entity';
 import { migrations } from './migrations';
 
 export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourceOptions {
   return {
     type: 'mysql',
     url: databaseUrl,
-    entities: [...definitionEntities, ...runEntities, ...assistantEntities, McpServerEntity],
+    entities: [...definitionEntities, ...runEntities, ...assistantEntities, McpServerEntity, ApiKeyEntity, ScheduleEntity, ToolEntity],
     migrations,
     synchronize: false,
     migrationsRun: false,

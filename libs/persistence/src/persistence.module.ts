@@ -7,7 +7,10 @@ import { McpToolSource } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { createDataSource } from './data-source';
 import { SqlWorkflowOwnerRepository, WorkflowOwnerRepository } from './workflow-owners.repository';
-import { ApiKeyRepository, ScheduleRepository, StepSummaryRepository, TriggerHookRepository, TypeormStepSummaryRepository, TypeormScheduleRepository, TypeormApiKeyRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+import { StepSummaryRepository, TriggerHookRepository, TypeormStepSummaryRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+import { ApiKeyRepository, TypeormApiKeyRepository } from './api-keys';
+import { ScheduleRepository, TypeormScheduleRepository } from './schedules';
+import { ToolRepository, TypeormToolRepository } from './tools';
 import { AssistantRepository, TypeormAssistantRepository } from './assistant';
 import { McpServerRepository, McpToolCatalog, TypeormMcpServerRepository } from './mcp';
 import {
@@ -16,13 +19,11 @@ import {
   OutputRepository,
   RunRepository,
   StepRepository,
-  ToolRepository,
   TypeormCallAuditRepository,
   TypeormConversationRepository,
   TypeormOutputRepository,
   TypeormRunRepository,
   TypeormStepRepository,
-  TypeormToolRepository,
 } from './runs';
 
 const repositories: Provider[] = [

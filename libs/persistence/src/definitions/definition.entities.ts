@@ -69,16 +69,6 @@ export class TriggerEntity {
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
 }
 
-@Entity('api_keys')
-export class ApiKeyEntity {
-  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
-  @Column({ type: 'char', length: 64 }) key_hash!: string;
-  @Column({ type: 'varchar' }) key_prefix!: string;
-  @Column({ type: 'varchar' }) user_id!: string;
-  @Column({ type: 'varchar' }) name!: string;
-  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
-  @Column({ type: 'datetime', precision: 3, nullable: true }) revoked_at!: Date | null;
-}
 
 @Entity('trigger_secrets')
 export class TriggerSecretEntity {
@@ -97,15 +87,4 @@ export class TriggerEventEntity {
   @Column({ type: 'char', length: 36, nullable: true }) run_uuid!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) body!: unknown;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) received_at!: Date;
-}
-
-@Entity('schedules')
-export class ScheduleEntity {
-  @PrimaryColumn({ type: 'varchar' }) id!: string;
-  @Column({ type: 'varchar' }) user_id!: string;
-  @Column({ type: 'char', length: 36 }) workflow_uuid!: string;
-  @Column({ type: 'varchar' }) schedule_type!: string;
-  @Column({ type: 'longtext', transformer: jsonColumn }) timing!: Record<string, unknown>;
-  @Column({ type: 'text', nullable: true }) note!: string | null;
-  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
 }

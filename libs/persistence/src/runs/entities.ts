@@ -1,4 +1,4 @@
-import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity, ToolEntity } from './run.entities';
+import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 
-// Entities of run records: runs, step instances, outputs, model calls, tool calls, tools.
-export const runEntities: (new () => unknown)[] = [RunEntity, StepInstanceEntity, StepOutputEntity, ModelCallEntity, ToolCallEntity, ToolEntity];
+// Entities of run records: runs, step instances, outputs, model calls, tool calls.
+export const runEntities: (new () => unknown)[] = [RunEntity, StepInstanceEntity, StepOutputEntity, ModelCallEntity, ToolCallEntity];

@@ -9,4 +9,3 @@ export * from './call-audit.repository';
 export * from './typeorm-call-audit.repository';
 export * from './conversation.repository';
 export * from './typeorm-conversation.repository';
-export * from './tool.repository';

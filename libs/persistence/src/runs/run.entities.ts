@@ -109,16 +109,3 @@ export class ToolCallEntity {
   @Column({ type: 'datetime', precision: 3 }) started_at!: Date;
   @Column(datetime) finished_at!: Date | null;
 }
-
-@Entity('tools')
-export class ToolEntity {
-  @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
-  @Column({ type: 'varchar' }) user_id!: string;
-  @Column({ type: 'varchar' }) name!: string;
-  @Column({ type: 'text' }) description!: string;
-  @Column({ type: 'longtext', transformer: jsonColumn }) parameters!: Record<string, unknown>;
-  @Column({ type: 'varchar' }) transport!: string;
-  @Column({ type: 'text', nullable: true }) endpoint_url!: string | null;
-  @Column({ type: 'int' }) timeout_ms!: number;
-  @Column({ ...datetime, insert: false, update: false }) created_at!: Date;
-}

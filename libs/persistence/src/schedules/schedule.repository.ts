@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ScheduleEntity } from './definition.entities';
+import { ScheduleEntity } from './schedule.entity';
 
 export interface ScheduleRecord {
   id: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { In, type DataSource } from 'typeorm';
-import { ToolEntity } from './run.entities';
+import { ToolEntity } from './tool.entity';
 import { isDuplicateKey } from '../rolled-back';
 
 export interface ToolRecord {

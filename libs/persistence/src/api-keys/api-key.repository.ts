@@ -1,5 +1,5 @@
 import { IsNull, type DataSource } from 'typeorm';
-import { ApiKeyEntity } from './definition.entities';
+import { ApiKeyEntity } from './api-key.entity';
 
 export interface ApiKeyRecord {
   uuid: string;
