@@ -1,7 +1,6 @@
 // Quotas an operator sets so one user cannot take the shared workers: requests per API key, runs in
 // flight per user (exact under concurrent starts), how often a schedule fires and how far back it fills.
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { runEnd } from './support/agent-run';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
@@ -43,7 +42,8 @@ describe('Runs in flight and schedules', () => {
   let stack: Stack;
   useStack((started) => (stack = started), { quotas: { maxRunsInFlightPerUser: 10, scheduleMinIntervalSeconds: 60, backfillMaxSpanSeconds: 86_400 } });
 
-  it('admits exactly the limit out of 50 concurrent starts, writes nothing for the others, and frees a place when a run ends', async () => {
+  // What each refused start writes (nothing) and how the place is counted: test/medium/runs/run-creation.medium-spec.ts.
+  it('admits exactly the limit out of 50 concurrent starts, lists no run for the others, and frees a place when a run ends', async () => {
     const user = await stack.api.newUser();
     const workflow = (await user.post('/workflows', { name: 'waits', steps: [{ uuid: randomUUID(), type: 'human_input', name: 'wait', prompt: 'Go on?' }] })).body;
     const starts = await Promise.all(Array.from({ length: 50 }, () => user.post(`/workflows/${workflow.uuid}/runs`, {})));
@@ -51,8 +51,7 @@ describe('Runs in flight and schedules', () => {
     const refused = starts.filter((start) => start.status === 429);
     expect([admitted.length, refused.length]).toEqual([10, 40]);
     expect(refused.every((start) => start.body.code === 'TOO_MANY_RUNS_IN_FLIGHT')).toBe(true);
-    const [{ n }] = await stack.api.app.get(DataSource).query('SELECT COUNT(*) AS n FROM workflow_runs WHERE user_id = ?', [user.userId]);
-    expect(Number(n)).toBe(10);
+    expect((await user.get(`/runs?workflow_uuid=${workflow.uuid}`)).body.total).toBe(10);
     expect((await user.get(`/workflows/${workflow.uuid}`)).body.total_runs).toBe(10);
 
     await user.post(`/runs/${admitted[0].body.uuid}/cancel`);

@@ -2,22 +2,31 @@
 // runs them and routes by the tool's name, else its ALWAYS edge, else back to the calling agent, whose
 // conversation then goes on with the tool answers. Real Temporal and MySQL, the model fake, a tool server.
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { agentStep, graphEdge, toolExecutorStep } from './support/factories';
 import { reply, type RecordedRequest } from './support/model-fake';
-import { useStack, type RunBody, type Stack } from './support/stack';
+import { useStack, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
+import type { RunView, StepView } from './support/views';
 
 type Step = { uuid: string; name: string };
+
+/** Every execution of the run's graph steps under its step's name, in the order they started. */
+function executions(done: RunView): { name: string; execution: StepView & { iteration: number } }[] {
+  const all = done.steps.flatMap((step) => (step.iterations ?? []).map((execution: StepView & { iteration: number }) => ({ name: step.name, execution })));
+  return all.sort((a, b) => a.execution.started_at!.localeCompare(b.execution.started_at!) || a.execution.iteration - b.execution.iteration);
+}
+
+const pathOf = (done: RunView) => executions(done).map(({ name }) => name);
+
+/** The run's tool calls with the step whose execution made them, as the run's view lists them. */
+const toolCallsOf = (done: RunView) => executions(done).flatMap(({ name, execution }) => execution.tool_calls.map((call) => ({ tool_name: call.tool_name, step_name: name, status: call.status })));
 
 describe('Tool executor runs', () => {
   let stack: Stack;
   let tools: ToolServer;
-  let db: DataSource;
 
   useStack((started) => (stack = started));
   beforeAll(async () => {
-    db = stack.api.app.get(DataSource);
     tools = await ToolServer.start({ research: (args) => ({ found: 'cheap prices', asked: args }), lookup: (args) => ({ looked_up: args }) });
   });
   afterAll(() => tools?.close());
@@ -30,27 +39,9 @@ describe('Tool executor runs', () => {
   }
 
   const run = (steps: Step[], graph: Record<string, unknown>) => stack.runSteps(steps, { topic: 'prices' }, { fields: { graph } });
-  const stepNamed = (done: RunBody, name: string) => done.steps.find((step: RunBody) => step.name === name);
+  const stepNamed = (done: RunView, name: string) => done.steps.find((step) => step.name === name)!;
   const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
-  const outputsOf = (done: RunBody, name: string) => stepNamed(done, name).iterations.map((execution: RunBody) => execution.output.raw_data);
-
-  /** Every execution of the run, in the order they started. */
-  async function path(runUuid: string): Promise<string[]> {
-    const rows: { step_name: string }[] = await db.query(
-      'SELECT step_name FROM workflow_step_instances WHERE run_uuid = ? AND parent_instance_uuid IS NOT NULL ORDER BY started_at, execution_index',
-      [runUuid],
-    );
-    return rows.map((row) => row.step_name);
-  }
-
-  /** The tool_calls audit rows with the step whose execution they are under. */
-  async function toolAudit(runUuid: string): Promise<{ tool_name: string; step_name: string; status: string }[]> {
-    return db.query(
-      `SELECT t.tool_name, i.step_name, t.status FROM tool_calls t JOIN workflow_step_instances i ON i.uuid = t.step_instance_uuid
-       WHERE t.run_uuid = ? ORDER BY t.started_at`,
-      [runUuid],
-    );
-  }
+  const outputsOf = (done: RunView, name: string) => stepNamed(done, name).iterations.map((execution: StepView) => execution.output!.raw_data);
 
   it('routes a tool result to the agent its tool names, another tool along the ALWAYS edge back to the router', async () => {
     const [research, lookup] = [await registerTool('research'), await registerTool('lookup')];
@@ -81,25 +72,22 @@ describe('Tool executor runs', () => {
     const done = await run([router, worker, analyst, executor], graph);
 
     expect(done.status).toBe('completed');
-    expect(await path(done.uuid)).toEqual(['Router', 'Worker', 'tool_executor', 'Research', 'Router', 'Worker', 'tool_executor', 'Router']);
+    expect(pathOf(done)).toEqual(['Router', 'Worker', 'tool_executor', 'Research', 'Router', 'Worker', 'tool_executor', 'Router']);
     const [routerFirst, workerFirst, researchRequest] = stack.model.requests;
     expect(systemPromptOf(routerFirst)).toContain('one of "Worker", "END"');
     // Tool calls alone take the Worker to the tool executor: it is not asked for a `next`.
     expect(systemPromptOf(workerFirst)).not.toContain('"next"');
     expect((workerFirst.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name)).toEqual(expect.arrayContaining([research, lookup]));
     // Tier 1: the research tool's result is the Research agent's $previous_output (an agent gets it as a reference).
+    const researched = [{ tool: research, arguments: { q: 'prices' }, result: { found: 'cheap prices', asked: { q: 'prices' } } }];
     const previous = JSON.parse(String(researchRequest.body.messages[1].content).replace('Previous output:\n', ''));
-    const [stored] = await db.query('SELECT raw_data FROM step_outputs WHERE uuid = ?', [previous.output_id]);
-    expect(JSON.parse(stored.raw_data)).toEqual([{ tool: research, arguments: { q: 'prices' }, result: { found: 'cheap prices', asked: { q: 'prices' } } }]);
+    expect((await stack.user.get(`/outputs/${previous.output_id}`)).body.raw_data).toEqual(researched);
 
     expect(outputsOf(done, 'Worker')).toEqual([{ tool_calls: [{ name: research, arguments: { q: 'prices' } }] }, { tool_calls: [{ name: lookup, arguments: { id: 7 } }] }]);
-    expect(outputsOf(done, 'tool_executor')).toEqual([
-      [{ tool: research, arguments: { q: 'prices' }, result: { found: 'cheap prices', asked: { q: 'prices' } } }],
-      [{ tool: lookup, arguments: { id: 7 }, result: { looked_up: { id: 7 } } }],
-    ]);
+    expect(outputsOf(done, 'tool_executor')).toEqual([researched, [{ tool: lookup, arguments: { id: 7 }, result: { looked_up: { id: 7 } } }]]);
     expect(outputsOf(done, 'Router')).toEqual([{ next: 'Worker' }, { next: 'Worker' }, { next: 'END' }]);
     expect([tools.countOf('research'), tools.countOf('lookup')]).toEqual([1, 1]);
-    expect(await toolAudit(done.uuid)).toEqual([
+    expect(toolCallsOf(done)).toEqual([
       { tool_name: research, step_name: 'tool_executor', status: 'completed' },
       { tool_name: lookup, step_name: 'tool_executor', status: 'completed' },
     ]);
@@ -114,7 +102,7 @@ describe('Tool executor runs', () => {
     const done = await run([worker, executor], { entry_node: worker.uuid, edges: [graphEdge(worker, executor, 'tool_executor')] });
 
     expect(done.status).toBe('completed');
-    expect(await path(done.uuid)).toEqual(['Worker', 'tool_executor', 'Worker']);
+    expect(pathOf(done)).toEqual(['Worker', 'tool_executor', 'Worker']);
     const [first, second] = stack.model.requests;
     // The second execution starts from the first one's conversation plus the tool's answer, not a fresh prompt.
     expect(second.body.messages.slice(0, first.body.messages.length)).toEqual(first.body.messages);
@@ -123,9 +111,9 @@ describe('Tool executor runs', () => {
       { role: 'tool', content: JSON.stringify({ looked_up: { id: 42 } }) },
     ]);
     expect(outputsOf(done, 'Worker')).toEqual([{ tool_calls: [{ name: lookup, arguments: { id: 42 } }] }, 'the answer is 42']);
-    expect(stepNamed(done, 'Worker').output.raw_data).toBe('the answer is 42');
+    expect(stepNamed(done, 'Worker').output!.raw_data).toBe('the answer is 42');
     expect(tools.countOf('lookup', { id: 42 })).toBe(1);
-    expect(await toolAudit(done.uuid)).toEqual([{ tool_name: lookup, step_name: 'tool_executor', status: 'completed' }]);
+    expect(toolCallsOf(done)).toEqual([{ tool_name: lookup, step_name: 'tool_executor', status: 'completed' }]);
   });
 
   it('runs the calls of two agents that hand over in the same wave, each back to its own conversation', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinition } from '@app/contracts';
-import { DomainError, ErrorCode } from '@app/domain';
-import { WorkflowRepository } from '@app/persistence';
+import { DomainError, ErrorCode, type SavedToolManifest } from '@app/domain';
+import { WorkflowRepository, type ManifestOf } from '@app/persistence';
 import { llmStep, newUserId, noTools, workflowDefinition } from '../support/fixtures';
 import { setUpWorkflowRepository } from './workflow-repository.setup';
 
@@ -108,5 +108,47 @@ describe(WorkflowRepository.name, () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(last.next_cursor).toBeNull();
     expect(first.items[0].steps).toEqual([expect.any(String)]);
+  });
+
+  // A save meets its tool manifest (which may ask MCP servers over the network) before its transaction: no
+  // row lock waits on it, and an edit another save overtook meanwhile is computed again on top of that save.
+  const manifest = (hash: string): SavedToolManifest => ({ tool_manifest: [], tool_manifest_hash: hash });
+  const namesOf = (definition: WorkflowDefinition) => definition.steps.map((step) => step.name);
+
+  it('holds no lock on the workflow row while the manifest of an edit is computed', async () => {
+    const userId = newUserId();
+    const created = await sut.create(userId, workflowDefinition(), secret, async () => manifest('first'));
+    // What another request could do meanwhile: lock the row, giving up at once if it cannot.
+    const lockingTheRow: ManifestOf = async () => {
+      await setup.db.transaction((manager) => manager.query('SELECT uuid FROM workflows WHERE uuid = ? FOR UPDATE NOWAIT', [created.uuid]));
+      return manifest('second');
+    };
+
+    const edited = await sut.mutate(userId, created.uuid, (current) => ({ ...current, description: 'edited' }), lockingTheRow);
+
+    expect(edited).toMatchObject({ description: 'edited', tool_manifest_hash: 'second' });
+  });
+
+  it('computes an edit again, manifest included, on top of a save that landed while its manifest was computed', async () => {
+    const userId = newUserId();
+    const created = await sut.create(userId, workflowDefinition([llmStep({ name: 'a' })]), secret, async () => manifest('first'));
+    const seenBy: string[][] = [];
+    let overtaken = false;
+    const overtakenOnce: ManifestOf = async (next) => {
+      if (!overtaken) {
+        overtaken = true;
+        await sut.mutate(userId, created.uuid, (current) => ({ ...current, steps: [...current.steps, llmStep({ name: 'b' })] }), async () => manifest('other'));
+      }
+      return manifest(namesOf(next).join('+'));
+    };
+    const addC = (current: WorkflowDefinition) => {
+      seenBy.push(namesOf(current));
+      return { ...current, steps: [...current.steps, llmStep({ name: 'c' })] };
+    };
+
+    const edited = await sut.mutate(userId, created.uuid, addC, overtakenOnce);
+
+    expect(seenBy).toEqual([['a'], ['a', 'b']]);
+    expect(edited).toMatchObject({ steps: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], tool_manifest_hash: 'a+b+c' });
   });
 });

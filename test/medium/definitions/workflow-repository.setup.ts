@@ -5,5 +5,5 @@ import { Rows } from '../support/rows';
 
 export async function setUpWorkflowRepository() {
   const app = await startMedium();
-  return { sut: app.get(WorkflowRepository), rows: new Rows(app.db), close: app.close };
+  return { sut: app.get(WorkflowRepository), rows: new Rows(app.db), db: app.db, close: app.close };
 }

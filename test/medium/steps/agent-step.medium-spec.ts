@@ -106,6 +106,21 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     expect(setup.model.requests).toHaveLength(2);
   });
 
+  it("audits each turn by the count of messages it sent, the first ones of the step's conversation", async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+    await toolCalls.call(agent.context, agent.step, call, 3, activityScope());
+    setup.model.script(reply.text('Lyon it is'));
+    await sut.turn(agent.context, agent.step, agent.tools, 2, 4, activityScope());
+
+    const counts = await setup.rows.sentMessageCounts(agent.context.instance_uuid);
+    const conversation = await setup.rows.messages(agent.context.instance_uuid);
+
+    expect(counts).toEqual([2, 4]);
+    const asSent = (messages: { role: string; content: string | null }[]) => messages.map((message) => [message.role, message.content]);
+    counts.forEach((count, i) => expect(asSent(conversation.slice(0, count))).toEqual(asSent(setup.model.requests[i].body.messages)));
+  });
+
   it('answers a retried turn from the audit when its earlier attempt died before the transcript had the answer', async () => {
     const agent = await startedAgent();
     const call = await firstTurnCallingGetOutput(agent);

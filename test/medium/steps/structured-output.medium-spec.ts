@@ -44,8 +44,11 @@ describe(StructuredOutputService.name, () => {
 
     expect(settled.data).toEqual({ city: 'Porto' });
     expect(settled.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+    expect(settled.messages[3].content).toContain('- the answer holds no JSON object or array');
     expect(setup.model.requests[0].body.tools).toBeUndefined();
+    expect(setup.model.requests[0].body.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: step.output_schema } });
     expect(await setup.rows.modelCalls(context.instance_uuid)).toEqual([expect.objectContaining({ turn: 4, status: 'completed' })]);
+    expect(await setup.rows.sentMessageCounts(context.instance_uuid)).toEqual([4]);
   });
 
   it('fails the step for good once the corrections allowed are spent, the exchange saved on it', async () => {
@@ -58,5 +61,15 @@ describe(StructuredOutputService.name, () => {
     await expect(settling).rejects.toMatchObject({ type: 'InvalidStructuredOutput', message: expect.stringContaining('2 attempts') });
     expect(setup.model.requests).toHaveLength(1);
     expect((await setup.rows.messages(context.instance_uuid)).map((message) => message.content)).toEqual([...asked.map((message) => message.content), 'Paris', expect.any(String), 'still not JSON']);
+  });
+
+  it('fails at the first answer that breaks the schema when no correction is allowed, asking nothing', async () => {
+    const strict = { ...step, max_correction_attempts: 0 };
+    const context = await recordedContext();
+
+    const settling = sut.settle(context, strict, [...asked, { role: 'assistant', content: '{"town":"Paris"}' }], 1, activityScope());
+
+    await expect(settling).rejects.toMatchObject({ type: 'InvalidStructuredOutput', message: `step "${step.name}" gave no answer following its output_schema in 1 attempt: city is required` });
+    expect(setup.model.requests).toHaveLength(0);
   });
 });

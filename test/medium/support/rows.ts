@@ -68,6 +68,12 @@ export class Rows {
     ) as Promise<CallRow[]>;
   }
 
+  /** How many messages each of the step's model calls sent, in (turn, attempt) order: its audit names them by count. */
+  async sentMessageCounts(instanceUuid: string): Promise<number[]> {
+    const rows = (await this.db.query('SELECT request FROM model_calls WHERE step_instance_uuid = ? ORDER BY turn, attempt', [instanceUuid])) as { request: string }[];
+    return rows.map((row) => (JSON.parse(row.request) as { message_count: number }).message_count);
+  }
+
   toolCalls(instanceUuid: string): Promise<CallRow[]> {
     return this.db.query(
       'SELECT NULL AS turn, tool_call_id, attempt, status, error_message, NULL AS prompt_tokens, NULL AS total_tokens FROM tool_calls WHERE step_instance_uuid = ? ORDER BY started_at, attempt',
