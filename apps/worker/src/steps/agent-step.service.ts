@@ -75,7 +75,7 @@ export class AgentStepService {
     const turns = messages.filter((message) => message.role === 'assistant').length;
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);
-    await this.steps.completeStep(context.instance_uuid, output, answer.messages);
+    await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages });
     return refOf(output);
   }
 }

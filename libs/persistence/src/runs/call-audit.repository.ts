@@ -1,4 +1,7 @@
+import type { ModelCallAttempt, ToolCallAttempt } from './call-attempts';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
+
+export type { ModelCallAttempt, ToolCallAttempt } from './call-attempts';
 
 /** How a tool call's attempt ended. */
 export type ToolCallEnd = Pick<ToolCallRecord, 'step_instance_uuid' | 'tool_call_id' | 'attempt' | 'status' | 'output' | 'error_message' | 'duration_ms' | 'finished_at'>;
@@ -13,9 +16,9 @@ export abstract class CallAuditRepository {
    * the attempt the row is under, for the write that ends it: a local activity run again after its worker
    * died counts from 1 again, and its row then takes the call's next attempt number.
    */
-  abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'>): Promise<number>;
+  abstract recordModelCall(call: ModelCallAttempt): Promise<number>;
   /** One row per (step, tool call, attempt), like model calls. */
-  abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'>): Promise<number>;
+  abstract recordToolCall(call: ToolCallAttempt): Promise<number>;
   /**
    * Ends a tool call's attempt (its row written `running` when it started) and appends its answer to the transcript
    * at `position`, in one statement: false, and nothing written, when either is not as expected.
