@@ -55,7 +55,7 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
         const messages: ChatMessage[] = [{ role: 'system', content: 'Summarise' }, { role: 'user', content: 'Execute your task.' }];
         await stepRows.startStep(instance, { system_prompt: 'Summarise' });
         const response = await modelTurn(context(runUuid, instance), 1, messages);
-        await stepRows.completeStep(instance, newOutput(context(runUuid, instance), response.message.content), [...messages, response.message]);
+        await stepRows.completeStep(instance, newOutput(context(runUuid, instance), response.message.content), { messages: [...messages, response.message] });
       }
       await runs.finishRun(runUuid, 'completed', null);
     },
@@ -76,7 +76,7 @@ export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, to
           messages = [...messages, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) }];
         }
       }
-      await stepRows.completeStep(instance, newOutput(ctx, messages.at(-1)?.content ?? ''), messages);
+      await stepRows.completeStep(instance, newOutput(ctx, messages.at(-1)?.content ?? ''), { messages });
       await runs.finishRun(runUuid, 'completed', null);
     },
     close: async () => {},

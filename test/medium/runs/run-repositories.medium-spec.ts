@@ -58,7 +58,7 @@ describe('Run repositories', () => {
     await calls.recordModelCall({ ...call, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
     await calls.recordModelCall({ ...call, status: 'completed', error_message: null, response: { content: '42' }, prompt_tokens: 5, completion_tokens: 2, total_tokens: 7, duration_ms: 3, finished_at: new Date() });
     const output = outputFor(runUuid, instance);
-    await steps.completeStep(instance, output, [{ role: 'user', content: 'Answer' }]);
+    await steps.completeStep(instance, output, { messages: [{ role: 'user', content: 'Answer' }] });
 
     expect(await calls.completedModelCall(instance, 1)).toMatchObject({ run_uuid: runUuid, status: 'completed', response: { content: '42' }, total_tokens: 7 });
     expect(await calls.tokensUsed(runUuid)).toBe(7);

@@ -49,6 +49,25 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await outputs.findOutput(newUserId(), output.uuid)).toBeNull();
   });
 
+  it("starts a step with its model call's running row, neither once the step has ended, and ends the call with the output", async () => {
+    const { userId, run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    const messages = [{ role: 'user', content: 'go' }];
+    const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: 'done', summary: 'done', markdown_representation: null, size_bytes: 4 };
+
+    const attempt = await steps.startStepWithCall(step, { asked: 'go' }, { list: messages, apart: true }, modelCall(run, step, { status: 'running' }));
+    const whileRunning = await rows.modelCalls(step);
+    await steps.completeStep(step, output, { call: modelCall(run, step, { attempt: attempt! }) });
+    const late = await steps.startStepWithCall(step, {}, { list: [], apart: false }, modelCall(run, step, { status: 'running' }));
+
+    expect([attempt, late]).toEqual([1, null]);
+    expect(whileRunning).toEqual([expect.objectContaining({ attempt: 1, status: 'running' })]);
+    expect(await rows.modelCalls(step)).toEqual([expect.objectContaining({ attempt: 1, status: 'completed', total_tokens: 15 })]);
+    expect(await rows.messages(step)).toEqual(messages);
+    expect(await rows.step(step)).toMatchObject({ status: 'completed', attempts: 1, output_id: output.uuid, total_tokens: 15 });
+  });
+
   it('stores an output on its own while the step goes on (a large tool answer), read back whole', async () => {
     const { userId, run } = await workflowWithRun(workflows, 1);
     await runs.create(run);

@@ -4,6 +4,7 @@ import { ModelCallError } from '@app/providers';
 import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
 import { reply } from '../../support/model-fake';
 import { activityScope, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
+import { modelCall } from '../runs/run-fixtures';
 import { setUpStepServices } from './step-services.setup';
 
 describe(LlmStepService.name, () => {
@@ -47,6 +48,23 @@ describe(LlmStepService.name, () => {
     expect(retried).toEqual(first);
     expect(setup.model.requests).toHaveLength(1);
     expect(await setup.rows.modelCalls(run.steps[0].uuid)).toHaveLength(1);
+  });
+
+  it('audits the call of an attempt whose worker died as lost, and asks again under the next attempt number', async () => {
+    const step = llmStep();
+    const run = await recordedRun(step);
+    const instance = run.steps[0].uuid;
+    // What the dead worker's attempt wrote: the step started, its call running.
+    await setup.steps.startStepWithCall(instance, {}, { list: [], apart: false }, modelCall(run, instance, { status: 'running' }));
+    setup.model.script(reply.text('asked again'));
+
+    const ref = await sut.run(stepContext(run, 0), step, activityScope(1)); // a local activity run again counts from 1 again
+
+    expect(await setup.rows.modelCalls(instance)).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringMatching(/^Lost/) }),
+      expect.objectContaining({ attempt: 2, status: 'completed', total_tokens: 15 }),
+    ]);
+    expect(await setup.rows.step(instance)).toMatchObject({ status: 'completed', attempts: 2, output_id: ref.output_id, total_tokens: 15 });
   });
 
   it('audits a failed model call, and the retry that succeeds as the next attempt', async () => {

@@ -21,6 +21,8 @@ export async function setUpStepServices() {
     runs: app.get(RunRepository),
     steps: app.get(StepRepository),
     rows: new Rows(app.db),
+    /** For counting what a service sends (test/medium/support/statements.ts). */
+    db: app.db,
     llm: app.get(LlmStepService),
     structured: app.get(StructuredOutputService),
     agent: app.get(AgentStepService),

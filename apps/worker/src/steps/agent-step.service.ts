@@ -43,9 +43,16 @@ export class AgentStepService {
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
     if (earlier) return earlier;
-    const response = await this.models.call(context, turn, { ...modelOf(step), messages, tools }, scope);
-    const conversation_length = await this.transcript.put(context.instance_uuid, length, response.message);
-    return { tool_calls: response.message.tool_calls ?? [], conversation_length, usage: response.usage };
+    const call = this.models.prepare(context, turn, { ...modelOf(step), messages, tools }, scope);
+    const { response, ended } = await this.models.send(context, call, await this.calls.recordModelCall(call.running), scope);
+    // The call's end and its answer in the transcript: one statement, unless the transcript is not as expected
+    // (a reset run's holds more), where they are written each on its own.
+    const answer = { instance_uuid: context.instance_uuid, position: length, message: response.message };
+    if (!(await this.calls.recordModelAnswer(ended, answer))) {
+      await this.calls.recordModelCall(ended);
+      await this.transcript.put(context.instance_uuid, length, response.message);
+    }
+    return { tool_calls: response.message.tool_calls ?? [], conversation_length: length + 1, usage: response.usage };
   }
 
   /**
@@ -75,7 +82,7 @@ export class AgentStepService {
     const turns = messages.filter((message) => message.role === 'assistant').length;
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);
-    await this.steps.completeStep(context.instance_uuid, output, answer.messages);
+    await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages });
     return refOf(output);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomLlmStep, OutputRef, StepContext } from '@app/contracts';
-import { OutputRepository, StepRepository } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
@@ -11,7 +11,8 @@ const ONE_STATEMENT_PROMPT_CHARS = 1024 * 1024;
 
 /**
  * custom_llm: one chat completion; with an output_schema, that is the response format, and an answer that
- * breaks it is sent back for correction (more model calls, same activity).
+ * breaks it is sent back for correction (more model calls, same activity). Two commits in all: the step's
+ * start with its call's, and the call's end with the output and the step's close.
  */
 @Injectable()
 export class LlmStepService {
@@ -21,6 +22,7 @@ export class LlmStepService {
     private readonly structured: StructuredOutputService,
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
+    private readonly calls: CallAuditRepository,
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<OutputRef> {
@@ -29,19 +31,23 @@ export class LlmStepService {
       { role: 'system', content: input.system },
       { role: 'user', content: input.user },
     ];
-    // The messages: what the model call's audit refers to, even if it fails; saved with the start unless the
-    // prompt is large (its two copies in one statement could pass the server's packet limit, 16 MiB by
-    // default). A row an earlier attempt completed is not started again (asking only then saves a read).
-    const together = input.system.length + input.user.length <= ONE_STATEMENT_PROMPT_CHARS;
-    if (!(await this.steps.startStep(context.instance_uuid, input.record, together ? messages : undefined))) {
+    const call = this.models.prepare(context, 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
+    // The messages: what the call's audit refers to, even if it fails; in the start's own statement unless the
+    // prompt is large (its two copies in one statement could pass the server's packet limit, 16 MiB by default).
+    const apart = input.system.length + input.user.length > ONE_STATEMENT_PROMPT_CHARS;
+    let attempt = await this.steps.startStepWithCall(context.instance_uuid, input.record, { list: messages, apart }, call.running);
+    if (attempt === null) {
+      // The row was ended by an earlier attempt: its output if it completed the step (asking only then saves a
+      // read), else the call goes ahead, started on its own.
       const done = await completedOutput(this.steps, this.outputs, context);
       if (done) return done;
+      await this.steps.saveMessages(context.instance_uuid, messages);
+      attempt = await this.calls.recordModelCall(call.running);
     }
-    if (!together) await this.steps.saveMessages(context.instance_uuid, messages);
-    const response = await this.models.call(context, 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
-    const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope);
+    const { response, ended } = await this.models.send(context, call, attempt, scope);
+    const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope, ended);
     const output = newOutput(context, answer.data);
-    await this.steps.completeStep(context.instance_uuid, output, answer.messages);
+    await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages, call: answer.ended });
     return refOf(output);
   }
 }

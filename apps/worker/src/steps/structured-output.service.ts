@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomAgentStep, CustomLlmStep, StepContext } from '@app/contracts';
 import { checkStructuredAnswer, correctionMessage, DEFAULT_MAX_CORRECTION_ATTEMPTS, type StructuredAnswer } from '@app/domain';
-import { StepRepository } from '@app/persistence';
+import { CallAuditRepository, StepRepository, type ModelCallAttempt } from '@app/persistence';
 import type { ResponseFormat } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { ModelCallService } from './model-call.service';
@@ -20,6 +20,8 @@ export interface SettledAnswer {
   data: unknown;
   /** The conversation with every correction asked for and answered. */
   messages: ChatMessage[];
+  /** The end of the answering call's attempt when the caller handed it in unwritten: for the caller to write with the output. */
+  ended?: ModelCallAttempt;
 }
 
 function check(answer: ChatMessage | undefined, schema: object): StructuredAnswer {
@@ -43,18 +45,25 @@ export class StructuredOutputService {
   constructor(
     private readonly models: ModelCallService,
     private readonly steps: StepRepository,
+    private readonly calls: CallAuditRepository,
   ) {}
 
-  /** `conversation` ends with the model's answer, given at turn `turn`. */
-  async settle(context: StepContext, step: ModelStep, conversation: ChatMessage[], turn: number, scope: ActivityScope): Promise<SettledAnswer> {
+  /**
+   * `conversation` ends with the model's answer, given at turn `turn`. `ended`: that call's end, not written
+   * yet; handed back when the answer stands, written here before a correction is asked for.
+   */
+  async settle(context: StepContext, step: ModelStep, conversation: ChatMessage[], turn: number, scope: ActivityScope, ended?: ModelCallAttempt): Promise<SettledAnswer> {
     const schema = step.output_schema;
-    if (!schema) return { data: answerData(conversation.at(-1)?.content ?? null), messages: conversation };
+    if (!schema) return { data: answerData(conversation.at(-1)?.content ?? null), messages: conversation, ended };
     const allowed = step.max_correction_attempts ?? DEFAULT_MAX_CORRECTION_ATTEMPTS;
     let messages = conversation;
     let answer = conversation.at(-1);
+    let unwritten = ended;
     for (let corrections = 0; ; corrections++) {
       const checked = check(answer, schema);
-      if (checked.ok) return { data: checked.data, messages };
+      if (checked.ok) return { data: checked.data, messages, ended: unwritten };
+      if (unwritten) await this.calls.recordModelCall(unwritten);
+      unwritten = undefined;
       if (corrections >= allowed) {
         await this.steps.saveMessages(context.instance_uuid, messages);
         const attempts = `${corrections + 1} attempt${corrections ? 's' : ''}`;

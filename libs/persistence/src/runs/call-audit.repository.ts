@@ -1,7 +1,7 @@
+import type { ModelCallAttempt, ModelCallEnd, ToolCallAttempt, ToolCallEnd, TranscriptAnswer } from './call-attempts';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
 
-/** How a tool call's attempt ended. */
-export type ToolCallEnd = Pick<ToolCallRecord, 'step_instance_uuid' | 'tool_call_id' | 'attempt' | 'status' | 'output' | 'error_message' | 'duration_ms' | 'finished_at'>;
+export type { ModelCallAttempt, ModelCallEnd, ToolCallAttempt, ToolCallEnd, TranscriptAnswer } from './call-attempts';
 
 /**
  * The audit of model and tool calls (`model_calls`, `tool_calls`): one row per (step, turn or tool call,
@@ -13,14 +13,16 @@ export abstract class CallAuditRepository {
    * the attempt the row is under, for the write that ends it: a local activity run again after its worker
    * died counts from 1 again, and its row then takes the call's next attempt number.
    */
-  abstract recordModelCall(call: Omit<ModelCallRecord, 'uuid'>): Promise<number>;
+  abstract recordModelCall(call: ModelCallAttempt): Promise<number>;
   /** One row per (step, tool call, attempt), like model calls. */
-  abstract recordToolCall(call: Omit<ToolCallRecord, 'uuid'>): Promise<number>;
+  abstract recordToolCall(call: ToolCallAttempt): Promise<number>;
   /**
-   * Ends a tool call's attempt (its row written `running` when it started) and appends its answer to the transcript
-   * at `position`, in one statement: false, and nothing written, when either is not as expected.
+   * Ends a model call's attempt (its row written `running` when it started) and appends its answer to the
+   * transcript at `position`, in one statement: false, and nothing written, when either is not as expected.
    */
-  abstract recordToolAnswer(end: ToolCallEnd, answer: { instance_uuid: string; position: number; message: unknown }): Promise<boolean>;
+  abstract recordModelAnswer(end: ModelCallEnd, answer: TranscriptAnswer): Promise<boolean>;
+  /** The same for a tool call's attempt and its answer. */
+  abstract recordToolAnswer(end: ToolCallEnd, answer: TranscriptAnswer): Promise<boolean>;
   /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
   abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
   abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;

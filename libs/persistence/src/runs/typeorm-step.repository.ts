@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { MODEL_CALLS, startAttempt, writeAttempt, type ModelCallAttempt } from './call-attempts';
 import type { NewOutput } from './output.repository';
 import { RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
@@ -16,17 +17,16 @@ export class TypeormStepRepository extends StepRepository {
     return row ? stepInstanceOf(row) : null;
   }
 
-  async startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
-    const started = { status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' };
-    const result = await runStatement(this.dataSource, (manager) =>
-      manager
-        .createQueryBuilder()
-        .update(StepInstanceEntity)
-        .set({ ...started, ...(messages ? { model_messages: messages as never } : {}) })
-        .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
-        .execute(),
-    );
-    return result.affected === 1;
+  startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
+    return runStatement(this.dataSource, (manager) => markStarted(manager, instanceUuid, inputData, messages));
+  }
+
+  startStepWithCall(instanceUuid: string, inputData: unknown, messages: { list: unknown[]; apart: boolean }, call: ModelCallAttempt): Promise<number | null> {
+    return runTransaction(this.dataSource, async (manager) => {
+      if (!(await markStarted(manager, instanceUuid, inputData, messages.apart ? undefined : messages.list))) return null;
+      if (messages.apart) await manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages.list as never });
+      return startAttempt(manager, MODEL_CALLS, call);
+    });
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
@@ -53,11 +53,13 @@ export class TypeormStepRepository extends StepRepository {
     return result.affectedRows === 1;
   }
 
-  async completeStep(instanceUuid: string, output: NewOutput | null, messages?: unknown[]): Promise<void> {
+  async completeStep(instanceUuid: string, output: NewOutput | null, { messages, call }: { messages?: unknown[]; call?: ModelCallAttempt } = {}): Promise<void> {
     const close = (manager: EntityManager) => closeStep(manager, instanceUuid, { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages }, false);
-    if (!output) return await runStatement(this.dataSource, close);
+    if (!output && !call) return await runStatement(this.dataSource, close);
     await runTransaction(this.dataSource, async (manager) => {
-      await manager.insert(StepOutputEntity, output as never);
+      // The call's end first: the close sums the tokens of the step's completed calls.
+      if (call) await writeAttempt(manager, MODEL_CALLS, call);
+      if (output) await manager.insert(StepOutputEntity, output as never);
       await close(manager);
     });
   }
@@ -106,6 +108,18 @@ export class TypeormStepRepository extends StepRepository {
   async saveLoopState(instanceUuid: string, state: LoopState): Promise<void> {
     await runTransaction(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never }));
   }
+}
+
+/** Marks a step running and counts the attempt (its first start time kept); false when the row was not pending or running. */
+async function markStarted(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
+  const started = { status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' };
+  const result = await manager
+    .createQueryBuilder()
+    .update(StepInstanceEntity)
+    .set({ ...started, ...(messages ? { model_messages: messages as never } : {}) })
+    .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
+    .execute();
+  return result.affected === 1;
 }
 
 interface Closing {

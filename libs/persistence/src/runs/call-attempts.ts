@@ -1,0 +1,122 @@
+// Writing a call attempt's audit row (`model_calls`, `tool_calls`) through a given manager: on its own, or
+// inside the transaction of the step's own write (an LLM step's start, its output and close), so that the
+// row costs no commit of its own.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { isDuplicateKey } from '../rolled-back';
+import { ModelCallEntity, ToolCallEntity } from './run.entities';
+import type { ModelCallRecord, ToolCallRecord } from './run.records';
+import { APPEND_MESSAGE } from './run-sql';
+
+/** A model call's attempt as written: started (`running`) or ended. */
+export type ModelCallAttempt = Omit<ModelCallRecord, 'uuid'>;
+export type ToolCallAttempt = Omit<ToolCallRecord, 'uuid'>;
+
+/** How an attempt ended: its key and what its end sets. */
+export type ModelCallEnd = Pick<ModelCallRecord, 'step_instance_uuid' | 'turn' | 'attempt' | 'status' | 'error_message' | 'response' | 'prompt_tokens' | 'completion_tokens' | 'total_tokens' | 'duration_ms' | 'finished_at'>;
+export type ToolCallEnd = Pick<ToolCallRecord, 'step_instance_uuid' | 'tool_call_id' | 'attempt' | 'status' | 'output' | 'error_message' | 'duration_ms' | 'finished_at'>;
+
+/** A message for a step's transcript, at `position` (see APPEND_MESSAGE). */
+export interface TranscriptAnswer {
+  instance_uuid: string;
+  position: number;
+  message: unknown;
+}
+
+/** What every attempt's row has: the step it is under and its number. */
+type AttemptRow = { step_instance_uuid: string; attempt: number };
+
+const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Temporal ran the call again once it noticed';
+
+/**
+ * What tells a kind of call's rows apart: its table, the column naming one call of a step (its key is the
+ * step, that column and the attempt), and the columns an attempt's end sets, JSON-encoded ones named.
+ */
+export interface CallKind<End extends AttemptRow> {
+  entity: typeof ModelCallEntity | typeof ToolCallEntity;
+  table: string;
+  call: { column: string; of: (end: End) => unknown };
+  ended: (keyof End & string)[];
+  json: (keyof End & string)[];
+}
+
+export const MODEL_CALLS: CallKind<ModelCallEnd> = {
+  entity: ModelCallEntity,
+  table: 'model_calls',
+  call: { column: 'turn', of: (end) => end.turn },
+  ended: ['status', 'error_message', 'response', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'duration_ms', 'finished_at'],
+  json: ['response'],
+};
+
+export const TOOL_CALLS: CallKind<ToolCallEnd> = {
+  entity: ToolCallEntity,
+  table: 'tool_calls',
+  call: { column: 'tool_call_id', of: (end) => end.tool_call_id },
+  ended: ['status', 'error_message', 'output', 'duration_ms', 'finished_at'],
+  json: ['output'],
+};
+
+/** An attempt's row as it ends (or any row by its key): inserted, or updated where its `running` row is. */
+export async function writeAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<void> {
+  await manager.createQueryBuilder().insert().into(kind.entity).values({ ...call, uuid: randomUUID() } as never).orUpdate(kind.ended, ['step_instance_uuid', kind.call.column, 'attempt']).execute();
+}
+
+/**
+ * A first attempt's `running` row: one INSERT. False, and nothing written, when its key is taken: the call
+ * was run before by a worker that died (a local activity run again counts from attempt 1 again).
+ */
+export async function insertFirstAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<boolean> {
+  try {
+    await manager.insert(kind.entity, { ...call, uuid: randomUUID() } as never);
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * A `running` row under the call's next attempt number (at least its own), closing the attempts a dead worker
+ * left running. Inside a transaction: the call's rows are locked until it ends. Returns the attempt written.
+ */
+export async function insertNextAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<number> {
+  const same = `${kind.call.column} = :call`;
+  const params = { instance: call.step_instance_uuid, call: kind.call.of(call) };
+  const last = await manager
+    .createQueryBuilder(kind.entity, 'a')
+    .select('MAX(a.attempt)', 'last')
+    .where(`a.step_instance_uuid = :instance AND a.${same}`, params)
+    .setLock('pessimistic_write')
+    .getRawOne<{ last: number | null }>();
+  const attempt = Math.max(call.attempt, Number(last?.last ?? 0) + 1);
+  await manager
+    .createQueryBuilder()
+    .update(kind.entity)
+    .set({ status: 'failed', error_message: LOST_ATTEMPT })
+    .where(`step_instance_uuid = :instance AND ${same} AND attempt < :attempt AND status = 'running'`, { ...params, attempt })
+    .execute();
+  await writeAttempt(manager, kind, { ...call, attempt });
+  return attempt;
+}
+
+/** Both of the above in one transaction (`manager` is its): the attempt the `running` row went under. */
+export async function startAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<number> {
+  if (call.attempt === 1 && (await insertFirstAttempt(manager, kind, call))) return 1;
+  return insertNextAttempt(manager, kind, call);
+}
+
+/**
+ * Ends a call's `running` attempt and appends its answer to a step's transcript, in one statement over both
+ * rows: the call is never recorded ended without its answer in place, nor the reverse. False, and nothing
+ * written, when the row is not running or the transcript does not hold exactly `position` messages.
+ */
+export async function endWithAnswer<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, end: End, answer: TranscriptAnswer): Promise<boolean> {
+  const values = kind.ended.map((column) => (kind.json.includes(column) ? JSON.stringify(end[column] ?? null) : end[column]));
+  const result = (await manager.query(
+    `UPDATE ${kind.table} t JOIN workflow_step_instances s ON s.uuid = ?
+        SET ${kind.ended.map((column) => `t.${column} = ?`).join(', ')}, ${APPEND_MESSAGE.set}
+      WHERE t.step_instance_uuid = ? AND t.${kind.call.column} = ? AND t.attempt = ? AND t.status = 'running' AND ${APPEND_MESSAGE.where}`,
+    [answer.instance_uuid, ...values, JSON.stringify(answer.message), end.step_instance_uuid, kind.call.of(end), end.attempt, answer.position],
+  )) as { affectedRows: number };
+  return result.affectedRows > 0;
+}
