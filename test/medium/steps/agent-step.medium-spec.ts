@@ -101,8 +101,8 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     const retried = await sut.complete(agent.context, agent.step, last.conversation_length, activityScope(2));
 
     expect(retried).toEqual(output);
-    expect(await setup.rows.outputData(output.output_id)).toBe('Lyon it is');
-    expect(await setup.rows.step(agent.context.instance_uuid)).toMatchObject({ status: 'completed', output_id: output.output_id, total_tokens: 15 + 33 });
+    expect(await setup.rows.outputData(output.ref.output_id)).toBe('Lyon it is');
+    expect(await setup.rows.step(agent.context.instance_uuid)).toMatchObject({ status: 'completed', output_id: output.ref.output_id, total_tokens: 15 + 33 });
     expect(setup.model.requests).toHaveLength(2);
   });
 

@@ -29,7 +29,7 @@ describe(LlmStepService.name, () => {
     const run = await recordedRun(step);
     setup.model.script(reply.text('The tides turn.', { usage: { prompt_tokens: 12, completion_tokens: 4 } }));
 
-    const ref = await sut.run(stepContext(run, 0), step, activityScope());
+    const { ref } = await sut.run(stepContext(run, 0), step, activityScope());
 
     expect(setup.model.requests[0].body.messages[0].content).toContain('tides');
     expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([expect.objectContaining({ turn: 1, attempt: 1, status: 'completed', prompt_tokens: 12, total_tokens: 16 })]);
@@ -58,7 +58,7 @@ describe(LlmStepService.name, () => {
     await setup.steps.startStepWithCall(instance, {}, { list: [], apart: false }, modelCall(run, instance, { status: 'running' }));
     setup.model.script(reply.text('asked again'));
 
-    const ref = await sut.run(stepContext(run, 0), step, activityScope(1)); // a local activity run again counts from 1 again
+    const { ref } = await sut.run(stepContext(run, 0), step, activityScope(1)); // a local activity run again counts from 1 again
 
     expect(await setup.rows.modelCalls(instance)).toEqual([
       expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringMatching(/^Lost/) }),
@@ -75,7 +75,7 @@ describe(LlmStepService.name, () => {
     const failed = sut.run(stepContext(run, 0), step, activityScope(1));
     await expect(failed).rejects.toBeInstanceOf(ModelCallError);
     await expect(failed).rejects.toMatchObject({ retryable: true });
-    const ref = await sut.run(stepContext(run, 0), step, activityScope(2));
+    const { ref } = await sut.run(stepContext(run, 0), step, activityScope(2));
 
     expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([
       expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.any(String) }),
@@ -89,7 +89,7 @@ describe(LlmStepService.name, () => {
     const run = await recordedRun(step);
     setup.model.script(reply.json({ score: 'seven' }), reply.json({ score: 7 }));
 
-    const ref = await sut.run(stepContext(run, 0), step, activityScope());
+    const { ref } = await sut.run(stepContext(run, 0), step, activityScope());
 
     const correction = setup.model.requests[1].body.messages.at(-1);
     expect(correction).toMatchObject({ role: 'user', content: expect.stringContaining('score') });

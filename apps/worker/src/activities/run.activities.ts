@@ -77,16 +77,16 @@ export function createRunActivities(services: RunServices): RunActivities {
       }),
     runLlmStep: ({ step, ...context }) =>
       opening(context, async (scope) => {
-        const ref = await services.llm.run(context, services.graph.routed(step, context), scope);
-        return services.graph.withRoute(context, await services.loops.checked(context, step, ref));
+        const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
+        return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
       }),
     startAgentStep: ({ step, ...context }) => opening(context, () => services.agent.start(context, services.graph.routed(step, context))),
     agentTurn: ({ step, tools, turn, conversation_length, ...context }) => inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
     callTool: ({ step, call, position, conversation_uuid, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>
       inActivity(async (scope) => {
-        const ref = await services.agent.complete(context, services.graph.routed(step, context), conversation_length, scope);
-        return services.graph.withRoute(context, await services.loops.checked(context, step, ref));
+        const stored = await services.agent.complete(context, services.graph.routed(step, context), conversation_length, scope);
+        return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
       }),
     handOffToolCalls: ({ tool_calls, ...context }) => inActivity(() => services.toolExecutor.handOff(context, tool_calls)),
     startToolExecutor: ({ handoff, ...context }) => opening(context, () => services.toolExecutor.start(context, handoff)),

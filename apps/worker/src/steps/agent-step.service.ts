@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, OutputRef, StepContext, ToolSpec } from '@app/contracts';
+import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, StepContext, ToolSpec } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService } from './agent-tools.service';
 import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { completedOutput, newOutput, refOf } from './step-output';
+import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
 
 const REFERENCE_NOTE = '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
@@ -75,14 +75,14 @@ export class AgentStepService {
    * The final answer (the last turn's) becomes the output; one that breaks the output_schema is corrected
    * here, in turns numbered after the agent's own (each of its turns added one assistant message).
    */
-  async complete(context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope): Promise<OutputRef> {
-    const done = await completedOutput(this.steps, this.outputs, context);
+  async complete(context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope): Promise<StoredOutput> {
+    const done = await completedStored(this.steps, this.outputs, context);
     if (done) return done;
     const messages = await this.transcript.read(context.instance_uuid, length);
     const turns = messages.filter((message) => message.role === 'assistant').length;
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);
     await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages });
-    return refOf(output);
+    return storedOf(output);
   }
 }

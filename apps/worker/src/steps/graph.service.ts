@@ -23,11 +23,10 @@ export class GraphService {
     return { ...step, system_prompt: step.system_prompt + instruction, output_schema: step.output_schema ? { allOf: [step.output_schema, route] } : route };
   }
 
-  /** The route a router step's output chose. */
-  async withRoute(context: StepContext, ref: StepResultRef): Promise<StepResultRef> {
+  /** The route a router step's output (`data`) chose. */
+  withRoute(context: StepContext, ref: StepResultRef, data: unknown): StepResultRef {
     if (!context.route_choices?.length) return ref;
-    const output = await this.outputs.findOutput(context.user_id, ref.output_id);
-    return { ...ref, route: String((output?.raw_data as { next?: unknown } | null)?.next) };
+    return { ...ref, route: String((data as { next?: unknown } | null)?.next) };
   }
 
   async conditionsHeld(userId: string, outputId: string, edges: { uuid: string; conditions: JsonObject }[]): Promise<string[]> {

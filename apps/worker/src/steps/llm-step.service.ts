@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { ChatMessage, CustomLlmStep, OutputRef, StepContext } from '@app/contracts';
+import type { ChatMessage, CustomLlmStep, StepContext } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
-import { completedOutput, newOutput, refOf } from './step-output';
+import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { responseFormatOf, StructuredOutputService } from './structured-output.service';
 
 const ONE_STATEMENT_PROMPT_CHARS = 1024 * 1024;
@@ -25,7 +25,7 @@ export class LlmStepService {
     private readonly calls: CallAuditRepository,
   ) {}
 
-  async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<OutputRef> {
+  async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<StoredOutput> {
     const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system },
@@ -39,7 +39,7 @@ export class LlmStepService {
     if (attempt === null) {
       // The row was ended by an earlier attempt: its output if it completed the step (asking only then saves a
       // read), else the call goes ahead, started on its own.
-      const done = await completedOutput(this.steps, this.outputs, context);
+      const done = await completedStored(this.steps, this.outputs, context);
       if (done) return done;
       await this.steps.saveMessages(context.instance_uuid, messages);
       attempt = await this.calls.recordModelCall(call.running);
@@ -48,6 +48,6 @@ export class LlmStepService {
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope, ended);
     const output = newOutput(context, answer.data);
     await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages, call: answer.ended });
-    return refOf(output);
+    return storedOf(output);
   }
 }

@@ -7,7 +7,7 @@ import { LOOP_DEFAULTS, type StepResultRef, type LoopStart, type LoopStopReason,
 import { evaluateCondition, extractJsonPath } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { StepInputService } from './step-input.service';
-import { completedOutput, newOutput, refOf } from './step-output';
+import { completedOutput, newOutput, refOf, type StoredOutput } from './step-output';
 
 @Injectable()
 export class LoopService {
@@ -31,11 +31,10 @@ export class LoopService {
   }
 
   /** repeat_until: whether the predicate holds on the iteration's output (an iteration of another loop passes as is). */
-  async checked(context: StepContext, step: LoopingStep, ref: OutputRef): Promise<StepResultRef> {
+  checked(context: StepContext, step: LoopingStep, { ref, data }: StoredOutput): StepResultRef {
     const loop = step.loop;
     if (!context.execution || loop?.type !== 'repeat_until') return ref;
-    const output = await this.outputs.findOutput(context.user_id, ref.output_id);
-    return { ...ref, predicate_met: evaluateCondition(extractJsonPath(output?.raw_data, loop.predicate_path), 'equals', loop.predicate_value) };
+    return { ...ref, predicate_met: evaluateCondition(extractJsonPath(data, loop.predicate_path), 'equals', loop.predicate_value) };
   }
 
   /** The loop's output (the step's, or in a graph its execution's): for_each, every iteration's data in order; repeat_until, the last iteration's. */

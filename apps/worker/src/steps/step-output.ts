@@ -21,6 +21,17 @@ export function newOutput(context: StepContext, raw: unknown): NewOutput {
   };
 }
 
+/**
+ * An output just stored (or found stored) with its data: the activity checks a repeat_until predicate or a
+ * router's choice on the data it has instead of reading it back, and only `ref` travels through Temporal.
+ */
+export interface StoredOutput {
+  ref: OutputRef;
+  data: unknown;
+}
+
+export const storedOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes' | 'raw_data'>): StoredOutput => ({ ref: refOf(output), data: output.raw_data });
+
 /** What travels through Temporal for an output. */
 export const refOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes' | 'raw_data'>): OutputRef => ({
   output_id: output.uuid,
@@ -38,8 +49,13 @@ export const outputDigest = (raw: unknown): string => createHash('sha256').updat
  * the step, and calling the model, a second time. Null when the step has not completed.
  */
 export async function completedOutput(steps: StepRepository, outputs: OutputRepository, context: StepContext): Promise<OutputRef | null> {
+  return (await completedStored(steps, outputs, context))?.ref ?? null;
+}
+
+/** completedOutput, with the output's data. */
+export async function completedStored(steps: StepRepository, outputs: OutputRepository, context: StepContext): Promise<StoredOutput | null> {
   const instance = await steps.instance(context.instance_uuid);
   if (instance?.status !== 'completed' || !instance.output_id) return null;
   const output = await outputs.findOutput(context.user_id, instance.output_id);
-  return output && refOf(output);
+  return output && storedOf(output);
 }
