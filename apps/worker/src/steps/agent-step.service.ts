@@ -43,8 +43,7 @@ export class AgentStepService {
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
     if (earlier) return earlier;
-    const call = this.models.prepare(context, turn, { ...modelOf(step), messages, tools }, scope);
-    const { response, ended } = await this.models.send(context, call, await this.calls.recordModelCall(call.running), scope);
+    const { response, ended } = await this.models.ask(context, turn, { ...modelOf(step), messages, tools }, scope);
     // The call's end and its answer in the transcript: one statement, unless the transcript is not as expected
     // (a reset run's holds more), where they are written each on its own.
     const answer = { instance_uuid: context.instance_uuid, position: length, message: response.message };

@@ -48,10 +48,15 @@ export class ModelCallService {
 
   /** Asks the model, the attempt's start and end each written on its own. */
   async call(context: StepContext, turn: number, request: StepModelRequest, scope: ActivityScope): Promise<ModelResponse> {
-    const start = this.prepare(context, turn, request, scope);
-    const { response, ended } = await this.send(context, start, await this.calls.recordModelCall(start.running), scope);
+    const { response, ended } = await this.ask(context, turn, request, scope);
     await this.calls.recordModelCall(ended);
     return response;
+  }
+
+  /** Asks the model, the attempt's start written on its own; its end is the caller's to write with its own rows. */
+  async ask(context: StepContext, turn: number, request: StepModelRequest, scope: ActivityScope): Promise<AnsweredCall> {
+    const start = this.prepare(context, turn, request, scope);
+    return this.send(context, start, await this.calls.recordModelCall(start.running), scope);
   }
 
   /** The attempt's request and its `running` row, nothing written yet. */

@@ -69,7 +69,6 @@ export class TriggerEntity {
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
 }
 
-
 @Entity('trigger_secrets')
 export class TriggerSecretEntity {
   @PrimaryColumn({ type: 'char', length: 36 }) trigger_uuid!: string;

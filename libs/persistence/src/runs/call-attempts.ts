@@ -34,7 +34,6 @@ const LOST_ATTEMPT = 'Lost: the worker stopped before this attempt finished; Tem
  */
 export interface CallKind<End extends AttemptRow> {
   entity: typeof ModelCallEntity | typeof ToolCallEntity;
-  table: string;
   call: { column: string; of: (end: End) => unknown };
   ended: (keyof End & string)[];
   json: (keyof End & string)[];
@@ -42,7 +41,6 @@ export interface CallKind<End extends AttemptRow> {
 
 export const MODEL_CALLS: CallKind<ModelCallEnd> = {
   entity: ModelCallEntity,
-  table: 'model_calls',
   call: { column: 'turn', of: (end) => end.turn },
   ended: ['status', 'error_message', 'response', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'duration_ms', 'finished_at'],
   json: ['response'],
@@ -50,7 +48,6 @@ export const MODEL_CALLS: CallKind<ModelCallEnd> = {
 
 export const TOOL_CALLS: CallKind<ToolCallEnd> = {
   entity: ToolCallEntity,
-  table: 'tool_calls',
   call: { column: 'tool_call_id', of: (end) => end.tool_call_id },
   ended: ['status', 'error_message', 'output', 'duration_ms', 'finished_at'],
   json: ['output'],
@@ -113,7 +110,7 @@ export async function startAttempt<End extends AttemptRow>(manager: EntityManage
 export async function endWithAnswer<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, end: End, answer: TranscriptAnswer): Promise<boolean> {
   const values = kind.ended.map((column) => (kind.json.includes(column) ? JSON.stringify(end[column] ?? null) : end[column]));
   const result = (await manager.query(
-    `UPDATE ${kind.table} t JOIN workflow_step_instances s ON s.uuid = ?
+    `UPDATE ${manager.connection.getMetadata(kind.entity).tableName} t JOIN workflow_step_instances s ON s.uuid = ?
         SET ${kind.ended.map((column) => `t.${column} = ?`).join(', ')}, ${APPEND_MESSAGE.set}
       WHERE t.step_instance_uuid = ? AND t.${kind.call.column} = ? AND t.attempt = ? AND t.status = 'running' AND ${APPEND_MESSAGE.where}`,
     [answer.instance_uuid, ...values, JSON.stringify(answer.message), end.step_instance_uuid, kind.call.of(end), end.attempt, answer.position],

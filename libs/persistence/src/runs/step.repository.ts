@@ -6,10 +6,10 @@ import type { LoopState, StepInstanceRecord } from './run.records';
 export abstract class StepRepository {
   abstract instance(instanceUuid: string): Promise<StepInstanceRecord | null>;
   /**
-   * Marks a step running (keeps the first started_at) and counts the attempt; `messages`: its first chat
-   * messages, saved with it. False when the row was not pending or running (an earlier attempt ended it).
+   * Marks a step running (keeps the first started_at) and counts the attempt. False when the row was not
+   * pending or running (an earlier attempt ended it).
    */
-  abstract startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean>;
+  abstract startStep(instanceUuid: string, inputData: unknown): Promise<boolean>;
   /**
    * Starts the step as startStep does, with its messages, and its first model call's attempt (its `running` row,
    * which refers to them), in one transaction: one commit. `apart`: the messages in a statement of their own (a

@@ -17,8 +17,8 @@ export class TypeormStepRepository extends StepRepository {
     return row ? stepInstanceOf(row) : null;
   }
 
-  startStep(instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
-    return runStatement(this.dataSource, (manager) => markStarted(manager, instanceUuid, inputData, messages));
+  startStep(instanceUuid: string, inputData: unknown): Promise<boolean> {
+    return runStatement(this.dataSource, (manager) => markStarted(manager, instanceUuid, inputData));
   }
 
   startStepWithCall(instanceUuid: string, inputData: unknown, messages: { list: unknown[]; apart: boolean }, call: ModelCallAttempt): Promise<number | null> {
