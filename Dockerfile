@@ -1,7 +1,7 @@
 # One image for the API (the default command), the worker and the migration CLI; docker-compose.yml
 # picks the entry point per service:
 #   API:        node dist/apps/api/src/main.js                  (default CMD)
-#   worker:     node dist/apps/worker/src/main.js
+#   worker:     node --max-old-space-size=256 dist/apps/worker/src/main.js (its workflow bundle prebuilt)
 #   migrations: node dist/libs/persistence/src/cli/migrate.js
 #   API keys:   node dist/apps/api/src/cli/api-key.js create --user <id> --name <name>
 
@@ -20,6 +20,7 @@ COPY libs ./libs
 RUN npm run build \
  && test -f dist/apps/api/src/main.js \
  && test -f dist/apps/worker/src/main.js \
+ && test -f dist/apps/worker/workflow-bundle.js \
  && test -f dist/libs/persistence/src/cli/migrate.js \
  && npm prune --omit=dev --no-audit --no-fund
 

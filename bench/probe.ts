@@ -2,6 +2,7 @@
 // working on a cost (issue #17). The full comparison, and the figures BENCHMARKS.md quotes, come from
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
 // --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
+// BENCH_NODE_ARGS in the environment: more Node options for both (e.g. `-r ./memory-log.js`).
 // burst (not in the default set): --burst runs (default 2,000) started at once, each waiting 2 s on the
 // model, on stepwise and on bare Temporal (full mode's scenario 3).
 import 'reflect-metadata';
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
   const model = await ModelFake.start();
   model.respondWith(replies);
   const tools = await ToolServer.start({ [BENCH_TOOL]: (args) => ({ ok: true, args }) });
-  const system = await startSystem(model.baseUrl, values.profile ? { BENCH_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {});
+  const nodeArgs = [process.env.BENCH_NODE_ARGS ?? '', values.profile ? `--cpu-prof --cpu-prof-dir=${values.profile}` : ''].join(' ').trim();
+  const system = await startSystem(model.baseUrl, nodeArgs ? { BENCH_NODE_ARGS: nodeArgs } : {});
   const bare = await bareTemporalRunner(system.config, model.baseUrl, tools.url(BENCH_TOOL));
   const floor = await floorRunners(system.config, model.baseUrl, tools.url(BENCH_TOOL));
   try {

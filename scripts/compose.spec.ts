@@ -159,9 +159,15 @@ describe('docker-compose.yml', () => {
       const service = services[name];
       expect(service.build).toEqual({ context: '.', target: 'runtime' });
       expect(service.image).toBe(services.api.image);
-      const entry = service.command?.[1] ?? '';
+      const entry = service.command?.find((part) => part.startsWith('dist/')) ?? '';
       expect(entry).toMatch(/^dist\/.+\.js$/);
       expect(existsSync(path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
+    });
+
+    it("bounds the worker's heap, and keeps its workflow cache above its task slots", () => {
+      expect(services.worker.command).toContain('--max-old-space-size=256');
+      const worker = loadConfig(environmentOf('worker')).worker;
+      expect(worker.maxCachedWorkflows).toBeGreaterThanOrEqual(worker.maxConcurrentWorkflowTasks);
     });
   });
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm start: install what is missing, bring up Temporal and MySQL, build, migrate, make sure a development
 # API key exists, then run the API and the worker until either stops or Ctrl-C.
-# Settings (besides those of scripts/lib/*.sh): API_PORT (3000), API_START_TIMEOUT (seconds, 60), and the
+# Settings (besides those of scripts/lib/*.sh): API_PORT (3000), API_START_TIMEOUT (seconds, 60), WORKER_HEAP_MB
+# (256, the worker's V8 heap bound), and the
 # model provider's OPENAI_BASE_URL, OPENAI_API_KEY and DEFAULT_MODEL, passed through to the worker.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
@@ -27,7 +28,8 @@ stop_children() {  # $1: the signal to send
 trap 'stop_children INT' INT
 trap 'stop_children TERM' TERM
 node dist/apps/api/src/main.js </dev/null & api=$!
-node dist/apps/worker/src/main.js </dev/null & worker=$!
+# The worker's heap bound: V8 otherwise lets garbage grow to hundreds of MB before a full collection.
+node --max-old-space-size="${WORKER_HEAP_MB:-256}" dist/apps/worker/src/main.js </dev/null & worker=$!
 
 api_healthy() { node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$api_url/health/ready"; }
 health=0

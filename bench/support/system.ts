@@ -75,7 +75,7 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
   const { key } = await new ApiKeyService(new TypeormApiKeyRepository(dataSource)).create(`bench-${randomUUID()}`, 'bench');
   await dataSource.destroy();
 
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     DATABASE_URL: config.databaseUrl,
     TEMPORAL_ADDRESS: config.temporal.address,
     TEMPORAL_TASK_QUEUE: taskQueue,
@@ -94,7 +94,8 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
   };
   const [api, worker] = await Promise.all([
     startProcess('apps/api/src/main.js', env, 'API listening'),
-    startProcess('apps/worker/src/main.js', env, 'worker polling'),
+    // As npm start runs it: with its heap bound.
+    startProcess('apps/worker/src/main.js', { ...env, BENCH_NODE_ARGS: `--max-old-space-size=${process.env.WORKER_HEAP_MB ?? 256} ${env.BENCH_NODE_ARGS ?? ''}` }, 'worker polling'),
   ]);
   const temporal = await connectTemporalClient(config);
   const apiUrl = `http://127.0.0.1:${port}/api/v1`;

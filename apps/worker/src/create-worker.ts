@@ -93,6 +93,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     shutdownGraceTime: `${config.worker.shutdownGraceSeconds}s`,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
+    maxCachedWorkflows: config.worker.maxCachedWorkflows,
     interceptors: { activity: [activityInterceptors(metrics)] },
     // Workflow and activity spans under the trace the starting request carried (workflow spans leave
     // through the SDK's sink, so a replay does not export them twice).

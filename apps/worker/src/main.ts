@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { createServer } from 'node:net';
+import { getHeapStatistics } from 'node:v8';
 import { makeTelemetryFilterString, Runtime } from '@temporalio/worker';
 import { loadConfig } from '@app/config';
 import { createLogger, PinoNestLogger, temporalLogger } from '@app/observability';
 import { createRunWorker } from './create-worker';
-
-// The worker bundles the compiled workflow code next to this file's build (dist/libs/engine/...).
-const WORKFLOWS_PATH = require.resolve('../../../libs/engine/src/workflows');
+import { workflowSource } from './workflow-source';
 
 /** A free loopback port for the SDK's own Prometheus exporter, which GET /metrics reads and appends. */
 function freePort(): Promise<number> {
@@ -32,12 +31,13 @@ async function main(): Promise<void> {
       ...(sdkMetricsPort ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } : {}),
     },
   });
-  const runWorker = await createRunWorker(config, { workflowsPath: WORKFLOWS_PATH }, {
+  const runWorker = await createRunWorker(config, workflowSource(), {
     logger: new PinoNestLogger(logger),
     sdkMetricsUrl: sdkMetricsPort ? `http://127.0.0.1:${sdkMetricsPort}/metrics` : undefined,
   });
   // The SDK shuts the worker down on SIGINT/SIGTERM; run() resolves once in-flight tasks have drained.
-  logger.info({ task_queue: config.temporal.taskQueue, address: config.temporal.address, metrics_port: runWorker.metricsPort }, `worker polling task queue ${config.temporal.taskQueue}`);
+  const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+  logger.info({ task_queue: config.temporal.taskQueue, address: config.temporal.address, metrics_port: runWorker.metricsPort, heap_limit_mb: heapLimitMb }, `worker polling task queue ${config.temporal.taskQueue}`);
   await runWorker.run();
   logger.info('worker stopped');
   logger.flush();

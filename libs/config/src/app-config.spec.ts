@@ -22,3 +22,14 @@ describe(`${loadConfig.name} OPENAI_API_KEY`, () => {
     expect(loadConfig(env({ OPENAI_API_KEY: 'sk-1' })).model.apiKey).toBe('sk-1');
   });
 });
+
+describe(`${loadConfig.name} WORKER_MAX_CACHED_WORKFLOWS`, () => {
+  it('keeps 1,000 runs cached by default, whatever the heap limit', () => {
+    expect(loadConfig(env({})).worker.maxCachedWorkflows).toBe(1000);
+  });
+
+  it('refuses fewer cached runs than workflow-task slots, naming both settings', () => {
+    expect(() => loadConfig(env({ WORKER_MAX_CACHED_WORKFLOWS: '50' }))).toThrow(new ConfigError('WORKER_MAX_CACHED_WORKFLOWS (50) must be at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (100): a task needs its run in the cache'));
+    expect(loadConfig(env({ WORKER_MAX_CACHED_WORKFLOWS: '50', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '50' })).worker.maxCachedWorkflows).toBe(50);
+  });
+});

@@ -9,7 +9,7 @@ export abstract class AppConfig {
   declare readonly databaseUrl: string;
   /** Connections each process (API, worker) keeps to MySQL at most. */
   declare readonly databasePoolSize: number;
-  declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number };
+  declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number; maxCachedWorkflows: number };
   declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number };
   /**
@@ -191,19 +191,31 @@ function temporalSettings(env: Env): AppConfig['temporal'] {
   };
 }
 
+function workerSettings(env: Env): AppConfig['worker'] {
+  const worker = {
+    // On SIGTERM the worker stops polling and lets activities in flight (a model call) finish this long
+    // before it cancels them; the container's stop grace period must be longer.
+    shutdownGraceSeconds: integer(env, 'WORKER_SHUTDOWN_GRACE_SECONDS', 30),
+    // Most activities wait on a model or a tool, not on MySQL: 100 of them share the pool's connections,
+    // each holding one only for its short statements.
+    maxConcurrentActivities: integer(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 100),
+    maxConcurrentWorkflowTasks: integer(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 100),
+    // Runs kept in memory between their workflow tasks (one evicted replays its history on its next
+    // task). Stated, not the SDK's default: that one follows the heap limit, and the worker's heap is
+    // bounded (--max-old-space-size=256), which would cut it to about 60, and the task slots with it.
+    maxCachedWorkflows: integer(env, 'WORKER_MAX_CACHED_WORKFLOWS', 1000),
+  };
+  if (worker.maxCachedWorkflows < worker.maxConcurrentWorkflowTasks) {
+    throw new ConfigError(`WORKER_MAX_CACHED_WORKFLOWS (${worker.maxCachedWorkflows}) must be at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (${worker.maxConcurrentWorkflowTasks}): a task needs its run in the cache`);
+  }
+  return worker;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'mysql://root@127.0.0.1:3306/stepwise'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20),
-    worker: {
-      // On SIGTERM the worker stops polling and lets activities in flight (a model call) finish this long
-      // before it cancels them; the container's stop grace period must be longer.
-      shutdownGraceSeconds: integer(env, 'WORKER_SHUTDOWN_GRACE_SECONDS', 30),
-      // Most activities wait on a model or a tool, not on MySQL: 100 of them share the pool's connections,
-      // each holding one only for its short statements.
-      maxConcurrentActivities: integer(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 100),
-      maxConcurrentWorkflowTasks: integer(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 100),
-    },
+    worker: workerSettings(env),
     temporal: temporalSettings(env),
     api: {
       port: integer(env, 'API_PORT', 3000),
