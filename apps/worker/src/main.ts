@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       ...(sdkMetricsPort ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}` } } } : {}),
     },
   });
-  const runWorker = await createRunWorker(config, workflowSource(), {
+  const runWorker = await createRunWorker(config, workflowSource(config.tracing.otlpEndpoint !== null), {
     logger: new PinoNestLogger(logger),
     sdkMetricsUrl: sdkMetricsPort ? `http://127.0.0.1:${sdkMetricsPort}/metrics` : undefined,
   });
