@@ -27,6 +27,9 @@ stop_children() {  # $1: the signal to send
 }
 trap 'stop_children INT' INT
 trap 'stop_children TERM' TERM
+# Two malloc arenas, not glibc's eight per core: the Temporal core's and libuv's threads otherwise each grow
+# their own, and a worker's resident memory with them (BENCHMARKS.md, session 9).
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 node dist/apps/api/src/main.js </dev/null & api=$!
 # The worker's heap bound: V8 otherwise lets garbage grow to hundreds of MB before a full collection.
 node --max-old-space-size="${WORKER_HEAP_MB:-256}" dist/apps/worker/src/main.js </dev/null & worker=$!

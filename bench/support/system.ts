@@ -90,6 +90,8 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     RATE_LIMIT_BURST: '1000000',
     MAX_RUNS_IN_FLIGHT_PER_USER: '1000000',
     WORKER_METRICS_PORT: 'off',
+    // As npm start and the image run them.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     ...extraEnv,
   };
   const [api, worker] = await Promise.all([
