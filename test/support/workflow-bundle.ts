@@ -1,10 +1,10 @@
-// The run workflow bundled once per test run (global set-up) and shared by every in-process worker.
+// The run workflow as the worker runs it: the bundle `npm run build` writes (npm test builds first), shared
+// by every in-process worker and the replay spec.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
-export const WORKFLOW_BUNDLE_PATH = path.join(process.env.STEPWISE_DATA_DIR ?? path.join(ROOT, '.data'), 'test', 'workflow-bundle.js');
-export const WORKFLOWS_SOURCE = path.join(ROOT, 'libs/engine/src/workflows/index.ts');
+export const WORKFLOW_BUNDLE_PATH = path.join(ROOT, 'dist/apps/worker/workflow-bundle.js');
 
 export function aliasesFor(root = ROOT): Record<string, string> {
   return Object.fromEntries(['contracts', 'domain'].map((lib) => [`@app/${lib}`, path.join(root, `libs/${lib}/src`)]));
