@@ -24,10 +24,13 @@ export function memoryOf(pid: number): ProcessMemory {
   return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_rss_mb: Math.round(kb('VmHWM') / 1024) };
 }
 
-/** `BENCH_NODE_ARGS` in `env`: Node's own options for the process (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
-export function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
-  const nodeArgs = env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `nodeArgs`: the process's own Node options (the worker's heap bound); `BENCH_NODE_ARGS` in `env`, the
+ * bench's (e.g. --cpu-prof, which NODE_OPTIONS refuses).
+ */
+export function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const benchArgs = env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, ...benchArgs, path.join(DIST, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), 60_000);
@@ -97,7 +100,7 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
   const [api, worker] = await Promise.all([
     startProcess('apps/api/src/main.js', env, 'API listening'),
     // As npm start runs it: with its heap bound.
-    startProcess('apps/worker/src/main.js', { ...env, BENCH_NODE_ARGS: `--max-old-space-size=${process.env.WORKER_HEAP_MB ?? 256} ${env.BENCH_NODE_ARGS ?? ''}` }, 'worker polling'),
+    startProcess('apps/worker/src/main.js', env, 'worker polling', [`--max-old-space-size=${process.env.WORKER_HEAP_MB ?? 256}`]),
   ]);
   const temporal = await connectTemporalClient(config);
   const apiUrl = `http://127.0.0.1:${port}/api/v1`;
