@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createDataSource } from '@app/persistence';
+import { createDataSource, OneTripPool } from '@app/persistence';
 import { ModelFake, reply, type RecordedRequest } from '../test/support/model-fake';
 import { McpTestServer } from '../test/support/mcp-test-server';
 import { ToolServer } from '../test/support/tool-server';
@@ -56,9 +56,10 @@ async function main(): Promise<void> {
   const toolUrl = tools.url(BENCH_TOOL);
   const system = await startSystem(model.baseUrl);
   const dataSource = await createDataSource(system.config.databaseUrl).initialize();
+  const oneTrip = OneTripPool.open(system.config.databaseUrl, 10);
   const ours = stepwiseRunner(system, toolUrl);
   const oursMcp = stepwiseRunner(system, toolUrl, mcpServer.url);
-  const baselines: Runner[] = [plainLoopRunner(dataSource, model.baseUrl, toolUrl), await bareTemporalRunner(system.config, model.baseUrl, toolUrl)];
+  const baselines: Runner[] = [plainLoopRunner(dataSource, oneTrip, model.baseUrl, toolUrl), await bareTemporalRunner(system.config, model.baseUrl, toolUrl)];
   const floor = await floorRunners(system.config, model.baseUrl, toolUrl);
   const out: string[] = [];
   const print = (text: string) => (out.push(text), console.log(text));
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
     print(`\nfigures written to ${file} (${round((Date.now() - began) / 1000)} s)`);
   } finally {
     await Promise.all([...baselines, floor].map((runner) => runner.close()));
-    await dataSource.destroy();
+    await Promise.all([dataSource.destroy(), oneTrip.close()]);
     await system.stop();
     await Promise.all([model.close(), tools.close(), mcpServer.close()]);
   }

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { ChatMessage, StepContext, ToolSpec } from '@app/contracts';
-import { TypeormCallAuditRepository, TypeormRunRepository, TypeormStepRepository } from '@app/persistence';
+import { type OneTripPool, TypeormCallAuditRepository, TypeormRunRepository, TypeormStepRepository } from '@app/persistence';
 import { OpenAiModelClient, type ModelResponse } from '@app/providers';
 import { newOutput } from '../../apps/worker/src/steps/step-output';
 import { BENCH_MODEL, BENCH_TOOL, type Runner } from '../support/runner';
@@ -11,9 +11,9 @@ import { withDeadlockRetry } from './deadlock-retry';
 
 const AGENT_TOOLS: ToolSpec[] = [{ name: BENCH_TOOL, description: 'look up', parameters: { type: 'object' } }];
 
-export function plainLoopRunner(dataSource: DataSource, modelBaseUrl: string, toolUrl: string): Runner {
-  const runs = new TypeormRunRepository(dataSource);
-  const stepRows = new TypeormStepRepository(dataSource);
+export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, modelBaseUrl: string, toolUrl: string): Runner {
+  const runs = new TypeormRunRepository(dataSource, oneTrip);
+  const stepRows = new TypeormStepRepository(dataSource, oneTrip);
   const calls = new TypeormCallAuditRepository(dataSource);
   const model = new OpenAiModelClient({ baseUrl: modelBaseUrl, apiKey: 'bench', timeoutMs: 60_000 });
   const userId = `bench-plain-${randomUUID()}`;

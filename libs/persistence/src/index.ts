@@ -1,4 +1,5 @@
 export * from './data-source';
+export * from './one-trip-pool';
 export * from './migrate';
 export * from './definitions';
 export * from './persistence.module';

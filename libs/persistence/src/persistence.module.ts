@@ -6,6 +6,7 @@ import { AppConfig } from '@app/config';
 import { McpToolSource } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { createDataSource } from './data-source';
+import { OneTripPool } from './one-trip-pool';
 import { SqlWorkflowOwnerRepository, WorkflowOwnerRepository } from './workflow-owners.repository';
 import { StepSummaryRepository, TriggerHookRepository, TypeormStepSummaryRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
 import { ApiKeyRepository, TypeormApiKeyRepository } from './api-keys';
@@ -31,8 +32,12 @@ const repositories: Provider[] = [
   { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
-  { provide: RunRepository, useFactory: (ds: DataSource, config: AppConfig) => new TypeormRunRepository(ds, config.quotas.maxRunsInFlightPerUser), inject: [DataSource, AppConfig] },
-  { provide: StepRepository, useFactory: (ds: DataSource) => new TypeormStepRepository(ds), inject: [DataSource] },
+  {
+    provide: RunRepository,
+    useFactory: (ds: DataSource, oneTrip: OneTripPool, config: AppConfig) => new TypeormRunRepository(ds, oneTrip, config.quotas.maxRunsInFlightPerUser),
+    inject: [DataSource, OneTripPool, AppConfig],
+  },
+  { provide: StepRepository, useFactory: (ds: DataSource, oneTrip: OneTripPool) => new TypeormStepRepository(ds, oneTrip), inject: [DataSource, OneTripPool] },
   { provide: OutputRepository, useFactory: (ds: DataSource) => new TypeormOutputRepository(ds), inject: [DataSource] },
   { provide: CallAuditRepository, useFactory: (ds: DataSource) => new TypeormCallAuditRepository(ds), inject: [DataSource] },
   { provide: ConversationRepository, useFactory: (ds: DataSource) => new TypeormConversationRepository(ds), inject: [DataSource] },
@@ -52,14 +57,20 @@ const repositories: Provider[] = [
       useFactory: (config: AppConfig) => createDataSource(config.databaseUrl, config.databasePoolSize).initialize(),
       inject: [AppConfig],
     },
+    // Its own connections, as many again as the shared pool's at most, opened only as they are needed.
+    { provide: OneTripPool, useFactory: (config: AppConfig) => OneTripPool.open(config.databaseUrl, config.databasePoolSize), inject: [AppConfig] },
     ...repositories,
   ],
   exports: [DataSource, ...repositories],
 })
 export class PersistenceModule implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(OneTripPool) private readonly oneTrip: OneTripPool,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.oneTrip.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

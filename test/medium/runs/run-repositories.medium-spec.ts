@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { FinalStatus } from '@app/contracts';
 import {
   createDataSource,
+  OneTripPool,
   TypeormCallAuditRepository,
   TypeormConversationRepository,
   TypeormOutputRepository,
@@ -15,6 +16,7 @@ import {
 
 describe('Run repositories', () => {
   let dataSource: DataSource;
+  let oneTrip: OneTripPool;
   let runs: TypeormRunRepository;
   let steps: TypeormStepRepository;
   let outputs: TypeormOutputRepository;
@@ -24,15 +26,16 @@ describe('Run repositories', () => {
 
   beforeAll(async () => {
     dataSource = await createDataSource(process.env.DATABASE_URL!).initialize();
+    oneTrip = OneTripPool.open(process.env.DATABASE_URL!, 4);
     [runs, steps, outputs, calls, conversations] = [
-      new TypeormRunRepository(dataSource),
-      new TypeormStepRepository(dataSource),
+      new TypeormRunRepository(dataSource, oneTrip),
+      new TypeormStepRepository(dataSource, oneTrip),
       new TypeormOutputRepository(dataSource),
       new TypeormCallAuditRepository(dataSource),
       new TypeormConversationRepository(dataSource),
     ];
   });
-  afterAll(() => dataSource.destroy());
+  afterAll(() => Promise.all([dataSource.destroy(), oneTrip.close()]));
 
   async function newWorkflow(): Promise<string> {
     const uuid = randomUUID();

@@ -3,7 +3,8 @@ import { activityScope, agentStep, llmStep, newRun, newUserId, stepContext, work
 import { countStatements } from '../support/statements';
 import { setUpStepServices } from './step-services.setup';
 
-// Each commit waits for MySQL's redo-log flush: what a step costs above bare Temporal is mostly its commits.
+// Each commit waits for MySQL's redo-log flush, each round trip for the network and both drivers: what a step
+// costs above bare Temporal is mostly these.
 describe('The commits of a step', () => {
   let setup: Awaited<ReturnType<typeof setUpStepServices>>;
 
@@ -13,18 +14,18 @@ describe('The commits of a step', () => {
   afterEach(() => setup.expectModelDone());
   afterAll(() => setup.close());
 
-  it("LLM step: two, its start with its call's and the call's end with its output and close", async () => {
+  it("LLM step: two, its start with its call's and the call's end with its output and close, each in one round trip", async () => {
     const step = llmStep();
     const run = newRun(newUserId(), workflowDefinition([step]));
     await setup.runs.create(run);
     setup.model.script(reply.text('done'));
 
-    const { statements } = await countStatements(setup.db, () => setup.llm.run(stepContext(run, 0), step, activityScope()));
+    const { statements } = await countStatements(setup.db, setup.oneTrip, () => setup.llm.run(stepContext(run, 0), step, activityScope()));
 
-    expect(statements.commits).toBe(2);
+    expect([statements.commits, statements.writeTrips]).toEqual([2, 2]);
   });
 
-  it("agent round: two for the model turn (its call's start, its end with the answer) and two for the tool call", async () => {
+  it("agent round: two for the model turn (its call's start, its end with the answer) and two for the tool call, one round trip each", async () => {
     const step = agentStep({ system_prompt: 'Read <<trigger_output>>' });
     const run = newRun(newUserId(), workflowDefinition([step]), { city: 'Lyon' });
     await setup.runs.create(run);
@@ -32,9 +33,12 @@ describe('The commits of a step', () => {
     const { tools } = await setup.agent.start(context, step);
     setup.model.script(reply.toolCalls([{ name: 'get_output', arguments: { output_id: (run.trigger_output as { uuid: string }).uuid } }]));
 
-    const turn = await countStatements(setup.db, () => setup.agent.turn(context, step, tools, 1, 2, activityScope()));
-    const call = await countStatements(setup.db, () => setup.toolCalls.call(context, step, turn.result.tool_calls[0], 3, activityScope()));
+    const turn = await countStatements(setup.db, setup.oneTrip, () => setup.agent.turn(context, step, tools, 1, 2, activityScope()));
+    const call = await countStatements(setup.db, setup.oneTrip, () => setup.toolCalls.call(context, step, turn.result.tool_calls[0], 3, activityScope()));
 
-    expect([turn.statements.commits, call.statements.commits]).toEqual([2, 2]);
+    expect([turn.statements, call.statements].map(({ commits, writeTrips }) => [commits, writeTrips])).toEqual([
+      [2, 2],
+      [2, 2],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 // Where the step service specs get what they test: the worker's services from its Nest container, the
 // model client pointed at the model fake (a real HTTP server, called by the real openai SDK).
-import { RunRepository, StepRepository } from '@app/persistence';
+import { OneTripPool, RunRepository, StepRepository } from '@app/persistence';
 import { AgentStepService } from '../../../apps/worker/src/steps/agent-step.service';
 import { GraphService } from '../../../apps/worker/src/steps/graph.service';
 import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
@@ -23,6 +23,7 @@ export async function setUpStepServices() {
     rows: new Rows(app.db),
     /** For counting what a service sends (test/medium/support/statements.ts). */
     db: app.db,
+    oneTrip: app.get(OneTripPool),
     llm: app.get(LlmStepService),
     structured: app.get(StructuredOutputService),
     agent: app.get(AgentStepService),

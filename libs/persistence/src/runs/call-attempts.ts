@@ -55,7 +55,12 @@ export const TOOL_CALLS: CallKind<ToolCallEnd> = {
 
 /** An attempt's row as it ends (or any row by its key): inserted, or updated where its `running` row is. */
 export async function writeAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<void> {
-  await manager.createQueryBuilder().insert().into(kind.entity).values({ ...call, uuid: randomUUID() } as never).orUpdate(kind.ended, ['step_instance_uuid', kind.call.column, 'attempt']).execute();
+  await attemptWritten(manager, kind, call).execute();
+}
+
+/** writeAttempt's statement, to execute or to send in a one-trip transaction. */
+export function attemptWritten<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End) {
+  return manager.createQueryBuilder().insert().into(kind.entity).values({ ...call, uuid: randomUUID() } as never).orUpdate(kind.ended, ['step_instance_uuid', kind.call.column, 'attempt']);
 }
 
 /**

@@ -1,30 +1,52 @@
-// A run's start in as few round trips as its guarantees allow: its new rows in three plain INSERTs (no
-// ORM query building, the steps in one statement), then the two rows every start shares (the user's
-// place in flight, the workflow's run count), so that concurrent starts wait on those locks only for two
-// statements and the commit. `writtenRun` is the run as these rows show it, so the start's answer needs
-// no read back.
-import type { EntityManager } from 'typeorm';
+// A run's start in two round trips: its statements in one, then COMMIT once their results show the user had
+// a place left (see OneTripPool). Its new rows go in three plain INSERTs (no ORM query building, the steps in
+// one statement), then the two rows every start shares (the user's place in flight, the workflow's run
+// count), so that concurrent starts wait on those locks only for two statements and the commit. Every row
+// is stamped with one reading of the database's clock. `writtenRun` is the run as these rows show it, so
+// the start's answer needs no read back.
 import { DomainError, ErrorCode } from '@app/domain';
+import { affectedRows, type Statement, type StatementResult } from '../one-trip-pool';
 import type { NewRun, OutputRecord, RunWithSteps, StepWithExecutions } from './run.records';
 
 /** The user has no `user_quotas` row yet: it is inserted outside the transaction, which then runs again. */
 export class NoQuotaRow extends Error {}
 
-/** The database's clock (the rows' timestamps) and whether the user's counter row exists. */
-export async function startClock(manager: EntityManager, userId: string): Promise<Date> {
-  const [row] = (await manager.query('SELECT NOW(3) AS now, EXISTS (SELECT 1 FROM user_quotas WHERE user_id = ?) AS counted', [userId])) as { now: Date; counted: number | string }[];
-  if (Number(row.counted) !== 1) throw new NoQuotaRow();
-  return row.now;
+/** The start's statements: its clock and counter check, its rows, its place and count (see startChecked). */
+export function startStatements(run: NewRun, limit: number | null): Statement[] {
+  return [
+    { sql: 'SET @now = NOW(3)', params: [] },
+    // A user variable holds the time as text: read back as what it is.
+    { sql: 'SELECT CAST(@now AS DATETIME(3)) AS now, EXISTS (SELECT 1 FROM user_quotas WHERE user_id = ?) AS counted', params: [run.user_id] },
+    ...runRows(run),
+    { sql: 'UPDATE user_quotas SET runs_in_flight = runs_in_flight + 1 WHERE user_id = ? AND runs_in_flight < ?', params: [run.user_id, limit ?? Number.MAX_SAFE_INTEGER] },
+    { sql: 'UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', params: [run.workflow_uuid] },
+  ];
+}
+
+/**
+ * The database time the start's rows were written at, once its results show the user's counter row there
+ * and a place taken in it (else what to throw, and the transaction rolls back).
+ */
+export function startChecked(results: StatementResult[], limit: number | null): Date {
+  const [clock] = results[1] as { now: Date; counted: number | string }[];
+  if (Number(clock.counted) !== 1) throw new NoQuotaRow();
+  // The place: the next-to-last statement's (startStatements).
+  if (affectedRows(results[results.length - 2]) === 0) {
+    const most = limit ?? Number.MAX_SAFE_INTEGER;
+    throw new DomainError(ErrorCode.TooManyRunsInFlight, `You have ${most} runs running or waiting already: let some end, or cancel them`, { limit: most });
+  }
+  return clock.now;
 }
 
 /** A new run's budget: its limit, not paused. */
 const startingBudget = (run: NewRun) => (run.budget ? { max_tokens: run.budget.max_tokens, paused_at_tokens: null } : null);
 
-const placeholders = (count: number) => `(${Array.from({ length: count }, () => '?').join(', ')})`;
+const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+const placeholders = (count: number) => `(${marks(count)})`;
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /** The run's row, its own trigger output (a resumed run's is its parent's) and its step rows. */
-export async function insertRunRows(manager: EntityManager, run: NewRun, now: Date): Promise<void> {
+function runRows(run: NewRun): Statement[] {
   const trigger = 'carried_output_id' in run.trigger_output ? null : run.trigger_output;
   const runColumns = [
     ['uuid', run.uuid],
@@ -41,18 +63,20 @@ export async function insertRunRows(manager: EntityManager, run: NewRun, now: Da
     ['dry_run', run.dry_run ? 1 : 0],
     ['budget', json(startingBudget(run))],
     ['tool_drift', json(run.tool_drift)],
-    ['started_at', now],
-    ['created_at', now],
-    ['updated_at', now],
   ] as const;
-  await manager.query(`INSERT INTO workflow_runs (${runColumns.map(([name]) => name).join(', ')}) VALUES ${placeholders(runColumns.length)}`, runColumns.map(([, value]) => value));
+  const statements: Statement[] = [
+    {
+      sql: `INSERT INTO workflow_runs (${runColumns.map(([name]) => name).join(', ')}, started_at, created_at, updated_at) VALUES (${marks(runColumns.length)}, @now, @now, @now)`,
+      params: runColumns.map(([, value]) => value),
+    },
+  ];
   if (trigger) {
-    await manager.query(
-      'INSERT INTO step_outputs (uuid, run_uuid, user_id, step_instance_uuid, raw_data, summary, markdown_representation, size_bytes, created_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?)',
-      [trigger.uuid, run.uuid, run.user_id, JSON.stringify(trigger.raw_data), trigger.summary, trigger.markdown_representation, trigger.size_bytes, now],
-    );
+    statements.push({
+      sql: 'INSERT INTO step_outputs (uuid, run_uuid, user_id, step_instance_uuid, raw_data, summary, markdown_representation, size_bytes, created_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, @now)',
+      params: [trigger.uuid, run.uuid, run.user_id, JSON.stringify(trigger.raw_data), trigger.summary, trigger.markdown_representation, trigger.size_bytes],
+    });
   }
-  if (!run.steps.length) return;
+  if (!run.steps.length) return statements;
   const STEP_COLUMNS = 'uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, output_id, carried_from_run_uuid, finished_at';
   const values = run.steps.flatMap(({ carried, ...step }, position) => [
     step.uuid,
@@ -67,20 +91,7 @@ export async function insertRunRows(manager: EntityManager, run: NewRun, now: Da
     carried?.from_run_uuid ?? null,
     carried?.finished_at ?? null,
   ]);
-  await manager.query(`INSERT INTO workflow_step_instances (${STEP_COLUMNS}) VALUES ${run.steps.map(() => placeholders(11)).join(', ')}`, values);
-}
-
-/**
- * Takes a place among the user's runs in flight, then counts the run on its workflow: last in the
- * transaction, in the order every other writer of both rows takes them (the quota row first).
- */
-export async function takePlaceAndCount(manager: EntityManager, run: NewRun, limit: number | null): Promise<void> {
-  const most = limit ?? Number.MAX_SAFE_INTEGER;
-  const taken = (await manager.query('UPDATE user_quotas SET runs_in_flight = runs_in_flight + 1 WHERE user_id = ? AND runs_in_flight < ?', [run.user_id, most])) as { affectedRows: number };
-  if (taken.affectedRows === 0) {
-    throw new DomainError(ErrorCode.TooManyRunsInFlight, `You have ${most} runs running or waiting already: let some end, or cancel them`, { limit: most });
-  }
-  await manager.query('UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', [run.workflow_uuid]);
+  return [...statements, { sql: `INSERT INTO workflow_step_instances (${STEP_COLUMNS}) VALUES ${run.steps.map(() => placeholders(11)).join(', ')}`, params: values }];
 }
 
 /**

@@ -6,8 +6,9 @@ import { runOf } from './run.mappers';
 import type { NewRun, NotificationRecord, RunFilter, RunRecord, RunWithSteps } from './run.records';
 import { RunRepository, type StaleRun } from './run.repository';
 import { GIVE_RUN_PLACE, giveRunPlace, runTokensFrom, runTransaction } from './run-sql';
-import { insertRunRows, NoQuotaRow, startClock, takePlaceAndCount, writtenRun } from './run-start-sql';
+import { NoQuotaRow, startChecked, startStatements, writtenRun } from './run-start-sql';
 import { RunWithStepsQuery } from './run-with-steps.query';
+import { affectedRows, statementOf, type OneTripPool, type Statement } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
 
 const INTERRUPTED_ATTEMPT = 'Interrupted: the run ended before this attempt finished';
@@ -20,6 +21,7 @@ export class TypeormRunRepository extends RunRepository {
   /** `maxRunsInFlight`: runs a user may have running or waiting at once (null: no limit). */
   constructor(
     private readonly dataSource: DataSource,
+    private readonly oneTrip: OneTripPool,
     private readonly maxRunsInFlight: number | null = null,
   ) {
     super();
@@ -53,13 +55,7 @@ export class TypeormRunRepository extends RunRepository {
 
   /** The run's rows in one transaction; the database time they were written at. */
   private async insertRun(run: NewRun): Promise<Date> {
-    const write = () =>
-      runTransaction(this.dataSource, async (manager) => {
-        const now = await startClock(manager, run.user_id);
-        await insertRunRows(manager, run, now);
-        await takePlaceAndCount(manager, run, this.maxRunsInFlight);
-        return now;
-      });
+    const write = () => this.oneTrip.transactionChecked(startStatements(run, this.maxRunsInFlight), (results) => startChecked(results, this.maxRunsInFlight));
     try {
       return await write();
     } catch (error) {
@@ -106,27 +102,30 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<boolean> {
-    return runTransaction(this.dataSource, async (manager) => {
-      await manager.update(StepInstanceEntity, { run_uuid: runUuid, status: In(['pending', 'running', 'awaiting_input']) }, { status: 'skipped' });
-      for (const entity of [ModelCallEntity, ToolCallEntity]) {
-        await manager.update(entity, { run_uuid: runUuid, status: 'running' }, { status: 'failed', error_message: INTERRUPTED_ATTEMPT });
-      }
-      // One statement ends the run with its tokens, gives back its place among its user's runs in flight and
-      // counts it on its workflow; only while the run is in flight, so it is counted once however many
-      // runs end at once.
-      const counter = RUN_COUNTERS[outcomeOf(status)];
-      const tokens = runTokensFrom(runUuid);
-      const ended = (await manager.query(
-        `UPDATE workflow_runs r JOIN (${tokens.sql}) t
+    const update = (entity: typeof StepInstanceEntity | typeof ModelCallEntity | typeof ToolCallEntity) => this.dataSource.manager.createQueryBuilder().update(entity);
+    const interrupted = [ModelCallEntity, ToolCallEntity].map((entity) =>
+      statementOf(update(entity).set({ status: 'failed', error_message: INTERRUPTED_ATTEMPT }).where({ run_uuid: runUuid, status: 'running' })),
+    );
+    // One statement ends the run with its tokens, gives back its place among its user's runs in flight and
+    // counts it on its workflow; only while the run is in flight, so it is counted once however many runs
+    // end at once.
+    const counter = RUN_COUNTERS[outcomeOf(status)];
+    const tokens = runTokensFrom(runUuid);
+    const ended: Statement = {
+      sql: `UPDATE workflow_runs r JOIN (${tokens.sql}) t
            LEFT JOIN user_quotas q ON q.user_id = r.user_id
            ${counter ? 'LEFT JOIN workflows w ON w.uuid = r.workflow_uuid' : ''}
          SET r.status = ?, r.error_message = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.finished_at = CURRENT_TIMESTAMP(3),
              ${GIVE_RUN_PLACE}${counter ? `, w.${counter} = w.${counter} + 1` : ''}
          WHERE r.uuid = ? AND r.status IN (?)`,
-        [...tokens.params, status, errorMessage, runUuid, IN_FLIGHT_RUN_STATUSES],
-      )) as { affectedRows: number };
-      return ended.affectedRows > 0;
-    });
+      params: [...tokens.params, status, errorMessage, runUuid, IN_FLIGHT_RUN_STATUSES],
+    };
+    const results = await this.oneTrip.transaction([
+      statementOf(update(StepInstanceEntity).set({ status: 'skipped' }).where({ run_uuid: runUuid, status: In(['pending', 'running', 'awaiting_input']) })),
+      ...interrupted,
+      ended,
+    ]);
+    return affectedRows(results[results.length - 1]) > 0;
   }
 
   async recordNotification(runUuid: string, notification: NotificationRecord): Promise<void> {

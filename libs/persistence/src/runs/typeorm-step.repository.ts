@@ -1,14 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { MODEL_CALLS, startAttempt, writeAttempt, type ModelCallAttempt } from './call-attempts';
+import { affectedRows, insertWhere, statementOf, type OneTripPool, type Statement } from '../one-trip-pool';
+import { isDuplicateKey } from '../rolled-back';
+import { attemptWritten, MODEL_CALLS, startAttempt, type ModelCallAttempt } from './call-attempts';
 import type { NewOutput } from './output.repository';
-import { RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
+import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
 import type { LoopState, StepInstanceRecord } from './run.records';
 import { APPEND_MESSAGE, jsonOf, runStatement, runTransaction, stepTokensFrom } from './run-sql';
 import { StepRepository } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly oneTrip: OneTripPool,
+  ) {
     super();
   }
 
@@ -21,7 +27,20 @@ export class TypeormStepRepository extends StepRepository {
     return runStatement(this.dataSource, (manager) => markStarted(manager, instanceUuid, inputData));
   }
 
-  startStepWithCall(instanceUuid: string, inputData: unknown, messages: { list: unknown[]; apart: boolean }, call: ModelCallAttempt): Promise<number | null> {
+  async startStepWithCall(instanceUuid: string, inputData: unknown, messages: { list: unknown[]; apart: boolean }, call: ModelCallAttempt): Promise<number | null> {
+    // The common case, a call's first attempt with the prompt in the start's own statement: one round trip.
+    if (call.attempt === 1 && !messages.apart) {
+      const manager = this.dataSource.manager;
+      // The call's row goes in only where the step's row is now running: where the UPDATE found it open.
+      const firstAttempt = insertWhere(manager, ModelCallEntity, { ...call, uuid: randomUUID() } as never, "workflow_step_instances WHERE uuid = ? AND status = 'running'", [instanceUuid]);
+      try {
+        const [marked] = await this.oneTrip.transaction([statementOf(startedQuery(manager, instanceUuid, inputData, messages.list)), firstAttempt]);
+        return affectedRows(marked) === 1 ? 1 : null;
+      } catch (error) {
+        // Its first attempt has a row: a worker that died ran the call. The transaction below numbers the next.
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
     return runTransaction(this.dataSource, async (manager) => {
       if (!(await markStarted(manager, instanceUuid, inputData, messages.apart ? undefined : messages.list))) return null;
       if (messages.apart) await manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages.list as never });
@@ -54,14 +73,15 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, { messages, call }: { messages?: unknown[]; call?: ModelCallAttempt } = {}): Promise<void> {
-    const close = (manager: EntityManager) => closeStep(manager, instanceUuid, { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages }, false);
-    if (!output && !call) return await runStatement(this.dataSource, close);
-    await runTransaction(this.dataSource, async (manager) => {
+    const close = closeStatement(instanceUuid, { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages }, false);
+    if (!output && !call) return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
+    const manager = this.dataSource.manager;
+    await this.oneTrip.transaction([
       // The call's end first: the close sums the tokens of the step's completed calls.
-      if (call) await writeAttempt(manager, MODEL_CALLS, call);
-      if (output) await manager.insert(StepOutputEntity, output as never);
-      await close(manager);
-    });
+      ...(call ? [statementOf(attemptWritten(manager, MODEL_CALLS, call))] : []),
+      ...(output ? [statementOf(manager.createQueryBuilder().insert().into(StepOutputEntity).values(output as never))] : []),
+      close,
+    ]);
   }
 
   async completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void> {
@@ -112,14 +132,16 @@ export class TypeormStepRepository extends StepRepository {
 
 /** Marks a step running and counts the attempt (its first start time kept); false when the row was not pending or running. */
 async function markStarted(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
+  return (await startedQuery(manager, instanceUuid, inputData, messages).execute()).affected === 1;
+}
+
+function startedQuery(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]) {
   const started = { status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' };
-  const result = await manager
+  return manager
     .createQueryBuilder()
     .update(StepInstanceEntity)
     .set({ ...started, ...(messages ? { model_messages: messages as never } : {}) })
-    .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] })
-    .execute();
-  return result.affected === 1;
+    .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] });
 }
 
 interface Closing {
@@ -129,15 +151,20 @@ interface Closing {
   model_messages?: unknown[];
 }
 
+async function closeStep(manager: EntityManager, instanceUuid: string, closing: Closing, unlessCompleted: boolean): Promise<void> {
+  const { sql, params } = closeStatement(instanceUuid, closing, unlessCompleted);
+  await manager.query(sql, params);
+}
+
 /** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
-async function closeStep(manager: EntityManager, instanceUuid: string, { status, output_id, error_message, model_messages }: Closing, unlessCompleted: boolean): Promise<void> {
+function closeStatement(instanceUuid: string, { status, output_id, error_message, model_messages }: Closing, unlessCompleted: boolean): Statement {
   const fields = Object.entries({ status, error_message, output_id, model_messages: model_messages && JSON.stringify(model_messages) }).filter(([, value]) => value !== undefined);
   const tokens = stepTokensFrom(instanceUuid);
-  await manager.query(
-    `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
+  return {
+    sql: `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
      SET ${fields.map(([column]) => `i.${column} = ?`).join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t,
          i.finished_at = CURRENT_TIMESTAMP(3), i.duration_ms = TIMESTAMPDIFF(MICROSECOND, i.started_at, CURRENT_TIMESTAMP(3)) DIV 1000
      WHERE i.uuid = ?${unlessCompleted ? " AND i.status <> 'completed'" : ''}`,
-    [...tokens.params, ...fields.map(([, value]) => value), instanceUuid],
-  );
+    params: [...tokens.params, ...fields.map(([, value]) => value), instanceUuid],
+  };
 }

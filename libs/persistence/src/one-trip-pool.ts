@@ -1,0 +1,110 @@
+// Transactions sent whole, in one round trip: START TRANSACTION, their statements and COMMIT in one packet.
+// A step's start and end and a run's start and end are such transactions; each statement of theirs would
+// otherwise be a round trip (about 0.25 ms here) plus the driver's work on both sides, and they are most of
+// what a step costs above bare Temporal (BENCHMARKS.md). The pool is their own, opened with
+// multipleStatements; the shared pool stays without it, so a statement built by mistake from input can never
+// stack a second one there. Their statements are fixed SQL or TypeORM's own builders, values as placeholders.
+import { createPool, type Pool, type PoolConnection, type ResultSetHeader } from 'mysql2/promise';
+import type { EntityManager, ObjectLiteral } from 'typeorm';
+import { retryingRolledBack } from './rolled-back';
+
+/** One statement of a transaction: SQL with `?` placeholders, and their values. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** What a statement of the transaction gave back: its header (affected rows), or a SELECT's rows. */
+export type StatementResult = ResultSetHeader | Record<string, unknown>[];
+
+export class OneTripPool {
+  private constructor(private readonly pool: Pool) {}
+
+  /** Opens connections as they are needed, up to `size`, each in UTC (as the shared pool's, see data-source.ts). */
+  static open(databaseUrl: string, size: number): OneTripPool {
+    const pool = createPool({ uri: databaseUrl, connectionLimit: size, multipleStatements: true, timezone: 'Z', charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false });
+    pool.pool.on('connection', (connection) => connection.query("SET time_zone = '+00:00'"));
+    return new OneTripPool(pool);
+  }
+
+  /**
+   * Runs the statements as one transaction in one round trip; their results, in order. A transaction the
+   * server rolled back (a lost connection, a deadlock) runs again whole, as runTransaction's do.
+   */
+  transaction(statements: Statement[]): Promise<StatementResult[]> {
+    return retryingRolledBack(async () => {
+      const connection = await this.pool.getConnection();
+      return settled(connection, () => sendOn(connection, statements, true), true);
+    });
+  }
+
+  /**
+   * The same, in two round trips: the statements, then COMMIT once `check` has passed their results, or
+   * ROLLBACK when it throws (what it throws is then thrown here). For a transaction that writes only on a
+   * condition its statements find out.
+   */
+  transactionChecked<T>(statements: Statement[], check: (results: StatementResult[]) => T): Promise<T> {
+    return retryingRolledBack(async () => {
+      const connection = await this.pool.getConnection();
+      const results = await settled(connection, () => sendOn(connection, statements, false), false);
+      let value: T;
+      try {
+        value = check(results);
+      } catch (error) {
+        await settled(connection, () => connection.query('ROLLBACK'), true);
+        throw error;
+      }
+      await settled(connection, () => connection.query('COMMIT'), true);
+      return value;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/**
+ * `work` on the connection; released after it when `release`. A statement that failed stops its batch with
+ * the transaction open: the connection is then dropped, which rolls back whatever ran.
+ */
+async function settled<T>(connection: PoolConnection, work: () => Promise<T>, release: boolean): Promise<T> {
+  try {
+    const result = await work();
+    if (release) connection.release();
+    return result;
+  } catch (error) {
+    connection.destroy();
+    throw error;
+  }
+}
+
+async function sendOn(connection: PoolConnection, statements: Statement[], commit: boolean): Promise<StatementResult[]> {
+  const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), ...(commit ? ['COMMIT'] : [])].join(';\n');
+  const [results] = await connection.query(sql, statements.flatMap((statement) => statement.params));
+  const all = results as unknown as StatementResult[];
+  return all.slice(1, 1 + statements.length);
+}
+
+/** How many rows a statement of the transaction changed (or found). */
+export const affectedRows = (result: StatementResult | undefined): number => (result && 'affectedRows' in result ? result.affectedRows : 0);
+
+/** A TypeORM query builder's statement, to send in a one-trip transaction instead of executing it. */
+export function statementOf(builder: { getQueryAndParameters(): [string, unknown[]] }): Statement {
+  const [sql, params] = builder.getQueryAndParameters();
+  return { sql, params };
+}
+
+/**
+ * An INSERT of one entity row that writes only where `from` (a FROM ... WHERE clause, its values in
+ * `fromParams`) finds a row, its values prepared as TypeORM prepares an INSERT's (transformers, dates).
+ */
+export function insertWhere<E extends ObjectLiteral>(manager: EntityManager, entity: new () => E, row: Partial<E>, from: string, fromParams: unknown[]): Statement {
+  const metadata = manager.connection.getMetadata(entity);
+  const columns = metadata.columns.filter((column) => column.isInsert && column.getEntityValue(row) !== undefined);
+  const values = columns.map((column) => manager.connection.driver.preparePersistentValue(column.getEntityValue(row), column));
+  return {
+    sql: `INSERT INTO ${metadata.tableName} (${columns.map((column) => column.databaseName).join(', ')}) SELECT ${columns.map(() => '?').join(', ')} FROM ${from}`,
+    params: [...values, ...fromParams],
+  };
+}
