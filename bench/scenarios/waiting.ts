@@ -1,6 +1,6 @@
 // Scenario 3: many runs whose model call takes long (2 s): wall time to finish them all, peak memory of
 // the worker and the API while they wait, and failures.
-import { memoryOf } from '../support/system';
+import { memoryOf, reasonOf } from '../support/system';
 
 export interface WaitingResult {
   runs: number;
@@ -38,11 +38,4 @@ export async function measureWaiting(runOnce: () => Promise<void>, runs: number,
   clearInterval(sampler);
   sample();
   return { runs, model_delay_ms: modelDelayMs, wall_s: (Date.now() - started) / 1000, failed, failures, peak_rss_mb: peak };
-}
-
-/** An error's message with its causes' (fetch wraps the socket error), cut to one line. */
-function reasonOf(error: unknown): string {
-  const parts: string[] = [];
-  for (let current = error as { message?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) parts.push(current.message ?? String(current));
-  return parts.join(': ').slice(0, 200);
 }

@@ -126,7 +126,7 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     temporal,
     createWorkflow: async (steps) => (await call('POST', '/workflows', { name: `bench-${randomUUID().slice(0, 8)}`, steps })).uuid as string,
     startRun: async (workflowUuid) => (await call('POST', `/workflows/${workflowUuid}/runs`, { trigger_output: { bench: true } })).uuid as string,
-    waitForRun: (runUuid) => temporal.workflow.getHandle(runWorkflowId(runUuid)).result(),
+    waitForRun: (runUuid) => resultOf(temporal, runUuid),
     get: (route) => call('GET', route),
     async stop() {
       await temporal.connection.close();
@@ -137,4 +137,27 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
       }
     },
   };
+}
+
+/**
+ * A run's result. Each wait is a long poll of its history, and the server refuses those past its limit per
+ * namespace (a burst awaits 2,000 runs at once): that refusal is the bench client's, not the run's, so the
+ * wait asks again.
+ */
+async function resultOf(temporal: Client, runUuid: string): Promise<{ status: string }> {
+  for (;;) {
+    try {
+      return await temporal.workflow.getHandle(runWorkflowId(runUuid)).result();
+    } catch (error) {
+      if (!/RESOURCE_EXHAUSTED/.test(reasonOf(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 + Math.random() * 500));
+    }
+  }
+}
+
+/** An error's message with its causes' (fetch wraps the socket error), cut to one line. */
+export function reasonOf(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error as { message?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) parts.push(current.message ?? String(current));
+  return parts.join(': ').slice(0, 200);
 }
