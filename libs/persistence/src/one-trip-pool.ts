@@ -79,12 +79,26 @@ async function settled<T>(connection: PoolConnection, work: () => Promise<T>, re
   }
 }
 
+/**
+ * Values past this many characters in all make a batch go statement by statement, still one transaction:
+ * one packet must stay under the server's max_allowed_packet (16 MiB by default; a character may take 4
+ * bytes, and escaping adds more), and for values that large the round trips are a small part of the cost.
+ */
+const ONE_PACKET_CHARS = 1024 * 1024;
+
 async function sendOn(connection: PoolConnection, statements: Statement[], commit: boolean): Promise<StatementResult[]> {
-  const sql = ['START TRANSACTION', ...statements.map((statement) => statement.sql), ...(commit ? ['COMMIT'] : [])].join(';\n');
-  const [results] = await connection.query(sql, statements.flatMap((statement) => statement.params));
-  const all = results as unknown as StatementResult[];
-  return all.slice(1, 1 + statements.length);
+  const all = [{ sql: 'START TRANSACTION', params: [] }, ...statements, ...(commit ? [{ sql: 'COMMIT', params: [] }] : [])];
+  if (charactersIn(statements) > ONE_PACKET_CHARS) {
+    const results: StatementResult[] = [];
+    for (const statement of all) results.push((await connection.query(statement.sql, statement.params))[0] as StatementResult);
+    return results.slice(1, 1 + statements.length);
+  }
+  const [results] = await connection.query(all.map((statement) => statement.sql).join(';\n'), all.flatMap((statement) => statement.params));
+  return (results as unknown as StatementResult[]).slice(1, 1 + statements.length);
 }
+
+const charactersIn = (statements: Statement[]) =>
+  statements.reduce((sum, statement) => sum + statement.sql.length + statement.params.reduce<number>((size, value) => size + (typeof value === 'string' || Buffer.isBuffer(value) ? value.length : 8), 0), 0);
 
 /** How many rows a statement of the transaction changed (or found). */
 export const affectedRows = (result: StatementResult | undefined): number => (result && 'affectedRows' in result ? result.affectedRows : 0);

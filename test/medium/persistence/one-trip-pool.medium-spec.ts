@@ -52,4 +52,14 @@ describe(OneTripPool.name, () => {
     expect(value).toBe(1);
     expect([await countOf(kept), await countOf(refused)]).toEqual([1, 0]);
   });
+
+  it("sends a transaction whose values pass one packet's limit statement by statement, and gives back every result", async () => {
+    // Three 6 MiB values: 18 MiB in one packet would pass max_allowed_packet (16 MiB by default).
+    const large = 'x'.repeat(6 * 1024 * 1024);
+    const length: Statement = { sql: 'SELECT LENGTH(?) AS n', params: [large] };
+
+    const results = await sut.transaction([length, length, length]);
+
+    expect(results.map((rows) => Number((rows as { n: number }[])[0].n))).toEqual([large.length, large.length, large.length]);
+  });
 });
