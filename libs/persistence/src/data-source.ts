@@ -31,14 +31,17 @@ interface PoolWithEvents {
 }
 
 /** Every pooled connection runs in UTC, so DB-side CURRENT_TIMESTAMP and the driver agree on any server. */
+export const SESSION_IN_UTC = "SET time_zone = '+00:00'";
+
+/** The data source, each of its pooled connections in UTC (SESSION_IN_UTC). */
 export function createDataSource(databaseUrl: string, poolSize?: number): DataSource {
   const dataSource = new DataSource(dataSourceOptions(databaseUrl, poolSize));
   const initialize = dataSource.initialize.bind(dataSource);
   dataSource.initialize = async () => {
     await initialize();
     const pool = (dataSource.driver as unknown as { pool: PoolWithEvents }).pool;
-    pool.on('connection', (connection) => connection.query("SET time_zone = '+00:00'"));
-    await dataSource.query("SET time_zone = '+00:00'");
+    pool.on('connection', (connection) => connection.query(SESSION_IN_UTC));
+    await dataSource.query(SESSION_IN_UTC);
     return dataSource;
   };
   return dataSource;

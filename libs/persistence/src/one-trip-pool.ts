@@ -6,6 +6,7 @@
 // stack a second one there. Their statements are fixed SQL or TypeORM's own builders, values as placeholders.
 import { createPool, type Pool, type PoolConnection, type ResultSetHeader } from 'mysql2/promise';
 import type { EntityManager, ObjectLiteral } from 'typeorm';
+import { SESSION_IN_UTC } from './data-source';
 import { retryingRolledBack } from './rolled-back';
 
 /** One statement of a transaction: SQL with `?` placeholders, and their values. */
@@ -23,7 +24,7 @@ export class OneTripPool {
   /** Opens connections as they are needed, up to `size`, each in UTC (as the shared pool's, see data-source.ts). */
   static open(databaseUrl: string, size: number): OneTripPool {
     const pool = createPool({ uri: databaseUrl, connectionLimit: size, multipleStatements: true, timezone: 'Z', charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false });
-    pool.pool.on('connection', (connection) => connection.query("SET time_zone = '+00:00'"));
+    pool.pool.on('connection', (connection) => connection.query(SESSION_IN_UTC));
     return new OneTripPool(pool);
   }
 
@@ -32,10 +33,7 @@ export class OneTripPool {
    * server rolled back (a lost connection, a deadlock) runs again whole, as runTransaction's do.
    */
   transaction(statements: Statement[]): Promise<StatementResult[]> {
-    return retryingRolledBack(async () => {
-      const connection = await this.pool.getConnection();
-      return settled(connection, () => sendOn(connection, statements, true), true);
-    });
+    return retryingRolledBack(() => this.on((connection) => sendOn(connection, statements, true)));
   }
 
   /**
@@ -45,37 +43,40 @@ export class OneTripPool {
    */
   transactionChecked<T>(statements: Statement[], check: (results: StatementResult[]) => T): Promise<T> {
     return retryingRolledBack(async () => {
-      const connection = await this.pool.getConnection();
-      const results = await settled(connection, () => sendOn(connection, statements, false), false);
-      let value: T;
-      try {
-        value = check(results);
-      } catch (error) {
-        await settled(connection, () => connection.query('ROLLBACK'), true);
-        throw error;
-      }
-      await settled(connection, () => connection.query('COMMIT'), true);
-      return value;
+      const checked = await this.on(async (connection) => {
+        const results = await sendOn(connection, statements, false);
+        let outcome: { value: T } | { refusal: unknown };
+        try {
+          outcome = { value: check(results) };
+        } catch (refusal) {
+          outcome = { refusal };
+        }
+        await connection.query('refusal' in outcome ? 'ROLLBACK' : 'COMMIT');
+        return outcome;
+      });
+      if ('refusal' in checked) throw checked.refusal;
+      return checked.value;
     });
   }
 
   async close(): Promise<void> {
     await this.pool.end();
   }
-}
 
-/**
- * `work` on the connection; released after it when `release`. A statement that failed stops its batch with
- * the transaction open: the connection is then dropped, which rolls back whatever ran.
- */
-async function settled<T>(connection: PoolConnection, work: () => Promise<T>, release: boolean): Promise<T> {
-  try {
-    const result = await work();
-    if (release) connection.release();
-    return result;
-  } catch (error) {
-    connection.destroy();
-    throw error;
+  /**
+   * `work` on a connection of the pool, which takes it back after. A statement that failed stops its batch
+   * with the transaction open: the connection is then dropped, which rolls back whatever ran.
+   */
+  private async on<T>(work: (connection: PoolConnection) => Promise<T>): Promise<T> {
+    const connection = await this.pool.getConnection();
+    try {
+      const result = await work(connection);
+      connection.release();
+      return result;
+    } catch (error) {
+      connection.destroy();
+      throw error;
+    }
   }
 }
 
@@ -88,13 +89,13 @@ const ONE_PACKET_CHARS = 1024 * 1024;
 
 async function sendOn(connection: PoolConnection, statements: Statement[], commit: boolean): Promise<StatementResult[]> {
   const all = [{ sql: 'START TRANSACTION', params: [] }, ...statements, ...(commit ? [{ sql: 'COMMIT', params: [] }] : [])];
+  let results: StatementResult[] = [];
   if (charactersIn(statements) > ONE_PACKET_CHARS) {
-    const results: StatementResult[] = [];
     for (const statement of all) results.push((await connection.query(statement.sql, statement.params))[0] as StatementResult);
-    return results.slice(1, 1 + statements.length);
+  } else {
+    results = (await connection.query(all.map((statement) => statement.sql).join(';\n'), all.flatMap((statement) => statement.params)))[0] as unknown as StatementResult[];
   }
-  const [results] = await connection.query(all.map((statement) => statement.sql).join(';\n'), all.flatMap((statement) => statement.params));
-  return (results as unknown as StatementResult[]).slice(1, 1 + statements.length);
+  return results.slice(1, 1 + statements.length);
 }
 
 const charactersIn = (statements: Statement[]) =>
