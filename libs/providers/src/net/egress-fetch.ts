@@ -1,7 +1,8 @@
 // Every request the worker makes for a user (HTTP tools, http_request, notifications) goes through here:
 // the name is resolved when the connection opens and each address it resolves to is checked, so a DNS
 // answer cannot change between the check and the connection; redirects are followed by hand, each hop
-// checked again; an IP literal is checked before anything is sent.
+// checked again, and a hop to another origin sent without the request's credentials; an IP literal is
+// checked before anything is sent.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
@@ -20,6 +21,21 @@ export class EgressDeniedError extends Error {
 }
 
 export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * What a redirect to another origin keeps of the request's headers: content negotiation only. Anything
+ * else may carry a credential (Authorization, Cookie, an API key header a tool or a model set, a
+ * notification's webhook-signature, webhook-id and webhook-timestamp), so it is dropped, whatever its name.
+ */
+export const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set(['accept', 'accept-language', 'content-type', 'content-language', 'user-agent']);
+/** The headers that describe a body, dropped with it when a redirect turns the request into a GET. */
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
+
+function withoutHeaders(init: HeadersInit | undefined, drop: (name: string) => boolean): Headers {
+  const headers = new Headers(init);
+  for (const name of [...headers.keys()]) if (drop(name)) headers.delete(name);
+  return headers;
+}
 
 export class EgressPolicy {
   private readonly allow: EgressAllowList;
@@ -41,11 +57,14 @@ export class EgressPolicy {
       if (init.redirect === 'manual' || response.status < 300 || response.status > 399 || !location) return response;
       if (hop >= MAX_REDIRECTS) throw new EgressDeniedError(`more than ${MAX_REDIRECTS} redirects from ${url}`);
       await response.body?.cancel();
-      target = new URL(location, target);
+      const next = new URL(location, target);
       // 303 (and 301/302 after a POST, as browsers do) turn into a GET without a body.
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && request.method && request.method !== 'GET' && request.method !== 'HEAD')) {
-        request = { ...request, method: 'GET', body: undefined };
+        request = { ...request, method: 'GET', body: undefined, headers: withoutHeaders(request.headers, (name) => BODY_HEADERS.has(name)) };
       }
+      // Credentials were meant for the origin they were sent to: another one gets none of them, for the rest of the chain.
+      if (next.origin !== target.origin) request = { ...request, headers: withoutHeaders(request.headers, (name) => !CROSS_ORIGIN_HEADERS.has(name)) };
+      target = next;
     }
   };
 
