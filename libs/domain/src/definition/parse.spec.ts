@@ -155,6 +155,8 @@ describe(parseStep.name, () => {
       ['max_attempts of 0', llm({ retry_policy: { max_attempts: 0 } }), 'retry_policy.max_attempts'],
       ['max_attempts over 100', llm({ retry_policy: { max_attempts: 101 } }), 'retry_policy.max_attempts'],
       ['an initial interval of 0', llm({ retry_policy: { initial_interval_seconds: 0 } }), 'retry_policy.initial_interval_seconds'],
+      ['an initial interval of 1e-7 s (no duration Temporal reads)', llm({ retry_policy: { initial_interval_seconds: 1e-7 } }), 'retry_policy.initial_interval_seconds'],
+      ['an interval of a millisecond and a half', llm({ retry_policy: { maximum_interval_seconds: 1.0015 } }), 'retry_policy.maximum_interval_seconds'],
       ['a backoff under 1', llm({ retry_policy: { backoff_coefficient: 0.5 } }), 'retry_policy.backoff_coefficient'],
       ['a maximum interval of 0', llm({ retry_policy: { maximum_interval_seconds: 0 } }), 'retry_policy.maximum_interval_seconds'],
       ['a maximum interval under the initial one', llm({ retry_policy: { initial_interval_seconds: 5, maximum_interval_seconds: 2 } }), 'retry_policy.maximum_interval_seconds'],

@@ -23,6 +23,7 @@ import { chainAsGraph } from '../graph/chain-graph';
 import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph';
 import type { ToolManifest } from '../tools/tool-manifest';
 import { loopIssues, withLoopDefaults } from './loop';
+import { retryPolicyIssues } from './retry-policy';
 
 export type NewUuid = () => string;
 
@@ -100,13 +101,7 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
     });
   }
   if (Array.isArray(step.tools)) issues.push(...offeredNameIssues(step.tools, at('tools')));
-  const retry = step.retry_policy;
-  if (isJsonObject(retry) && typeof retry.initial_interval_seconds === 'number' && typeof retry.maximum_interval_seconds === 'number') {
-    if (retry.maximum_interval_seconds < retry.initial_interval_seconds) {
-      const field = at('retry_policy.maximum_interval_seconds');
-      issues.push({ code: ErrorCode.ValidationFailed, field, message: `${field} must be at least initial_interval_seconds` });
-    }
-  }
+  issues.push(...retryPolicyIssues(step.retry_policy, prefix));
   return issues;
 }
 

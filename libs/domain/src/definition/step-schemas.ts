@@ -5,11 +5,15 @@ import { CONDITION_OPERATORS, LOOP_DEFAULTS, LOOP_TYPES, MODEL_PROVIDERS, STEP_E
 import { DEFAULT_MAX_CORRECTION_ATTEMPTS } from '../outputs/structured-answer';
 import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
 import { MCP_QUALIFIED_NAME_PATTERN } from '../mcp/mcp-tool-names';
+import { MIN_DURATION_SECONDS } from './durations';
 
 type Schema = Record<string, unknown>;
 
 /** Text that is not only blanks. */
 const text = (maxLength: number, extra: Schema = {}): Schema => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S', ...extra });
+
+/** The longest retry interval (a day). */
+export const MAX_RETRY_INTERVAL_SECONDS = 86_400;
 
 const retryPolicy: Schema = {
   type: ['object', 'null'],
@@ -18,9 +22,14 @@ const retryPolicy: Schema = {
   additionalProperties: false,
   properties: {
     max_attempts: { type: 'integer', minimum: 1, maximum: 100, description: 'Attempts in all, the first included' },
-    initial_interval_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 86_400, description: 'Wait before the first retry (at most a day)' },
+    initial_interval_seconds: { type: 'number', minimum: MIN_DURATION_SECONDS, maximum: MAX_RETRY_INTERVAL_SECONDS, description: 'Wait before the first retry: from a millisecond to a day, in whole milliseconds' },
     backoff_coefficient: { type: 'number', minimum: 1, maximum: 100, description: 'Each wait is the previous one times this' },
-    maximum_interval_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 86_400, description: 'Longest wait between attempts (at most a day); at least initial_interval_seconds' },
+    maximum_interval_seconds: {
+      type: 'number',
+      minimum: MIN_DURATION_SECONDS,
+      maximum: MAX_RETRY_INTERVAL_SECONDS,
+      description: 'Longest wait between attempts: from a millisecond to a day, in whole milliseconds; at least initial_interval_seconds',
+    },
   },
 };
 
