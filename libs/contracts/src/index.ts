@@ -11,3 +11,4 @@ export * from './workflow-ids';
 export * from './failure-message';
 export * from './assistant';
 export * from './mcp';
+export * from './secret-scrub';
