@@ -3,6 +3,8 @@ import { DomainError, ErrorCode } from '../errors';
 import { throwIssues } from '../definition/issues';
 import { schemaIssues } from '../definition/json-schema';
 import { assertJsonDepth } from '../outputs/json-depth';
+import { CronProblem, readCron, type CronTiming } from './cron-timing';
+import { smallestGapSeconds } from './fire-gap';
 
 export const SCHEDULE_TYPES = ['immediate', 'scheduled', 'recurring'] as const;
 export const OVERLAPS = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
@@ -60,43 +62,14 @@ const fail = (field: string, message: string): never => {
   throw new DomainError(ErrorCode.ValidationFailed, `${field} ${message}`, { field });
 };
 
-/** Five to seven fields (seconds and year optional), or a macro such as @daily or @every 10m. */
-export function looksLikeCron(expression: string): boolean {
-  const text = expression.trim();
-  if (text.startsWith('@')) return /^@(yearly|annually|monthly|weekly|daily|midnight|hourly|every \S+)$/.test(text);
-  const fields = text.split(/\s+/);
-  return fields.length >= 5 && fields.length <= 7 && fields.every((field) => /^[\d*?,/LW#A-Z-]+$/i.test(field));
-}
-
-/** minute, hour, day of month, month, day of week (after an optional seconds field): their numbers' ranges. */
-const CRON_RANGES: [string, number, number][] = [['minute', 0, 59], ['hour', 0, 23], ['day of month', 1, 31], ['month', 1, 12], ['day of week', 0, 7]];
-
-/** A number outside its field's range, or a step of 0: Temporal would refuse the schedule later (a 500). */
-export function cronRangeProblem(expression: string): string | null {
-  const text = expression.trim();
-  if (text.startsWith('@')) return null;
-  const fields = text.split(/\s+/);
-  const named = fields.length > 5 ? fields.slice(1, 6) : fields.slice(0, 5);
-  const seconds = fields.length > 5 ? cronFieldProblem(fields[0], ['second', 0, 59]) : null;
-  if (seconds) return seconds;
-  for (const [i, field] of named.entries()) {
-    const problem = cronFieldProblem(field, CRON_RANGES[i]);
-    if (problem) return problem;
+/** The timing a cron_expression gives Temporal, or a 422 naming the field with what is wrong. */
+function cronTiming(expression: string): CronTiming {
+  try {
+    return readCron(expression);
+  } catch (error) {
+    if (error instanceof CronProblem) return fail('cron_expression', error.message);
+    throw error;
   }
-  return null;
-}
-
-function cronFieldProblem(field: string, [name, low, high]: [string, number, number]): string | null {
-  for (const part of field.split(',')) {
-    const [range, step] = part.split('/');
-    if (step !== undefined && !(Number(step) >= 1)) return `has a step of ${step} in its ${name} field`;
-    for (const bound of range.split('-')) {
-      if (!/^\d+$/.test(bound)) continue;
-      const value = Number(bound);
-      if (value < low || value > high) return `has ${value} in its ${name} field (${low}-${high})`;
-    }
-  }
-  return null;
 }
 
 export function isTimezone(name: string): boolean {
@@ -109,9 +82,7 @@ export function isTimezone(name: string): boolean {
 }
 
 function checkTiming(timing: ScheduleTimingPatch): void {
-  if (timing.cron_expression !== undefined && !looksLikeCron(timing.cron_expression)) fail('cron_expression', 'is not a cron expression (e.g. "0 9 * * MON-FRI")');
-  const outOfRange = timing.cron_expression === undefined ? null : cronRangeProblem(timing.cron_expression);
-  if (outOfRange) fail('cron_expression', outOfRange);
+  if (timing.cron_expression !== undefined) cronTiming(timing.cron_expression);
   if (timing.timezone !== undefined && !isTimezone(timing.timezone)) fail('timezone', `is not a known IANA time zone: ${timing.timezone}`);
 }
 
@@ -161,29 +132,17 @@ export function parseBackfill(input: unknown): { start: Date; end: Date } {
 }
 
 /**
- * The operator's floor on how often a schedule may fire (SCHEDULE_MIN_INTERVAL_SECONDS): an interval under it,
- * a cron with a seconds field, or one firing every minute (or every n minutes) more often than it.
+ * The operator's floor on how often a schedule may fire (SCHEDULE_MIN_INTERVAL_SECONDS), whatever the
+ * syntax: interval_seconds, `@every`, or a calendar (its closest two fires, seconds field included).
  */
 export function assertFiresAtMostEvery(minSeconds: number, timing: { interval_seconds?: number; cron_expression?: string }): void {
   if (timing.interval_seconds !== undefined && timing.interval_seconds < minSeconds) fail('interval_seconds', `must be at least ${minSeconds} (SCHEDULE_MIN_INTERVAL_SECONDS)`);
-  const cron = timing.cron_expression?.trim();
-  if (!cron || cron.startsWith('@')) return;
-  const fields = cron.split(/\s+/);
-  if (fields.length > 5 && minSeconds > 1) fail('cron_expression', `must not have a seconds field: schedules fire at most every ${minSeconds} s`);
-  const minute = fields.length > 5 ? fields[1] : fields[0];
-  const gapMinutes = smallestMinuteGap(minute);
-  if (gapMinutes * 60 < minSeconds) fail('cron_expression', `fires every ${gapMinutes * 60} s: schedules fire at most every ${minSeconds} s`);
+  if (timing.cron_expression === undefined) return;
+  const gap = smallestGapSeconds(cronTiming(timing.cron_expression));
+  if (gap < minSeconds) fail('cron_expression', `fires ${formatGap(gap)} after a previous fire: schedules fire at most every ${minSeconds} s (SCHEDULE_MIN_INTERVAL_SECONDS)`);
 }
 
-/** The shortest gap in minutes between two fires a cron's minute field allows (60: once an hour at most). */
-function smallestMinuteGap(field: string): number {
-  if (field === '*' || field.includes('-')) return 1;
-  const step = /^\*\/(\d+)$/.exec(field);
-  if (step) return Math.max(1, Number(step[1]));
-  const minutes = field.split(',').map(Number).filter(Number.isInteger).sort((a, b) => a - b);
-  if (minutes.length < 2) return 60;
-  return Math.min(...minutes.map((m, i) => (i === 0 ? m + 60 - minutes[minutes.length - 1] : m - minutes[i - 1])));
-}
+const formatGap = (seconds: number) => (seconds >= 1 ? `${seconds} s` : `${Math.round(seconds * 1e6) / 1000} ms`);
 
 /** A backfill covers at most `maxSeconds` (BACKFILL_MAX_SPAN_SECONDS). */
 export function assertBackfillSpan(maxSeconds: number, { start, end }: { start: Date; end: Date }): void {
