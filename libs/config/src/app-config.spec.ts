@@ -33,3 +33,12 @@ describe(`${loadConfig.name} WORKER_MAX_CACHED_WORKFLOWS`, () => {
     expect(loadConfig(env({ WORKER_MAX_CACHED_WORKFLOWS: '50', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '50' })).worker.maxCachedWorkflows).toBe(50);
   });
 });
+
+describe(`${loadConfig.name} schedules`, () => {
+  it('caps schedules per workflow and per user, and keeps the floor between fires within a day', () => {
+    expect(loadConfig(env({})).quotas).toMatchObject({ scheduleMinIntervalSeconds: 60, maxSchedulesPerWorkflow: 10, maxSchedulesPerUser: 100 });
+    expect(loadConfig(env({ SCHEDULES_MAX_PER_WORKFLOW: '3', SCHEDULES_MAX_PER_USER: '7' })).quotas).toMatchObject({ maxSchedulesPerWorkflow: 3, maxSchedulesPerUser: 7 });
+    expect(() => loadConfig(env({ SCHEDULE_MIN_INTERVAL_SECONDS: '86401' }))).toThrow(new ConfigError('SCHEDULE_MIN_INTERVAL_SECONDS must be at most 86400 (a day), got 86401'));
+    expect(() => loadConfig(env({ SCHEDULES_MAX_PER_USER: '0' }))).toThrow(/^SCHEDULES_MAX_PER_USER must be a positive integer/);
+  });
+});

@@ -41,7 +41,7 @@ export abstract class AppConfig {
   declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number };
   /** How often the API looks for runs recorded but never started (null: never), and how old they must be. */
   declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
-  declare readonly quotas: { requestsPerMinute: number; requestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number };
+  declare readonly quotas: { requestsPerMinute: number; requestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number; maxSchedulesPerWorkflow: number; maxSchedulesPerUser: number };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
   /** Seed 003's assistant: the model a session uses when it names none. */
@@ -102,6 +102,16 @@ function tracesEndpoint(env: Env): string | null {
   if (traces) return url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces);
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   return base ? `${url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', base).replace(/\/$/, '')}/v1/traces` : null;
+}
+
+/**
+ * How often a schedule may fire, at most a day apart: a cron's closest fires are reckoned as if every day
+ * fired, so a floor past a day would refuse weekly crons too.
+ */
+function scheduleMinInterval(env: Env, key: string, fallback: number): number {
+  const seconds = integer(env, key, fallback);
+  if (seconds > 86_400) throw new ConfigError(`${key} must be at most 86400 (a day), got ${seconds}`);
+  return seconds;
 }
 
 /** A positive number of seconds, or `off` for never. */
@@ -245,8 +255,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       requestsPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600),
       requestBurst: integer(env, 'RATE_LIMIT_BURST', 100),
       maxRunsInFlightPerUser: integer(env, 'MAX_RUNS_IN_FLIGHT_PER_USER', 1000),
-      scheduleMinIntervalSeconds: integer(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 60),
+      scheduleMinIntervalSeconds: scheduleMinInterval(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 60),
       backfillMaxSpanSeconds: integer(env, 'BACKFILL_MAX_SPAN_SECONDS', 7 * 86_400),
+      // Each schedule is a Temporal Schedule: a workflow of Temporal's own, waking at every fire.
+      maxSchedulesPerWorkflow: integer(env, 'SCHEDULES_MAX_PER_WORKFLOW', 10),
+      maxSchedulesPerUser: integer(env, 'SCHEDULES_MAX_PER_USER', 100),
     },
     summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
     assistant: { model: env.ASSISTANT_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
