@@ -66,7 +66,7 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
     // Specs fire hundreds of requests a second; the quota spec sets its own.
     // Specs call the reconciler themselves.
     reconciler: { intervalSeconds: null, afterSeconds: 60 },
-    quotas: { ...base.quotas, requestsPerMinute: 1_000_000, requestBurst: 100_000, scheduleMinIntervalSeconds: 1 },
+    quotas: { ...base.quotas, requestsPerMinute: 1_000_000, requestBurst: 100_000, addressRequestsPerMinute: 1_000_000, addressRequestBurst: 100_000, scheduleMinIntervalSeconds: 1 },
     // Specs script the model call by call: a summary request of every save would get in their way.
     summaries: { ...base.summaries, enabled: false },
   };

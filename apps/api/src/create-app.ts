@@ -7,6 +7,7 @@ import type { AppConfig } from '@app/config';
 import { createLogger, type Logger, Metrics, PinoNestLogger } from '@app/observability';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { AddressLimiter } from './auth';
 import { keepRawBody } from './common/raw-body';
 import { openApiComponents } from './common/openapi';
 import { runComponents } from './common/openapi-runs';
@@ -26,10 +27,14 @@ export interface ApiAppOptions {
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
   const logger: Logger = createLogger('api', config.log, options.logDestination);
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(logger) });
+  // Whose address a request is: the socket's unless API_TRUST_PROXY names the proxies in front.
+  (app.getHttpAdapter().getInstance() as express.Express).set('trust proxy', config.api.trustProxy);
   if (app.get(TracingService).enabled) app.use(requestSpan);
   app.use(requestIdMiddleware);
   app.use(accessLog(logger, app.get(Metrics)));
   app.use('/api/v1/temporal-codec', codecCors(config.temporal.codecCorsOrigins));
+  // Requests no key pays for, per client address: before the body is parsed or a key looked up.
+  app.use(app.get(AddressLimiter).middleware);
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
   // The MCP endpoint sits at /mcp, where MCP clients look for it, and the assistant's page at /assistant; every other route is under /api/v1.

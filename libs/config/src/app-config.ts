@@ -1,5 +1,6 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 import { LOOP_ITERATIONS_PER_EXECUTION, MODEL_PROVIDERS, type ModelProvider, TURNS_PER_EXECUTION } from '@app/contracts';
+import { isIP } from 'node:net';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';
 import { egressAllowIssue, type Keyring, parseKeyring } from '@app/security';
@@ -10,8 +11,9 @@ export abstract class AppConfig {
   /** Connections each process (API, worker) keeps to MySQL at most. */
   declare readonly databasePoolSize: number;
   declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number; maxCachedWorkflows: number };
-  declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
-  declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number };
+  declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; codecMaxPayloads: number; codecMaxBytes: number; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
+  /** `trustProxy`: Express's `trust proxy` (false: a client is its socket's address; see trustProxy below). */
+  declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number; trustProxy: TrustProxy };
   /**
    * The `openai` provider (any OpenAI-compatible server), the model timeout of every provider. `apiKey` is
    * optional by design: local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) take none, and `npm start`
@@ -41,16 +43,20 @@ export abstract class AppConfig {
   declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number };
   /** How often the API looks for runs recorded but never started (null: never), and how old they must be. */
   declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
-  declare readonly quotas: { requestsPerMinute: number; requestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number; maxSchedulesPerWorkflow: number; maxSchedulesPerUser: number };
+  /** `address*`: per client address, requests no API key pays for (bad keys, webhooks, readiness). */
+  declare readonly quotas: { requestsPerMinute: number; requestBurst: number; addressRequestsPerMinute: number; addressRequestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number; maxSchedulesPerWorkflow: number; maxSchedulesPerUser: number };
   /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
-  /** Seed 003's assistant: the model a session uses when it names none. */
-  declare readonly assistant: { model: string };
+  /** Seed 003's assistant: the model a session uses when it names none; how long an SSE stream waits without an event, and how many one key holds open. */
+  declare readonly assistant: { model: string; streamIdleSeconds: number; maxStreamsPerKey: number };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
   /** OTLP/HTTP traces endpoint; null: tracing off. */
   declare readonly tracing: { otlpEndpoint: string | null };
   declare readonly metrics: { host: string; apiPort: number | null; workerPort: number | null };
 }
+
+/** false, a number of proxy hops, or the proxies' addresses and CIDRs (and Express's names for ranges). */
+export type TrustProxy = false | number | string[];
 
 export interface ProviderSettings {
   baseUrl: string;
@@ -112,6 +118,31 @@ function scheduleMinInterval(env: Env, key: string, fallback: number): number {
   const seconds = integer(env, key, fallback);
   if (seconds > 86_400) throw new ConfigError(`${key} must be at most 86400 (a day), got ${seconds}`);
   return seconds;
+}
+
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Whose address a request is (per-address limits, `request.protocol`): off, the socket's, right unless a
+ * proxy sits in front (then every client would share the proxy's address); a number, that many proxy hops
+ * are trusted to have set X-Forwarded-For; or the proxies' own addresses and CIDRs. Never "all": any client
+ * could then name any address.
+ */
+function trustProxy(env: Env, key: string): TrustProxy {
+  const raw = (env[key] ?? '').trim();
+  if (raw === '' || raw === 'off') return false;
+  if (/^\d+$/.test(raw)) return integer(env, key, 1);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const bad = entries.find((entry) => !PROXY_RANGES.includes(entry) && !isAddressOrCidr(entry));
+  if (bad !== undefined) throw new ConfigError(`${key} must be off, a number of proxy hops, or a comma-separated list of proxy addresses, CIDRs, ${PROXY_RANGES.join(', ')}; got "${bad}"`);
+  return entries;
 }
 
 /** A positive number of seconds, or `off` for never. */
@@ -192,6 +223,9 @@ function temporalSettings(env: Env): AppConfig['temporal'] {
     taskQueue: env.TEMPORAL_TASK_QUEUE || 'stepwise-runs',
     webUiUrl: url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233'),
     codecCorsOrigins: origins(env, 'TEMPORAL_CODEC_CORS_ORIGINS', url(env, 'TEMPORAL_UI_URL', 'http://127.0.0.1:8233')),
+    // One codec request's payloads: each may cost an owner lookup in MySQL and a decryption.
+    codecMaxPayloads: integer(env, 'TEMPORAL_CODEC_MAX_PAYLOADS', 1000),
+    codecMaxBytes: integer(env, 'TEMPORAL_CODEC_MAX_BYTES', 4 * 1024 * 1024),
     // How soon a dead worker's activity is retried elsewhere.
     heartbeatTimeoutSeconds: integer(env, 'ACTIVITY_HEARTBEAT_TIMEOUT_SECONDS', 30),
     // Turns a conversational run's execution takes before it continues as new (keeps its history small).
@@ -233,6 +267,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // Connections the kernel queues while the API is busy: Node's 511 refused part of a burst of 2,000
       // POST /runs (connect timeouts, resets). Linux caps it at net.core.somaxconn.
       listenBacklog: integer(env, 'API_LISTEN_BACKLOG', 4096),
+      trustProxy: trustProxy(env, 'API_TRUST_PROXY'),
     },
     model: {
       baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'),
@@ -254,6 +289,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     quotas: {
       requestsPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600),
       requestBurst: integer(env, 'RATE_LIMIT_BURST', 100),
+      addressRequestsPerMinute: integer(env, 'ADDRESS_RATE_LIMIT_PER_MINUTE', 600),
+      addressRequestBurst: integer(env, 'ADDRESS_RATE_LIMIT_BURST', 100),
       maxRunsInFlightPerUser: integer(env, 'MAX_RUNS_IN_FLIGHT_PER_USER', 1000),
       scheduleMinIntervalSeconds: scheduleMinInterval(env, 'SCHEDULE_MIN_INTERVAL_SECONDS', 60),
       backfillMaxSpanSeconds: integer(env, 'BACKFILL_MAX_SPAN_SECONDS', 7 * 86_400),
@@ -262,7 +299,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxSchedulesPerUser: integer(env, 'SCHEDULES_MAX_PER_USER', 100),
     },
     summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
-    assistant: { model: env.ASSISTANT_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
+    assistant: {
+      model: env.ASSISTANT_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini',
+      // Longer than a model call (MODEL_TIMEOUT_MS): a turn's stream rarely goes this long without an event.
+      streamIdleSeconds: integer(env, 'SSE_IDLE_SECONDS', 300),
+      maxStreamsPerKey: integer(env, 'SSE_MAX_STREAMS_PER_KEY', 5),
+    },
     tracing: { otlpEndpoint: tracesEndpoint(env) },
     metrics: { host: env.METRICS_HOST || '127.0.0.1', apiPort: optionalPort(env, 'API_METRICS_PORT', 9464), workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465) },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.

@@ -65,6 +65,8 @@ export enum ErrorCode {
   ProviderNotConfigured = 'PROVIDER_NOT_CONFIGURED',
   /** The user has MAX_RUNS_IN_FLIGHT_PER_USER runs running or waiting already. */
   TooManyRunsInFlight = 'TOO_MANY_RUNS_IN_FLIGHT',
+  /** An API key holds SSE_MAX_STREAMS_PER_KEY event streams open already. */
+  TooManyStreams = 'TOO_MANY_STREAMS',
   /** A workflow holds SCHEDULES_MAX_PER_WORKFLOW schedules, or its user SCHEDULES_MAX_PER_USER, already. */
   TooManySchedules = 'TOO_MANY_SCHEDULES',
   /** A JSON Schema whose smallest instance, or whose checking, would cost past the bounds (the one validator's, or an example's byte budget). */

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { AppConfig } from '@app/config';
 import { DomainError, ErrorCode } from '@app/domain';
 import { AssistantRepository } from '@app/persistence';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
@@ -8,7 +9,8 @@ import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
 import { ApiEventStream, ApiResumePoint } from './assistant.openapi';
 import { AssistantService } from './assistant.service';
-import { resumePoint, streamEvents } from './event-stream';
+import { assertResumable, resumePoint, streamEvents, type StreamOptions } from './event-stream';
+import { StreamSlots } from './stream-slots';
 
 @ApiTags('assistant')
 @ApiBearerAuth()
@@ -17,6 +19,8 @@ export class AssistantController {
   constructor(
     private readonly assistant: AssistantService,
     private readonly sessions: AssistantRepository,
+    private readonly slots: StreamSlots,
+    private readonly config: AppConfig,
   ) {}
 
   @Post()
@@ -46,19 +50,30 @@ export class AssistantController {
     await this.assistant.remove(user.userId, uuid);
   }
 
-  /** The message starts a turn; its events stream until the turn's final one. 409 while a turn runs or once the session ended. */
+  /**
+   * The message starts a turn; its events stream until the turn's final one. 409 while a turn runs or once
+   * the session ended; 429 when the key holds its most streams (checked first: a refused stream sends no message).
+   */
   @Post(':uuid/messages')
   @ApiJsonBody('AssistantMessage')
-  @ApiEventStream(400, 404, 409, 422, 503)
+  @ApiEventStream(400, 404, 409, 422, 429, 503)
   async message(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown, @Req() request: Request, @Res() response: Response) {
-    const { session, after } = await this.assistant.sendMessage(user.userId, uuid, body);
-    await streamEvents(request, response, this.sessions, session.uuid, after, false);
+    const release = this.slots.take(user.keyId);
+    try {
+      const { session, after } = await this.assistant.sendMessage(user.userId, uuid, body);
+      await streamEvents(request, response, this.sessions, session.uuid, after, this.streamOptions({ resuming: false, sessionEnded: false }));
+    } finally {
+      release();
+    }
   }
 
-  /** Replays the events after Last-Event-ID (or ?after=), then follows the turn to its final event. */
+  /**
+   * Replays the events after Last-Event-ID (or ?after=), then follows the turn to its final event; a 422
+   * for an id past the session's last event.
+   */
   @Get(':uuid/events')
   @ApiResumePoint()
-  @ApiEventStream(404, 422)
+  @ApiEventStream(404, 422, 429)
   async events(
     @CurrentUser() user: AuthenticatedUser,
     @Param('uuid') uuid: string,
@@ -70,6 +85,16 @@ export class AssistantController {
     const from = resumePoint(lastEventId, typeof after === 'string' ? after : undefined);
     if (from === null) throw new DomainError(ErrorCode.ValidationFailed, 'Last-Event-ID and after must be an event id (a whole number)', { field: lastEventId !== undefined ? 'Last-Event-ID' : 'after' });
     const session = await this.assistant.find(user.userId, uuid);
-    await streamEvents(request, response, this.sessions, session.uuid, from, true);
+    await assertResumable(this.sessions, session.uuid, from, lastEventId !== undefined ? 'Last-Event-ID' : 'after');
+    const release = this.slots.take(user.keyId);
+    try {
+      await streamEvents(request, response, this.sessions, session.uuid, from, this.streamOptions({ resuming: true, sessionEnded: session.stage === 'completed' || session.stage === 'failed' }));
+    } finally {
+      release();
+    }
+  }
+
+  private streamOptions(options: Pick<StreamOptions, 'resuming' | 'sessionEnded'>): StreamOptions {
+    return { ...options, idleMs: this.config.assistant.streamIdleSeconds * 1000 };
   }
 }

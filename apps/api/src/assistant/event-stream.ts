@@ -1,8 +1,10 @@
 // The SSE side of the assistant: events are read from assistant_events (written by the worker's
 // activities) and written as they come, each with its seq as the SSE id, so a client that reconnects with
 // Last-Event-ID gets exactly what it missed. Nothing here holds a turn's work: closing the stream stops
-// only the reading.
+// only the reading. Every stream ends: at its turn's final event, once a finished session's events are
+// sent, or after SSE_IDLE_SECONDS without an event (the client picks up with Last-Event-ID).
 import type { Request, Response } from 'express';
+import { DomainError, ErrorCode } from '@app/domain';
 import type { AssistantRepository } from '@app/persistence';
 
 const POLL_MS = 150;
@@ -16,44 +18,74 @@ export function resumePoint(lastEventId: string | undefined, after: string | und
   return /^\d{1,9}$/.test(value) ? Number(value) : null;
 }
 
+/** A resume point past the session's last event names no event it ever had: a stream after it would wait for nothing. */
+export async function assertResumable(sessions: Pick<AssistantRepository, 'lastSeq'>, sessionUuid: string, after: number, field: string): Promise<void> {
+  const last = await sessions.lastSeq(sessionUuid);
+  if (after > last) throw new DomainError(ErrorCode.ValidationFailed, `${field} ${after} is past the session's last event (${last})`, { field, last_event_id: last });
+}
+
+export interface StreamOptions {
+  /** GET /events: starting at a final event with nothing after it ends at once. */
+  resuming: boolean;
+  /** The session had ended (completed, failed) when the stream began: it ends once its events are sent. */
+  sessionEnded: boolean;
+  /** The stream ends after this long without an event. */
+  idleMs: number;
+  /** How often MySQL is asked for new events. */
+  pollMs?: number;
+}
+
+/** Where events go: the response, or a test's list. */
+export interface EventSink {
+  write(chunk: string): void;
+  closed(): boolean;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Writes the session's events after `after` until the turn's last one (`is_final`) has been sent and
- * nothing follows it, or the client goes away. `resuming` (GET /events): starting at a final event with
- * nothing after it ends at once; a new message's stream (POST) waits for its turn's events instead.
- */
-export async function streamEvents(request: Request, response: Response, sessions: AssistantRepository, sessionUuid: string, after: number, resuming: boolean): Promise<void> {
+/** Opens the response as an event stream, follows the session's events into it, and always ends it. */
+export async function streamEvents(request: Request, response: Response, sessions: Pick<AssistantRepository, 'eventsAfter'>, sessionUuid: string, after: number, options: StreamOptions): Promise<void> {
   response.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
   response.flushHeaders();
   let closed = false;
   request.on('close', () => (closed = true));
   try {
-    await follow(response, sessions, sessionUuid, after, resuming, () => closed);
+    await followEvents({ write: (chunk) => response.write(chunk), closed: () => closed }, sessions, sessionUuid, after, options);
   } finally {
     // Once the headers are out, a failure can only end the stream: the client reconnects with Last-Event-ID.
     response.end();
   }
 }
 
-async function follow(response: Response, sessions: AssistantRepository, sessionUuid: string, after: number, resuming: boolean, closed: () => boolean): Promise<void> {
+/**
+ * Writes the session's events after `after` until the turn's last one (`is_final`) has been sent and
+ * nothing follows it, the session's events are all sent (it had ended), `idleMs` passes without an event,
+ * or the client goes away. A new message's stream (POST) waits for its turn's events.
+ */
+export async function followEvents(sink: EventSink, sessions: Pick<AssistantRepository, 'eventsAfter'>, sessionUuid: string, after: number, options: StreamOptions): Promise<void> {
+  const pollMs = options.pollMs ?? POLL_MS;
   let cursor = after;
-  let lastFinal = resuming && after > 0 && (await sessions.eventsAfter(sessionUuid, after - 1, 1))[0]?.payload.is_final === true;
-  let quietSince = Date.now();
-  while (!closed()) {
+  let lastFinal = options.resuming && after > 0 && (await sessions.eventsAfter(sessionUuid, after - 1, 1))[0]?.payload.is_final === true;
+  let lastEventAt = Date.now();
+  let lastWriteAt = lastEventAt;
+  while (!sink.closed()) {
     const events = await sessions.eventsAfter(sessionUuid, cursor, BATCH);
     for (const { seq, payload } of events) {
-      response.write(`id: ${seq}\ndata: ${JSON.stringify(payload)}\n\n`);
+      sink.write(`id: ${seq}\ndata: ${JSON.stringify(payload)}\n\n`);
       cursor = seq;
       lastFinal = payload.is_final === true;
     }
     if (events.length === BATCH) continue;
-    if (lastFinal) break;
-    if (events.length) quietSince = Date.now();
-    else if (Date.now() - quietSince > KEEPALIVE_MS) {
-      response.write(': keep-alive\n\n');
-      quietSince = Date.now();
+    if (lastFinal || options.sessionEnded) return;
+    const now = Date.now();
+    if (events.length) lastEventAt = lastWriteAt = now;
+    else if (now - lastEventAt >= options.idleMs) {
+      sink.write(`: no event for ${Math.round(options.idleMs / 1000)} s: reconnect with Last-Event-ID ${cursor}\n\n`);
+      return;
+    } else if (now - lastWriteAt > KEEPALIVE_MS) {
+      sink.write(': keep-alive\n\n');
+      lastWriteAt = now;
     }
-    await sleep(POLL_MS);
+    await sleep(pollMs);
   }
 }

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { DomainError, ErrorCode } from '@app/domain';
 import { logContext } from '@app/observability';
+import { AddressLimiter } from './address-limiter';
 import { ApiKeyService } from './api-key.service';
 import { RateLimiter } from './rate-limiter';
 import { SecretBox } from '@app/security';
@@ -22,6 +23,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: ApiKeyService,
     private readonly limiter: RateLimiter,
+    private readonly addresses: AddressLimiter,
     private readonly box: SecretBox,
   ) {}
 
@@ -32,7 +34,11 @@ export class ApiKeyGuard implements CanActivate {
     const key = bearerKey(request.header('authorization')) ?? this.cookieKey(context, request.header('cookie'));
     if (!key) throw refused(response, 'Send an API key as Authorization: Bearer <key>');
     const user = await this.keys.authenticate(key);
-    if (!user) throw refused(response, 'The API key is unknown or revoked', 'invalid_token');
+    if (!user) {
+      this.addresses.forget(request);
+      throw refused(response, 'The API key is unknown or revoked', 'invalid_token');
+    }
+    this.addresses.remember(request);
     this.limiter.take(user.keyId);
     request[USER_KEY] = user;
     const logged = logContext.getStore();

@@ -1,3 +1,4 @@
+export * from './address-limiter';
 export * from './api-key.service';
 export * from './auth.decorators';
 export * from './auth.module';

@@ -4,7 +4,7 @@ import { RateLimiter } from './rate-limiter';
 describe(RateLimiter.name, () => {
   it('allows a burst, then a request as the allowance refills, and says when to come back', () => {
     let now = 0;
-    const sut = new RateLimiter(60, 3, () => now);
+    const sut = new RateLimiter(60, 3, 'with this API key', () => now);
     for (let i = 0; i < 3; i++) sut.take('k');
     const refused = (() => {
       try {

@@ -1,5 +1,6 @@
-// Requests per API key: a token bucket per key, refilled continuously. In this process's memory: with
-// several API replicas each allows the rate (ARCHITECTURE.md says why that is enough for now).
+// A token bucket per key (an API key, or a client address: address-limiter.ts), refilled continuously. In
+// this process's memory: with several API replicas each allows the rate (ARCHITECTURE.md says why that is
+// enough for now).
 import { DomainError, ErrorCode } from '@app/domain';
 
 interface Bucket {
@@ -15,6 +16,8 @@ export class RateLimiter {
   constructor(
     private readonly perMinute: number,
     private readonly burst: number,
+    /** Whose requests, as the refusal names them. */
+    private readonly subject = 'with this API key',
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -27,7 +30,7 @@ export class RateLimiter {
     bucket.at = now;
     if (bucket.tokens < 1) {
       const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / refill / 1000));
-      throw new DomainError(ErrorCode.RateLimited, `Too many requests with this API key: ${this.perMinute} a minute (bursts of ${this.burst}); retry in ${retryAfterSeconds} s`, { retry_after_seconds: retryAfterSeconds });
+      throw new DomainError(ErrorCode.RateLimited, `Too many requests ${this.subject}: ${this.perMinute} a minute (bursts of ${this.burst}); retry in ${retryAfterSeconds} s`, { retry_after_seconds: retryAfterSeconds });
     }
     bucket.tokens -= 1;
     if (!this.buckets.has(key) && this.buckets.size >= MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { TemporalClient } from '../temporal/temporal-client';
+import { KeptAnswer } from './kept-answer';
 
 export type CheckResult = 'ok' | string;
 
@@ -13,17 +14,28 @@ export interface Readiness {
 /** A poller seen this recently counts as a worker (Temporal keeps pollers listed for a few minutes). */
 const WORKER_SEEN_WITHIN_MS = 60_000;
 const CHECK_TIMEOUT_MS = 3_000;
+/**
+ * An answer serves every probe for this long after it came, and probes while one is asked share it: callers
+ * at any rate cost MySQL and Temporal one check a second at most.
+ */
+const ANSWER_KEPT_MS = 1_000;
 
 /** What `GET /health/ready` asks: MySQL answers, Temporal answers, and a worker polls the task queue. */
 @Injectable()
 export class ReadinessService {
+  private readonly answer = new KeptAnswer(() => this.probe(), ANSWER_KEPT_MS);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly temporal: TemporalClient,
     private readonly config: AppConfig,
   ) {}
 
-  async check(): Promise<Readiness> {
+  check(): Promise<Readiness> {
+    return this.answer.get();
+  }
+
+  private async probe(): Promise<Readiness> {
     const [database, [temporal, worker]] = await Promise.all([this.database(), this.temporalAndWorker()]);
     return { ready: database === 'ok' && temporal === 'ok' && worker === 'ok', checks: { database, temporal, worker } };
   }

@@ -4,6 +4,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Payload } from '@temporalio/common';
 import { AppConfig } from '@app/config';
+import { DomainError, ErrorCode, isJsonObject } from '@app/domain';
 import { WorkflowOwnerRepository } from '@app/persistence';
 import { isEncryptedPayload, PayloadCipher, PayloadCipherError, payloadWorkflowId } from '@app/security';
 import { jsonPayload, type JsonPayload, payloadsOf } from './payload-json';
@@ -15,16 +16,18 @@ export interface CodecAnswer {
 @Injectable()
 export class TemporalCodecService {
   private readonly cipher: PayloadCipher;
+  private readonly limits: { payloads: number; bytes: number };
 
   constructor(
     config: AppConfig,
     private readonly owners: WorkflowOwnerRepository,
   ) {
     this.cipher = new PayloadCipher(config.security.keyring);
+    this.limits = { payloads: config.temporal.codecMaxPayloads, bytes: config.temporal.codecMaxBytes };
   }
 
   async decode(userId: string, body: unknown): Promise<CodecAnswer> {
-    const payloads = payloadsOf(body);
+    const payloads = this.payloadsWithinLimits(body);
     const ownerOf = this.ownerLookup();
     const decoded = await Promise.all(payloads.map(async (payload) => ((await this.readableBy(payload, userId, ownerOf)) ? this.open(payload) : payload)));
     return { payloads: decoded.map(jsonPayload) };
@@ -32,7 +35,20 @@ export class TemporalCodecService {
 
   /** What the Web UI encodes (a signal's input typed there): encrypted, with no workflow, so no key decodes it here later. */
   encode(body: unknown): CodecAnswer {
-    return { payloads: payloadsOf(body).map((payload) => jsonPayload(isEncryptedPayload(payload) ? payload : this.cipher.seal(payload, null))) };
+    return { payloads: this.payloadsWithinLimits(body).map((payload) => jsonPayload(isEncryptedPayload(payload) ? payload : this.cipher.seal(payload, null))) };
+  }
+
+  /**
+   * The request's payloads, at most TEMPORAL_CODEC_MAX_PAYLOADS of them (each may cost an owner lookup and a
+   * decryption; counted before any is decoded) and TEMPORAL_CODEC_MAX_BYTES in all: a 413 naming `payloads`.
+   */
+  private payloadsWithinLimits(body: unknown): Payload[] {
+    const count = isJsonObject(body) && Array.isArray(body.payloads) ? body.payloads.length : 0;
+    if (count > this.limits.payloads) throw new DomainError(ErrorCode.PayloadTooLarge, `A request takes at most ${this.limits.payloads} payloads, got ${count}`, { field: 'payloads', limit: this.limits.payloads });
+    const payloads = payloadsOf(body);
+    const bytes = payloads.reduce((sum, payload) => sum + (payload.data?.length ?? 0) + Object.values(payload.metadata ?? {}).reduce((inner, value) => inner + value.length, 0), 0);
+    if (bytes > this.limits.bytes) throw new DomainError(ErrorCode.PayloadTooLarge, `A request's payloads take at most ${this.limits.bytes} bytes, got ${bytes}`, { field: 'payloads', limit_bytes: this.limits.bytes });
+    return payloads;
   }
 
   private async readableBy(payload: Payload, userId: string, ownerOf: (workflowId: string) => Promise<string | null>): Promise<boolean> {
