@@ -28,8 +28,12 @@ import { ToolCallService } from './steps/tool-call.service';
     { provide: EgressPolicy, useFactory: (config: AppConfig) => new EgressPolicy(config.egress.allow), inject: [AppConfig] },
     {
       provide: ToolTransport,
-      useFactory: (egress: EgressPolicy, mcp: McpClientPool) => [new HttpToolTransport(egress.fetch), new BuiltinToolTransport(egress.fetch), new McpToolTransport(mcp)],
-      inject: [EgressPolicy, McpClientPool],
+      useFactory: (egress: EgressPolicy, mcp: McpClientPool, config: AppConfig) => [
+        new HttpToolTransport(egress.fetch, { answerMaxBytes: config.toolAnswers.maxBytes }),
+        new BuiltinToolTransport(egress.fetch),
+        new McpToolTransport(mcp),
+      ],
+      inject: [EgressPolicy, McpClientPool, AppConfig],
     },
     {
       provide: ToolCallService,

@@ -31,6 +31,8 @@ export abstract class AppConfig {
   declare readonly log: LogSettings;
   /** What the worker may fetch for users beyond the public internet: host names and CIDRs (EGRESS_ALLOW). */
   declare readonly egress: { allow: string[] };
+  /** The most the worker reads of one answer of a user's tool or MCP server (TOOL_ANSWER_MAX_BYTES): past it the call fails. */
+  declare readonly toolAnswers: { maxBytes: number };
   /** MCP servers users register: stdio ones start processes on the worker, so only when the operator allows it (MCP_STDIO). */
   declare readonly mcp: { stdioAllowed: boolean };
   /** How old a webhook signature's timestamp may be (and how long a seen signature is remembered). */
@@ -278,6 +280,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     providers: providers(env),
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
+    toolAnswers: { maxBytes: integer(env, 'TOOL_ANSWER_MAX_BYTES', 1024 * 1024) },
     mcp: { stdioAllowed: oneOf(env, 'MCP_STDIO', ['on', 'off'] as const, 'off') === 'on' },
     webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
     models: {

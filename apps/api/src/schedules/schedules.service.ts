@@ -55,6 +55,8 @@ export class SchedulesService {
     }
     const id = `sched-${randomUUID()}`;
     const timing = timingOf(input);
+    // The row first, within the caps, so that a create past them costs Temporal nothing.
+    await this.reserve({ id, user_id: userId, workflow_uuid: workflowUuid, schedule_type: input.schedule_type, timing: storedTiming(timing), note: input.note ?? null });
     try {
       await this.gateway.create({
         id,
@@ -72,9 +74,9 @@ export class SchedulesService {
         ...(acceptsRuns(workflow, 'schedule') ? {} : { paused: true }),
       });
     } catch (error) {
+      await this.schedules.delete(id);
       throw asValidationError(error);
     }
-    await this.schedules.insert({ id, user_id: userId, workflow_uuid: workflowUuid, schedule_type: input.schedule_type, timing: storedTiming(timing), note: input.note ?? null });
     return this.get(userId, id);
   }
 
@@ -144,6 +146,22 @@ export class SchedulesService {
     for (const record of await this.schedules.listForWorkflow(userId, workflowUuid)) {
       await this.gateway.delete(record.id);
       await this.schedules.delete(record.id);
+    }
+  }
+
+  /** Records the schedule, or refuses it past SCHEDULES_MAX_PER_WORKFLOW or SCHEDULES_MAX_PER_USER. */
+  private async reserve(record: Omit<ScheduleRecord, 'created_at'>): Promise<void> {
+    const { maxSchedulesPerWorkflow: perWorkflow, maxSchedulesPerUser: perUser } = this.config.quotas;
+    const hit = await this.schedules.insertWithinCaps(record, { perWorkflow, perUser });
+    if (hit === 'perWorkflow') {
+      throw new DomainError(ErrorCode.TooManySchedules, `Workflow ${record.workflow_uuid} has ${perWorkflow} schedules already (SCHEDULES_MAX_PER_WORKFLOW): delete one first`, {
+        field: 'workflow_uuid',
+        limit: perWorkflow,
+        setting: 'SCHEDULES_MAX_PER_WORKFLOW',
+      });
+    }
+    if (hit === 'perUser') {
+      throw new DomainError(ErrorCode.TooManySchedules, `You have ${perUser} schedules already (SCHEDULES_MAX_PER_USER): delete one first`, { limit: perUser, setting: 'SCHEDULES_MAX_PER_USER' });
     }
   }
 

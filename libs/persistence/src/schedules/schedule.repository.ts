@@ -12,9 +12,22 @@ export interface ScheduleRecord {
   created_at: Date;
 }
 
+/** The most schedules a workflow, and a user, may hold (SCHEDULES_MAX_PER_WORKFLOW, SCHEDULES_MAX_PER_USER). */
+export interface ScheduleCaps {
+  perWorkflow: number;
+  perUser: number;
+}
+
+/** Which cap refused a schedule, or null when it was inserted. */
+export type ScheduleCapHit = keyof ScheduleCaps | null;
+
 /** Who owns which Temporal Schedule; the schedule's state itself is read from Temporal. */
 export abstract class ScheduleRepository {
-  abstract insert(schedule: Omit<ScheduleRecord, 'created_at'>): Promise<void>;
+  /**
+   * Inserts the schedule unless its workflow or its user holds as many as `caps` allow already: exact
+   * however many creates race, since each counts under a lock on the user's `user_quotas` row.
+   */
+  abstract insertWithinCaps(schedule: Omit<ScheduleRecord, 'created_at'>, caps: ScheduleCaps): Promise<ScheduleCapHit>;
   abstract find(userId: string, id: string): Promise<ScheduleRecord | null>;
   abstract listForWorkflow(userId: string, workflowUuid: string): Promise<ScheduleRecord[]>;
   abstract update(id: string, change: Partial<Pick<ScheduleRecord, 'timing' | 'note'>>): Promise<void>;
@@ -30,8 +43,18 @@ export class TypeormScheduleRepository extends ScheduleRepository {
     return this.dataSource.getRepository(ScheduleEntity);
   }
 
-  async insert(schedule: Omit<ScheduleRecord, 'created_at'>): Promise<void> {
-    await this.schedules.insert(schedule as never);
+  async insertWithinCaps(schedule: Omit<ScheduleRecord, 'created_at'>, caps: ScheduleCaps): Promise<ScheduleCapHit> {
+    // Outside the transaction: inserting the row there would take a shared lock that two creates could
+    // each hold and then both wait to upgrade.
+    await this.dataSource.query('INSERT IGNORE INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', [schedule.user_id]);
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT user_id FROM user_quotas WHERE user_id = ? FOR UPDATE', [schedule.user_id]);
+      const [held] = await manager.query('SELECT COUNT(*) AS of_user, COALESCE(SUM(workflow_uuid = ?), 0) AS of_workflow FROM schedules WHERE user_id = ?', [schedule.workflow_uuid, schedule.user_id]);
+      if (Number(held.of_workflow) >= caps.perWorkflow) return 'perWorkflow';
+      if (Number(held.of_user) >= caps.perUser) return 'perUser';
+      await manager.getRepository(ScheduleEntity).insert(schedule as never);
+      return null;
+    });
   }
 
   find(userId: string, id: string): Promise<ScheduleRecord | null> {
