@@ -29,6 +29,10 @@ export enum ErrorCode {
   // resources
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',
+  /** A client-chosen uuid (workflow, step, trigger) another user holds or once held: uuids never pass between users. */
+  UuidTaken = 'UUID_TAKEN',
+  /** A new user id that differs only in case, accents or width from an existing one. */
+  UserIdConfusable = 'USER_ID_CONFUSABLE',
   // auth
   Unauthorized = 'UNAUTHORIZED',
   // runs

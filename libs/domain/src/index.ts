@@ -14,3 +14,4 @@ export * from './runs';
 export * from './graph';
 export * from './assistant';
 export * from './mcp';
+export * from './identity';

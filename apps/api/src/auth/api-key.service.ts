@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { assertUserIdDistinct, assertUserIdWellFormed } from '@app/domain';
 import { ApiKeyRepository, type ApiKeyRecord } from '@app/persistence';
 
 export interface AuthenticatedUser {
@@ -14,7 +15,10 @@ const hash = (secret: string): string => createHash('sha256').update(secret).dig
 export class ApiKeyService {
   constructor(private readonly keys: ApiKeyRepository) {}
 
+  /** Refuses a user id that is malformed or that differs from an existing user's only in case, accents or width. */
   async create(userId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
+    assertUserIdWellFormed(userId);
+    assertUserIdDistinct(userId, await this.keys.userIds());
     const key = `sk_${randomBytes(24).toString('base64url')}`;
     const uuid = randomUUID();
     await this.keys.insert({ uuid, key_hash: hash(key), key_prefix: key.slice(0, 10), user_id: userId, name });

@@ -27,6 +27,10 @@ class InMemoryApiKeyRepository extends ApiKeyRepository {
     return this.rows.length;
   }
 
+  async userIds(): Promise<string[]> {
+    return [...new Set(this.rows.map((row) => row.user_id))];
+  }
+
   async revoke(uuidOrPrefix: string): Promise<number> {
     const hits = this.rows.filter((row) => !row.revoked_at && (row.uuid === uuidOrPrefix || row.key_prefix === uuidOrPrefix));
     for (const row of hits) row.revoked_at = new Date(++this.clock);
@@ -109,6 +113,17 @@ describe(runApiKeyCommand.name, () => {
     await run('ensure-dev-key');
     expect(lines[2]).toMatch(/exist already/);
     expect(repository.rows).toHaveLength(1);
+  });
+
+  it('create refuses a user id that differs from an existing one only in case or accents, and one padded with spaces', async () => {
+    const { run, repository } = setUp();
+    await run('create', '--user', 'Alice');
+    await run('create', '--user', 'rené');
+    await expect(run('create', '--user', 'alice')).rejects.toThrow(/differs from the existing user "Alice" only in case/);
+    await expect(run('create', '--user', 'rene')).rejects.toThrow(/existing user "rené"/);
+    await expect(run('create', '--user', 'bob ')).rejects.toThrow(/neither starts nor ends with a space/);
+    await run('create', '--user', 'Alice', '--name', 'second key');
+    expect(repository.rows.map((row) => row.user_id)).toEqual(['Alice', 'rené', 'Alice']);
   });
 
   it.each([[[]], [['create']], [['revoke']], [['rotate']], [['list', '--bogus']]])('refuses %p with the usage', async (argv) => {

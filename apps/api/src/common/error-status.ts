@@ -16,6 +16,8 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.TemporalUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.McpServerUnavailable]: HttpStatus.BAD_GATEWAY,
   [ErrorCode.Conflict]: HttpStatus.CONFLICT,
+  [ErrorCode.UuidTaken]: HttpStatus.CONFLICT,
+  [ErrorCode.UserIdConfusable]: HttpStatus.CONFLICT,
   [ErrorCode.TooManySchedules]: HttpStatus.CONFLICT,
   [ErrorCode.RunNotActive]: HttpStatus.CONFLICT,
   [ErrorCode.RunStillRunning]: HttpStatus.CONFLICT,

@@ -15,6 +15,8 @@ export abstract class ApiKeyRepository {
   abstract findActiveByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   abstract list(userId?: string): Promise<ApiKeyRecord[]>;
   abstract count(): Promise<number>;
+  /** Every user id a key was ever made for, revoked or not (users exist through their keys). */
+  abstract userIds(): Promise<string[]>;
   /** Revokes by uuid or by the displayed prefix; returns how many keys it revoked. */
   abstract revoke(uuidOrPrefix: string): Promise<number>;
 }
@@ -48,6 +50,11 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
 
   count(): Promise<number> {
     return this.keys.count();
+  }
+
+  async userIds(): Promise<string[]> {
+    const rows = (await this.dataSource.query('SELECT DISTINCT user_id FROM api_keys')) as { user_id: string }[];
+    return rows.map(({ user_id }) => user_id);
   }
 
   async revoke(uuidOrPrefix: string): Promise<number> {
