@@ -43,6 +43,11 @@ export function isDuplicateKey(error: unknown): boolean {
   return layersOf(error).some(({ code, errno }) => code === 'ER_DUP_ENTRY' || errno === 1062);
 }
 
+/** An INSERT named a parent row that is not there (ER_NO_REFERENCED_ROW_2): it went meanwhile. */
+export function isMissingParent(error: unknown): boolean {
+  return layersOf(error).some(({ code, errno }) => code === 'ER_NO_REFERENCED_ROW_2' || errno === 1452);
+}
+
 export const isRolledBack = (error: unknown): boolean => isLostConnection(error) || isDeadlock(error);
 
 /** Runs `work` (a whole transaction), again (up to `attempts` times in all, after a short pause) while the server rolls it back. */

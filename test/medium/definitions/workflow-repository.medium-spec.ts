@@ -30,11 +30,11 @@ describe(WorkflowRepository.name, () => {
     expect(await sut.findWorkflowOfTrigger(userId, definition.trigger!.uuid)).toBe(definition.uuid);
   });
 
-  it('refuses a second workflow under a uuid already taken, as a conflict', async () => {
-    const definition = workflowDefinition();
-    await sut.create(newUserId(), definition, secret, noTools);
+  it('refuses a second workflow under a uuid already taken, as a conflict (another user\'s: identities.medium-spec)', async () => {
+    const [userId, definition] = [newUserId(), workflowDefinition()];
+    await sut.create(userId, definition, secret, noTools);
 
-    const again = sut.create(newUserId(), { ...definition, steps: [llmStep()], trigger: null }, secret, noTools);
+    const again = sut.create(userId, { ...definition, steps: [llmStep()], trigger: null }, secret, noTools);
 
     await expect(again).rejects.toMatchObject({ code: ErrorCode.Conflict });
     await expect(again).rejects.toBeInstanceOf(DomainError);

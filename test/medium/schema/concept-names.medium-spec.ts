@@ -2,8 +2,9 @@
 // before it: their messages and indexes move with the renames, JSON stays checked, `down` gives the old names back.
 import { createConnection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@app/persistence';
 import { ensureDatabase } from '../../../libs/persistence/src/migrate';
+import { ConceptNames1764000500000 } from '../../../libs/persistence/src/migrations/1764000500000-concept-names';
+import { dataSourceThrough } from '../support/migrations-through';
 
 const RUN = '00000000-0000-4000-8000-00000000a001';
 const STEP = '00000000-0000-4000-8000-00000000a002';
@@ -46,7 +47,7 @@ describe('the migration naming the message and execution columns', () => {
   beforeAll(async () => {
     await dropScratch();
     await ensureDatabase(scratchUrl());
-    db = await createDataSource(scratchUrl()).initialize();
+    db = await dataSourceThrough(scratchUrl(), ConceptNames1764000500000).initialize();
     await db.runMigrations({ transaction: 'each' });
     await db.undoLastMigration({ transaction: 'each' });
   });

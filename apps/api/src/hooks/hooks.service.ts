@@ -4,7 +4,7 @@ import { assertJsonDepth, DomainError, ErrorCode, evaluateRules } from '@app/dom
 import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
-import { authenticateDelivery, deliveryRunUuid } from './webhook-auth';
+import { authenticateDelivery, deliveryKeyOf, deliveryRunUuid } from './webhook-auth';
 
 export interface Delivery {
   headers: Record<string, string | string[] | undefined>;
@@ -31,14 +31,12 @@ export class HooksService {
     if (!target || !secret) throw new DomainError(ErrorCode.Unauthorized, 'Sign the delivery in X-Stepwise-Signature (t=...,v1=...), or send the trigger secret in X-Stepwise-Secret');
     const { toleranceSeconds } = this.config.webhooks;
     const signature = authenticateDelivery(secret, delivery.headers, delivery.rawBody, toleranceSeconds);
+    // Checked before anything is written: the key is stored with the signature and the event.
+    const key = deliveryKeyOf(delivery.headers);
     // Remembered twice as long as the tolerance: a timestamp may be that far from the receiver's clock either way.
-    if (signature && !(await this.hooks.rememberSignature(triggerUuid, signature, 2 * toleranceSeconds))) {
-      throw new DomainError(ErrorCode.WebhookReplayed, 'This signature was accepted before: a delivery is taken once; sign a new one to send it again', { field: 'x-stepwise-signature' });
-    }
-    const key = [delivery.headers['idempotency-key'], delivery.headers['x-delivery-id']].find((value): value is string => typeof value === 'string' && value.length > 0) ?? null;
-    // Checked before anything is written: the key is stored with the event, the body walked by the rules.
-    if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
-      throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key (or X-Delivery-Id) must be 1 to 200 visible ASCII characters', { field: 'Idempotency-Key' });
+    // The same signature with the same key is the sender repeating one delivery: it goes on to find its run.
+    if (signature && !(await this.hooks.rememberSignature(triggerUuid, signature, key, 2 * toleranceSeconds))) {
+      throw new DomainError(ErrorCode.WebhookReplayed, 'This signature was accepted before for another delivery: a delivery is taken once (repeat it with its Idempotency-Key to get its run); sign a new one to send it again', { field: 'x-stepwise-signature' });
     }
     assertJsonDepth(delivery.body, 'body');
     const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body: delivery.body };

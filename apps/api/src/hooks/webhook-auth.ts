@@ -46,6 +46,15 @@ export function authenticateDelivery(secret: string, headers: Record<string, str
   throw refused(ErrorCode.Unauthorized, 'Sign the delivery in X-Stepwise-Signature (t=...,v1=...), or send the trigger secret in X-Stepwise-Secret');
 }
 
+/** The delivery's Idempotency-Key (or X-Delivery-Id), null without one; refused unless 1 to 200 visible ASCII characters. */
+export function deliveryKeyOf(headers: Record<string, string | string[] | undefined>): string | null {
+  const key = [headers['idempotency-key'], headers['x-delivery-id']].find((value): value is string => typeof value === 'string' && value.length > 0) ?? null;
+  if (key !== null && !/^[\x21-\x7e]{1,200}$/.test(key)) {
+    throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key (or X-Delivery-Id) must be 1 to 200 visible ASCII characters', { field: 'Idempotency-Key' });
+  }
+  return key;
+}
+
 /** A repeated delivery (same trigger, same key) names the same run: a name-based (v5-style) uuid. */
 export function deliveryRunUuid(triggerUuid: string, key: string): string {
   return nameBasedUuid(triggerUuid, key);

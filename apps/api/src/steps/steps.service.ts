@@ -36,7 +36,7 @@ export class StepsService {
   async add(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
     const { position, ...fields } = requireJsonObject(body);
     const step = parseStep(fields, '', randomUUID);
-    await this.store.assertUuidsFree([{ uuid: step.uuid, field: 'uuid' }]);
+    await this.store.assertUuidsFree(userId, [{ uuid: step.uuid, field: 'uuid' }]);
     const record = await this.store.edit(userId, workflowUuid, (current) => {
       const steps = [...current.steps];
       steps.splice(positionOf(position, steps.length), 0, step);

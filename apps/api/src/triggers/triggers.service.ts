@@ -40,7 +40,7 @@ export class TriggersService {
     const parsed = parseTrigger(body, '', randomUUID);
     const current = await this.store.get(userId, workflowUuid);
     const uuid = current.trigger?.uuid ?? parsed.uuid;
-    if (!current.trigger) await this.store.assertUuidsFree([{ uuid, field: 'uuid' }]);
+    if (!current.trigger) await this.store.assertUuidsFree(userId, [{ uuid, field: 'uuid' }]);
     const record = await this.store.edit(userId, workflowUuid, (definition) => ({ ...definition, trigger: { ...parsed, uuid } }));
     return toDetailsView(record);
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { AppConfig, modelPolicyOf } from '@app/config';
 import { DomainError, ErrorCode, modelPolicyIssues, notFound, throwIssues } from '@app/domain';
-import { WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
+import { uuidTaken, WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
 import { ToolManifestService } from '@app/runs';
 import { StepSummaries } from './step-summaries.service';
 
@@ -58,9 +58,14 @@ export class DefinitionStore {
     return (await this.workflows.findWorkflowOfTrigger(userId, triggerUuid)) ?? this.missing(triggerUuid, 'Trigger');
   }
 
-  /** New rows must not take a uuid that any workflow, step or trigger already has. */
-  async assertUuidsFree(uuids: { uuid: string; field: string }[]): Promise<void> {
+  /**
+   * New rows must not take a uuid that any workflow, step or trigger has now (CONFLICT), nor one another
+   * user has ever saved (UUID_TAKEN: what was keyed by it, a trigger's deliveries say, must not reach them).
+   */
+  async assertUuidsFree(userId: string, uuids: { uuid: string; field: string }[]): Promise<void> {
     for (const { uuid, field } of uuids) {
+      const claimant = await this.workflows.claimantOf(uuid);
+      if (claimant !== null && claimant !== userId) throw uuidTaken(uuid, field);
       if (await this.workflows.ownerOfUuid(uuid)) {
         throw new DomainError(ErrorCode.Conflict, `${field} ${uuid} is already in use`, { field, uuid });
       }

@@ -36,7 +36,7 @@ export class WorkflowsService {
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
     const input = parseWorkflowInput(body, randomUUID);
     await this.egress.assertReachable(input.notify_url, 'notify_url');
-    await this.store.assertUuidsFree(newUuidsOf(input, '', true));
+    await this.store.assertUuidsFree(userId, newUuidsOf(input, '', true));
     const secret = newNotifySecret();
     return { ...toDetailsView(await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, this.secrets.seal(secret))), notify_secret: secret };
   }
@@ -108,13 +108,13 @@ export class WorkflowsService {
     await this.egress.assertReachable(input.notify_url, 'workflow.notify_url');
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
-      await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', true));
+      await this.store.assertUuidsFree(userId, newUuidsOf(input, 'workflow.', true));
       const secret = newNotifySecret();
       const created = await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, this.secrets.seal(secret));
       return { created: true, workflow: { ...toDetailsView(created), notify_secret: secret } };
     }
     const kept = new Set([...existing.steps.map((s) => s.uuid), existing.trigger?.uuid]);
-    await this.store.assertUuidsFree(newUuidsOf(input, 'workflow.', false).filter(({ uuid }) => !kept.has(uuid)));
+    await this.store.assertUuidsFree(userId, newUuidsOf(input, 'workflow.', false).filter(({ uuid }) => !kept.has(uuid)));
     const replacement: WorkflowDefinition = { ...input, uuid: existing.uuid };
     return { created: false, workflow: toDetailsView(await this.store.edit(userId, existing.uuid, () => replacement)) };
   }

@@ -50,8 +50,12 @@ export class AssistantStagesService {
     const replaced = await this.definitions.find(userId, definition.uuid);
     const kept = new Set([...(replaced?.steps.map((step) => step.uuid) ?? []), replaced?.trigger?.uuid]);
     const named = [...definition.steps.map((step, i) => ({ uuid: step.uuid, field: `steps[${i}].uuid` })), ...(definition.trigger ? [{ uuid: definition.trigger.uuid, field: 'trigger.uuid' }] : [])];
-    const taken = await Promise.all(named.map(async (entry) => (!kept.has(entry.uuid) && (await this.definitions.ownerOfUuid(entry.uuid)) ? [entry] : [])));
-    return taken.flat().map(({ uuid, field }) => ({ code: ErrorCode.Conflict, field, message: `${uuid} is already in use by another workflow: give it a new uuid` }));
+    const taken = await Promise.all(named.filter((entry) => !kept.has(entry.uuid)).map(async ({ uuid, field }): Promise<Issue[]> => {
+      const claimant = await this.definitions.claimantOf(uuid);
+      if (claimant !== null && claimant !== userId) return [{ code: ErrorCode.UuidTaken, field, message: `${uuid} belongs to another user: give it a new uuid` }];
+      return (await this.definitions.ownerOfUuid(uuid)) ? [{ code: ErrorCode.Conflict, field, message: `${uuid} is already in use by another workflow: give it a new uuid` }] : [];
+    }));
+    return taken.flat();
   }
 
   /** Stage 3: the validator's issues go back to the model as the next user message of the generation. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { TriggerDefinition } from '@app/contracts';
+import { DomainError, ErrorCode, notFound } from '@app/domain';
 import { TriggerEntity, TriggerEventEntity, TriggerSecretEntity } from './definition.entities';
 import { toTrigger } from './workflow.mapper';
 import { pageOf, type Page, type PageRequest } from '../pages';
-import { isDuplicateKey } from '../rolled-back';
+import { isDuplicateKey, isMissingParent } from '../rolled-back';
 
 /** What a webhook delivery needs: the trigger, whose it is, and its secret (null until one is made). */
 export interface HookTarget {
@@ -29,8 +30,12 @@ export abstract class TriggerHookRepository {
   abstract findTarget(triggerUuid: string): Promise<HookTarget | null>;
   /** `secret` as stored: sealed by the caller. */
   abstract setSecret(triggerUuid: string, secret: string): Promise<void>;
-  /** Remembers an accepted signature; false when it was seen already (a replayed delivery). Forgets those older than `forgetAfterSeconds`. */
-  abstract rememberSignature(triggerUuid: string, signature: string, forgetAfterSeconds: number): Promise<boolean>;
+  /**
+   * Remembers an accepted signature with the delivery key it came with. False when it was accepted before
+   * for another delivery: without a key, or with another key (a replay); true again for the same key (the
+   * sender repeating that delivery, answered as the first was). Forgets those older than `forgetAfterSeconds`.
+   */
+  abstract rememberSignature(triggerUuid: string, signature: string, deliveryKey: string | null, forgetAfterSeconds: number): Promise<boolean>;
   abstract recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string>;
   abstract listEvents(userId: string, triggerUuid: string, page: PageRequest): Promise<Page<TriggerEventRecord>>;
 }
@@ -42,29 +47,42 @@ export class TypeormTriggerHookRepository extends TriggerHookRepository {
 
   async findTarget(triggerUuid: string): Promise<HookTarget | null> {
     const trigger = await this.dataSource.manager.findOneBy(TriggerEntity, { uuid: triggerUuid });
-    if (!trigger) return null;
+    // Exactly this uuid: utf8mb4_bin still ignores trailing spaces, and a delivery's run uuid is derived from it.
+    if (!trigger || trigger.uuid !== triggerUuid) return null;
     const secret = await this.dataSource.manager.findOneBy(TriggerSecretEntity, { trigger_uuid: triggerUuid });
     return { trigger: toTrigger(trigger), workflow_uuid: trigger.workflow_uuid, user_id: trigger.user_id, secret: secret?.secret ?? null };
   }
 
   async setSecret(triggerUuid: string, secret: string): Promise<void> {
-    await this.dataSource.manager.upsert(TriggerSecretEntity, { trigger_uuid: triggerUuid, secret }, ['trigger_uuid']);
+    await this.dataSource.manager.upsert(TriggerSecretEntity, { trigger_uuid: triggerUuid, secret }, ['trigger_uuid']).catch((error: unknown) => {
+      // Deleted since the caller found it: a secret needs its trigger (foreign key).
+      throw isMissingParent(error) ? notFound('Trigger', triggerUuid) : error;
+    });
   }
 
-  async rememberSignature(triggerUuid: string, signature: string, forgetAfterSeconds: number): Promise<boolean> {
+  async rememberSignature(triggerUuid: string, signature: string, deliveryKey: string | null, forgetAfterSeconds: number): Promise<boolean> {
     await this.dataSource.query('DELETE FROM webhook_signatures WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT 100', [forgetAfterSeconds]);
     try {
-      await this.dataSource.query('INSERT INTO webhook_signatures (trigger_uuid, signature) VALUES (?, ?)', [triggerUuid, signature]);
+      await this.dataSource.query('INSERT INTO webhook_signatures (trigger_uuid, signature, delivery_key) VALUES (?, ?, ?)', [triggerUuid, signature, deliveryKey]);
       return true;
     } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
+      // The trigger went since it was read: answered as an unknown trigger is.
+      if (isMissingParent(error)) throw new DomainError(ErrorCode.Unauthorized, `Trigger ${triggerUuid} is gone`, { field: 'x-stepwise-signature' });
+      if (!isDuplicateKey(error)) throw error;
     }
+    if (deliveryKey === null) return false;
+    const [first] = (await this.dataSource.query('SELECT delivery_key FROM webhook_signatures WHERE trigger_uuid = ? AND signature = ?', [triggerUuid, signature])) as { delivery_key: string | null }[];
+    return first?.delivery_key === deliveryKey;
   }
 
   async recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string> {
     const uuid = randomUUID();
-    await this.dataSource.manager.insert(TriggerEventEntity, { ...event, uuid, body: event.body as never });
+    try {
+      await this.dataSource.manager.insert(TriggerEventEntity, { ...event, uuid, body: event.body as never });
+    } catch (error) {
+      // The trigger was deleted during the delivery: its log went with it, as this line would have a moment later.
+      if (!isMissingParent(error)) throw error;
+    }
     return uuid;
   }
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
+import type { StepDefinition, TriggerDefinition, WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, type SavedToolManifest } from '@app/domain';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
@@ -7,6 +7,7 @@ import { toStep, toStepRow, toTriggerRow, toWorkflowRecord, toWorkflowRow } from
 import { pageOf } from '../pages';
 import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type PageRequest, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
 import { isDuplicateKey } from '../rolled-back';
+import { claimantOf, claimsOf, claimUuids } from './uuid-claims';
 
 /**
  * The service checks uuids are free before writing, but two requests can race to the same uuid: the
@@ -56,6 +57,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return trigger?.workflow_uuid ?? null;
   }
 
+  claimantOf(uuid: string): Promise<string | null> {
+    return claimantOf(this.dataSource.manager, uuid);
+  }
+
   async ownerOfUuid(uuid: string): Promise<string | null> {
     for (const entity of [WorkflowEntity, WorkflowStepEntity, TriggerEntity]) {
       const row = await this.dataSource.getRepository(entity).findOne({ where: { uuid }, select: { uuid: true, user_id: true } });
@@ -68,6 +73,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     // Before the transaction: the manifest may ask MCP servers over the network.
     const manifest = await manifestOf(definition);
     return this.dataSource.transaction(async (manager) => {
+      await claimUuids(manager, userId, claimsOf(definition));
       await manager.insert(WorkflowEntity, { ...toWorkflowRow(definition), ...manifest, uuid: definition.uuid, user_id: userId, notify_secret: notifySecret });
       await this.writeChildren(manager, userId, definition);
       return (await this.load(manager, userId, definition.uuid, false))!;
@@ -111,19 +117,38 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     const current = await this.load(manager, userId, uuid, true);
     if (!current) return null;
     if (!isDeepStrictEqual(definitionOf(current), definitionOf(seen))) return CHANGED_MEANWHILE;
+    await claimUuids(manager, userId, claimsOf(next));
     await manager.update(WorkflowEntity, { uuid, user_id: userId }, { ...toWorkflowRow(next), ...manifest, updated_at: () => 'CURRENT_TIMESTAMP(3)' });
     // Steps are rewritten whole: renames and swaps never trip the unique (workflow, name) key midway.
     await manager.delete(WorkflowStepEntity, { workflow_uuid: uuid });
-    await manager.delete(TriggerEntity, { workflow_uuid: uuid });
-    await this.writeChildren(manager, userId, next);
+    await this.writeSteps(manager, userId, next);
+    await this.replaceTrigger(manager, userId, current.trigger, next);
     return this.load(manager, userId, uuid, false);
   }
 
   private async writeChildren(manager: EntityManager, userId: string, definition: WorkflowDefinition): Promise<void> {
+    await this.writeSteps(manager, userId, definition);
+    if (definition.trigger) await manager.insert(TriggerEntity, toTriggerRow(definition.trigger, definition.uuid, userId));
+  }
+
+  private async writeSteps(manager: EntityManager, userId: string, definition: WorkflowDefinition): Promise<void> {
     if (definition.steps.length) {
       await manager.insert(WorkflowStepEntity, definition.steps.map((step) => toStepRow(step, definition.uuid, userId)));
     }
-    if (definition.trigger) await manager.insert(TriggerEntity, toTriggerRow(definition.trigger, definition.uuid, userId));
+  }
+
+  /**
+   * A trigger kept (same uuid) is updated in place: its secret, accepted signatures and deliveries hang off
+   * its row and go with it (foreign keys), so a trigger replaced or removed takes them along, an edit does not.
+   */
+  private async replaceTrigger(manager: EntityManager, userId: string, current: TriggerDefinition | null, next: WorkflowDefinition): Promise<void> {
+    if (current && next.trigger?.uuid === current.uuid) {
+      const { type, details } = toTriggerRow(next.trigger, next.uuid, userId);
+      await manager.update(TriggerEntity, { uuid: current.uuid }, { type, details });
+      return;
+    }
+    if (current) await manager.delete(TriggerEntity, { uuid: current.uuid });
+    if (next.trigger) await manager.insert(TriggerEntity, toTriggerRow(next.trigger, next.uuid, userId));
   }
 
   private async load(manager: EntityManager, userId: string, uuid: string, lock: boolean): Promise<WorkflowRecord | null> {

@@ -62,6 +62,11 @@ export abstract class WorkflowRepository {
   abstract findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null>;
   /** Whether any user's workflow, step or trigger already uses this uuid (imports must not take them). */
   abstract ownerOfUuid(uuid: string): Promise<string | null>;
+  /**
+   * The user who first saved a workflow, step or trigger under this uuid, kept after it is deleted: no other
+   * user may take it (every save checks it again in its transaction, refusing with UUID_TAKEN).
+   */
+  abstract claimantOf(uuid: string): Promise<string | null>;
   /** Every save stores the definition with the tool manifest `manifestOf` gives for it (asked before the save's transaction). */
   abstract create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord>;
   /**

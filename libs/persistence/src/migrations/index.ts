@@ -18,6 +18,7 @@ import { McpServers1764000200000 } from './1764000200000-mcp-servers';
 import { ModelCallProvider1764000300000 } from './1764000300000-model-call-provider';
 import { Assistant1764000400000 } from './1764000400000-assistant';
 import { ConceptNames1764000500000 } from './1764000500000-concept-names';
+import { ExactIdentities1764000600000 } from './1764000600000-exact-identities';
 import { ScheduleCaps1764000700000 } from './1764000700000-schedule-caps';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
@@ -42,5 +43,6 @@ export const migrations: (new () => unknown)[] = [
   ModelCallProvider1764000300000,
   Assistant1764000400000,
   ConceptNames1764000500000,
+  ExactIdentities1764000600000,
   ScheduleCaps1764000700000,
 ];
