@@ -4,11 +4,15 @@ import { McpToolSource } from '@app/contracts';
 import { EgressPolicy } from '../net/egress-fetch';
 import { McpClientPool } from './mcp-client-pool';
 
-/** One MCP client pool per process (API and worker), its HTTP through the egress policy; closed at shutdown (stdio servers exit). */
+/** One MCP client pool per process (API and worker), its HTTP through the egress policy, its answers capped (TOOL_ANSWER_MAX_BYTES); closed at shutdown (stdio servers exit). */
 @Global()
 @Module({
   providers: [
-    { provide: McpClientPool, useFactory: (config: AppConfig) => new McpClientPool({ fetch: new EgressPolicy(config.egress.allow).fetch, stdioAllowed: config.mcp.stdioAllowed }), inject: [AppConfig] },
+    {
+      provide: McpClientPool,
+      useFactory: (config: AppConfig) => new McpClientPool({ fetch: new EgressPolicy(config.egress.allow).fetch, stdioAllowed: config.mcp.stdioAllowed, answerMaxBytes: config.toolAnswers.maxBytes }),
+      inject: [AppConfig],
+    },
     { provide: McpToolSource, useExisting: McpClientPool },
   ],
   exports: [McpClientPool, McpToolSource],

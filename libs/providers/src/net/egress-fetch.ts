@@ -31,7 +31,7 @@ export const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set(['accept', 'acc
 /** The headers that describe a body, dropped with it when a redirect turns the request into a GET. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
 
-function withoutHeaders(init: HeadersInit | undefined, drop: (name: string) => boolean): Headers {
+function withoutHeaders(init: RequestInit['headers'], drop: (name: string) => boolean): Headers {
   const headers = new Headers(init);
   for (const name of [...headers.keys()]) if (drop(name)) headers.delete(name);
   return headers;

@@ -1,10 +1,15 @@
 // The one way the worker sends HTTP for a user (tools, http_request, run-end notifications): through the
-// egress-checked fetch, one deadline over the request and the body, the body cut at a size, every failure
-// a ToolCallError that says whether another attempt may help.
+// egress-checked fetch, one deadline over the request and the body, the body read as a stream and never
+// past a size (cut there, or the call failed), every failure a ToolCallError that says whether another
+// attempt may help.
+import { AnswerTooLargeError } from '../net/capped-body';
 import { EgressDeniedError, type Fetch } from '../net/egress-fetch';
 import { ToolCallError } from './tool-transport';
 
+/** What http_request reads of a body before it cuts it (and says so). */
 export const MAX_TOOL_BODY_BYTES = 256 * 1024;
+/** TOOL_ANSWER_MAX_BYTES' default: the most a tool's or MCP server's answer may be; past it the call fails. */
+export const DEFAULT_TOOL_ANSWER_MAX_BYTES = 1024 * 1024;
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 export interface FetchedText {
@@ -18,7 +23,10 @@ export interface FetchedText {
 export interface FetchOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** How much of the body is read at most (MAX_TOOL_BODY_BYTES unless given). */
   maxBytes?: number;
+  /** Past `maxBytes`: `cut` the text there (`truncated`), or `fail` the call with TOOL_ANSWER_TOO_LARGE. */
+  overMax?: 'cut' | 'fail';
   /** Names the call in error messages, e.g. `tool search_web`. */
   what: string;
   /** The egress-checked fetch (EgressPolicy.fetch) every call for a user goes through. */
@@ -30,9 +38,10 @@ export async function fetchText(url: string, init: RequestInit, options: FetchOp
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {
     const response = await options.fetch(url, { ...init, signal });
-    const { text, truncated } = await readCapped(response, options.maxBytes ?? MAX_TOOL_BODY_BYTES);
+    const { text, truncated } = await readCapped(response, options.maxBytes ?? MAX_TOOL_BODY_BYTES, options.overMax ?? 'cut');
     return { status: response.status, headers: response.headers, text, truncated };
   } catch (error) {
+    if (error instanceof AnswerTooLargeError) throw new ToolCallError(`${options.what}: ${error.message}`, false, { kind: 'too_large', cause: error });
     const denied = deniedIn(error);
     if (denied) throw new ToolCallError(`${options.what}: ${denied.message}`, false, { kind: 'denied', cause: error });
     if (options.signal?.aborted) throw new ToolCallError(`${options.what}: call aborted`, false, { kind: 'aborted', cause: error });
@@ -41,9 +50,14 @@ export async function fetchText(url: string, init: RequestInit, options: FetchOp
   }
 }
 
-/** Reads at most `maxBytes` of the body and drops the rest without downloading it. */
-async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+/** Reads at most `maxBytes` of the body and drops the rest without downloading it (or fails, past it). */
+async function readCapped(response: Response, maxBytes: number, overMax: 'cut' | 'fail'): Promise<{ text: string; truncated: boolean }> {
   if (!response.body) return { text: '', truncated: false };
+  // A body that says it is larger is not read at all.
+  if (overMax === 'fail' && Number(response.headers.get('content-length') ?? NaN) > maxBytes) {
+    await response.body.cancel().catch(() => undefined);
+    throw new AnswerTooLargeError(maxBytes);
+  }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
@@ -53,6 +67,10 @@ async function readCapped(response: Response, maxBytes: number): Promise<{ text:
     if (done) return { text: text + decoder.decode(), truncated: false };
     const room = maxBytes - size;
     if (value.byteLength > room) {
+      if (overMax === 'fail') {
+        await reader.cancel().catch(() => undefined);
+        throw new AnswerTooLargeError(maxBytes);
+      }
       // stream: true keeps a character cut in two out of the text instead of a replacement mark
       text += decoder.decode(value.subarray(0, room), { stream: true });
       await reader.cancel().catch(() => undefined);

@@ -1,5 +1,6 @@
 // The built-in `http_request` tool: the agent's generic HTTP client. Its answer goes back to the model, so
 // a non-2xx status is an answer like any other, not a failure; only calls that got no answer fail.
+import { withoutQueryStrings } from '@app/contracts';
 import { BUILTIN_TOOLS } from '@app/domain';
 import type { Fetch } from '../net/egress-fetch';
 import { DEFAULT_TOOL_TIMEOUT_MS, fetchText, parseBody } from './http-fetch';
@@ -49,7 +50,8 @@ export async function httpRequestTool(args: HttpRequestArgs, options: ToolCallOp
       headers: { ...(hasBody && !isText ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(hasBody ? { body: isText ? (args.body as string) : JSON.stringify(args.body) } : {}),
     },
-    { timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, signal: options.signal, what: `http_request ${method} ${url}`, fetch: options.fetch },
+    // The URL is named without its query string: failure messages travel to Temporal and the logs.
+    { timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, signal: options.signal, what: `http_request ${method} ${withoutQueryStrings(url)}`, fetch: options.fetch },
   );
   const contentType = response.headers.get('content-type');
   return {

@@ -35,7 +35,9 @@ export type ToolErrorKind =
   /** the egress policy refused the address (EGRESS_DENIED): no connection was opened */
   | 'denied'
   /** the tool ran and reported an error of its own (an MCP result with isError): an answer for the model */
-  | 'tool_error';
+  | 'tool_error'
+  /** the answer passed TOOL_ANSWER_MAX_BYTES (TOOL_ANSWER_TOO_LARGE): the read stopped there */
+  | 'too_large';
 
 export interface ToolCallErrorDetails {
   /** Defaults to `server` when retryable, `invalid` when not. */

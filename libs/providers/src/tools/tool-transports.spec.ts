@@ -2,6 +2,7 @@
 // each failure is classified.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HostileServer } from '../../../../test/support/hostile-server';
 import { ToolResponse, ToolServer, toolScript } from '../../../../test/support/tool-server';
 import { BuiltinToolTransport } from './builtin-tool-transport';
 import { MAX_TOOL_BODY_BYTES } from './http-fetch';
@@ -31,8 +32,10 @@ async function closedPortUrl(): Promise<string> {
 }
 
 let tools: ToolServer;
+let hostile: HostileServer;
 
 beforeAll(async () => {
+  hostile = await HostileServer.start();
   tools = await ToolServer.start({
     handlers: {
       search_web: (args) => ({ found: args }),
@@ -43,7 +46,7 @@ beforeAll(async () => {
   });
 });
 afterEach(() => tools.reset());
-afterAll(() => tools.close());
+afterAll(() => Promise.all([tools.close(), hostile.close()]));
 
 describe(HttpToolTransport.name, () => {
   const sut = new HttpToolTransport(fetch);
@@ -127,10 +130,42 @@ describe(HttpToolTransport.name, () => {
     expect(await failureOf(sut.call(tool('x', { endpoint_url: 'file:///etc/passwd' }), {}, {}))).toMatchObject({ retryable: false, kind: 'invalid' });
   });
 
-  it('cuts an answer over 256 KiB', async () => {
+  it('takes an answer up to its cap whole', async () => {
     const output = (await sut.call(tool('big'), {}, {})) as string;
 
-    expect(Buffer.byteLength(output)).toBe(MAX_TOOL_BODY_BYTES); // 2-byte characters, cut between two of them
+    expect(Buffer.byteLength(output)).toBe(2 * MAX_TOOL_BODY_BYTES); // 2-byte characters, under the 1 MiB default
+  });
+
+  it('fails an answer that says it is over the cap for good, before reading it', async () => {
+    const capped = new HttpToolTransport(fetch, { answerMaxBytes: MAX_TOOL_BODY_BYTES });
+
+    const error = await failureOf(capped.call(tool('big'), {}, {}));
+
+    expect(error).toMatchObject({ retryable: false, kind: 'too_large', message: `tool big: TOOL_ANSWER_TOO_LARGE: the answer passed ${MAX_TOOL_BODY_BYTES} bytes (TOOL_ANSWER_MAX_BYTES) and was not read further` });
+  });
+
+  it('stops reading a streamed answer at the cap: the rest is never downloaded', async () => {
+    const capped = new HttpToolTransport(fetch, { answerMaxBytes: 1024 * 1024 });
+    const total = 200 * 1024 * 1024;
+
+    const error = await failureOf(capped.call(tool('huge', { endpoint_url: hostile.url(`/huge?json=1&bytes=${total}`) }), {}, {}));
+
+    expect(error).toMatchObject({ retryable: false, kind: 'too_large' });
+    const { written, whole } = await hostile.ended('/huge');
+    expect(whole).toBe(false);
+    // What the socket buffers took before the connection closed: a few MB of the 200.
+    expect(written).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('quotes an error body shortened, on one line, scrubbed of what looks like a secret', async () => {
+    const body = `{"error":"bad credentials","api_key":"k-0123456789"}\n${'detail '.repeat(500)}Bearer abcdef0123456789`;
+    tools.script('search_web', toolScript.respond(new ToolResponse(401, body, { 'content-type': 'text/plain' })));
+
+    const error = await failureOf(sut.call(tool('search_web'), {}, {}));
+
+    expect(error.message).toMatch(/^tool search_web answered 401: \{"error":"bad credentials","api_key":"\[redacted\]"\} detail detail/);
+    expect(error.message.length).toBeLessThan(600);
+    expect(error.message).not.toMatch(/k-0123456789|abcdef0123456789|\n/);
   });
 });
 
@@ -184,6 +219,15 @@ describe(httpRequestTool.name, () => {
   ])('refuses %s with a final failure', async (_case, args) => {
     expect(await failureOf(httpRequestTool(args as HttpRequestArgs, { fetch }))).toMatchObject({ retryable: false, kind: 'invalid' });
     expect(tools.calls).toHaveLength(0);
+  });
+
+  it('names the URL without its query string when the call fails', async () => {
+    const url = `${await closedPortUrl()}?token=tk-123456&q=x`;
+
+    const error = await failureOf(httpRequestTool({ url }, { fetch }));
+
+    expect(error).toMatchObject({ kind: 'network', message: expect.stringContaining(`http_request GET ${url.split('?')[0]}?[redacted]: unreachable`) });
+    expect(error.message).not.toContain('tk-123456');
   });
 
   it('times out retryably', async () => {
