@@ -77,6 +77,8 @@ export interface StackOptions {
   openrouter?: boolean;
   /** MCP_STDIO of the API and the worker (default off, the product's). */
   mcpStdio?: boolean;
+  /** The assistant's settings (SSE_IDLE_SECONDS, SSE_MAX_STREAMS_PER_KEY...; default the product's). */
+  assistant?: Partial<AppConfig['assistant']>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -96,6 +98,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       openrouter: options.openrouter ? { baseUrl: model.baseUrl, apiKey: 'openrouter-key' } : null,
     },
     mcp: { stdioAllowed: options.mcpStdio ?? false },
+    assistant: { ...base.assistant, ...options.assistant },
   };
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();
