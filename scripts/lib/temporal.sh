@@ -8,6 +8,7 @@
 # The newest CLI tag that `go install` accepts; it embeds Temporal Server 1.29.1 and Web UI 2.42.1.
 TEMPORAL_CLI_VERSION=v1.5.1
 TEMPORAL_CLI_MODULE=github.com/temporalio/cli/cmd/temporal
+source "$STEPWISE_ROOT/scripts/lib/temporal-ui.sh"
 
 go_binary() {
   if command -v go >/dev/null 2>&1; then command -v go
@@ -75,10 +76,11 @@ ensure_namespace() {
     || die "could not create Temporal namespace $TEMPORAL_NAMESPACE at $address"
 }
 
+# start_temporal_dev_server CLI HOST PORT UI_PORT|headless: with UI_PORT, the dev server serves its own UI there.
 start_temporal_dev_server() {
   local cli="$1" host="$2" port="$3" ui_port="$4"
   local db="$STEPWISE_DATA_DIR/temporal.db" log="$STEPWISE_DATA_DIR/temporal.log" pidfile="$STEPWISE_DATA_DIR/temporal.pid"
-  local args=(server start-dev --ip "$host" --port "$port" --ui-port "$ui_port" --db-filename "$db"
+  local args=(server start-dev --ip "$host" --port "$port" --db-filename "$db"
     # Without these two the dev server adds ~100 ms to every activity: the transfer queue is polled at a
     # low rate by default, and SQLite syncs every commit.
     --dynamic-config-value history.transferProcessorMaxPollRPS=10000
@@ -86,14 +88,16 @@ start_temporal_dev_server() {
     # task queue in the answer, skipping one poll per step (the SDK asks for it by default).
     --dynamic-config-value system.enableActivityEagerExecution=true
     --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal
-    --log-level warn
-    # Payloads are encrypted: the Web UI asks the API to decrypt them (README, reading encrypted histories).
-    --ui-codec-endpoint "http://127.0.0.1:${API_PORT:-3000}/api/v1/temporal-codec")
+    --log-level warn)
+  if [ "$ui_port" = headless ]; then args+=(--headless)
+  # Payloads are encrypted: the Web UI asks the API to decrypt them (README, reading encrypted histories).
+  else args+=(--ui-port "$ui_port" --ui-codec-endpoint "http://127.0.0.1:${API_PORT:-3000}/api/v1/temporal-codec")
+  fi
   [ "$TEMPORAL_NAMESPACE" = default ] || args+=(--namespace "$TEMPORAL_NAMESPACE")
   local attribute
   while read -r attribute; do args+=(--search-attribute "$attribute"); done < <(search_attributes)
 
-  say "starting temporal server start-dev on $host:$port, Web UI on $host:$ui_port (runs kept in $db, log $log)"
+  say "starting temporal server start-dev on $host:$port (runs kept in $db, log $log)"
   detach "$cli" "${args[@]}" </dev/null >>"$log" 2>&1 &
   local pid=$!
   echo "$pid" >"$pidfile"
@@ -129,6 +133,8 @@ ensure_temporal() {
   export TEMPORAL_UI_URL="${TEMPORAL_UI_URL:-http://$host:$ui_port}"
   cli="$(find_temporal_cli build)"
   export TEMPORAL_CLI_PATH="$cli"
+  local ui_server
+  ui_server="$(find_temporal_ui_server)"
   if temporal_healthy "$cli" "$TEMPORAL_ADDRESS"; then
     say "reusing the Temporal server that answers at $TEMPORAL_ADDRESS"
   elif port_open "$host" "$port"; then
@@ -136,7 +142,13 @@ ensure_temporal() {
     wait_until 30 "Temporal at $TEMPORAL_ADDRESS" "" temporal_healthy "$cli" "$TEMPORAL_ADDRESS" \
       || die "port $port is taken by something that is not a healthy Temporal server: set TEMPORAL_PORT (and TEMPORAL_UI_PORT) to free ports, or TEMPORAL_ADDRESS"
   else
-    start_temporal_dev_server "$cli" "$host" "$port" "$ui_port"
+    start_temporal_dev_server "$cli" "$host" "$port" "$([ -n "$ui_server" ] && echo headless || echo "$ui_port")"
+  fi
+  if [ -n "$ui_server" ]; then
+    export TEMPORAL_UI_SERVER_PATH="$ui_server"
+    ensure_temporal_ui "$ui_server" "$host" "$ui_port"
+  else
+    say "no Go to build the Temporal Web UI server: the dev server's own UI shows payloads encrypted (README: reading encrypted histories)"
   fi
   [ "$TEMPORAL_NAMESPACE" = default ] || ensure_namespace "$cli" "$TEMPORAL_ADDRESS"
   ensure_search_attributes "$cli" "$TEMPORAL_ADDRESS"

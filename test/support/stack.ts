@@ -79,6 +79,8 @@ export interface StackOptions {
   mcpStdio?: boolean;
   /** The assistant's settings (SSE_IDLE_SECONDS, SSE_MAX_STREAMS_PER_KEY...; default the product's). */
   assistant?: Partial<AppConfig['assistant']>;
+  /** TEMPORAL_UI_URL of the API, which its codec endpoint also lets call it from the browser (CORS). */
+  webUiUrl?: string;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -99,6 +101,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     mcp: { stdioAllowed: options.mcpStdio ?? false },
     assistant: { ...base.assistant, ...options.assistant },
+    temporal: options.webUiUrl ? { ...base.temporal, webUiUrl: options.webUiUrl, codecCorsOrigins: [options.webUiUrl] } : base.temporal,
   };
   const api = await startApi(config);
   const bundle = loadWorkflowBundle();

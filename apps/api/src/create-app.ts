@@ -37,8 +37,9 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   app.use(app.get(AddressLimiter).middleware);
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
-  // The MCP endpoint sits at /mcp, where MCP clients look for it, and the assistant's page at /assistant; every other route is under /api/v1.
-  app.setGlobalPrefix('api/v1', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }, { path: 'assistant', method: RequestMethod.GET }] });
+  // The MCP endpoint sits at /mcp, where MCP clients look for it, and the pages at /assistant and /temporal-ui;
+  // every other route is under /api/v1.
+  app.setGlobalPrefix('api/v1', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }, { path: 'assistant', method: RequestMethod.GET }, { path: 'temporal-ui', method: RequestMethod.GET }] });
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,

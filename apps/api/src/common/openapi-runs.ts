@@ -46,7 +46,14 @@ const runSummary: SchemaObject = {
     started_at: timestamp,
     finished_at: nullable(timestamp),
     duration_ms: nullable({ type: 'integer' }),
-    temporal: { type: 'object', properties: { workflow_id: { type: 'string' }, ui_url: { type: 'string', description: 'The execution in the Temporal Web UI' } } },
+    temporal: {
+      type: 'object',
+      properties: {
+        workflow_id: { type: 'string' },
+        ui_url: { type: 'string', description: 'The execution in the Temporal Web UI' },
+        open_in_ui_path: { type: 'string', description: "This API's page that takes the key once (the codec cookie) and opens ui_url with the payloads decoded" },
+      },
+    },
   },
 };
 

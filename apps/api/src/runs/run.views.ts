@@ -37,6 +37,8 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     temporal: {
       workflow_id: run.temporal_workflow_id,
       ui_url: `${temporalUiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(run.temporal_workflow_id)}`,
+      // The API's page that gives the browser the codec cookie and then opens ui_url, payloads decoded.
+      open_in_ui_path: `/temporal-ui?workflow_id=${encodeURIComponent(run.temporal_workflow_id)}`,
     },
   };
 }
