@@ -94,7 +94,9 @@ describe('Limits per key and per address (SSE_MAX_STREAMS_PER_KEY=2, ADDRESS_RAT
   });
 
   it('answers a flood of bad keys from one address with 429 RATE_LIMITED and Retry-After; a key seen to work still works, and liveness answers throughout', async () => {
-    const guesses = await flood(500, 50, (i) => new ApiClient(stack.api.baseUrl, `sk_guess_${i}_${randomUUID()}`, 'guesser').get('/workflows'));
+    // Naming other addresses in X-Forwarded-For changes nothing: no proxy is trusted (API_TRUST_PROXY off).
+    const guess = (i: number) => new ApiClient(stack.api.baseUrl, `sk_guess_${i}_${randomUUID()}`, 'guesser').call('GET', '/workflows', undefined, { 'x-forwarded-for': `203.0.113.${i % 250}` });
+    const guesses = await flood(500, 50, guess);
     const live = await flood(100, 50, () => stack.api.anonymous().get('/health/live'));
 
     const counts = statusCounts(guesses);
@@ -162,5 +164,23 @@ describe('Codec requests capped in payloads (TEMPORAL_CODEC_MAX_PAYLOADS=3, TEMP
     const within = await user.post('/temporal-codec/encode', { payloads: ['a', 'b', 'c'].map(payload) });
     expect(within.status).toBe(200);
     expect(within.body.payloads).toHaveLength(3);
+  });
+});
+
+describe('API_TRUST_PROXY=loopback: a client is the address its proxy forwarded', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    const base = testConfig();
+    api = await startApi({ ...base, api: { ...base.api, trustProxy: ['loopback'] }, quotas: { ...base.quotas, addressRequestsPerMinute: 1, addressRequestBurst: 3 } });
+  });
+  afterAll(() => api?.close());
+
+  const from = (address: string) => api.anonymous().call('GET', '/workflows', undefined, { 'x-forwarded-for': `${address}, 127.0.0.1` });
+  const statuses = async (address: string, count: number) => (await flood(count, 1, () => from(address))).map((reply) => reply.status);
+
+  it('counts each forwarded client apart, an IPv6 one by its /64', async () => {
+    expect(await statuses('203.0.113.1', 5)).toEqual([401, 401, 401, 429, 429]);
+    expect(await statuses('203.0.113.2', 4)).toEqual([401, 401, 401, 429]);
+    expect([...(await statuses('2001:db8::1', 2)), ...(await statuses('2001:db8::2', 2))]).toEqual([401, 401, 401, 429]);
   });
 });

@@ -42,3 +42,18 @@ describe(`${loadConfig.name} schedules`, () => {
     expect(() => loadConfig(env({ SCHEDULES_MAX_PER_USER: '0' }))).toThrow(/^SCHEDULES_MAX_PER_USER must be a positive integer/);
   });
 });
+
+describe(`${loadConfig.name} API_TRUST_PROXY`, () => {
+  it('trusts no proxy by default; takes a number of hops, or proxy addresses, CIDRs and the named ranges', () => {
+    expect(loadConfig(env({})).api.trustProxy).toBe(false);
+    expect(loadConfig(env({ API_TRUST_PROXY: 'off' })).api.trustProxy).toBe(false);
+    expect(loadConfig(env({ API_TRUST_PROXY: '2' })).api.trustProxy).toBe(2);
+    expect(loadConfig(env({ API_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1' })).api.trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.1']);
+  });
+
+  it('refuses "all", a host name or a bad prefix, naming the setting: any client could then name its own address', () => {
+    for (const value of ['true', 'proxy.internal', '10.0.0.0/33', '10.0.0.0/8/1', '0']) {
+      expect(() => loadConfig(env({ API_TRUST_PROXY: value }))).toThrow(/^API_TRUST_PROXY must be/);
+    }
+  });
+});
