@@ -84,6 +84,8 @@ describe(statusOf.name, () => {
     [ErrorCode.AssistantBusy, 409],
     [ErrorCode.AssistantClosed, 409],
     [ErrorCode.RunQuarantined, 409],
+    [ErrorCode.UuidTaken, 409],
+    [ErrorCode.UserIdConfusable, 409],
     [ErrorCode.TemporalUnavailable, 503],
     [ErrorCode.McpServerUnavailable, 502],
     [ErrorCode.RateLimited, 429],
