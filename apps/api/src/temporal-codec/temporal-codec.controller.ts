@@ -41,7 +41,7 @@ export class TemporalCodecController {
   @HttpCode(200)
   @ApiOperation({ summary: "Decrypts the payloads of the key's own runs; any other payload comes back as it was sent" })
   @ApiBody({ schema: payloads })
-  @ApiAnswers(200, payloads, 400)
+  @ApiAnswers(200, payloads, 400, 413)
   decode(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
     return this.codec.decode(user.userId, body);
   }
@@ -51,7 +51,7 @@ export class TemporalCodecController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Encrypts payloads (what the Web UI sends a workflow); they belong to no workflow, so decode leaves them encrypted' })
   @ApiBody({ schema: payloads })
-  @ApiAnswers(200, payloads, 400)
+  @ApiAnswers(200, payloads, 400, 413)
   encode(@Body() body: unknown) {
     return this.codec.encode(body);
   }
