@@ -14,6 +14,8 @@ export enum ErrorCode {
   UnknownStepReference = 'UNKNOWN_STEP_REFERENCE',
   ForwardStepReference = 'FORWARD_STEP_REFERENCE',
   InvalidJsonPath = 'INVALID_JSON_PATH',
+  /** Evaluating a user's expression (a JSONPath, a rule, a prompt's placeholders) would pass its work budget. */
+  ExpressionBudgetExceeded = 'EXPRESSION_BUDGET_EXCEEDED',
   InvalidOutputSchema = 'INVALID_OUTPUT_SCHEMA',
   InvalidPlaceholder = 'INVALID_PLACEHOLDER',
   InvalidLoop = 'INVALID_LOOP',

@@ -35,6 +35,7 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.UnknownStepReference]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.ForwardStepReference]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.InvalidJsonPath]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.ExpressionBudgetExceeded]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.InvalidOutputSchema]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.SchemaTooLarge]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.InvalidPlaceholder]: HttpStatus.UNPROCESSABLE_ENTITY,

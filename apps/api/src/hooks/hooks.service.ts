@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertJsonDepth, DomainError, ErrorCode, evaluateRules } from '@app/domain';
+import { assertStorableJson, DomainError, ErrorCode, evaluateRules } from '@app/domain';
 import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
 import { RunsService } from '../runs/runs.service';
@@ -38,7 +38,9 @@ export class HooksService {
     if (signature && !(await this.hooks.rememberSignature(triggerUuid, signature, key, 2 * toleranceSeconds))) {
       throw new DomainError(ErrorCode.WebhookReplayed, 'This signature was accepted before for another delivery: a delivery is taken once (repeat it with its Idempotency-Key to get its run); sign a new one to send it again', { field: 'x-stepwise-signature' });
     }
-    assertJsonDepth(delivery.body, 'body');
+    // Bounded before the rules walk it: in size by the JSON parser (API_BODY_LIMIT_BYTES), in depth and text
+    // here (what MySQL would refuse to store is a 422, not a 500); the rules' own work by their ExpressionMeter.
+    assertStorableJson(delivery.body, 'body');
     const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body: delivery.body };
     if (!evaluateRules(target.trigger.filter_rules, delivery.body)) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };

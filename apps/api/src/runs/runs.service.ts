@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { RUN_STATUSES, isInFlight, runWorkflowId, type HumanInputAccepted, type PreparedRun, type RunBudget, type RunStatus, type WorkflowDefinition } from '@app/contracts';
-import { assertJsonDepth, DomainError, ErrorCode, humanAnswerOf, notFound, requireJsonObject, type RunOrigin } from '@app/domain';
+import { assertStorableJson, DomainError, ErrorCode, humanAnswerOf, notFound, requireJsonObject, type RunOrigin } from '@app/domain';
 import { OutputRepository, RunRepository, StepRepository, WorkflowRepository, type Page, type RunRecord, type RunWithSteps } from '@app/persistence';
 import { RunPreparer, RunResumer } from '@app/runs';
 import { isUuid, nameBasedUuid } from '../common/uuids';
@@ -21,7 +21,7 @@ function startOptionsOf(body: unknown): { trigger: unknown; dryRun: boolean; bud
   if (budget !== undefined && budget !== null && !(Number.isInteger(maxTokens) && (maxTokens as number) >= 1 && (maxTokens as number) <= 1e12)) {
     throw new DomainError(ErrorCode.ValidationFailed, 'budget must be {"max_tokens": a whole number of tokens}', { field: 'budget.max_tokens' });
   }
-  assertJsonDepth(trigger_output, 'trigger_output');
+  assertStorableJson(trigger_output, 'trigger_output');
   return { trigger: trigger_output ?? null, dryRun: dry_run === true, ...(budget ? { budget: { max_tokens: maxTokens as number } } : {}) };
 }
 

@@ -2,7 +2,7 @@
 // output, and a step's own row settled from its executions when the run ends.
 import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, CustomLlmStep, StepResultRef, JsonObject, StepContext } from '@app/contracts';
-import { evaluateRules } from '@app/domain';
+import { evaluateRules, ExpressionMeter } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 
 type ModelStep = CustomLlmStep | CustomAgentStep;
@@ -31,7 +31,9 @@ export class GraphService {
 
   async conditionsHeld(userId: string, outputId: string, edges: { uuid: string; conditions: JsonObject }[]): Promise<string[]> {
     const data = (await this.outputs.findOutput(userId, outputId))?.raw_data;
-    return edges.filter((edge) => evaluateRules(edge.conditions, data)).map((edge) => edge.uuid);
+    // One budget for the step's routing, however many edges it has.
+    const meter = new ExpressionMeter();
+    return edges.filter((edge) => evaluateRules(edge.conditions, data, meter, `edges[uuid=${edge.uuid}].conditions`)).map((edge) => edge.uuid);
   }
 
   /** The step's own row after the run: failed if an execution failed, else completed with its latest output (referenced). */

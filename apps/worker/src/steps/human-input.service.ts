@@ -24,11 +24,14 @@ export class HumanInputService {
     await this.steps.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
   }
 
-  /** The answer (or the default taken on timeout) as the step's output; a retried activity finds it stored. */
-  /** In a dry run a step with no default takes an answer made up from its input_schema: nobody is asked. */
+  /**
+   * The answer (or the default taken on timeout) as the step's output; a retried activity finds it stored.
+   * In a dry run a step with no default takes an answer made up from its input_schema (within the example's
+   * byte budget, else the step fails with SCHEMA_TOO_LARGE): nobody is asked.
+   */
   async answer(context: StepContext, input: JsonValue, step: HumanInputStep): Promise<StepResultRef> {
-    const answer = context.dry_run && step.default === undefined ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input;
-    const ref = (await completedOutput(this.steps, this.outputs, context)) ?? (await this.store(context, answer));
+    const madeUp = context.dry_run && step.default === undefined;
+    const ref = (await completedOutput(this.steps, this.outputs, context)) ?? (await this.store(context, madeUp ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input));
     await this.steps.inputReceived(context.run_uuid);
     return ref;
   }

@@ -4,7 +4,7 @@
 // execution of its step: its row (under the step's, opened by the startLoop activity) holds its iterations.
 import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type StepResultRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
-import { evaluateCondition, extractJsonPath } from '@app/domain';
+import { predicateMet } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { StepInputService } from './step-input.service';
 import { completedOutput, newOutput, refOf, type StoredOutput } from './step-output';
@@ -34,7 +34,7 @@ export class LoopService {
   checked(context: StepContext, step: LoopingStep, { ref, data }: StoredOutput): StepResultRef {
     const loop = step.loop;
     if (!context.execution || loop?.type !== 'repeat_until') return ref;
-    return { ...ref, predicate_met: evaluateCondition(extractJsonPath(data, loop.predicate_path), 'equals', loop.predicate_value) };
+    return { ...ref, predicate_met: predicateMet(data, loop.predicate_path, loop.predicate_value) };
   }
 
   /** The loop's output (the step's, or in a graph its execution's): for_each, every iteration's data in order; repeat_until, the last iteration's. */

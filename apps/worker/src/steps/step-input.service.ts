@@ -24,7 +24,13 @@ export class StepInputService {
   async build(context: StepContext, systemPrompt: string, mode: DataMode, loop?: StepLoop | null): Promise<StepInput> {
     const refs = findPlaceholders(systemPrompt);
     const outputs = new Map<string, OutputRecord | null>();
-    for (const ref of refs.filter((ref) => !isItemRef(ref))) outputs.set(ref.raw, await this.outputFor(context, ref));
+    // Read once per source, not per placeholder: a prompt naming a large output a thousand ways loads it once.
+    const sources = new Map<string, OutputRecord | null>();
+    for (const ref of refs.filter((ref) => !isItemRef(ref))) {
+      const source = sourceOf(ref);
+      if (!sources.has(source)) sources.set(source, await this.outputFor(context, ref));
+      outputs.set(ref.raw, sources.get(source)!);
+    }
     const item = refs.some(isItemRef) ? await this.currentItem(context, loop) : undefined;
 
     const render = (ref: PlaceholderRef) => (isItemRef(ref) ? presentItem(item, ref) : this.present(outputs.get(ref.raw) ?? null, ref, mode));
@@ -99,6 +105,9 @@ export class StepInputService {
 }
 
 const isItemRef = (ref: PlaceholderRef) => ref.kind === 'item' || ref.kind === 'item_index';
+
+/** Which stored output a placeholder reads (its path aside): the trigger, the previous step's, or a step's pick. */
+const sourceOf = (ref: PlaceholderRef): string => (ref.kind === 'step' ? `step:${ref.step_uuid}:${ref.index ?? ''}` : ref.kind);
 
 function presentItem(item: { value: unknown; index: number } | undefined, ref: PlaceholderRef): string {
   const value = item === undefined ? undefined : ref.kind === 'item_index' ? item.index : getPath(item.value, ref.path);

@@ -1,90 +1,66 @@
-// One condition language for stop checkers and trigger filter rules (and, later, edge conditions):
-// a JSONPath into some data, an operator and a target value. Runs in activities and the API, not in
-// workflow code (jsonpath-plus's Node build loads node:vm).
-import { JSONPath } from 'jsonpath-plus';
+// One condition language for stop checkers, repeat_until predicates, trigger filter rules and graph edge
+// conditions: a JSONPath into some data, an operator and a target value. Paths run on our own evaluator
+// (json-path-*.ts) under an ExpressionMeter, so one evaluation's work is bounded whatever the path or data.
 import type { ConditionOperator, StopCondition } from '@app/contracts';
+import { DomainError, ErrorCode } from '../errors';
+import { atField, ExpressionMeter } from './json-path-budget';
+import { queryJsonPath } from './json-path-query';
+import { JsonPathSyntaxError } from './json-path-scanner';
+import { jsonPathProblem } from './json-path-syntax';
 
-/** Brackets, parentheses and quotes must pair up: jsonpath-plus itself tolerates `$.a[`. */
-function balanced(path: string): boolean {
-  const closing: Record<string, string> = { '[': ']', '(': ')' };
-  const stack: string[] = [];
-  let quote: string | null = null;
-  for (const char of path) {
-    if (quote) {
-      if (char === quote) quote = null;
-    } else if (char === '"' || char === "'") quote = char;
-    else if (closing[char]) stack.push(closing[char]);
-    else if ((char === ']' || char === ')') && stack.pop() !== char) return false;
-  }
-  return !quote && stack.length === 0;
-}
-
-/** Errors of a script on data that lacks a field: the path is fine, this data just does not fit it. */
-const DATA_DEPENDENT = /Cannot read properties of (undefined|null)/;
-
-/**
- * jsonpath-plus parses filter `[?(...)]` and script `[(...)]` expressions only when it applies them, so
- * each is applied once to an empty object: a syntax error or an unknown function shows there.
- */
-function expressionsParse(path: string): boolean {
-  for (const part of JSONPath.toPathArray(path)) {
-    if (typeof part !== 'string' || !/^\??\([\s\S]*\)$/.test(part)) continue;
-    try {
-      JSONPath({ path: `$[${part}]`, json: [{}], wrap: true, eval: 'safe' });
-    } catch (error) {
-      if (!DATA_DEPENDENT.test((error as Error).message)) return false;
-    }
-  }
-  return true;
-}
-
-/** A JSONPath we can apply: starts at the root `$`, brackets and quotes paired, expressions that parse. */
+/** A JSONPath saving accepts: it parses, and fans out no more than MAX_RECURSIVE_DESCENTS and MAX_FAN_OUTS allow. */
 export function isValidJsonPath(path: unknown): path is string {
-  if (typeof path !== 'string' || !/^\$(?:$|[.[])/.test(path) || !balanced(path) || /\.$/.test(path)) return false;
-  try {
-    JSONPath({ path, json: {}, wrap: true, eval: 'safe' });
-    return expressionsParse(path);
-  } catch {
-    return false;
-  }
+  return jsonPathProblem(path) === null;
 }
 
 /**
- * The value at `path`: a single match unwrapped, several as an array, none as undefined. Filter scripts
- * that fail on some item (a missing field) skip that item instead of failing the whole extraction.
+ * The value at `path`: a single match unwrapped, several as an array, none as undefined. Filters that
+ * cannot read some item (a missing field) pass over that item. Throws INVALID_JSON_PATH for a path that
+ * does not parse (one saved before paths were checked as they are now), EXPRESSION_BUDGET_EXCEEDED past
+ * the meter's budget.
  */
-export function extractJsonPath(data: unknown, path: string): unknown {
+export function extractJsonPath(data: unknown, path: string, meter = new ExpressionMeter()): unknown {
   if (data === undefined) return undefined;
-  if (data === null) return path === '$' ? null : undefined;
-  const matches = JSONPath({ path, json: data as object, wrap: true, eval: 'safe', ignoreEvalErrors: true }) as unknown[] | undefined;
-  if (!matches || matches.length === 0) return undefined;
+  let matches: unknown[];
+  try {
+    matches = queryJsonPath(data, path, meter);
+  } catch (error) {
+    if (error instanceof JsonPathSyntaxError) throw new DomainError(ErrorCode.InvalidJsonPath, `${path} is not a JSONPath this version evaluates (${error.message})`, { path });
+    throw error;
+  }
+  if (matches.length === 0) return undefined;
   return matches.length === 1 ? matches[0] : matches;
 }
 
 const DECIMAL = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 /** Numbers, and strings written as decimal numbers ("3", " -2.5 ", "1e3"; not "0x10" or ""). */
-function asNumber(value: unknown): number | undefined {
+function asNumber(value: unknown, meter: ExpressionMeter): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && DECIMAL.test(value)) return Number(value);
-  return undefined;
+  if (typeof value !== 'string') return undefined;
+  meter.visitText(value.length);
+  return DECIMAL.test(value) ? Number(value) : undefined;
 }
 
 const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
 
-/** Structural equality; a number equals a string that spells it (3 equals "3"), at any depth. */
-function deepEqual(a: unknown, b: unknown): boolean {
+/** Structural equality; a number equals a string that spells it (3 equals "3"), at any depth. Each pair compared is a visit. */
+function deepEqual(a: unknown, b: unknown, meter: ExpressionMeter): boolean {
+  if (typeof a === 'string' && typeof b === 'string') meter.visitText(Math.min(a.length, b.length));
+  else meter.visit();
   if (a === b) return true;
   if (typeof a === 'number' || typeof b === 'number') {
-    const na = asNumber(a);
-    return na !== undefined && na === asNumber(b);
+    const na = asNumber(a, meter);
+    return na !== undefined && na === asNumber(b, meter);
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  meter.visit(ka.length + kb.length);
   return (
-    ka.length === Object.keys(b).length &&
-    ka.every((key) => hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+    ka.length === kb.length &&
+    ka.every((key) => hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], meter))
   );
 }
 
@@ -93,22 +69,23 @@ function deepEqual(a: unknown, b: unknown): boolean {
  * substring of a string (a numeric target as its text) or an element of an array; greater_than /
  * less_than: numeric comparison, false when either side is not a number.
  */
-export function evaluateCondition(actual: unknown, operator: ConditionOperator, target: unknown): boolean {
+export function evaluateCondition(actual: unknown, operator: ConditionOperator, target: unknown, meter = new ExpressionMeter()): boolean {
   switch (operator) {
     case 'equals':
-      return deepEqual(actual, target);
+      return deepEqual(actual, target, meter);
     case 'not_equals':
-      return !deepEqual(actual, target);
+      return !deepEqual(actual, target, meter);
     case 'contains':
       if (typeof actual === 'string') {
+        meter.visitText(actual.length);
         return (typeof target === 'string' || typeof target === 'number' || typeof target === 'boolean') && actual.includes(String(target));
       }
-      if (Array.isArray(actual)) return actual.some((item) => deepEqual(item, target));
+      if (Array.isArray(actual)) return actual.some((item) => deepEqual(item, target, meter));
       return false;
     case 'greater_than':
     case 'less_than': {
-      const a = asNumber(actual);
-      const t = asNumber(target);
+      const a = asNumber(actual, meter);
+      const t = asNumber(target, meter);
       if (a === undefined || t === undefined) return false;
       return operator === 'greater_than' ? a > t : a < t;
     }
@@ -123,14 +100,31 @@ export interface StopEvaluation {
   actual?: unknown;
 }
 
-/** Any matching condition stops the run. `outputOf` gives a step's raw output (undefined if none). */
+/**
+ * Any matching condition stops the run. `outputOf` gives a step's raw output (undefined if none). One meter
+ * for all conditions: a budget error names the condition that went past it.
+ */
 export function evaluateStopConditions(
   conditions: readonly StopCondition[],
   outputOf: (stepUuid: string) => unknown,
+  meter = new ExpressionMeter(),
 ): StopEvaluation {
-  for (const condition of conditions) {
-    const actual = extractJsonPath(outputOf(condition.step_definition_uuid), condition.extraction_json_path);
-    if (evaluateCondition(actual, condition.operator, condition.target_value)) return { matched: true, condition, actual };
+  for (const [i, condition] of conditions.entries()) {
+    try {
+      const actual = extractJsonPath(outputOf(condition.step_definition_uuid), condition.extraction_json_path, meter);
+      if (evaluateCondition(actual, condition.operator, condition.target_value, meter)) return { matched: true, condition, actual };
+    } catch (error) {
+      throw atField(error, `stop_conditions[${i}].extraction_json_path`, condition.extraction_json_path);
+    }
   }
   return { matched: false };
+}
+
+/** repeat_until: whether the JSONPath on the latest output equals the value. */
+export function predicateMet(data: unknown, path: string, value: unknown, meter = new ExpressionMeter()): boolean {
+  try {
+    return evaluateCondition(extractJsonPath(data, path, meter), 'equals', value, meter);
+  } catch (error) {
+    throw atField(error, 'loop.predicate_path', path);
+  }
 }

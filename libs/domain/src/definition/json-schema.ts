@@ -1,6 +1,8 @@
 // ajv: validates request bodies against our own schemas (draft-07, compiled once), checks that
-// user-supplied schemas (output_schema, tool parameters) are valid JSON Schema, and validates data
-// against them. A user schema may declare draft-07 (the default), 2019-09 or 2020-12 in `$schema`.
+// user-supplied schemas (output_schema, input_schema, tool parameters) are valid JSON Schema within the
+// bounds of schema-bounds.ts, and validates data against them. A user schema may declare draft-07 (the
+// default), 2019-09 or 2020-12 in `$schema`.
+import { createHash } from 'node:crypto';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
@@ -8,6 +10,7 @@ import addFormats from 'ajv-formats';
 import { ErrorCode } from '../errors';
 import { linearRegExpEngine } from '../conditions/linear-regex';
 import { fieldPath, type Issue } from './issues';
+import { schemaCostProblem, schemaShapeProblem, type SchemaProblem } from './schema-bounds';
 
 // Every `pattern` runs in RE2 (linear time), ours and users' alike.
 const options = () => ({ allErrors: true, strict: false, code: { regExp: linearRegExpEngine } });
@@ -82,27 +85,59 @@ const DRAFTS: Record<string, () => Ajv> = {
   'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020(options()),
 };
 
+/** Validators of users' schemas kept, by the schema's text: compiling one costs about half a millisecond a subschema. */
+const COMPILED_USER_SCHEMAS = 100;
+const compiledUser = new Map<string, ValidateFunction>();
+
 /**
  * Compiles a user's schema with a throwaway ajv of the draft it declares (users' schemas may repeat an
- * `$id`, which a shared instance would refuse). Throws when the schema is not valid JSON Schema.
+ * `$id`, which a shared instance would refuse), or takes the one compiled last time. Throws when the
+ * schema is not valid JSON Schema.
  */
 function compileUserSchema(schema: object): ValidateFunction {
+  const key = createHash('sha256').update(JSON.stringify(schema)).digest('base64');
+  const cached = compiledUser.get(key);
+  if (cached) {
+    // Least recently used goes first: a hit moves to the end.
+    compiledUser.delete(key);
+    compiledUser.set(key, cached);
+    return cached;
+  }
   const declared = (schema as { $schema?: unknown }).$schema;
-  const key = typeof declared === 'string' ? declared.replace(/#$/, '').replace(/^https:\/\/json-schema\.org\/draft-07/, 'http://json-schema.org/draft-07') : undefined;
-  const create = key === undefined ? DRAFTS['http://json-schema.org/draft-07/schema'] : DRAFTS[key];
+  const draft = typeof declared === 'string' ? declared.replace(/#$/, '').replace(/^https:\/\/json-schema\.org\/draft-07/, 'http://json-schema.org/draft-07') : undefined;
+  const create = draft === undefined ? DRAFTS['http://json-schema.org/draft-07/schema'] : DRAFTS[draft];
   if (!create) throw new Error(`$schema ${String(declared)} is not supported (use draft-07, 2019-09 or 2020-12)`);
-  return addFormats(create()).compile(schema);
+  const validate = addFormats(create()).compile(schema);
+  compiledUser.set(key, validate);
+  if (compiledUser.size > COMPILED_USER_SCHEMAS) compiledUser.delete(compiledUser.keys().next().value!);
+  return validate;
 }
 
-/** Null when `schema` is a usable JSON Schema, else why not. */
-export function jsonSchemaProblem(schema: unknown): string | null {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'must be a JSON Schema object';
+/**
+ * Null when `schema` is a usable JSON Schema within SCHEMA_LIMITS, else what is wrong: INVALID_OUTPUT_SCHEMA
+ * for what is not JSON Schema, SCHEMA_TOO_LARGE for what would cost too much to compile, check or answer.
+ * The bounds that protect ajv itself come before it compiles.
+ */
+export function userSchemaProblem(schema: unknown): SchemaProblem | null {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return { code: ErrorCode.InvalidOutputSchema, message: 'must be a JSON Schema object' };
+  const shape = schemaShapeProblem(schema);
+  if (shape) return shape;
   try {
     compileUserSchema(schema);
-    return null;
   } catch (error) {
-    return (error as Error).message;
+    return { code: ErrorCode.InvalidOutputSchema, message: (error as Error).message };
   }
+  return schemaCostProblem(schema);
+}
+
+/** A problem as the end of a sentence naming the field: `output_schema is not a valid JSON Schema: ...`. */
+export function schemaProblemText(problem: SchemaProblem): string {
+  return problem.code === ErrorCode.SchemaTooLarge ? `is too large a JSON Schema: it ${problem.message}` : `is not a valid JSON Schema: ${problem.message}`;
+}
+
+/** Null when `schema` is a usable JSON Schema within SCHEMA_LIMITS, else why not. */
+export function jsonSchemaProblem(schema: unknown): string | null {
+  return userSchemaProblem(schema)?.message ?? null;
 }
 
 /**

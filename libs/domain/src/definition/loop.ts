@@ -2,7 +2,7 @@
 // for_each's input_path is one placeholder naming an array source, that repeat_until's predicate is a
 // JSONPath, and that <<item>> is only meaningful inside a for_each.
 import { LOOP_DEFAULTS, type StepLoop } from '@app/contracts';
-import { isValidJsonPath } from '../conditions';
+import { jsonPathProblem } from '../conditions';
 import { ErrorCode } from '../errors';
 import { isJsonObject } from '../json-object';
 import { findPlaceholders, type PlaceholderRef } from '../placeholders';
@@ -34,8 +34,9 @@ export function loopIssues(step: Record<string, unknown>, prefix: string): Issue
     if (type === 'for_each' && typeof loop.input_path === 'string' && !loopSourceRef(loop.input_path)) {
       issue('input_path', 'must be one placeholder naming an array, such as <<trigger_output.items>> or <<step_output.{uuid}.field>> of an earlier step');
     }
-    if (type === 'repeat_until' && typeof loop.predicate_path === 'string' && !isValidJsonPath(loop.predicate_path)) {
-      issues.push({ code: ErrorCode.InvalidJsonPath, field: fieldPath(loopField, 'predicate_path'), message: `${fieldPath(loopField, 'predicate_path')} is not a valid JSONPath (such as $.done): ${loop.predicate_path}` });
+    const predicateProblem = type === 'repeat_until' && typeof loop.predicate_path === 'string' ? jsonPathProblem(loop.predicate_path) : null;
+    if (predicateProblem) {
+      issues.push({ code: ErrorCode.InvalidJsonPath, field: fieldPath(loopField, 'predicate_path'), message: `${fieldPath(loopField, 'predicate_path')} ${predicateProblem}: ${loop.predicate_path}` });
     }
   }
   const forEach = isJsonObject(loop) && loop.type === 'for_each';

@@ -13,11 +13,12 @@ import {
 } from '@app/contracts';
 import { DomainError, ErrorCode } from '../errors';
 import { isJsonObject, requireJsonObject } from '../json-object';
-import { isValidJsonPath, ruleIssues } from '../conditions';
+import { jsonPathProblem, ruleIssues } from '../conditions';
 import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
 import { offeredToolName } from '../mcp/mcp-tool-names';
-import { jsonSchemaErrors, jsonSchemaProblem, schemaIssues } from './json-schema';
+import { jsonSchemaErrors, schemaIssues, schemaProblemText, userSchemaProblem } from './json-schema';
+import type { SchemaProblem } from './schema-bounds';
 import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 import { chainAsGraph } from '../graph/chain-graph';
 import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph';
@@ -82,21 +83,24 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
       });
     }
   }
+  const schemaProblems = new Map<string, SchemaProblem | null>();
   for (const name of ['output_schema', 'input_schema']) {
     if (step[name] === undefined || step[name] === null) continue;
-    const problem = jsonSchemaProblem(step[name]);
-    if (problem) issues.push({ code: ErrorCode.InvalidOutputSchema, field: at(name), message: `${at(name)} is not a valid JSON Schema: ${problem}` });
+    const problem = userSchemaProblem(step[name]);
+    schemaProblems.set(name, problem);
+    if (problem) issues.push({ code: problem.code, field: at(name), message: `${at(name)} ${schemaProblemText(problem)}` });
   }
-  if (step.type === 'human_input' && isJsonObject(step.input_schema) && step.default !== undefined && !jsonSchemaProblem(step.input_schema)) {
+  if (step.type === 'human_input' && isJsonObject(step.input_schema) && step.default !== undefined && !schemaProblems.get('input_schema')) {
     const errors = jsonSchemaErrors(step.input_schema, step.default);
     if (errors.length) issues.push({ code: ErrorCode.ValidationFailed, field: at('default'), message: `${at('default')} does not follow input_schema: ${errors.join('; ')}` });
   }
   if (Array.isArray(step.stop_conditions)) {
     step.stop_conditions.forEach((condition, i) => {
       const path = isJsonObject(condition) ? condition.extraction_json_path : undefined;
-      if (typeof path === 'string' && path !== '' && !isValidJsonPath(path)) {
+      const problem = typeof path === 'string' && path !== '' ? jsonPathProblem(path) : null;
+      if (problem) {
         const field = at(`stop_conditions[${i}].extraction_json_path`);
-        issues.push({ code: ErrorCode.InvalidJsonPath, field, message: `${field} is not a valid JSONPath (such as $.alerts.length): ${path}` });
+        issues.push({ code: ErrorCode.InvalidJsonPath, field, message: `${field} ${problem}: ${path}` });
       }
     });
   }

@@ -1,3 +1,4 @@
+import { DomainError, ErrorCode } from '../errors';
 import { jsonSchemaErrors } from '../definition/json-schema';
 import { exampleOf } from './schema-example';
 
@@ -18,5 +19,22 @@ describe(exampleOf.name, () => {
     const route = { type: 'object', properties: { next: { enum: ['research', 'done'] }, note: { type: 'string' } } };
     expect(exampleOf(route, 0)).toEqual({ next: 'research', note: 'dry run 0' });
     expect(exampleOf(route, 1)).toEqual({ next: 'done', note: 'dry run 1' });
+  });
+
+  it('refuses, within its byte budget, a schema whose smallest value is gigabytes (the dry run that killed the worker)', () => {
+    const gigabytes = { type: 'array', minItems: 1e9, items: { type: 'array', minItems: 1e9, items: { type: 'string', minLength: 1e9 } } };
+    expect(() => exampleOf(gigabytes)).toThrow(new DomainError(ErrorCode.SchemaTooLarge, "The schema's smallest value passes 262144 bytes: a dry run cannot make one up", { limit: 262_144 }));
+    expect(() => exampleOf({ type: 'string', minLength: 300 }, 0, 256)).toThrow(DomainError);
+  });
+
+  it('drops what is optional when everything would not fit, keeping a value the schema accepts', () => {
+    const schema = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 3 }, notes: { type: 'array', minItems: 1000, items: { type: 'string' } }, tags: { type: 'array', items: { type: 'string' } } } };
+    const example = exampleOf(schema, 0, 1024);
+    expect(example).toEqual({ id: '...' });
+    expect(jsonSchemaErrors(schema, example)).toEqual([]);
+  });
+
+  it('never pads a string past its maxLength, however large its minLength', () => {
+    expect(exampleOf({ type: 'string', minLength: 2 ** 31, maxLength: 4 })).toBe('dry ');
   });
 });

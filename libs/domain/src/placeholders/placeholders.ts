@@ -7,6 +7,10 @@
 //   <<item>>, <<item.field>>, <<item_index>> inside a for_each loop: the element and its 0-based index
 // Path segments: .name, [3], [-1] (from the end), ["any key"] / ['any key'], and .length on arrays.
 // Dependency-free and deterministic: the run workflow's sandbox may import this module.
+// Bounded: a path is read segment by segment (no wildcards, no descents: the work is the path's length),
+// and a rendered prompt stops with EXPRESSION_BUDGET_EXCEEDED past MAX_RENDERED_CHARS, however many
+// placeholders repeat however large a value.
+import { DomainError, ErrorCode } from '../errors';
 
 export type PathSegment = string | number;
 
@@ -103,13 +107,29 @@ export function hasPlaceholders(text: string): boolean {
 }
 
 /**
- * Replaces each placeholder with what `resolve` returns for it, in one pass: placeholders inside the
- * returned text stay as they are. Malformed `<<...>>` tokens and other text are kept.
+ * How long a rendered prompt may grow: above what a model takes (a 5 MiB output passes into a prompt
+ * whole), far below what `<<trigger_output>>` written thousands of times over 1 MiB of data would build.
  */
-export function renderTemplate(text: string, resolve: (ref: PlaceholderRef) => string): string {
+export const MAX_RENDERED_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Replaces each placeholder with what `resolve` returns for it, in one pass: placeholders inside the
+ * returned text stay as they are. Malformed `<<...>>` tokens and other text are kept. Stops at the first
+ * placeholder that takes the text past `maxLength`, before resolving the rest.
+ */
+export function renderTemplate(text: string, resolve: (ref: PlaceholderRef) => string, maxLength = MAX_RENDERED_CHARS): string {
+  let length = text.length;
   return text.replace(TOKEN, (...match: string[]) => {
     const ref = refOf(match);
-    return ref ? resolve(ref) : match[0];
+    const value = ref ? resolve(ref) : match[0];
+    length += value.length - match[0].length;
+    if (length > maxLength) {
+      throw new DomainError(ErrorCode.ExpressionBudgetExceeded, `The prompt's placeholders make it longer than ${maxLength} characters (at ${match[0].slice(0, 80)}): refer to smaller parts of the data`, {
+        max_characters: maxLength,
+        placeholder: match[0].slice(0, 200),
+      });
+    }
+    return value;
   });
 }
 

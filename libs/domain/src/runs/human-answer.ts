@@ -5,7 +5,7 @@ import type { HumanInputStep, JsonValue, WorkflowDefinition } from '@app/contrac
 import { jsonSchemaErrors } from '../definition/json-schema';
 import { DomainError, ErrorCode, notFound } from '../errors';
 import { requireJsonObject } from '../json-object';
-import { assertJsonDepth } from '../outputs/json-depth';
+import { assertStorableJson } from '../outputs/json-depth';
 
 export interface HumanAnswerRequest {
   step: HumanInputStep;
@@ -19,7 +19,7 @@ export function humanAnswerOf(definition: WorkflowDefinition, stepUuid: string, 
     throw new DomainError(ErrorCode.StepNotAwaitingInput, `Step "${step.name}" is a ${step.type}: only human_input steps take input`, { field: 'step_uuid', step_uuid: step.uuid });
   }
   const input = requireJsonObject(body, { holding: 'with the answer in input', requiredKey: 'input' }).input as JsonValue;
-  assertJsonDepth(input, 'input');
+  assertStorableJson(input, 'input');
   const errors = step.input_schema ? jsonSchemaErrors(step.input_schema, input) : [];
   if (errors.length) {
     throw new DomainError(ErrorCode.InvalidHumanInput, `input does not follow the input_schema of step "${step.name}": ${errors.join('; ')}`, { field: 'input', errors });

@@ -2,7 +2,7 @@
 import { DomainError, ErrorCode } from '../errors';
 import { throwIssues } from '../definition/issues';
 import { schemaIssues } from '../definition/json-schema';
-import { assertJsonDepth } from '../outputs/json-depth';
+import { assertStorableJson } from '../outputs/json-depth';
 import { CronProblem, readCron, type CronTiming } from './cron-timing';
 import { smallestGapSeconds } from './fire-gap';
 
@@ -98,7 +98,7 @@ export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
     timezone: body.timezone as string | undefined,
     start_at: date('start_at'),
     end_at: date('end_at'),
-    trigger_output: (assertJsonDepth(body.trigger_output, 'trigger_output'), body.trigger_output ?? null),
+    trigger_output: (assertStorableJson(body.trigger_output, 'trigger_output'), body.trigger_output ?? null),
     overlap: (body.overlap as ScheduleInput['overlap']) ?? 'skip',
     catchup_window_seconds: body.catchup_window_seconds as number | undefined,
     pause_on_failure: (body.pause_on_failure as boolean | undefined) ?? false,

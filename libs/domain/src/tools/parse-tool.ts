@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '../errors';
-import { jsonSchemaProblem, schemaIssues } from '../definition/json-schema';
+import { schemaIssues, schemaProblemText, userSchemaProblem } from '../definition/json-schema';
 import { throwIssues } from '../definition/issues';
 import { BUILTIN_TOOL_NAMES } from './builtin-tools';
 
@@ -33,7 +33,7 @@ export function parseToolInput(input: unknown): ToolInput {
   if (BUILTIN_TOOL_NAMES.includes(body.name!)) {
     throw new DomainError(ErrorCode.Conflict, `${body.name} is a built-in tool name`, { field: 'name' });
   }
-  const problem = jsonSchemaProblem(body.parameters);
-  if (problem) throw new DomainError(ErrorCode.InvalidOutputSchema, `parameters is not a valid JSON Schema: ${problem}`, { field: 'parameters' });
+  const problem = userSchemaProblem(body.parameters);
+  if (problem) throw new DomainError(problem.code, `parameters ${schemaProblemText(problem)}`, { field: 'parameters' });
   return { name: body.name!, description: body.description!, parameters: body.parameters!, transport: 'http', endpoint_url: body.endpoint_url!, timeout_ms: body.timeout_ms ?? 30_000 };
 }

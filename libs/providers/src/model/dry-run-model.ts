@@ -1,6 +1,8 @@
 // The model of a dry run: answers without a provider. A structured step gets a value that follows its
 // schema; an agent first calls each of its tools once with arguments that follow their parameters, then
-// answers; anything else gets a line of text. Costs nothing: no tokens.
+// answers; anything else gets a line of text. Costs nothing: no tokens. A schema whose smallest value
+// passes the example's byte budget (EXAMPLE_MAX_BYTES) fails the call with SCHEMA_TOO_LARGE, for good,
+// instead of building gigabytes.
 import type { ChatMessage } from '@app/contracts';
 import { exampleOf } from '@app/domain';
 import type { ModelRequest, ModelResponse } from './model-client';
