@@ -33,7 +33,7 @@ describe(userSchemaProblem.name, () => {
     ['two references that loop', { definitions: { a: { $ref: '#/definitions/b' }, b: { anyOf: [{ $ref: '#/definitions/a' }] } }, $ref: '#/definitions/a' }, 'has a reference #/definitions/a that loops back to itself without going into a part of the value'],
     ['20 levels of doubled references', laughs(20), `checks a value against more than ${SCHEMA_LIMITS.evaluations} schemas once its references are followed`],
     ['a huge enum', { enum: Array.from({ length: 1001 }, (_, i) => i) }, 'has an enum of 1001 values, over 1000'],
-    ['deep nesting', nested(40, 1, 1), 'nests deeper than 32 levels'],
+    ['deep nesting', nested(40, 1, 1), 'nests deeper than 24 levels'],
     ['many schemas', { anyOf: Array.from({ length: 1000 }, () => ({ type: 'string' })) }, 'has more than 1000 schemas in it'],
     ['uniqueItems over objects', { type: 'array', uniqueItems: true, items: { type: 'object' } }, 'has uniqueItems over items that may be objects or arrays (each pair is compared): give the items a scalar type, or a maxItems of at most 500'],
     ['a required property that takes no value', { type: 'object', required: ['a'], properties: { a: false } }, 'has no valid instance of finite size'],
