@@ -40,7 +40,7 @@ export function exampleOf(schema: unknown, variant = 0, maxBytes = EXAMPLE_MAX_B
       if (!(error instanceof OverBudget)) throw error;
     }
   }
-  throw new DomainError(ErrorCode.SchemaTooLarge, `The schema's smallest value passes ${maxBytes} bytes: a dry run cannot make one up`, { limit: maxBytes });
+  throw new DomainError(ErrorCode.SchemaTooLarge, `the schema's smallest value passes ${maxBytes} bytes (EXAMPLE_MAX_BYTES)`, { limit: maxBytes });
 }
 
 class Example {

@@ -4,7 +4,7 @@
 // passes the example's byte budget (EXAMPLE_MAX_BYTES) fails the call with SCHEMA_TOO_LARGE, for good,
 // instead of building gigabytes.
 import type { ChatMessage } from '@app/contracts';
-import { exampleOf } from '@app/domain';
+import { DomainError, exampleOf } from '@app/domain';
 import type { ModelRequest, ModelResponse } from './model-client';
 
 export const DRY_RUN_MODEL = 'dry-run';
@@ -24,11 +24,21 @@ export function dryRunAnswer(request: ModelRequest, variant: number): ModelRespo
     duration_ms: 0,
   });
   if (callable.length && !toolsUsed) {
-    const tool_calls = callable.map((tool, i) => ({ id: `dry_run_${variant}_${i}`, name: tool.name, arguments: JSON.stringify(exampleOf(tool.parameters, variant)) }));
+    const tool_calls = callable.map((tool, i) => ({ id: `dry_run_${variant}_${i}`, name: tool.name, arguments: JSON.stringify(madeUp(tool.parameters, variant, `arguments for ${tool.name}`)) }));
     return answer({ role: 'assistant', content: null, tool_calls }, 'tool_calls');
   }
   const format = request.response_format;
-  if (format?.type === 'json_schema') return answer({ role: 'assistant', content: JSON.stringify(exampleOf(format.schema, variant)) }, 'stop');
+  if (format?.type === 'json_schema') return answer({ role: 'assistant', content: JSON.stringify(madeUp(format.schema, variant, 'an answer to output_schema')) }, 'stop');
   if (format?.type === 'json_object') return answer({ role: 'assistant', content: JSON.stringify({ dry_run: variant }) }, 'stop');
   return answer({ role: 'assistant', content: `Dry run ${variant}: ${request.model} would answer here.` }, 'stop');
+}
+
+/** exampleOf, its refusal saying what could not be made up. */
+function madeUp(schema: unknown, variant: number, what: string): unknown {
+  try {
+    return exampleOf(schema, variant);
+  } catch (error) {
+    if (error instanceof DomainError) throw new DomainError(error.code, `A dry run cannot make up ${what}: ${error.message}`, error.details);
+    throw error;
+  }
 }
