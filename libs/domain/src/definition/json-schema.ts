@@ -85,7 +85,7 @@ const DRAFTS: Record<string, () => Ajv> = {
   'https://json-schema.org/draft/2020-12/schema': () => new Ajv2020(options()),
 };
 
-/** Validators of users' schemas kept, by the schema's text: compiling one costs about half a millisecond a subschema. */
+/** Validators of users' schemas kept, by the schema's text: compiling costs 0.1-0.7 ms a subschema. */
 const COMPILED_USER_SCHEMAS = 100;
 const compiledUser = new Map<string, ValidateFunction>();
 

@@ -1,7 +1,7 @@
 // What a user's JSON Schema (an output_schema, a human input_schema, a tool's parameters) may cost, checked
 // at save so that no schema can hurt the API or the worker later:
-// - its document: depth, values, schemas written in it (ajv compiles each, about half a millisecond
-//   apiece), enum lengths, patterns per object, and `uniqueItems` that ajv checks in quadratic time;
+// - its document: depth, values, schemas written in it (ajv compiles each, 0.1-0.7 ms apiece on every
+//   save), enum lengths, patterns per object, and `uniqueItems` that ajv checks in quadratic time;
 // - checking one value: the schemas it is checked against, references followed (2^n for n levels of
 //   `allOf: [{$ref: a}, {$ref: a}]`), and no reference loop that never reaches a part of the value (ajv
 //   would recurse until the stack overflows);
@@ -16,7 +16,8 @@ export const SCHEMA_LIMITS = {
   /** Within a stored definition (a step in `steps`), MariaDB's 31 levels of JSON_VALID with room to spare. */
   depth: 24,
   values: 10_000,
-  subschemas: 1_000,
+  /** Compiling takes 0.1-0.7 ms a subschema (more with patterns), on every save. */
+  subschemas: 500,
   enumValues: 1_000,
   patternsPerObject: 100,
   /** `uniqueItems` over items that may be objects or arrays: ajv compares every pair. */

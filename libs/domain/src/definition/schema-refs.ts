@@ -9,6 +9,7 @@ export class SchemaIndex {
   private readonly baseOf = new Map<SchemaNode, string>();
   private readonly resources = new Map<string, unknown>();
   private readonly anchors = new Map<string, unknown>();
+  private readonly resolved = new Map<string, unknown>();
 
   constructor(readonly root: unknown) {
     const stack: [unknown, string][] = [[root, DOCUMENT_BASE]];
@@ -25,6 +26,15 @@ export class SchemaIndex {
   /** The schema `ref`, written in `from`, names; undefined when it names none in this document. */
   resolve(ref: string, from: SchemaNode): unknown {
     const base = this.baseOf.get(from) ?? DOCUMENT_BASE;
+    // A walk follows one reference thousands of times: parse it once.
+    const key = `${base} ${ref}`;
+    if (this.resolved.has(key)) return this.resolved.get(key);
+    const target = this.lookUp(ref, base);
+    this.resolved.set(key, target);
+    return target;
+  }
+
+  private lookUp(ref: string, base: string): unknown {
     let url: URL;
     let fragment: string;
     try {
