@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { failureMessage } from './failure-message';
-import { REDACTED, scrubSecrets, shortened, TOOL_ERROR_DETAIL_CHARS, toolErrorDetail, withoutQueryStrings } from './secret-scrub';
+import { MIN_KNOWN_SECRET_CHARS, REDACTED, scrubSecrets, shortened, TOOL_ERROR_DETAIL_CHARS, toolErrorDetail, withoutQueryStrings } from './secret-scrub';
 
 describe(withoutQueryStrings.name, () => {
   it.each([
@@ -37,13 +37,18 @@ describe(scrubSecrets.name, () => {
     expect(scrubSecrets(text)).toBe(text);
   });
 
-  it('takes out a secret it is told of, by value', () => {
+  it('takes out a secret it is told of, by value, but not one too short to tell from words', () => {
     expect(scrubSecrets('connect as sup3r-s3cret-pw failed', ['sup3r-s3cret-pw'])).toBe(`connect as ${REDACTED} failed`);
+    expect(scrubSecrets('queue stepwise-runs', ['stepwise'])).toBe('queue stepwise-runs');
+  });
+
+  it('reads a pair whose value is the name of the next one', () => {
+    expect(scrubSecrets('ApplicationFailure: token: abcdef')).toBe(`ApplicationFailure: token: ${REDACTED}`);
   });
 
   it('takes out any known secret from any text holding it, wherever it sits', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 200 }), fc.string({ minLength: 8, maxLength: 40 }), fc.string({ maxLength: 200 }), fc.string({ minLength: 8, maxLength: 40 }), (before, secret, after, other) => {
+      fc.property(fc.string({ maxLength: 200 }), fc.string({ minLength: MIN_KNOWN_SECRET_CHARS, maxLength: 40 }), fc.string({ maxLength: 200 }), fc.string({ minLength: MIN_KNOWN_SECRET_CHARS, maxLength: 40 }), (before, secret, after, other) => {
         fc.pre(!REDACTED.includes(secret) && !REDACTED.includes(other));
         const scrubbed = scrubSecrets(`${before}${secret}${after}${secret}`, [other, secret]);
         expect(scrubbed.includes(secret)).toBe(false);
@@ -65,16 +70,45 @@ describe(scrubSecrets.name, () => {
     );
   });
 
-  // A pattern that backtracks quadratically would take minutes on these and fail the test's own timeout.
+  it('stays linear on any unit of the patterns\' pieces repeated to 256 KiB', () => {
+    const pieces = ['sk-', 'sk_', 'eyJ', 'xoxb-', 'AIza', 'whsec_', 'token', 'password', 'Bearer ', 'http://', 'a://', '=', ':', '"', "'", ' ', '?', '#', '@', '/', '.', '-', '_', 'a', 'Z', '1', '\n', '-----BEGIN PRIVATE KEY-----'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 8 }), (unit) => {
+        const once = unit.join('');
+        const body = once.repeat(Math.ceil((256 * 1024) / once.length));
+        const started = process.cpuUsage();
+        scrubSecrets(body);
+        const { user, system } = process.cpuUsage(started);
+        expect([once, (user + system) / 1000 < 1500]).toEqual([once, true]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  // Each case has a CPU budget far above what a linear pass takes (tens of ms) and far below what a
+  // pattern that searches again from every position takes (minutes on a megabyte).
   it.each([
     ['one word', 'a'.repeat(1 << 20)],
     ['pairs', 'token='.repeat(1 << 17)],
     ['signs', 'x:'.repeat(1 << 19)],
+    ['secret signs', 'password:'.repeat(1 << 17)],
     ['near-tokens', 'sk-'.repeat(1 << 18)],
     ['schemes', 'Bearer '.repeat(1 << 17)],
     ['URLs', 'http://a/?'.repeat(1 << 17)],
-  ])('gets through a megabyte of %s', (_case, body) => {
-    expect(scrubSecrets(body).length).toBeLessThanOrEqual(body.length * 2);
+    ['schemes of URLs', 'a://b@'.repeat(1 << 17)],
+    ['JWT heads', 'eyJ-'.repeat(1 << 18)],
+    ['JWT segments', 'eyJabcde.'.repeat(1 << 17)],
+    ['Slack heads', 'xoxb-'.repeat(1 << 17)],
+    ['Google heads', 'AIza-'.repeat(1 << 17)],
+    ['webhook secrets', 'whsec_x/'.repeat(1 << 17)],
+    ['PEM heads', '-----BEGIN PRIVATE KEY-----'.repeat(1 << 15)],
+    ['short random runs', 'a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p '.repeat(1 << 15)],
+  ])('gets through a megabyte of %s within its budget', (_case, body) => {
+    const started = process.cpuUsage();
+    const scrubbed = scrubSecrets(body);
+    const { user, system } = process.cpuUsage(started);
+    expect(scrubbed.length).toBeLessThanOrEqual(body.length * 2);
+    expect((user + system) / 1000).toBeLessThan(3000);
   });
 });
 

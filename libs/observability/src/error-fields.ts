@@ -1,5 +1,7 @@
 // Errors as log fields. A business failure (a step failing, a tool refusing) is expected: its type and
-// message on the line are enough. A stack trace is kept only for what looks like a bug.
+// message on the line are enough. A stack trace is kept only for what looks like a bug. Every text is
+// scrubbed of what looks like a secret (a query string, a credential) and of the secrets the process knows.
+import { scrubbed } from './known-secrets';
 
 interface FailureLike {
   name?: string;
@@ -25,10 +27,10 @@ export function errorFields(error: unknown): Record<string, unknown> {
     ...(failure.type ? { type: failure.type } : {}),
     ...(failure.nonRetryable !== undefined ? { non_retryable: failure.nonRetryable } : {}),
     ...(cause?.message ? { cause: oneLine(cause.message) } : {}),
-    ...(!expected && failure.stack ? { stack: failure.stack } : {}),
+    ...(!expected && failure.stack ? { stack: scrubbed(failure.stack) } : {}),
   };
 }
 
 function oneLine(text: string | undefined): string | undefined {
-  return text?.replace(/\s*\n\s*/g, ' | ');
+  return text === undefined ? undefined : scrubbed(text).replace(/\s*\n\s*/g, ' | ');
 }

@@ -5,3 +5,4 @@ export * from './nest-logger';
 export * from './metrics';
 export * from './metrics-server';
 export * from './tracing';
+export * from './known-secrets';

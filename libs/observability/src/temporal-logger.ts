@@ -2,6 +2,7 @@
 // when forwarded) written through ours, with the run's uuid taken from the workflow id.
 import type { Logger as TemporalLogger, LogLevel as TemporalLevel, LogMetadata } from '@temporalio/common';
 import { errorFields } from './error-fields';
+import { scrubbed } from './known-secrets';
 import type { Logger } from './logger';
 
 const LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
@@ -23,7 +24,7 @@ export function temporalFields(meta: LogMetadata = {}): Record<string, unknown> 
     ...(taskQueue !== undefined ? { task_queue: taskQueue } : {}),
     ...(sdkComponent !== undefined ? { component: sdkComponent } : {}),
     ...(error !== undefined ? { error: errorFields(error) } : {}),
-    ...(failure !== undefined ? { failure: typeof failure === 'string' ? failure.split('\n')[0] : failure } : {}),
+    ...(failure !== undefined ? { failure: typeof failure === 'string' ? scrubbed(failure.split('\n')[0]) : failure } : {}),
   };
 }
 

@@ -52,7 +52,7 @@ export async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>):
   } catch (error) {
     // Cancelled: report it as the cancellation it is (the SDK's CancelledFailure), not as a failure.
     if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
-    throw toApplicationFailure(error);
+    throw toApplicationFailure(error, context.log);
   } finally {
     clearInterval(beat);
   }
