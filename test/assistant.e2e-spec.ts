@@ -49,9 +49,9 @@ describe('Assistant', () => {
     const state = await stack.user.get(`/assistant/sessions/${session}`);
     expect(state.body).toMatchObject({ stage: 'completed', previous_stage: 'saving', workflow_uuid: saved.workflow_uuid, pending_questions: [], final_error_message: null, intent_summary: 'Summarise English articles in three bullet points' });
     expect(state.body.tokens.total).toBe(5 * 15);
-
-    const closed = await sendMessage(stack.user, session, 'one more thing');
-    expect(closed).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
+    // Still open: the next message would edit what it saved (test/assistant-conversation.e2e-spec.ts).
+    expect(state.body.is_open).toBe(true);
+    expect(saved.is_edit).toBe(false);
   });
 
   it('feeds a failed dry run back to the model, which fixes it before anything is saved', async () => {
@@ -82,7 +82,7 @@ describe('Assistant', () => {
     expect((await stack.user.get(`/workflows/${saved}/details`)).body.steps[0].loop ?? null).toBeNull();
   });
 
-  it('ends failed, with an ERROR event and final_error_message, when the corrections run out', async () => {
+  it('fails the turn, with an ERROR event the person can act on and final_error_message, when the corrections run out', async () => {
     const session = await newSession(stack.user);
     const broken = chainCandidate(undefined, true);
     stack.model.script(clarifier.ready(), ...[0, 1, 2, 3].map(() => reply.json(broken)));
@@ -90,9 +90,9 @@ describe('Assistant', () => {
 
     const last = events[events.length - 1].data;
     expect(events.slice(-2).map(shapeOf)).toEqual(['STATUS_CHANGE:workflow_generation>failed', 'ERROR']);
-    expect(last).toMatchObject({ is_final: true, error: { error_code: 'CORRECTIONS_EXHAUSTED', message: expect.stringContaining('3 correction rounds'), is_recoverable: false } });
+    expect(last).toMatchObject({ is_final: true, error: { error_code: 'CORRECTIONS_EXHAUSTED', message: expect.stringContaining('3 correction rounds'), is_recoverable: true } });
     const state = (await stack.user.get(`/assistant/sessions/${session}`)).body;
-    expect(state).toMatchObject({ stage: 'failed', workflow_uuid: null, final_error_message: last.error.message });
+    expect(state).toMatchObject({ stage: 'failed', workflow_uuid: null, final_error_message: last.error.message, is_open: true });
     expect((await stack.user.get('/workflows')).body.items.map((w: { name: string }) => w.name)).not.toContain(broken.name);
   });
 

@@ -9,6 +9,11 @@ export const ASSISTANT_MESSAGE_UPDATE = 'assistantMessage';
 /** The Update's refusal types, mapped to 409s by the API. */
 export const ASSISTANT_BUSY = 'ASSISTANT_BUSY';
 export const ASSISTANT_CLOSED = 'ASSISTANT_CLOSED';
+/** Failure types an activity of a turn raises, which the workflow and the ERROR event name. */
+export const ASSISTANT_SOURCE_DELETED = 'SOURCE_DELETED';
+export const ASSISTANT_WORKFLOW_CHANGED = 'WORKFLOW_CHANGED';
+/** Sessions before this patch ended at their first save or failure; from it on a session stays open. */
+export const ASSISTANT_CONVERSATION_PATCH = 'assistant-session-stays-open';
 
 export const ASSISTANT_MODES = ['create', 'edit', 'copy'] as const;
 export type AssistantMode = (typeof ASSISTANT_MODES)[number];
@@ -21,6 +26,8 @@ export type AssistantEventType = (typeof ASSISTANT_EVENT_TYPES)[number];
 
 /** Seed 003's limits: tool rounds per generation, steps per workflow, exchanges the clarifier sees. */
 export const ASSISTANT_MAX_TOOL_ROUNDS = 5;
+/** Tool calls one model answer may ask for: the rest are answered refused, unrun (each call is an activity in the history). */
+export const ASSISTANT_MAX_TOOL_CALLS_PER_ROUND = 8;
 export const ASSISTANT_MAX_STEPS = 50;
 export const ASSISTANT_CONVERSATION_EXCHANGES = 10;
 /** Generations after the first that a validation issue or a failed dry run may ask for. */
@@ -36,6 +43,18 @@ export interface AssistantSessionInput {
   source_workflow_uuid: string | null;
   /** How long a model call may go without a heartbeat before Temporal retries it on another worker. */
   heartbeat_timeout_seconds?: number;
+  /** Turns one execution takes before the session continues as new (CONVERSATION_TURNS_PER_EXECUTION). */
+  turns_per_execution?: number;
+  /** Set by continue-as-new: where the session's earlier executions left it. */
+  continued?: AssistantSessionContinued;
+}
+
+/** What a session carries into its next execution (the rest of its state is in MySQL). */
+export interface AssistantSessionContinued {
+  /** Turns taken so far: the next one's call keys follow them. */
+  turns: number;
+  /** The workflow the session saves (and, once saved, edits). */
+  target_uuid: string;
 }
 
 export interface AssistantMessageArgs {
@@ -82,7 +101,7 @@ export interface DryRunOutcome {
 }
 
 export interface AssistantActivities {
-  /** Records the user's message of a turn. */
+  /** Records the user's message of a turn; SOURCE_DELETED when the workflow the session edits or copies is gone. */
   recordUserMessage(ref: AssistantCallRef & { text: string }): Promise<void>;
   /** Stage 1: the model says what it understood and asks one question, or says it is ready. */
   clarify(ref: AssistantCallRef): Promise<ClarifyResult>;
@@ -96,8 +115,17 @@ export interface AssistantActivities {
   prepareDryRun(ref: AssistantCallRef & { target_uuid: string; run_uuid: string }): Promise<PreparedRun>;
   /** Stage 4's end: a failed dry run goes back into the generation conversation. */
   recordDryRun(ref: AssistantCallRef & { outcome: DryRunOutcome }): Promise<CheckResult>;
-  /** Stage 5: create (create, copy) or replace (edit) the workflow through the REST service. */
-  saveCandidate(ref: AssistantCallRef & { target_uuid: string }): Promise<void>;
-  /** The turn failed for good: stage failed, final_error_message, an ERROR event. */
-  failTurn(ref: AssistantCallRef & { error_code: string; message: string }): Promise<void>;
+  /**
+   * Stage 5: create (create, copy) or replace (edit, and any save after the first) the workflow through the
+   * REST service; WORKFLOW_CHANGED when it was edited elsewhere since the generation read it, SOURCE_DELETED
+   * when the workflow it replaces is gone. `keeps_open`: the session takes the next message (absent: it ends).
+   */
+  saveCandidate(ref: AssistantCallRef & { target_uuid: string; keeps_open?: boolean }): Promise<void>;
+  /**
+   * The turn failed: stage failed, final_error_message, an ERROR event. `is_recoverable`: the session stays
+   * open and the next message goes on from the intent and the last candidate with its problems (absent: it ends).
+   */
+  failTurn(ref: AssistantCallRef & { error_code: string; message: string; is_recoverable?: boolean }): Promise<void>;
+  /** The session ends without a turn (no message within ASSISTANT_IDLE_TIMEOUT_SECONDS): closed, with an ERROR event. */
+  closeSession(ref: AssistantCallRef & { error_code: string; message: string }): Promise<void>;
 }

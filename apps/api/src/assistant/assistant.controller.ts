@@ -51,8 +51,8 @@ export class AssistantController {
   }
 
   /**
-   * The message starts a turn; its events stream until the turn's final one. 409 while a turn runs or once
-   * the session ended; 429 when the key holds its most streams (checked first: a refused stream sends no message).
+   * The message starts a turn (after a save, an edit of the saved workflow); its events stream until the
+   * turn's final one. 409 while a turn runs or once the session ended; 429 when the key holds its most streams (checked first: a refused stream sends no message).
    */
   @Post(':uuid/messages')
   @ApiJsonBody('AssistantMessage')
@@ -88,7 +88,7 @@ export class AssistantController {
     await assertResumable(this.sessions, session.uuid, from, lastEventId !== undefined ? 'Last-Event-ID' : 'after');
     const release = this.slots.take(user.keyId);
     try {
-      await streamEvents(request, response, this.sessions, session.uuid, from, this.streamOptions({ resuming: true, sessionEnded: session.stage === 'completed' || session.stage === 'failed' }));
+      await streamEvents(request, response, this.sessions, session.uuid, from, this.streamOptions({ resuming: true, sessionEnded: !session.is_open }));
     } finally {
       release();
     }

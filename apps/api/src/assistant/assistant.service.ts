@@ -11,6 +11,12 @@ import { toSessionView, type SessionView } from './assistant.views';
 
 const FIELDS = ['mode', 'source_workflow_uuid', 'provider', 'model'];
 const MAX_TEXT = 20_000;
+/** A turn's final event is written a moment before its workflow takes in that the turn ended: a message sent in between is tried again. */
+const SETTLING_RETRIES = 30;
+const SETTLING_RETRY_MS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const refusedWith = (error: unknown, code: ErrorCode) => error instanceof DomainError && error.code === code;
 
 const invalid = (field: string, message: string) => new DomainError(ErrorCode.ValidationFailed, message, { field });
 
@@ -99,8 +105,33 @@ export class AssistantService {
     const text = (body as { text?: unknown } | null)?.text;
     if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT) throw invalid('text', `text must be a non-empty string of at most ${MAX_TEXT} characters`);
     const session = await this.find(userId, uuid);
+    if (!session.is_open) throw new DomainError(ErrorCode.AssistantClosed, `The session has ended${session.final_error_message ? ` (${session.final_error_message})` : ''}: start a new one`, { field: 'text' });
     const after = await this.sessions.lastSeq(session.uuid);
-    await this.launcher.sendMessage(session.uuid, { text });
+    await this.deliver(session.uuid, text, after);
     return { session, after };
+  }
+
+  /**
+   * Hands the message to the session's workflow. ASSISTANT_BUSY while the last turn's final event is the
+   * session's last is that moment before the workflow took in the turn's end: tried again for a few seconds.
+   * ASSISTANT_CLOSED closes the row as well (its workflow ended).
+   */
+  private async deliver(sessionUuid: string, text: string, after: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.launcher.sendMessage(sessionUuid, { text });
+      } catch (error) {
+        if (refusedWith(error, ErrorCode.AssistantClosed)) await this.sessions.close(sessionUuid);
+        if (!refusedWith(error, ErrorCode.AssistantBusy) || attempt >= SETTLING_RETRIES || !(await this.turnEnded(sessionUuid, after))) throw error;
+        await sleep(SETTLING_RETRY_MS);
+      }
+    }
+  }
+
+  /** The session's last event is still `after`, and it ended its turn. */
+  private async turnEnded(sessionUuid: string, after: number): Promise<boolean> {
+    if (after === 0 || (await this.sessions.lastSeq(sessionUuid)) !== after) return false;
+    const [last] = await this.sessions.eventsAfter(sessionUuid, after - 1, 1);
+    return last?.payload.is_final === true;
   }
 }

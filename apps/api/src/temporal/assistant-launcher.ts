@@ -27,7 +27,7 @@ export class TemporalAssistantLauncher extends AssistantLauncher {
         workflowId: assistantWorkflowId(input.session_uuid),
         workflowIdConflictPolicy: 'USE_EXISTING',
         taskQueue: this.temporal.config.temporal.taskQueue,
-        args: [{ ...input, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds }],
+        args: [{ ...input, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds, turns_per_execution: this.temporal.config.temporal.conversationTurnsPerExecution }],
         staticSummary: `assistant session ${input.session_uuid} (${input.mode})`,
         memo: { session_uuid: input.session_uuid, user_id: input.user_id },
       });

@@ -12,6 +12,13 @@ import { DefinitionStore } from './definition-store.service';
 import { StepSummaries } from './step-summaries.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
 
+/**
+ * Sees the workflow an import is about to replace (null: there is none, it would be created) and its
+ * replacement, under the save's row lock, and may refuse the save by throwing: the assistant's check that
+ * nobody edited the workflow since its generation read it.
+ */
+export type ReplaceGuard = (current: WorkflowDefinition | null, replacement: WorkflowDefinition) => void;
+
 /** Signs the workflow's run-end notifications (Standard Webhooks' `whsec_` form); its owner sees it once, to check signatures. */
 const newNotifySecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
@@ -101,22 +108,28 @@ export class WorkflowsService {
 
   /**
    * Our document (`{format, workflow}`) or seed 004's (`nodes`, `edges`, `entrypointNodeId`). With a uuid of
-   * one of the user's workflows: replaces it whole. Otherwise: creates it.
+   * one of the user's workflows: replaces it whole. Otherwise: creates it. `guard` may refuse either.
    */
-  async import(userId: string, body: unknown): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
+  async import(userId: string, body: unknown, guard?: ReplaceGuard): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
     const input = isAgenticDocument(body) ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID) : parseWorkflowDocument(body, randomUUID);
     await this.egress.assertReachable(input.notify_url, 'workflow.notify_url');
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
+      const definition = { ...input, uuid: input.uuid ?? randomUUID() };
+      guard?.(null, definition);
       await this.store.assertUuidsFree(userId, newUuidsOf(input, 'workflow.', true));
       const secret = newNotifySecret();
-      const created = await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, this.secrets.seal(secret));
+      const created = await this.store.create(userId, definition, this.secrets.seal(secret));
       return { created: true, workflow: { ...toDetailsView(created), notify_secret: secret } };
     }
     const kept = new Set([...existing.steps.map((s) => s.uuid), existing.trigger?.uuid]);
     await this.store.assertUuidsFree(userId, newUuidsOf(input, 'workflow.', false).filter(({ uuid }) => !kept.has(uuid)));
     const replacement: WorkflowDefinition = { ...input, uuid: existing.uuid };
-    return { created: false, workflow: toDetailsView(await this.store.edit(userId, existing.uuid, () => replacement)) };
+    const replace = (current: WorkflowDefinition) => {
+      guard?.(current, replacement);
+      return replacement;
+    };
+    return { created: false, workflow: toDetailsView(await this.store.edit(userId, existing.uuid, replace)) };
   }
 
   /**

@@ -2,15 +2,24 @@
 // session's changes, so a retry after the answer was stored never pays for the call again.
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import type { AssistantCallRef, ChatMessage, ClarifyResult, GenerateResult, TokenUsage } from '@app/contracts';
-import { assistantEvents, candidateOf, CLARIFICATION_PROMPT, GENERATION_PROMPT, generationRequest, parseClarification, recentConversation } from '@app/domain';
+import { ASSISTANT_MAX_TOOL_CALLS_PER_ROUND, type AssistantCallRef, type AssistantToolCall, type ChatMessage, type ClarifyResult, type GenerateResult, type TokenUsage } from '@app/contracts';
+import { assistantEvents, candidateOf, clarificationContext, GENERATION_PROMPT, generationRequest, parseClarification, recentConversation } from '@app/domain';
 import type { AssistantSessionRecord } from '@app/persistence';
 import { ModelClients, type ModelRequest } from '@app/providers';
 import type { ActivityScope } from '../steps/activity-scope';
+import { AssistantBases } from './assistant-bases';
 import { AssistantStore } from './assistant-store';
 import { AssistantTools } from './assistant-tools';
 
 const tokensOf = (usage: TokenUsage) => ({ prompt: usage.prompt_tokens, completion: usage.completion_tokens });
+
+/** A tool call past ASSISTANT_MAX_TOOL_CALLS_PER_ROUND, answered without being run. */
+const refusedCall = (call: AssistantToolCall): ChatMessage => ({
+  role: 'tool',
+  tool_call_id: call.id,
+  name: call.name,
+  content: JSON.stringify({ error: { code: 'TOO_MANY_TOOL_CALLS', message: `not run: at most ${ASSISTANT_MAX_TOOL_CALLS_PER_ROUND} tool calls per answer` } }),
+});
 
 @Injectable()
 export class AssistantModelService {
@@ -18,6 +27,7 @@ export class AssistantModelService {
     private readonly store: AssistantStore,
     private readonly models: ModelClients,
     private readonly tools: AssistantTools,
+    private readonly bases: AssistantBases,
     private readonly config: AppConfig,
   ) {}
 
@@ -27,10 +37,13 @@ export class AssistantModelService {
     return client.complete({ model: session.model ?? this.config.assistant.model, ...request }, { signal: scope.signal });
   }
 
-  /** Stage 1: one question for the person, or ready (the generation conversation then starts). */
+  /**
+   * Stage 1: one question for the person, or ready: the generation conversation then starts from the workflow
+   * the session works on as it is now, and from the attempt a failed turn left.
+   */
   clarify(ref: AssistantCallRef, turn: number, scope: ActivityScope): Promise<ClarifyResult> {
     return this.store.once<ClarifyResult>(ref, async (session) => {
-      const context: ChatMessage = { role: 'system', content: `${CLARIFICATION_PROMPT}\nWhat you understood so far: ${session.intent_summary || '(nothing yet)'}` };
+      const context: ChatMessage = { role: 'system', content: clarificationContext(session.intent_summary, session.workflow_uuid !== null, session.previous_stage === 'failed') };
       const response = await this.ask(session, { messages: [context, ...recentConversation(session.conversations)], response_format: { type: 'json_object' } }, scope);
       const answer = parseClarification(response.message.content);
       const tokens = tokensOf(response.usage);
@@ -43,13 +56,15 @@ export class AssistantModelService {
           events: [assistantEvents.message(session.uuid, answer.clarification_question, true)],
         };
       }
+      const start = await this.bases.load(session);
       const generation: ChatMessage[] = [
         { role: 'system', content: GENERATION_PROMPT },
-        { role: 'user', content: generationRequest(intent_summary, session.mode, session.source_workflow_uuid) },
+        { role: 'user', content: generationRequest(intent_summary, start?.base ?? null, session.failed_attempt) },
       ];
+      const base_fingerprint = start?.base.as === 'edit' ? start.fingerprint : null;
       return {
         result: { ready: true },
-        change: { intent_summary, pending_questions: [], generation, stage: 'workflow_generation', tokens },
+        change: { intent_summary, pending_questions: [], generation, candidate: null, base_fingerprint, stage: 'workflow_generation', tokens },
         events: [assistantEvents.statusChange(session.uuid, session.stage, 'workflow_generation', 'workflow_generation')],
       };
     });
@@ -63,7 +78,8 @@ export class AssistantModelService {
       const generation = [...session.generation, message];
       const tokens = tokensOf(response.usage);
       const calls = ref.with_tools ? (message.tool_calls ?? []) : [];
-      if (calls.length) return { result: { tool_calls: calls }, change: { generation, tokens } };
+      const refused = calls.slice(ASSISTANT_MAX_TOOL_CALLS_PER_ROUND).map(refusedCall);
+      if (calls.length) return { result: { tool_calls: calls.slice(0, ASSISTANT_MAX_TOOL_CALLS_PER_ROUND) }, change: { generation: [...generation, ...refused], tokens } };
       const parsed = candidateOf(message.content);
       const candidate = 'value' in parsed ? parsed.value : null;
       return {

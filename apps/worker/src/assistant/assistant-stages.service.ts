@@ -4,12 +4,33 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '@app/config';
 import { runWorkflowId, type AssistantCallRef, type AssistantToolCall, type CheckResult, type DryRunOutcome, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
-import { assistantEvents, checkCandidate, ErrorCode, dryRunFeedback, issuesFeedback, WORKFLOW_DOCUMENT_FORMAT, type CandidateCheck, type Issue } from '@app/domain';
+import {
+  assistantEvents,
+  checkCandidate,
+  DomainError,
+  ErrorCode,
+  dryRunFeedback,
+  issuesFeedback,
+  lastCorrection,
+  WORKFLOW_DOCUMENT_FORMAT,
+  type CandidateCheck,
+  type FailedAttempt,
+  type Issue,
+} from '@app/domain';
 import { WorkflowRepository, type AssistantSessionRecord } from '@app/persistence';
 import { RunPreparer } from '@app/runs';
 import { WorkflowsService } from '../../../api/src/workflow-definitions/workflows.service';
+import { AssistantBases, replacesOnSave, sourceDeleted } from './assistant-bases';
 import { AssistantStore } from './assistant-store';
 import { AssistantTools } from './assistant-tools';
+
+/** What a failed turn hands the next one: its last candidate (or the one an earlier failure left) and what was wrong. */
+function failedAttemptOf(session: AssistantSessionRecord, message: string): FailedAttempt | null {
+  const candidate = session.candidate ?? session.failed_attempt?.candidate ?? null;
+  if (candidate === null) return null;
+  const correction = lastCorrection(session.generation);
+  return { candidate, problems: correction ? `${message}\n${correction}` : message };
+}
 
 @Injectable()
 export class AssistantStagesService {
@@ -19,15 +40,20 @@ export class AssistantStagesService {
     private readonly workflows: WorkflowsService,
     private readonly preparer: RunPreparer,
     private readonly definitions: WorkflowRepository,
+    private readonly bases: AssistantBases,
     private readonly config: AppConfig,
   ) {}
 
+  /** A turn's first work: the person's message, unless the workflow the session edits or copies is gone (SOURCE_DELETED). */
   recordUserMessage(ref: AssistantCallRef, turn: number, text: string): Promise<null> {
-    return this.store.once(ref, async (session) => ({
-      result: null,
-      change: { stage: 'clarification', conversations: [...session.conversations, { role: 'user', text, turn, at: new Date().toISOString() }], final_error_message: null },
-      events: session.stage === 'clarification' ? [] : [assistantEvents.statusChange(session.uuid, session.stage, 'clarification', 'clarification')],
-    }));
+    return this.store.once(ref, async (session) => {
+      await this.bases.assertExists(session);
+      return {
+        result: null,
+        change: { stage: 'clarification', conversations: [...session.conversations, { role: 'user', text, turn, at: new Date().toISOString() }], final_error_message: null },
+        events: session.stage === 'clarification' ? [] : [assistantEvents.statusChange(session.uuid, session.stage, 'clarification', 'clarification')],
+      };
+    });
   }
 
   callTool(ref: AssistantCallRef, call: AssistantToolCall): Promise<null> {
@@ -94,28 +120,53 @@ export class AssistantStagesService {
     });
   }
 
-  /** Stage 5: through the REST import service: creates the workflow (create, copy) or replaces it whole (edit). */
-  saveCandidate(ref: AssistantCallRef, targetUuid: string): Promise<null> {
+  /**
+   * Stage 5: through the REST import service: creates the workflow (create, copy) or replaces it whole (edit,
+   * and every save after a session's first), refused when it was edited elsewhere since the generation read it.
+   */
+  saveCandidate(ref: AssistantCallRef, targetUuid: string, keepsOpen: boolean): Promise<null> {
     return this.store.once(ref, async (session) => {
       const document = { format: WORKFLOW_DOCUMENT_FORMAT, workflow: { ...(session.candidate as object), uuid: targetUuid } };
-      const { workflow } = await this.workflows.import(session.user_id, document);
+      const replacing = replacesOnSave(session);
+      const guard = replacing ? this.bases.guardFor(session, targetUuid) : undefined;
+      const { created, workflow } = await this.workflows.import(session.user_id, document, guard).catch((error: unknown) => {
+        // Deleted between the guard's read and the save's.
+        throw replacing && error instanceof DomainError && error.code === ErrorCode.NotFound ? sourceDeleted(targetUuid) : error;
+      });
       const { notify_secret: _secret, ...saved } = workflow as typeof workflow & { notify_secret?: string };
       return {
         result: null,
-        change: { stage: 'completed', workflow_uuid: targetUuid },
+        change: { stage: 'completed', workflow_uuid: targetUuid, failed_attempt: null, ...(keepsOpen ? {} : { is_open: false }) },
         events: [
-          assistantEvents.workflow(session.uuid, session.candidate, { workflow_uuid: targetUuid, workflow: JSON.parse(JSON.stringify(saved)) }),
+          assistantEvents.workflow(session.uuid, session.candidate, { workflow_uuid: targetUuid, workflow: JSON.parse(JSON.stringify(saved)), is_edit: !created }),
           assistantEvents.statusChange(session.uuid, session.stage, 'completed', 'completed', true),
         ],
       };
     });
   }
 
-  failTurn(ref: AssistantCallRef, errorCode: string, message: string): Promise<null> {
+  /**
+   * A failed turn. Recoverable: the session stays open, the conversation says what went wrong, and the next
+   * generation goes on from the last candidate and its problems. Otherwise the session closes.
+   */
+  failTurn(ref: AssistantCallRef, errorCode: string, message: string, recoverable: boolean): Promise<null> {
+    return this.store.once(ref, async (session) => {
+      const said = { role: 'assistant' as const, text: `I could not save the workflow: ${message}`, turn: ref.turn, at: new Date().toISOString() };
+      const open = recoverable ? { failed_attempt: failedAttemptOf(session, message), conversations: [...session.conversations, said] } : { is_open: false };
+      return {
+        result: null,
+        change: { stage: 'failed', final_error_message: message, ...open },
+        events: [assistantEvents.statusChange(session.uuid, session.stage, 'failed', 'failed'), assistantEvents.error(session.uuid, { error_code: errorCode, message, is_recoverable: recoverable })],
+      };
+    });
+  }
+
+  /** The session ends between turns (idle past its limit): it takes no more messages, and a follower is told why. */
+  closeSession(ref: AssistantCallRef, errorCode: string, message: string): Promise<null> {
     return this.store.once(ref, async (session) => ({
       result: null,
-      change: { stage: 'failed', final_error_message: message },
-      events: [assistantEvents.statusChange(session.uuid, session.stage, 'failed', 'failed'), assistantEvents.error(session.uuid, { error_code: errorCode, message, is_recoverable: false })],
+      change: { is_open: false, final_error_message: message },
+      events: [assistantEvents.error(session.uuid, { error_code: errorCode, message, is_recoverable: false })],
     }));
   }
 }

@@ -11,6 +11,7 @@ import { DefinitionStore } from '../../../api/src/workflow-definitions/definitio
 import { StepSummaries } from '../../../api/src/workflow-definitions/step-summaries.service';
 import { WorkflowsService } from '../../../api/src/workflow-definitions/workflows.service';
 import { WorkerModule } from '../worker.module';
+import { AssistantBases } from './assistant-bases';
 import { AssistantModelService } from './assistant-model.service';
 import { AssistantStagesService } from './assistant-stages.service';
 import { AssistantStore } from './assistant-store';
@@ -33,6 +34,7 @@ import { AssistantTools } from './assistant-tools';
     ToolListing,
     StepwiseToolsService,
     AssistantStore,
+    AssistantBases,
     AssistantTools,
     AssistantModelService,
     AssistantStagesService,

@@ -14,6 +14,14 @@ export const CLARIFICATION_PROMPT = [
   'Ask a question only when an answer would change the workflow (its input, its steps, the tools it needs); otherwise set ready to true and clarification_question to null.',
 ].join('\n');
 
+/** What the clarifier is told besides the conversation: what it understood, and what the session is changing. */
+export function clarificationContext(intentSummary: string, editing: boolean, lastTurnFailed: boolean): string {
+  const lines = [CLARIFICATION_PROMPT, `What you understood so far: ${intentSummary || '(nothing yet)'}`];
+  if (editing) lines.push('The workflow has been saved: what the person says now changes it. intent_summary describes the whole workflow as it must be after the change.');
+  if (lastTurnFailed) lines.push('The last attempt to write the workflow failed (the conversation says why): the person may answer how to fix it.');
+  return lines.join('\n');
+}
+
 /** The model's answer as a Clarification; an answer that is not the JSON asked for counts as one question (its text). */
 export function parseClarification(content: string | null): Clarification {
   try {

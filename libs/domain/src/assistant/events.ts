@@ -11,13 +11,13 @@ export const assistantEvents = {
     status_change: { previous_stage, current_stage, node_name },
   }),
   message: (session_id: string, message: string, is_final = false): AssistantEventPayload => ({ session_id, response_type: 'MESSAGE', is_final, message }),
-  /** `workflow`: the JSON as the model wrote it; with `saved_workflow_uuid` once saved. */
-  workflow: (session_id: string, workflow: unknown, saved: { workflow_uuid: string; workflow: unknown } | null, is_final = false): AssistantEventPayload => ({
+  /** `workflow`: the JSON as the model wrote it; once saved, with its uuid, the workflow as saved and whether the save replaced it (`is_edit`). */
+  workflow: (session_id: string, workflow: unknown, saved: { workflow_uuid: string; workflow: unknown; is_edit: boolean } | null, is_final = false): AssistantEventPayload => ({
     session_id,
     response_type: 'WORKFLOW',
     is_final,
     workflow,
-    ...(saved ? { workflow_uuid: saved.workflow_uuid, saved_workflow: saved.workflow } : {}),
+    ...(saved ? { workflow_uuid: saved.workflow_uuid, saved_workflow: saved.workflow, is_edit: saved.is_edit } : {}),
   }),
   error: (session_id: string, error: { error_code: string; message: string; details?: unknown; is_recoverable: boolean }): AssistantEventPayload => ({
     session_id,

@@ -1,6 +1,8 @@
-// Stage 2 (seed 003's workflow generation node): what the model is told, and the workflow it starts from
-// when a session edits or copies one.
-import { ASSISTANT_MAX_STEPS, ASSISTANT_MAX_TOOL_ROUNDS, type AssistantMode } from '@app/contracts';
+// Stage 2 (seed 003's workflow generation node): what the model is told, the workflow it starts from when a
+// session edits or copies one (or edits the one it saved), and the attempt a failed turn left.
+import { createHash } from 'node:crypto';
+import { ASSISTANT_MAX_STEPS, ASSISTANT_MAX_TOOL_ROUNDS, type ChatMessage } from '@app/contracts';
+import { canonicalJson } from '../tools/tool-manifest';
 
 export const GENERATION_PROMPT = [
   'You write workflows for stepwise. Answer with one JSON object, the body of POST /api/v1/workflows:',
@@ -12,13 +14,44 @@ export const GENERATION_PROMPT = [
   'Answer only the JSON, no prose.',
 ].join('\n');
 
+/** The workflow a generation starts from, as it is when the generation begins. */
+export interface GenerationBase {
+  /** edit: the answer replaces it (an edit session's source, or what the session saved); copy: saved as a new one. */
+  as: 'edit' | 'copy';
+  workflow_uuid: string;
+  definition: unknown;
+}
+
+/** What a failed turn leaves for the next: the last workflow the model wrote and what was wrong with it. */
+export interface FailedAttempt {
+  candidate: unknown;
+  problems: string;
+}
+
 /** The user message that opens the generation conversation. */
-export function generationRequest(intentSummary: string, mode: AssistantMode, sourceWorkflowUuid: string | null): string {
-  const source =
-    mode === 'create' || !sourceWorkflowUuid
-      ? ''
-      : `\n\nStart from workflow ${sourceWorkflowUuid} (read it with get_workflow): ${mode === 'edit' ? 'your answer replaces it whole' : 'your answer is saved as a new workflow, so give new uuids to its steps'}.`;
-  return `What the workflow must do:\n${intentSummary}${source}`;
+export function generationRequest(intentSummary: string, base: GenerationBase | null, failed: FailedAttempt | null = null): string {
+  const parts = [`What the workflow must do:\n${intentSummary}`];
+  if (base?.as === 'edit') {
+    parts.push(`Start from workflow ${base.workflow_uuid} as it is now (below; get_workflow reads it too): your answer replaces it whole, so keep the uuids, steps and fields the change does not touch.\n${JSON.stringify(base.definition)}`);
+  } else if (base) {
+    parts.push(`Start from workflow ${base.workflow_uuid} (below; get_workflow reads it too): your answer is saved as a new workflow, so give new uuids to its steps.\n${JSON.stringify(base.definition)}`);
+  }
+  if (failed) {
+    parts.push(`Your last attempt was not saved: ${failed.problems}\nGo on from it (below) with what the person said since, and fix those problems:\n${JSON.stringify(failed.candidate)}`);
+  }
+  return parts.join('\n\n');
+}
+
+/** The stored workflow's definition as a hash: a save checks it is still the one the generation started from. */
+export function definitionFingerprint(definition: unknown): string {
+  return createHash('sha256').update(canonicalJson(definition)).digest('hex');
+}
+
+/** The correction the generation ended on (its last message, when it is one), for a failed turn to hand on. */
+export function lastCorrection(generation: readonly ChatMessage[]): string | null {
+  const last = generation[generation.length - 1];
+  // [system, request] open every generation: a user message after them is a correction.
+  return generation.length > 2 && last.role === 'user' && typeof last.content === 'string' ? last.content : null;
 }
 
 /** What the model reads back after a dry run failed. */

@@ -1,5 +1,8 @@
 import type { StopCondition } from '@app/contracts';
-import { evaluateCondition, evaluateStopConditions, extractJsonPath, isValidJsonPath } from './conditions';
+import { ErrorCode } from '../errors';
+import { errorOf } from '../errors.testing';
+import { evaluateCondition, evaluateStopConditions, extractJsonPath, isValidJsonPath, predicateMet } from './conditions';
+import { ExpressionMeter } from './json-path-budget';
 
 const condition = (overrides: Partial<StopCondition> = {}): StopCondition => ({
   step_definition_uuid: 's1',
@@ -94,6 +97,10 @@ describe(extractJsonPath.name, () => {
   it('never reaches inherited properties', () => {
     expect(extractJsonPath({}, '$.constructor')).toBeUndefined();
   });
+
+  it('refuses a path it does not read (one saved before paths were checked as now) with INVALID_JSON_PATH', () => {
+    expect(errorOf(() => extractJsonPath(data, '$.alerts[?(@.p.toString())]'))).toMatchObject({ code: ErrorCode.InvalidJsonPath, details: { path: '$.alerts[?(@.p.toString())]' } });
+  });
 });
 
 describe(isValidJsonPath.name, () => {
@@ -156,5 +163,25 @@ describe(evaluateStopConditions.name, () => {
 
   it('does not stop without conditions', () => {
     expect(evaluateStopConditions([], outputOf).matched).toBe(false);
+  });
+
+  it('names the condition whose path went past the budget', () => {
+    const wide = { items: Array.from({ length: 500 }, (_, i) => ({ id: i })) };
+    const conditions = [condition({ extraction_json_path: '$.items[*].id', operator: 'contains', target_value: -1 }), condition({ extraction_json_path: '$..id', operator: 'contains', target_value: -1 })];
+    const error = errorOf(() => evaluateStopConditions(conditions, () => wide, new ExpressionMeter({ maxNodesVisited: 2_500, maxResults: 1_000 })));
+    expect(error).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded, details: { field: 'stop_conditions[1].extraction_json_path', path: '$..id' } });
+  });
+});
+
+describe(predicateMet.name, () => {
+  it('compares the value at the path with equals', () => {
+    expect(predicateMet({ done: 'true' }, '$.done', 'true')).toBe(true);
+    expect(predicateMet({ done: 1 }, '$.done', '1')).toBe(true);
+    expect(predicateMet({}, '$.done', true)).toBe(false);
+  });
+
+  it('names loop.predicate_path when the budget is spent', () => {
+    const error = errorOf(() => predicateMet(Array.from({ length: 50 }, () => ['x']), '$[*][*]', 'y', new ExpressionMeter({ maxNodesVisited: 60, maxResults: 100 })));
+    expect(error).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded, details: { field: 'loop.predicate_path' } });
   });
 });

@@ -1,5 +1,6 @@
 import { ErrorCode } from '../errors';
 import { errorOf } from '../errors.testing';
+import { ExpressionMeter } from './json-path-budget';
 import { evaluateRules, ruleIssues, validateRules } from './rules';
 
 const event = { type: 'order.created', order: { total: 120, tags: ['vip'], email: 'a@example.com', coupon: null } };
@@ -40,6 +41,25 @@ describe(evaluateRules.name, () => {
     expect(evaluateRules(rules, event)).toBe(false);
   });
 
+  it('matches nothing with a path saved before paths were checked as now, which no longer parses', () => {
+    expect(evaluateRules({ path: '$.order[?(@.email.includes("a"))]', operator: 'exists' }, event)).toBe(false);
+  });
+
+  it('stops a saved path that fans out over deep data with EXPRESSION_BUDGET_EXCEEDED naming the rule', () => {
+    const deep = Array.from({ length: 31 }).reduce<unknown>((inner) => ({ a: inner, b: [1, 2] }), 1);
+    const rules = { any: [{ path: '$.type', operator: 'exists' }, { path: '$..a..a..a..a..a', operator: 'exists' }] };
+    const error = errorOf(() => evaluateRules(rules, deep, new ExpressionMeter({ maxNodesVisited: 100_000, maxResults: 10_000 })));
+    expect(error).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded, details: { field: 'filter_rules.any[1].path', path: '$..a..a..a..a..a' } });
+  });
+
+  it('shares one budget across the rules of a tree', () => {
+    const wide = { items: Array.from({ length: 1000 }, (_, i) => ({ id: i })) };
+    const rule = { path: '$.items[*].id', operator: 'contains', value: -1 };
+    const budget = { maxNodesVisited: 10_000, maxResults: 10_000 };
+    expect(evaluateRules({ all: [rule, rule] }, wide, new ExpressionMeter(budget))).toBe(false);
+    expect(errorOf(() => evaluateRules({ any: Array.from({ length: 10 }, () => rule) }, wide, new ExpressionMeter(budget)))).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded });
+  });
+
   it('reads events that are not objects', () => {
     expect(evaluateRules({ path: '$', operator: 'equals', value: 'ping' }, 'ping')).toBe(true);
     expect(evaluateRules({ path: '$.a', operator: 'exists' }, null)).toBe(false);
@@ -76,6 +96,8 @@ describe(validateRules.name, () => {
     [{ path: '$.a', operator: 'equals' }, 'filter_rules.value'],
     [{ path: '$.a', operator: 'equals', value: 1, extra: true }, 'filter_rules.extra'],
     [{ all: [{ path: '$.a', operator: 'exists' }], any: [] }, 'filter_rules'],
+    [{ any: [{ path: '$.a', operator: 'exists' }, { path: '$..a..a', operator: 'exists' }] }, 'filter_rules.any[1].path'],
+    [{ path: '$.a[*][*][*][*]', operator: 'exists' }, 'filter_rules.path'],
     [nest(5), 'filter_rules.all[0].all[0].all[0].all[0].all[0]'],
   ])('refuses %j naming %s', (rules, field) => {
     const error = errorOf(() => validateRules(rules));

@@ -1,21 +1,26 @@
-// Seed 003's assistant as a Temporal workflow: one execution per session, one Update per user message.
-// A turn clarifies, then generates (model calls and tool calls, each an activity), validates, dry-runs the
-// candidate as a child run workflow and saves it; validation issues and failed dry runs go back to the model.
+// Seed 003's assistant as a Temporal workflow: one execution per session (continued as new every few turns),
+// one Update per user message. A turn clarifies, then generates (model calls and tool calls, each an activity),
+// validates, dry-runs the candidate as a child run workflow and saves it; validation issues and failed dry runs
+// go back to the model. The session stays open after a save (the next message edits what it saved) and after
+// a failure a message can fix; it closes when the workflow it edits is gone or no message comes for a day.
 // Activities write the session's state and events to MySQL; the workflow keeps only counters.
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, defineUpdate, executeChild, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, continueAsNew, defineUpdate, executeChild, patched, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import {
   ASSISTANT_BUSY,
   ASSISTANT_CLOSED,
+  ASSISTANT_CONVERSATION_PATCH,
   ASSISTANT_CORRECTION_ROUNDS,
   ASSISTANT_IDLE_TIMEOUT_SECONDS,
   ASSISTANT_MAX_TOOL_ROUNDS,
   ASSISTANT_MESSAGE_UPDATE,
+  ASSISTANT_SOURCE_DELETED,
+  ASSISTANT_WORKFLOW_CHANGED,
   RUN_WORKFLOW_TYPE,
+  TURNS_PER_EXECUTION,
   runWorkflowId,
   type AssistantActivities,
   type AssistantMessageArgs,
   type AssistantSessionInput,
-  type AssistantStage,
   type AssistantTurnResult,
   type DryRunOutcome,
   type RunWorkflowResult,
@@ -36,12 +41,25 @@ const work = proxyActivities<AssistantActivities>({ ...BOOKKEEPING_OPTIONS, star
 
 const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
-/** Why an activity or the child run failed, as the innermost message. */
-function reasonOf(error: unknown): string {
-  let current = error as { message?: string; cause?: unknown } | undefined;
+/** The innermost cause of an activity's or the child run's failure. */
+function rootOf(error: unknown): { message?: string; type?: string } | undefined {
+  let current = error as { message?: string; type?: string; cause?: unknown } | undefined;
   while (current?.cause) current = current.cause as typeof current;
-  return current?.message || String(error);
+  return current;
 }
+
+/** Why an activity or the child run failed, as the innermost message. */
+const reasonOf = (error: unknown): string => rootOf(error)?.message || String(error);
+
+/** The ERROR event's code for an activity that failed for good: what it raised, else whose call it was. */
+function errorCodeOf(error: ActivityFailure): string {
+  const type = rootOf(error)?.type;
+  if (type === ASSISTANT_SOURCE_DELETED || type === ASSISTANT_WORKFLOW_CHANGED) return type;
+  return error.activityType === 'clarify' || error.activityType === 'generate' ? 'PROVIDER_ERROR' : 'PROCESSING_ERROR';
+}
+
+/** How a turn ended: waiting on the person's answer, saved, failed (open or not, per the session), or closed. */
+type TurnEnd = 'clarification' | 'completed' | 'failed' | 'closed';
 
 interface Turn {
   session_uuid: string;
@@ -49,6 +67,8 @@ interface Turn {
   target_uuid: string;
   /** The model-call activities, with the session's heartbeat timeout. */
   model: AssistantActivities;
+  /** A save or a failure a message can fix leaves the session open (sessions started before the patch end there). */
+  staysOpen: boolean;
 }
 
 const keyOf = (turn: Turn, name: string) => ({ session_uuid: turn.session_uuid, turn: turn.turn, call_key: `t${turn.turn}:${name}` });
@@ -78,36 +98,48 @@ async function dryRun(turn: Turn, attempt: number): Promise<boolean> {
 }
 
 /** One user message: clarify, then generate, check, dry-run and save, with correction rounds between. */
-async function runTurn(turn: Turn, text: string): Promise<AssistantStage> {
+async function runTurn(turn: Turn, text: string): Promise<TurnEnd> {
   await work.recordUserMessage({ ...keyOf(turn, 'user'), text });
   if (!(await turn.model.clarify(keyOf(turn, 'clarify'))).ready) return 'clarification';
   for (let attempt = 0; attempt <= ASSISTANT_CORRECTION_ROUNDS; attempt++) {
     await generate(turn, attempt);
     if (!(await work.checkCandidate({ ...keyOf(turn, `check${attempt}`), target_uuid: turn.target_uuid })).ok) continue;
     if (!(await dryRun(turn, attempt))) continue;
-    await work.saveCandidate({ ...keyOf(turn, 'save'), target_uuid: turn.target_uuid });
+    await work.saveCandidate({ ...keyOf(turn, 'save'), target_uuid: turn.target_uuid, ...(turn.staysOpen ? { keeps_open: true } : {}) });
     return 'completed';
   }
-  await work.failTurn({ ...keyOf(turn, 'fail'), error_code: 'CORRECTIONS_EXHAUSTED', message: `The workflow still had problems after ${ASSISTANT_CORRECTION_ROUNDS} correction rounds` });
+  const message = `The workflow still had problems after ${ASSISTANT_CORRECTION_ROUNDS} correction rounds`;
+  await work.failTurn({ ...keyOf(turn, 'fail'), error_code: 'CORRECTIONS_EXHAUSTED', message, ...(turn.staysOpen ? { is_recoverable: true } : {}) });
   return 'failed';
 }
 
-/** Runs one turn; an activity that failed for good ends the session failed, with why. */
-async function runTurnSafely(turn: Turn, text: string): Promise<AssistantStage> {
+/**
+ * Runs one turn; an activity that failed for good fails the turn, with why. Only the workflow it edits being
+ * gone closes the session: a message can fix the rest (a provider down past its retries, an edit elsewhere).
+ */
+async function runTurnSafely(turn: Turn, text: string): Promise<TurnEnd> {
   try {
     return await runTurn(turn, text);
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
-    await work.failTurn({ ...keyOf(turn, 'fail'), error_code: 'PROCESSING_ERROR', message: reasonOf(error) });
-    return 'failed';
+    if (!turn.staysOpen) {
+      await work.failTurn({ ...keyOf(turn, 'fail'), error_code: 'PROCESSING_ERROR', message: reasonOf(error) });
+      return 'failed';
+    }
+    const error_code = errorCodeOf(error);
+    const closes = error_code === ASSISTANT_SOURCE_DELETED;
+    await work.failTurn({ ...keyOf(turn, 'fail'), error_code, message: reasonOf(error), is_recoverable: !closes });
+    return closes ? 'closed' : 'failed';
   }
 }
 
 export async function assistantSessionWorkflow(input: AssistantSessionInput): Promise<void> {
   const model = modelCalls(input.heartbeat_timeout_seconds ?? 30);
-  const state: { turns: number; inbox: string | null; busy: boolean; ended: boolean } = { turns: 0, inbox: null, busy: false, ended: false };
-  // The workflow a create or copy session saves: drawn once, so every dry run and the save agree on it.
-  const target_uuid = input.source_workflow_uuid && input.mode === 'edit' ? input.source_workflow_uuid : uuid4();
+  // Sessions started before the patch keep their old life on replay: they end at their first save or failure.
+  const staysOpen = patched(ASSISTANT_CONVERSATION_PATCH);
+  const state: { turns: number; inbox: string | null; busy: boolean; ended: boolean } = { turns: input.continued?.turns ?? 0, inbox: null, busy: false, ended: false };
+  // The workflow a create or copy session saves: drawn once, so every dry run and every save agree on it.
+  const target_uuid = input.continued?.target_uuid ?? (input.source_workflow_uuid && input.mode === 'edit' ? input.source_workflow_uuid : uuid4());
   // The Update only hands the message over (the caller follows the turn's events): accepted at once, or
   // refused by the validator, so a refused message never enters the history.
   setHandler(
@@ -124,14 +156,28 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
       },
     },
   );
-  // Turns until one ends the session (saved or failed), or until it idles out.
+  const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
+  let turnsThisExecution = 0;
+  // Turns until one closes the session, or until it idles out.
   while (!state.ended) {
-    if (!(await condition(() => state.inbox !== null, `${ASSISTANT_IDLE_TIMEOUT_SECONDS} seconds`))) return;
+    // Between turns, with no message taken: the history stays small, and the session's state is in MySQL.
+    if (staysOpen && state.inbox === null && (turnsThisExecution >= turnsPerExecution || workflowInfo().continueAsNewSuggested)) {
+      await continueAsNew<typeof assistantSessionWorkflow>({ ...input, continued: { turns: state.turns, target_uuid } });
+    }
+    if (!(await condition(() => state.inbox !== null, `${ASSISTANT_IDLE_TIMEOUT_SECONDS} seconds`))) {
+      if (!staysOpen) return;
+      // Refuses any message from here on: one taken now would never be answered.
+      state.ended = true;
+      const message = `No message for ${ASSISTANT_IDLE_TIMEOUT_SECONDS / 3600} hours: the session has ended; start a new one`;
+      await work.closeSession({ session_uuid: input.session_uuid, turn: state.turns, call_key: `t${state.turns}:idle`, error_code: 'SESSION_IDLE', message });
+      return;
+    }
     const text = state.inbox!;
     state.inbox = null;
     state.turns += 1;
-    const stage = await runTurnSafely({ session_uuid: input.session_uuid, turn: state.turns, target_uuid, model }, text);
-    state.ended = stage === 'completed' || stage === 'failed';
+    const end = await runTurnSafely({ session_uuid: input.session_uuid, turn: state.turns, target_uuid, model, staysOpen }, text);
+    state.ended = staysOpen ? end === 'closed' : end !== 'clarification';
     state.busy = false;
+    turnsThisExecution += 1;
   }
 }

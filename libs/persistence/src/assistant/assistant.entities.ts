@@ -20,6 +20,9 @@ export class AssistantSessionEntity {
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) candidate!: unknown;
   @Column({ type: 'char', length: 36, nullable: true }) workflow_uuid!: string | null;
   @Column({ type: 'text', nullable: true }) final_error_message!: string | null;
+  @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) is_open!: boolean;
+  @Column({ type: 'char', length: 64, nullable: true }) base_fingerprint!: string | null;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) failed_attempt!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;

@@ -1,4 +1,5 @@
 import type { AssistantMode, AssistantStage, ChatMessage, ModelProvider } from '@app/contracts';
+import type { FailedAttempt } from '@app/domain';
 import type { Page, PageRequest } from '../pages';
 
 /** One line of the conversation a person has with the assistant. */
@@ -27,6 +28,12 @@ export interface AssistantSessionRecord {
   candidate: unknown;
   workflow_uuid: string | null;
   final_error_message: string | null;
+  /** The session takes messages: false once it ended (the workflow it edits deleted, idle past its limit, or a failure before sessions stayed open). */
+  is_open: boolean;
+  /** definitionFingerprint of the workflow the generation started from, when its save replaces that workflow. */
+  base_fingerprint: string | null;
+  /** A failed turn's last candidate and its problems, which the next generation goes on from. */
+  failed_attempt: FailedAttempt | null;
   prompt_tokens: number;
   completion_tokens: number;
   created_at: Date;
@@ -36,7 +43,9 @@ export interface AssistantSessionRecord {
 export type NewAssistantSession = Pick<AssistantSessionRecord, 'uuid' | 'user_id' | 'mode' | 'source_workflow_uuid' | 'provider' | 'model'>;
 
 /** What one activity changes on the session; a new `stage` moves the old one to previous_stage. */
-export type AssistantSessionChange = Partial<Pick<AssistantSessionRecord, 'stage' | 'intent_summary' | 'conversations' | 'pending_questions' | 'generation' | 'candidate' | 'workflow_uuid' | 'final_error_message'>> & {
+export type AssistantSessionChange = Partial<
+  Pick<AssistantSessionRecord, 'stage' | 'intent_summary' | 'conversations' | 'pending_questions' | 'generation' | 'candidate' | 'workflow_uuid' | 'final_error_message' | 'is_open' | 'base_fingerprint' | 'failed_attempt'>
+> & {
   tokens?: { prompt: number; completion: number };
 };
 
@@ -60,6 +69,8 @@ export abstract class AssistantRepository {
   abstract get(uuid: string): Promise<AssistantSessionRecord>;
   abstract list(userId: string, page: PageRequest): Promise<Page<AssistantSessionRecord>>;
   abstract delete(userId: string, uuid: string): Promise<boolean>;
+  /** The session takes no more messages (its workflow in Temporal is gone). */
+  abstract close(uuid: string): Promise<void>;
   /** The result an activity stored under this key, or null when it has not finished. */
   abstract findCall(sessionUuid: string, callKey: string): Promise<unknown>;
   /**

@@ -15,7 +15,21 @@ export class TypeormAssistantRepository extends AssistantRepository {
 
   async create(session: NewAssistantSession): Promise<AssistantSessionRecord> {
     const repository = this.dataSource.getRepository(AssistantSessionEntity);
-    await repository.insert({ ...session, stage: 'clarification', previous_stage: null, intent_summary: '', conversations: [], pending_questions: [], generation: [], candidate: null as never, prompt_tokens: 0, completion_tokens: 0 });
+    await repository.insert({
+      ...session,
+      stage: 'clarification',
+      previous_stage: null,
+      intent_summary: '',
+      conversations: [],
+      pending_questions: [],
+      generation: [],
+      candidate: null as never,
+      is_open: true,
+      base_fingerprint: null,
+      failed_attempt: null as never,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+    });
     return asRecord(await repository.findOneByOrFail({ uuid: session.uuid }));
   }
 
@@ -37,6 +51,10 @@ export class TypeormAssistantRepository extends AssistantRepository {
   async delete(userId: string, uuid: string): Promise<boolean> {
     const result = await this.dataSource.getRepository(AssistantSessionEntity).delete({ uuid, user_id: userId });
     return (result.affected ?? 0) > 0;
+  }
+
+  async close(uuid: string): Promise<void> {
+    await this.dataSource.getRepository(AssistantSessionEntity).update({ uuid }, { is_open: false });
   }
 
   async findCall(sessionUuid: string, callKey: string): Promise<unknown> {

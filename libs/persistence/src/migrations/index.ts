@@ -20,6 +20,7 @@ import { Assistant1764000400000 } from './1764000400000-assistant';
 import { ConceptNames1764000500000 } from './1764000500000-concept-names';
 import { ExactIdentities1764000600000 } from './1764000600000-exact-identities';
 import { ScheduleCaps1764000700000 } from './1764000700000-schedule-caps';
+import { AssistantOpenSessions1764000800000 } from './1764000800000-assistant-open-sessions';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -45,4 +46,5 @@ export const migrations: (new () => unknown)[] = [
   ConceptNames1764000500000,
   ExactIdentities1764000600000,
   ScheduleCaps1764000700000,
+  AssistantOpenSessions1764000800000,
 ];
