@@ -5,6 +5,7 @@ import { CallAuditRepository, OutputRepository } from '@app/persistence';
 import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, McpClientPool, McpToolTransport, ModelClients, ToolTransport } from '@app/providers';
 import { modelClientsOf } from './model-clients';
 import { AgentTranscript } from './steps/agent-transcript.service';
+import { CallQuarantine } from './steps/call-quarantine.service';
 import { AgentStepService } from './steps/agent-step.service';
 import { AgentToolsService } from './steps/agent-tools.service';
 import { LlmStepService } from './steps/llm-step.service';
@@ -37,10 +38,11 @@ import { ToolCallService } from './steps/tool-call.service';
     },
     {
       provide: ToolCallService,
-      useFactory: (tools: AgentToolsService, outputs: OutputRepository, calls: CallAuditRepository, transcript: AgentTranscript, transports: ToolTransport[], metrics: Metrics) =>
-        new ToolCallService(tools, outputs, calls, transcript, transports, metrics),
-      inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentTranscript, ToolTransport, Metrics],
+      useFactory: (tools: AgentToolsService, outputs: OutputRepository, calls: CallAuditRepository, transcript: AgentTranscript, transports: ToolTransport[], metrics: Metrics, quarantine: CallQuarantine) =>
+        new ToolCallService(tools, outputs, calls, transcript, transports, metrics, quarantine),
+      inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentTranscript, ToolTransport, Metrics, CallQuarantine],
     },
+    CallQuarantine,
     StepInputService,
     ModelCallService,
     StepSummaryService,

@@ -10,7 +10,8 @@ export abstract class AppConfig {
   declare readonly databaseUrl: string;
   /** Connections each process (API, worker) keeps to MySQL at most. */
   declare readonly databasePoolSize: number;
-  declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number; maxCachedWorkflows: number };
+  /** `poisonAttemptsLimit`: attempts of one call that may die in flight with their worker before its run is quarantined. */
+  declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number; maxCachedWorkflows: number; poisonAttemptsLimit: number };
   declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; codecMaxPayloads: number; codecMaxBytes: number; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
   /** `trustProxy`: Express's `trust proxy` (false: a client is its socket's address; see trustProxy below). */
   declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number; trustProxy: TrustProxy };
@@ -250,6 +251,9 @@ function workerSettings(env: Env): AppConfig['worker'] {
     // task). Stated, not the SDK's default: that one follows the heap limit, and the worker's heap is
     // bounded (--max-old-space-size=256), which would cut it to about 60, and the task slots with it.
     maxCachedWorkflows: integer(env, 'WORKER_MAX_CACHED_WORKFLOWS', 1000),
+    // A call that was in flight on this many workers that died is stopped (RUN_QUARANTINED), not tried on
+    // the next: a step that exhausts the heap would otherwise take down every worker of the fleet in turn.
+    poisonAttemptsLimit: integer(env, 'POISON_ATTEMPTS_LIMIT', 3),
   };
   if (worker.maxCachedWorkflows < worker.maxConcurrentWorkflowTasks) {
     throw new ConfigError(`WORKER_MAX_CACHED_WORKFLOWS (${worker.maxCachedWorkflows}) must be at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (${worker.maxConcurrentWorkflowTasks}): a task needs its run in the cache`);

@@ -11,4 +11,5 @@ export * from './workflow-ids';
 export * from './failure-message';
 export * from './assistant';
 export * from './mcp';
+export * from './quarantine';
 export * from './secret-scrub';

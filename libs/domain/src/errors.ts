@@ -73,6 +73,8 @@ export enum ErrorCode {
   TooManyRunsInFlight = 'TOO_MANY_RUNS_IN_FLIGHT',
   /** An API key holds SSE_MAX_STREAMS_PER_KEY event streams open already. */
   TooManyStreams = 'TOO_MANY_STREAMS',
+  /** A call of the run died in flight with POISON_ATTEMPTS_LIMIT workers: the run is stopped, never tried again (contracts' RUN_QUARANTINED). */
+  RunQuarantined = 'RUN_QUARANTINED',
   /** A workflow holds SCHEDULES_MAX_PER_WORKFLOW schedules, or its user SCHEDULES_MAX_PER_USER, already. */
   TooManySchedules = 'TOO_MANY_SCHEDULES',
   /** A JSON Schema whose smallest instance, or whose checking, would cost past the bounds (the one validator's, or an example's byte budget). */

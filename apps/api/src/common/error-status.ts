@@ -21,6 +21,7 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.TooManySchedules]: HttpStatus.CONFLICT,
   [ErrorCode.RunNotActive]: HttpStatus.CONFLICT,
   [ErrorCode.RunStillRunning]: HttpStatus.CONFLICT,
+  [ErrorCode.RunQuarantined]: HttpStatus.CONFLICT,
   [ErrorCode.ToolDrift]: HttpStatus.CONFLICT,
   [ErrorCode.StepNotAwaitingInput]: HttpStatus.CONFLICT,
   [ErrorCode.ConversationBusy]: HttpStatus.CONFLICT,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DomainError, ErrorCode } from '@app/domain';
-import { RunRepository, type StaleRun } from '@app/persistence';
+import { DomainError, ErrorCode, quarantineOf } from '@app/domain';
+import { CallAuditRepository, RunRepository, type StaleRun } from '@app/persistence';
 import { preparedRunOf } from '@app/runs';
 import { RunLauncher } from '../temporal/run-launcher';
 import { RunsService } from './runs.service';
@@ -10,7 +10,8 @@ import { RunsService } from './runs.service';
  * Runs recorded but never started (the API died between writing the rows and starting the workflow):
  * every RECONCILE_INTERVAL_SECONDS the API starts those whose execution is missing, and records the end of
  * those whose execution ended unrecorded. Safe on several replicas: a start of `run-<uuid>` joins an
- * execution that exists, so two replicas reconciling one run start it once.
+ * execution that exists, so two replicas reconciling one run start it once. A run one of whose calls died
+ * in flight with POISON_ATTEMPTS_LIMIT workers is never started again: it is ended failed (RUN_QUARANTINED).
  */
 const PAGE = 50;
 
@@ -22,6 +23,7 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
 
   constructor(
     private readonly runs: RunRepository,
+    private readonly calls: CallAuditRepository,
     private readonly launcher: RunLauncher,
     private readonly service: RunsService,
     private readonly config: AppConfig,
@@ -81,6 +83,12 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
     }
     const run = await this.runs.find(user_id, uuid);
     if (!run || run.status !== 'running') return false;
+    const quarantine = quarantineOf({ what: 'a call of the run', died: await this.calls.mostDiedAttempts(uuid) }, this.config.worker.poisonAttemptsLimit);
+    if (quarantine) {
+      await this.runs.finishRun(uuid, 'failed', quarantine.message);
+      this.logger.warn(`run ${uuid} has no execution, and a call of it killed its workers: ended it as quarantined instead of starting it`);
+      return false;
+    }
     await this.launcher.start(preparedRunOf(run));
     this.logger.warn(`run ${uuid} was recorded but never started: started it now`);
     return true;

@@ -5,6 +5,7 @@ import { inClientSpan, Metrics } from '@app/observability';
 import { CallAuditRepository, type ModelCallAttempt } from '@app/persistence';
 import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClients, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
+import { CallQuarantine } from './call-quarantine.service';
 
 /** A model call of a step: the request, and the provider that serves it (absent: DEFAULT_PROVIDER). */
 export type StepModelRequest = ModelRequest & { provider?: ModelProvider | null };
@@ -44,6 +45,7 @@ export class ModelCallService {
     private readonly calls: CallAuditRepository,
     private readonly metrics: Metrics,
     private readonly config: AppConfig,
+    private readonly quarantine: CallQuarantine,
   ) {}
 
   /** Asks the model, the attempt's start and end each written on its own. */
@@ -89,10 +91,16 @@ export class ModelCallService {
   /**
    * Sends the call whose `running` row went under `attempt`, in a span named by the GenAI semantic conventions
    * (`chat <model>`, gen_ai.* attributes) when tracing is on. Answered: its ended row, for the caller to write.
-   * Failed: the ended row written here, and the error thrown.
+   * Failed, or refused because earlier attempts died with their workers (RUN_QUARANTINED): the ended row
+   * written here, and the error thrown.
    */
-  send(context: StepContext, { provider, request, running }: ModelCallStart, attempt: number, scope: ActivityScope): Promise<AnsweredCall> {
+  async send(context: StepContext, { provider, request, running }: ModelCallStart, attempt: number, scope: ActivityScope): Promise<AnsweredCall> {
     const base = { ...running, attempt };
+    const refusal = await this.quarantine.ofModelCall(running.step_instance_uuid, running.turn, attempt);
+    if (refusal) {
+      await this.calls.recordModelCall({ ...base, status: 'failed', error_message: refusal.message, duration_ms: 0, finished_at: new Date() });
+      throw refusal;
+    }
     const system = nameOf(context, provider);
     const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.system': system, 'gen_ai.request.model': request.model, 'stepwise.run_uuid': context.run_uuid, 'stepwise.turn': running.turn };
     return inClientSpan(`chat ${request.model}`, attributes, async (span) => {

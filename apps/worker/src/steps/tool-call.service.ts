@@ -7,6 +7,7 @@ import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/provider
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, type ResolvedTool } from './agent-tools.service';
+import type { CallQuarantine } from './call-quarantine.service';
 import { newOutput } from './step-output';
 
 const BUILTIN_TIMEOUT_MS = 30_000;
@@ -34,6 +35,7 @@ export class ToolCallService {
     private readonly transcript: AgentTranscript,
     transports: ToolTransport[],
     private readonly metrics: Metrics,
+    private readonly quarantine: CallQuarantine,
   ) {
     this.transports = new Map(transports.map((transport) => [transport.kind, transport]));
   }
@@ -66,7 +68,13 @@ export class ToolCallService {
       await audit({ status: 'failed', input: args, output: null, error_message });
       return answer('failed', { error: error_message });
     }
-    await audit({ status: 'running', input: args, output: null, error_message: null });
+    const attempt = await audit({ status: 'running', input: args, output: null, error_message: null });
+    // A call whose earlier attempts died with their workers is not made again: this attempt ends refused.
+    const refusal = await this.quarantine.ofToolCall(context.instance_uuid, call.id, named.tool_name, attempt);
+    if (refusal) {
+      await audit({ status: 'failed', input: args, output: null, error_message: refusal.message });
+      throw refusal;
+    }
     const transport = context.dry_run ? 'dry_run' : tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
     let output: unknown;
     try {
@@ -106,9 +114,8 @@ export class ToolCallService {
       ...(fields.status === 'running' ? { finished_at: null, duration_ms: null } : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
       ...fields,
     });
-    const audit = async (fields: AttemptFields) => {
-      attempt = await this.calls.recordToolCall(record(fields));
-    };
+    /** Writes the attempt's row; the attempt it went under. */
+    const audit = async (fields: AttemptFields): Promise<number> => (attempt = await this.calls.recordToolCall(record(fields)));
     /** The answer put in the transcript; `ended`: with the attempt's end, written with it when its row says running. */
     const answer = async (status: ToolCallResult['status'], content: unknown, ended?: AttemptFields): Promise<ToolCallResult> => {
       const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };

@@ -2,8 +2,8 @@
 // idle_timeout_seconds. Each message is a turn (a walk from the entry node to END) run by the update's
 // handler; every `turns_per_execution` turns (or when Temporal suggests it) the run continues as new,
 // carrying the turn count and execution counters (the conversation's messages are in MySQL).
-import { allHandlersFinished, condition, ContinueAsNew, continueAsNew, workflowInfo } from '@temporalio/workflow';
-import { DEFAULT_IDLE_TIMEOUT_SECONDS, TURNS_PER_EXECUTION, type RunWorkflowResult } from '@app/contracts';
+import { allHandlersFinished, ApplicationFailure, condition, ContinueAsNew, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, RUN_QUARANTINED, TURNS_PER_EXECUTION, type RunWorkflowResult } from '@app/contracts';
 import type { ConversationInbox } from './conversation';
 import type { WalkPlan } from './graph/walk-plan';
 import { graphWalker } from './graph-walker';
@@ -20,6 +20,8 @@ export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: Co
   const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
   let turnsThisExecution = 0;
   let stopped: string | null = null;
+  /** A turn's call killed its workers (RUN_QUARANTINED): the conversation closes and the run ends failed. */
+  let quarantined: string | null = null;
   inbox.serve(input.conversation?.turns ?? 0, async (turn, content) => {
     await scope.bookkeeping.receiveMessage({ run_uuid: input.run_uuid, turn, content });
     counters.endRequested = false;
@@ -27,9 +29,11 @@ export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: Co
     turnsThisExecution += 1;
     stopped = outcome.stopped;
     const problem = walker.problemOf(outcome);
-    if (counters.endRequested || stopped) inbox.state.closing = true;
+    if (outcome.quarantined) quarantined = problem;
+    if (counters.endRequested || stopped || quarantined) inbox.state.closing = true;
     const reply = await scope.bookkeeping.answerTurn({ run_uuid: input.run_uuid, user_id: input.user_id, turn, output_id: outcome.last_output_id, closing: inbox.state.closing });
-    return { turn, reply, status: inbox.state.closing ? 'completed' : problem ? 'failed' : 'awaiting_input', ...(problem ? { error_message: problem } : {}) };
+    const status = quarantined ? 'failed' : inbox.state.closing ? 'completed' : problem ? 'failed' : 'awaiting_input';
+    return { turn, reply, status, ...(problem ? { error_message: problem } : {}) };
   });
   let idle = false;
   try {
@@ -55,6 +59,10 @@ export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: Co
     throw error;
   }
   await closeGraphSteps(scope, walker.tally);
+  if (quarantined) {
+    await finish(scope, 'failed', quarantined);
+    throw ApplicationFailure.nonRetryable(quarantined, RUN_QUARANTINED);
+  }
   if (stopped) return await finish(scope, 'stopped', stopped);
   return await finish(scope, 'completed', idle ? `Idle timeout: no message within ${idleSeconds} s` : null);
 }

@@ -25,6 +25,7 @@ async function walk(state: WalkState, start: Activation, turn: number | undefine
   if (start.loop?.walk) carryOver(state, start.loop.walk);
   for (let wave: Activation[] = [start]; wave.length && !state.stopped; ) {
     const activated = await runWave(state, wave);
+    if (state.quarantined) break;
     wave = distinct(activated);
     checkTimeout(state, wave.length > 0);
     if (!state.guard) continue;

@@ -1,7 +1,7 @@
 // A run that is not a conversation: one walk from its start (the entry step, a resumed run's step, or the
 // loop a continued execution picks up) to its end, then its status.
 import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation } from '@temporalio/workflow';
-import type { RunWorkflowResult } from '@app/contracts';
+import { RUN_QUARANTINED, type RunWorkflowResult } from '@app/contracts';
 import type { Activation, WalkPlan } from './graph/walk-plan';
 import { graphWalker } from './graph-walker';
 import { closeCancelled, closeGraphSteps, finish } from './run-end';
@@ -27,8 +27,13 @@ export async function runWalk(scope: RunScope, plan: WalkPlan): Promise<RunWorkf
   }
   if (plan.rowPerExecution) await closeGraphSteps(scope, walker.tally);
   const { stopped, guard, failures } = outcome;
-  if (stopped) return await finish(scope, 'stopped', stopped);
   const message = walker.problemOf(outcome);
+  if (outcome.quarantined) {
+    // Failed whatever else completed: resuming it would only run the call that killed the workers again.
+    await finish(scope, 'failed', message);
+    throw ApplicationFailure.nonRetryable(message, RUN_QUARANTINED);
+  }
+  if (stopped) return await finish(scope, 'stopped', stopped);
   if (!message) return await finish(scope, 'completed', null);
   // Outputs that stay readable (steps that completed, or were carried over from a parent run or an earlier
   // execution) make the run a partial success; a resume from the failed step reuses them.

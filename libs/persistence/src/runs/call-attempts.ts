@@ -101,6 +101,30 @@ export async function insertNextAttempt<End extends AttemptRow>(manager: EntityM
   return attempt;
 }
 
+/** An attempt whose worker died while it was in flight: left `running`, or closed as lost by a later attempt. */
+const DIED_IN_FLIGHT = `(status = 'running' OR error_message = ?)`;
+
+/** How many attempts of one call, before attempt `before`, died in flight with their worker. */
+export async function diedAttempts<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, instanceUuid: string, call: unknown, before: number): Promise<number> {
+  const table = manager.connection.getMetadata(kind.entity).tableName;
+  const [row] = (await manager.query(`SELECT COUNT(*) AS n FROM ${table} WHERE step_instance_uuid = ? AND ${kind.call.column} = ? AND attempt < ? AND ${DIED_IN_FLIGHT}`, [
+    instanceUuid,
+    call,
+    before,
+    LOST_ATTEMPT,
+  ])) as { n: number | string }[];
+  return Number(row.n);
+}
+
+/** The most attempts any one call (model or tool) of the run lost with their worker: a run-wide read for the reconciler. */
+export async function mostDiedAttempts(manager: EntityManager, runUuid: string): Promise<number> {
+  const perCall = [MODEL_CALLS, TOOL_CALLS].map(
+    (kind) => `SELECT COUNT(*) AS n FROM ${manager.connection.getMetadata(kind.entity).tableName} WHERE run_uuid = ? AND ${DIED_IN_FLIGHT} GROUP BY step_instance_uuid, ${kind.call.column}`,
+  );
+  const [row] = (await manager.query(`SELECT COALESCE(MAX(n), 0) AS n FROM (${perCall.join(' UNION ALL ')}) died`, [runUuid, LOST_ATTEMPT, runUuid, LOST_ATTEMPT])) as { n: number | string }[];
+  return Number(row.n);
+}
+
 /** Both of the above in one transaction (`manager` is its): the attempt the `running` row went under. */
 export async function startAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<number> {
   if (call.attempt === 1 && (await insertFirstAttempt(manager, kind, call))) return 1;

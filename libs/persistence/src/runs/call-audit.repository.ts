@@ -26,6 +26,15 @@ export abstract class CallAuditRepository {
   /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
   abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
   abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;
+  /**
+   * How many attempts of a model turn, or of a tool call, before attempt `before` died in flight with their
+   * worker (left running, or closed as lost): what decides a run's quarantine. Attempts that failed on their
+   * own are not counted.
+   */
+  abstract diedModelAttempts(instanceUuid: string, turn: number, before: number): Promise<number>;
+  abstract diedToolAttempts(instanceUuid: string, toolCallId: string, before: number): Promise<number>;
+  /** The most attempts any one call of the run lost with their worker (0 when none did). */
+  abstract mostDiedAttempts(runUuid: string): Promise<number>;
   /** The tokens the run's completed model calls used (what its budget counts). */
   abstract tokensUsed(runUuid: string): Promise<number>;
 }

@@ -1,10 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { CallAuditRepository } from './call-audit.repository';
 import {
+  diedAttempts,
   endWithAnswer,
   insertFirstAttempt,
   insertNextAttempt,
   MODEL_CALLS,
+  mostDiedAttempts,
   TOOL_CALLS,
   writeAttempt,
   type CallKind,
@@ -59,6 +61,18 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
   async completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null> {
     const row = await this.dataSource.manager.findOneBy(ToolCallEntity, { step_instance_uuid: instanceUuid, tool_call_id: toolCallId, status: 'completed' });
     return row && toolCallOf(row);
+  }
+
+  diedModelAttempts(instanceUuid: string, turn: number, before: number): Promise<number> {
+    return diedAttempts(this.dataSource.manager, MODEL_CALLS, instanceUuid, turn, before);
+  }
+
+  diedToolAttempts(instanceUuid: string, toolCallId: string, before: number): Promise<number> {
+    return diedAttempts(this.dataSource.manager, TOOL_CALLS, instanceUuid, toolCallId, before);
+  }
+
+  mostDiedAttempts(runUuid: string): Promise<number> {
+    return mostDiedAttempts(this.dataSource.manager, runUuid);
   }
 
   async tokensUsed(runUuid: string): Promise<number> {

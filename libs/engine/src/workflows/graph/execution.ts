@@ -1,7 +1,7 @@
 // One activation of a step, end to end: the guard rails, its execution row, the step's run, then the edges
 // its output takes (or its failure recorded, while the other branches go on).
 import { CancellationScope, ContinueAsNew, isCancellation, uuid4 } from '@temporalio/workflow';
-import { failureMessage, type EdgeDefinition, type StepResultRef, type StepContext, type StepDefinition } from '@app/contracts';
+import { failureMessage, isQuarantine, type EdgeDefinition, type StepResultRef, type StepContext, type StepDefinition } from '@app/contracts';
 import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from '../graph-routing';
 import { withinGuardRails } from './guard-rails';
 import { runStep } from './step-runs';
@@ -43,9 +43,11 @@ async function executeAs(state: WalkState, step: StepDefinition, activation: Act
       await CancellationScope.nonCancellable(() => scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
       throw error;
     }
-    // Seed 002: the error stays on the step's execution, and the other branches go on.
+    // Seed 002: the error stays on the step's execution, and the other branches go on; but a call that
+    // killed its workers stops the whole run (the walk starts nothing after this wave).
     state.tally.failed.add(step.uuid);
     state.failures.push(`Step "${step.name}" failed: ${failureMessage(error)}`);
+    if (isQuarantine(error)) state.quarantined = true;
     await scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
     return [];
   }

@@ -60,6 +60,8 @@ export interface GuardHit {
 /** How one walk ended; the last output is a conversational turn's reply. */
 export interface WalkOutcome {
   stopped: string | null;
+  /** A call of the walk was refused after killing its workers (RUN_QUARANTINED): the run ends failed. */
+  quarantined: boolean;
   guard: GuardHit | null;
   failures: string[];
   last_output_id: string | null;

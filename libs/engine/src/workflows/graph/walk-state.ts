@@ -20,6 +20,8 @@ export interface WalkState {
   waveSize: number;
   failures: string[];
   stopped: string | null;
+  /** A step failed with RUN_QUARANTINED: the walk starts nothing more, and the run ends failed. */
+  quarantined: boolean;
   guard: GuardHit | null;
   lastOutput: string | null;
   /** Where the guard rails count from: the walk's start, or the last hand-off to a person. */
@@ -38,6 +40,7 @@ export function walkState(scope: RunScope, plan: WalkPlan, executions: Map<strin
     waveSize: 0,
     failures: [],
     stopped: null,
+    quarantined: false,
     guard: null,
     lastOutput: null,
     budgetFrom: 0,
@@ -60,6 +63,7 @@ export function beginWalk(state: WalkState, turn: number | undefined): void {
   state.turn = turn;
   state.failures = [];
   state.stopped = null;
+  state.quarantined = false;
   state.guard = null;
   state.lastOutput = null;
   restartGuardRails(state);
@@ -92,4 +96,4 @@ export function loopCarry(state: WalkState, context: StepContext): LoopCarry {
   });
 }
 
-export const outcomeOf = (state: WalkState): WalkOutcome => ({ stopped: state.stopped, guard: state.guard, failures: state.failures, last_output_id: state.lastOutput });
+export const outcomeOf = (state: WalkState): WalkOutcome => ({ stopped: state.stopped, quarantined: state.quarantined, guard: state.guard, failures: state.failures, last_output_id: state.lastOutput });
