@@ -25,13 +25,13 @@ detach() {
 
 pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
 
-# wait_until DEADLINE_SECONDS DESCRIPTION PID_OR_EMPTY COMMAND...: polls COMMAND until it succeeds. Fails
-# at the deadline, or at once if PID (the server being waited for) has exited.
+# wait_until DEADLINE_SECONDS DESCRIPTION PIDS_OR_EMPTY COMMAND...: polls COMMAND until it succeeds. Fails
+# at the deadline (1), or at once if one of PIDS (the servers being waited for, space-separated) has exited (2).
 wait_until() {
-  local deadline="$1" what="$2" pid="$3"; shift 3
+  local deadline="$1" what="$2" pids="$3" pid; shift 3
   local start=$SECONDS
   until "$@" >/dev/null 2>&1; do
-    if [ -n "$pid" ] && ! pid_alive "$pid"; then return 2; fi
+    for pid in $pids; do pid_alive "$pid" || return 2; done
     if (( SECONDS - start >= deadline )); then return 1; fi
     sleep 0.5
   done
