@@ -65,6 +65,8 @@ restart_exited() {
     if [ -n "${restart_at[$name]:-}" ]; then
       (( SECONDS >= restart_at[$name] )) || continue
       unset "restart_at[$name]"
+      # Ctrl-C reaches every process of the terminal's group at once: one that died of it is not restarted.
+      [ -n "$stopping" ] && return 0
       launch "$name"
       say "started the $name again (pid ${child_pid[$name]})"
       continue
