@@ -1,6 +1,7 @@
 // The run workflow must replay the histories of runs started by earlier versions: a worker deployed in
 // the middle of a run picks it up from its history. test/fixtures/histories holds one history per path
-// through the workflow (tools, stop, failure, cancel); a change that cannot replay them needs `patched()`
+// through the workflow (tools, stop, failure, cancel), and assistant sessions' (assistant-v1-*: before they
+// stayed open; assistant-session-*: one per execution); a change that cannot replay them needs `patched()`
 // (or, before any release, a deliberate re-recording: STEPWISE_RECORD_HISTORIES=1 rewrites them, or a list
 // of scenario names records those).
 import { randomUUID } from 'node:crypto';
@@ -15,7 +16,9 @@ import { useStack, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
 import { aliasesFor, loadWorkflowBundle } from './support/workflow-bundle';
 import { temporalDataConverter } from '../libs/config/src';
-import { decryptedHistory } from './support/temporal-history';
+import { decryptedHistory, executionHistories } from './support/temporal-history';
+import { chainCandidate, clarifier, newSession, sendMessage } from './support/assistant';
+import { assistantWorkflowId } from '../libs/contracts/src';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'histories');
 // "1" records every scenario; a comma-separated list records those only (a new path, without touching the rest).
@@ -145,6 +148,29 @@ describe('Run workflow replay', () => {
       }
     } finally {
       await tools.close();
+    }
+  });
+
+  it('replays a fresh assistant session across its executions (asked, saved, failed, edited), recorded as assistant-session-<n>', async () => {
+    const session = await newSession(stack.user);
+    const say = async (text: string) => (await sendMessage(stack.user, session, text)).done;
+    const candidate = chainCandidate();
+    stack.model.script(clarifier.asks('Which language?'));
+    await say('Summarise');
+    stack.model.script(clarifier.ready(), reply.json(candidate));
+    await say('English');
+    stack.model.script(clarifier.ready(), ...[0, 1, 2, 3].map(() => reply.json(chainCandidate(undefined, true))));
+    await say('add a translation');
+    stack.model.script(clarifier.ready(), reply.json({ ...candidate, description: 'edited' }));
+    await say('just describe it better');
+    stack.model.assertDone();
+    stack.model.reset();
+    // Two turns an execution in the specs: the first continued as new after the save.
+    const histories = await executionHistories(assistantWorkflowId(session));
+    expect(histories.length).toBeGreaterThanOrEqual(2);
+    for (const [i, history] of histories.entries()) {
+      await expect(replay(history, `${assistantWorkflowId(session)}#${i}`, stack.api.config)).resolves.toBeUndefined();
+      if (recording('assistant-session')) writeFileSync(path.join(FIXTURES, `assistant-session-${i + 1}.json`), toFixture(decryptedHistory(history, stack.api.config.security.keyring)));
     }
   });
 
