@@ -1,10 +1,12 @@
 // The assistant's page in a real headless browser (Debian's chromium driven by puppeteer-core): a person
-// pastes a key, asks, sees the question stream in, answers, and sees the workflow saved with a link to run it.
+// pastes a key, asks, sees the question stream in, answers, and sees the workflow saved with a link to run
+// it; then asks for a change and sees the same workflow edited.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chainCandidate, clarifier } from './support/assistant';
+import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
 
@@ -73,6 +75,35 @@ describe('The assistant page', () => {
     await waitForText(page, '#run-status', 'run ');
     const runUuid = /run ([0-9a-f-]{36})/.exec((await texts(page, '#run-status'))[0])![1];
     expect((await stack.waitForRun(runUuid)).status).toBe('completed');
+    await page.close();
+  });
+
+  it('goes on after the save: "add a step" shows the same workflow edited, with its new step', async () => {
+    const page = await browser.newPage();
+    await page.goto(stack.api.baseUrl.replace('/api/v1', '/assistant'));
+    await page.type('#key', stack.user.key!);
+    await page.click('#begin');
+    const candidate = chainCandidate();
+    stack.model.script(clarifier.ready(), reply.json(candidate));
+    await send(page, 'Summarise the articles I send, then translate the summary');
+    await waitForText(page, '#workflow-name', '(saved)');
+    const uuid = await page.$eval('#run', (link) => (link as HTMLElement).dataset.workflow ?? '');
+    expect(await page.$eval('#message', (input) => (input as HTMLInputElement).placeholder)).toBe(`Ask for a change to ${candidate.name}`);
+
+    const shorten = llmStep({ name: 'shorten', system_prompt: `Shorten <<step_output.${candidate.steps[1].uuid}>>` });
+    stack.model.script(clarifier.ready('Summarise, translate, then shorten'), reply.json({ ...candidate, steps: [...candidate.steps, shorten] }));
+    await send(page, 'add a step that shortens the translation');
+    await waitForText(page, '#workflow-name', '(saved, edited)');
+
+    expect(await texts(page, '#steps li')).toEqual(['summarise — custom_llm', 'translate — custom_llm', 'shorten — custom_llm']);
+    expect(await texts(page, '#edges li')).toEqual(['summarise → translate', 'translate → shorten']);
+    expect(await page.$eval('#run', (link) => (link as HTMLElement).dataset.workflow)).toBe(uuid);
+    expect((await texts(page, '#log > div')).slice(-7)).toEqual([
+      'you: add a step that shortens the translation',
+      ...['clarification', 'workflow_generation', 'validation', 'dry_run', 'saving', 'completed'].map((stage) => `stage: ${stage}`),
+    ]);
+    expect((await stack.user.get(`/workflows/${uuid}/details`)).body.steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate', 'shorten']);
+    expect(await page.$eval('#send', (button) => (button as HTMLButtonElement).disabled)).toBe(false);
     await page.close();
   });
 });
