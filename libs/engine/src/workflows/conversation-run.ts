@@ -6,7 +6,7 @@ import { allHandlersFinished, ApplicationFailure, condition, ContinueAsNew, cont
 import { DEFAULT_IDLE_TIMEOUT_SECONDS, RUN_QUARANTINED, TURNS_PER_EXECUTION, type RunWorkflowResult } from '@app/contracts';
 import type { ConversationInbox } from './conversation';
 import type { WalkPlan } from './graph/walk-plan';
-import { graphWalker } from './graph-walker';
+import { graphWalker } from './graph/walker';
 import { closeCancelled, closeGraphSteps, finish } from './run-end';
 import type { RunScope, RunWorkflowFn } from './run-scope';
 

@@ -1,6 +1,6 @@
 // The run workflow: walks a snapshot of the definition and runs each step as activities. It holds no data
 // of its own beyond references; every write goes through an activity. A chain and a graph take the same
-// walk (graph-walker.ts); a conversational graph walks once per message (conversation-run.ts).
+// walk (graph/walker.ts); a conversational graph walks once per message (conversation-run.ts).
 import { upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { PreparedRun, RunWorkflowInput, RunWorkflowResult } from '@app/contracts';
 import { budgetGate } from './budget';

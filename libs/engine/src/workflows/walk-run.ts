@@ -3,7 +3,7 @@
 import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation } from '@temporalio/workflow';
 import { RUN_QUARANTINED, type RunWorkflowResult } from '@app/contracts';
 import type { Activation, WalkPlan } from './graph/walk-plan';
-import { graphWalker } from './graph-walker';
+import { graphWalker } from './graph/walker';
 import { closeCancelled, closeGraphSteps, finish } from './run-end';
 import type { RunScope } from './run-scope';
 

@@ -2,7 +2,7 @@
 // its output takes (or its failure recorded, while the other branches go on).
 import { CancellationScope, ContinueAsNew, isCancellation, uuid4 } from '@temporalio/workflow';
 import { failureMessage, isQuarantine, type EdgeDefinition, type StepResultRef, type StepContext, type StepDefinition } from '@app/contracts';
-import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from '../graph-routing';
+import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from './routing';
 import { withinGuardRails } from './guard-rails';
 import { runStep } from './step-runs';
 import type { Activation } from './walk-plan';

@@ -1,5 +1,5 @@
 import type { EdgeDefinition, GraphDefinition } from '@app/contracts';
-import { afterToolCalls, conditionalEdges, edgesFrom, nextTargets, routeChoices, toolHandOffEdge } from './graph-routing';
+import { afterToolCalls, conditionalEdges, edgesFrom, nextTargets, routeChoices, toolHandOffEdge } from './routing';
 
 let count = 0;
 const edge = (source: string, target: string | null, fields: Partial<EdgeDefinition> = {}): EdgeDefinition => ({

@@ -3,7 +3,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { TranscriptRef, CustomAgentStep, EdgeDefinition, StepResultRef, LoopingStep, StepContext, StepDefinition, ToolExecutorStep, ToolHandoff } from '@app/contracts';
 import { agentTurns } from '../agent-turns';
-import { afterToolCalls, nextTargets } from '../graph-routing';
+import { afterToolCalls, nextTargets } from './routing';
 import { runHumanInput } from '../human-input-step';
 import { runLoop } from '../loop-step';
 import type { Activation } from './walk-plan';

@@ -1,12 +1,12 @@
 // The one walk every run takes. A graph run walks its edges; a chain walks the graph of ALWAYS edges from
 // each step to the next (chainAsGraph), so the same code runs both: only where a step's execution is
-// recorded and which guard rails apply differ, and the plan says which. The steps live in graph/: the
+// recorded and which guard rails apply differ, and the plan says which. Its parts live beside it: the
 // walk's state, one activation's execution, each step type's run, the guard rails.
-import { execute } from './graph/execution';
-import { checkTimeout, handToPerson } from './graph/guard-rails';
-import { problemOf, type Activation, type WalkOutcome, type WalkPlan } from './graph/walk-plan';
-import { beginWalk, carryOver, outcomeOf, walkState, type WalkState } from './graph/walk-state';
-import type { RunScope } from './run-scope';
+import { execute } from './execution';
+import { checkTimeout, handToPerson } from './guard-rails';
+import { problemOf, type Activation, type WalkOutcome, type WalkPlan } from './walk-plan';
+import { beginWalk, carryOver, outcomeOf, walkState, type WalkState } from './walk-state';
+import type { RunScope } from '../run-scope';
 
 /**
  * The walk goes in waves: the steps activated run in parallel, then the edges out of each completed one
