@@ -4,6 +4,7 @@ import { OneTripPool, RunRepository, StepRepository } from '@app/persistence';
 import { AgentStepService } from '../../../apps/worker/src/steps/agent-step.service';
 import { GraphService } from '../../../apps/worker/src/steps/graph.service';
 import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
+import { LoopService } from '../../../apps/worker/src/steps/loop.service';
 import { StopCheckerService } from '../../../apps/worker/src/steps/stop-checker.service';
 import { StructuredOutputService } from '../../../apps/worker/src/steps/structured-output.service';
 import { ToolCallService } from '../../../apps/worker/src/steps/tool-call.service';
@@ -30,6 +31,7 @@ export async function setUpStepServices() {
     toolCalls: app.get(ToolCallService),
     stopChecker: app.get(StopCheckerService),
     graph: app.get(GraphService),
+    loops: app.get(LoopService),
     /** After each spec: every scripted answer was asked for and nothing else; the next spec starts clean even if not. */
     expectModelDone() {
       try {

@@ -6,8 +6,16 @@ import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type StepResultRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
 import { predicateMet } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
+import { StepError } from './step-error';
 import { StepInputService } from './step-input.service';
 import { completedOutput, newOutput, refOf, type StoredOutput } from './step-output';
+
+/**
+ * The most a for_each's output may gather from its iterations (up to 10,000 of them, each an answer of up
+ * to 32,768 tokens): read, parsed and written again in one activity, more would take a worker's bounded heap
+ * (256 MB) with it, and a default MariaDB could not store it anyway (one statement: 16 MiB, the text twice).
+ */
+export const LOOP_OUTPUT_MAX_BYTES = 8 * 1024 * 1024;
 
 @Injectable()
 export class LoopService {
@@ -43,6 +51,7 @@ export class LoopService {
     const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const loop = step.loop!;
+    if (loop.type === 'for_each') await this.assertGatherable(context, step);
     const outputs = await this.outputs.executionOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
     await this.steps.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
     // repeat_until's output is its last iteration's: referenced, not copied.
@@ -53,5 +62,13 @@ export class LoopService {
     const output = newOutput(context, loop.type === 'for_each' ? outputs.map((item) => item.raw_data) : null);
     await this.steps.completeStep(context.instance_uuid, output);
     return refOf(output);
+  }
+
+  /** A for_each whose iterations' outputs weigh more than LOOP_OUTPUT_MAX_BYTES fails for good, its iterations' outputs kept. */
+  private async assertGatherable(context: StepContext, step: LoopingStep): Promise<void> {
+    const bytes = await this.outputs.executionOutputBytes(context.instance_uuid);
+    if (bytes <= LOOP_OUTPUT_MAX_BYTES) return;
+    const mib = (n: number) => (n / 2 ** 20).toFixed(1);
+    throw new StepError('LoopOutputTooLarge', `step "${step.name}": its iterations' outputs hold ${mib(bytes)} MiB, more than the ${mib(LOOP_OUTPUT_MAX_BYTES)} MiB a for_each may gather into its output; each iteration's output stays readable`);
   }
 }

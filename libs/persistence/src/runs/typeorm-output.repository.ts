@@ -46,6 +46,14 @@ export class TypeormOutputRepository extends OutputRepository {
     return this.completedExecutions({ parent_instance_uuid: parentInstanceUuid }, limit);
   }
 
+  async executionOutputBytes(parentInstanceUuid: string): Promise<number> {
+    const [row] = (await this.dataSource.query(
+      "SELECT COALESCE(SUM(o.size_bytes), 0) AS n FROM workflow_step_instances i JOIN step_outputs o ON o.uuid = i.output_id WHERE i.parent_instance_uuid = ? AND i.status = 'completed'",
+      [parentInstanceUuid],
+    )) as { n: number | string }[];
+    return Number(row.n);
+  }
+
   async storeOutput(output: NewOutput): Promise<void> {
     await runTransaction(this.dataSource, (manager) => manager.insert(StepOutputEntity, output as never));
   }
