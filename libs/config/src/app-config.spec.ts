@@ -34,6 +34,14 @@ describe(`${loadConfig.name} WORKER_MAX_CACHED_WORKFLOWS`, () => {
   });
 });
 
+describe(`${loadConfig.name} POISON_ATTEMPTS_LIMIT`, () => {
+  it('quarantines a run after 3 workers died on one call by default, and takes no limit below 1', () => {
+    expect(loadConfig(env({})).worker.poisonAttemptsLimit).toBe(3);
+    expect(loadConfig(env({ POISON_ATTEMPTS_LIMIT: '1' })).worker.poisonAttemptsLimit).toBe(1);
+    expect(() => loadConfig(env({ POISON_ATTEMPTS_LIMIT: '0' }))).toThrow(new ConfigError('POISON_ATTEMPTS_LIMIT must be a positive integer, got "0"'));
+  });
+});
+
 describe(`${loadConfig.name} schedules`, () => {
   it('caps schedules per workflow and per user, and keeps the floor between fires within a day', () => {
     expect(loadConfig(env({})).quotas).toMatchObject({ scheduleMinIntervalSeconds: 60, maxSchedulesPerWorkflow: 10, maxSchedulesPerUser: 100 });
