@@ -5,6 +5,7 @@
 import { assistantWorkflowId } from '../libs/contracts/src';
 import { chainCandidate, clarifier, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
 import { llmStep } from './support/factories';
+import { McpTestClient, type Structured } from './support/mcp-client';
 import { reply } from './support/model-fake';
 import type { SseEvent } from './support/sse';
 import { useStack, type Stack } from './support/stack';
@@ -161,6 +162,36 @@ describe('The assistant keeps the conversation', () => {
     expect(await sendMessage(stack.user, session, 'hello?')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
     expect(stack.model.requests).toHaveLength(2);
     expect((await stack.user.get(`/workflows/${uuid}`)).status).toBe(404);
+  });
+
+  it('over MCP: a message answers its turn\'s events and whether the session is open', async () => {
+    const mcp = await McpTestClient.connect(stack.user);
+    try {
+      const started = await mcp.ok('start_assistant_session', { mode: 'create' });
+      expect(started).toMatchObject({ mode: 'create', stage: 'clarification', is_open: true });
+      const send = (text: string) => mcp.ok('send_assistant_message', { session_uuid: started.uuid, text });
+      const shapes = (answer: Structured) => answer.events.map((data: Record<string, unknown>) => shapeOf({ id: 0, data }));
+
+      stack.model.script(clarifier.ready(), reply.json(chainCandidate()));
+      const built = await send('Summarise what I send, then translate it');
+      expect(built).toMatchObject({ turn_finished: true, session: { is_open: true, stage: 'completed' } });
+      expect(shapes(built)).toEqual(SAVED_AT_FIRST_ATTEMPT);
+      const uuid = built.session.workflow_uuid;
+
+      stack.model.script(clarifier.ready(), reply.json(await withStepAdded(uuid)));
+      const edited = await send('add a step');
+      expect(edited.events[edited.events.length - 2]).toMatchObject({ response_type: 'WORKFLOW', workflow_uuid: uuid, is_edit: true });
+      expect(edited.session).toMatchObject({ is_open: true, workflow_uuid: uuid });
+
+      expect((await stack.user.delete(`/workflows/${uuid}`)).status).toBe(204);
+      const closed = await send('and another');
+      expect(shapes(closed)).toEqual(['STATUS_CHANGE:completed>failed', 'ERROR']);
+      expect(closed).toMatchObject({ turn_finished: true, session: { is_open: false }, events: [{}, { error: { error_code: 'SOURCE_DELETED', is_recoverable: false } }] });
+      expect(await mcp.ok('get_assistant_session', { session_uuid: started.uuid })).toMatchObject({ is_open: false, stage: 'failed' });
+      expect(await mcp.call('send_assistant_message', { session_uuid: started.uuid, text: 'hello?' })).toMatchObject({ isError: true, structured: { code: 'ASSISTANT_CLOSED' } });
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('answers 60 turns in one session, continuing as new between turns, with the last 10 exchanges reaching the model', async () => {

@@ -87,8 +87,8 @@ describe('The assistant page', () => {
     stack.model.script(clarifier.ready(), reply.json(candidate));
     await send(page, 'Summarise the articles I send, then translate the summary');
     await waitForText(page, '#workflow-name', '(saved)');
-    const uuid = await page.$eval('#run', (link) => (link as HTMLElement).dataset.workflow ?? '');
-    expect(await page.$eval('#message', (input) => (input as HTMLInputElement).placeholder)).toBe(`Ask for a change to ${candidate.name}`);
+    const uuid = await page.$eval('#run', (link) => link.getAttribute('data-workflow'));
+    expect(await page.$eval('#message', (input) => input.getAttribute('placeholder'))).toBe(`Ask for a change to ${candidate.name}`);
 
     const shorten = llmStep({ name: 'shorten', system_prompt: `Shorten <<step_output.${candidate.steps[1].uuid}>>` });
     stack.model.script(clarifier.ready('Summarise, translate, then shorten'), reply.json({ ...candidate, steps: [...candidate.steps, shorten] }));
@@ -97,13 +97,13 @@ describe('The assistant page', () => {
 
     expect(await texts(page, '#steps li')).toEqual(['summarise — custom_llm', 'translate — custom_llm', 'shorten — custom_llm']);
     expect(await texts(page, '#edges li')).toEqual(['summarise → translate', 'translate → shorten']);
-    expect(await page.$eval('#run', (link) => (link as HTMLElement).dataset.workflow)).toBe(uuid);
+    expect(await page.$eval('#run', (link) => link.getAttribute('data-workflow'))).toBe(uuid);
     expect((await texts(page, '#log > div')).slice(-7)).toEqual([
       'you: add a step that shortens the translation',
       ...['clarification', 'workflow_generation', 'validation', 'dry_run', 'saving', 'completed'].map((stage) => `stage: ${stage}`),
     ]);
     expect((await stack.user.get(`/workflows/${uuid}/details`)).body.steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate', 'shorten']);
-    expect(await page.$eval('#send', (button) => (button as HTMLButtonElement).disabled)).toBe(false);
+    expect(await page.$eval('#send', (button) => button.hasAttribute('disabled'))).toBe(false);
     await page.close();
   });
 });

@@ -19,6 +19,9 @@ const TOOL_NAMES = [
   'list_step_types',
   'get_step_type',
   'list_tools',
+  'start_assistant_session',
+  'send_assistant_message',
+  'get_assistant_session',
 ];
 
 const humanStep = () => ({ uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Approve?' });

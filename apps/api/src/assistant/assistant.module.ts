@@ -3,11 +3,13 @@ import { AppConfig } from '@app/config';
 import { AssistantController } from './assistant.controller';
 import { AssistantPageController } from './assistant-page.controller';
 import { AssistantService } from './assistant.service';
+import { AssistantTurns } from './assistant-turns';
 import { StreamSlots } from './stream-slots';
 
-/** Seed 003's assistant: sessions, their messages and events (SSE), and the page to talk to it. */
+/** Seed 003's assistant: sessions, their messages and events (SSE), and the page to talk to it; its turns for the MCP tools. */
 @Module({
   controllers: [AssistantController, AssistantPageController],
-  providers: [AssistantService, { provide: StreamSlots, useFactory: (config: AppConfig) => new StreamSlots(config.assistant.maxStreamsPerKey), inject: [AppConfig] }],
+  providers: [AssistantService, AssistantTurns, { provide: StreamSlots, useFactory: (config: AppConfig) => new StreamSlots(config.assistant.maxStreamsPerKey), inject: [AppConfig] }],
+  exports: [AssistantTurns],
 })
 export class AssistantModule {}

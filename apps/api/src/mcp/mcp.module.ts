@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AssistantModule } from '../assistant/assistant.module';
 import { DefinitionsModule } from '../definitions.module';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module';
 import { RunsModule } from '../runs/runs.module';
@@ -11,7 +12,7 @@ import { ToolListing } from './tool-listing';
 
 /** stepwise as an MCP server (/mcp) and seed 003's HTTP shims; StepwiseToolsService is exported for in-process callers. */
 @Module({
-  imports: [DefinitionsModule, RunsModule, ToolsModule, SchedulesModule, McpServersModule],
+  imports: [DefinitionsModule, RunsModule, ToolsModule, SchedulesModule, McpServersModule, AssistantModule],
   controllers: [McpController, McpShimController],
   providers: [StepwiseToolsService, ToolListing],
   exports: [StepwiseToolsService],

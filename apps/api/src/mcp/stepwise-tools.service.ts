@@ -1,10 +1,12 @@
 // Stepwise's own tools, one implementation for every front: the MCP server (/mcp), the HTTP shims
 // (/api/v1/mcp/tools and /invoke) and in-process callers. Each tool calls the service its REST route calls.
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DomainError, ErrorCode, requireJsonObject, schemaIssues, throwIssues } from '@app/domain';
+import { AssistantTurns } from '../assistant/assistant-turns';
 import { RunsService } from '../runs/runs.service';
 import { SchedulesService } from '../schedules/schedules.service';
 import { WorkflowsService } from '../workflow-definitions/workflows.service';
+import { assistantTools } from './assistant-tools';
 import { catalogTools } from './catalog-tools';
 import { runTools } from './run-tools';
 import type { StepwiseTool, ToolDescriptor, ToolResult } from './stepwise-tool';
@@ -18,8 +20,9 @@ const asJson = (value: unknown): ToolResult => JSON.parse(JSON.stringify(value ?
 export class StepwiseToolsService {
   private readonly tools: Map<string, StepwiseTool>;
 
-  constructor(workflows: WorkflowsService, schedules: SchedulesService, runs: RunsService, listing: ToolListing) {
-    const tools = [...workflowTools(workflows, schedules), ...runTools(runs), ...catalogTools(listing)];
+  /** `turns`: the API's assistant (absent in the worker, whose assistant calls these tools itself). */
+  constructor(workflows: WorkflowsService, schedules: SchedulesService, runs: RunsService, listing: ToolListing, @Optional() turns?: AssistantTurns) {
+    const tools = [...workflowTools(workflows, schedules), ...runTools(runs), ...catalogTools(listing), ...(turns ? assistantTools(turns) : [])];
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
   }
 
