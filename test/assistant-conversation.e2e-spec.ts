@@ -194,6 +194,21 @@ describe('The assistant keeps the conversation', () => {
     }
   });
 
+  it('runs at most 8 tool calls of one model answer: the rest are answered refused, so a turn\'s history stays bounded', async () => {
+    const session = await newSession(stack.user);
+    const calls = Array.from({ length: 11 }, (_, i) => ({ name: 'get_step_type', arguments: { type: 'custom_llm' }, id: `call_many_${i}` }));
+    stack.model.script(clarifier.ready(), reply.toolCalls(calls), reply.json(chainCandidate()));
+    expect((await say(session, 'Summarise')).map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
+
+    const answers = stack.model.requests[2].body.messages.filter((m) => m.role === 'tool');
+    expect(answers.map((m) => m.tool_call_id).sort()).toEqual(calls.map((call) => call.id).sort());
+    const refused = answers.filter((m) => m.content?.includes('TOO_MANY_TOOL_CALLS')).map((m) => m.tool_call_id);
+    expect(refused.sort()).toEqual(['call_many_10', 'call_many_8', 'call_many_9']);
+    const history = await (await stack.temporal()).workflow.getHandle(assistantWorkflowId(session)).fetchHistory();
+    const toolActivities = history.events!.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callAssistantTool');
+    expect(toolActivities).toHaveLength(8);
+  });
+
   it('answers 60 turns in one session, continuing as new between turns, with the last 10 exchanges reaching the model', async () => {
     const session = await newSession(stack.user);
     let saved: string | null = null;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { candidateOf, checkCandidate, issuesFeedback } from './candidate';
-import { parseClarification, recentConversation } from './clarification';
+import { clarificationContext, parseClarification, recentConversation } from './clarification';
+import { definitionFingerprint, generationRequest, lastCorrection } from './generation';
 
 const llm = (name: string, extra: Record<string, unknown> = {}) => ({ uuid: randomUUID(), type: 'custom_llm', name, model: 'm', system_prompt: 'p', ...extra });
 const policy = { allowed: [], maxMaxTokens: 100_000 };
@@ -50,5 +51,46 @@ describe(checkCandidate.name, () => {
     expect(issues({ name: 'x', steps: [llm('a')] }, ['other'])).toEqual(['MODEL_NOT_ALLOWED steps[0].model']);
     expect(issues({ name: 'x', steps: Array.from({ length: 51 }, (_, i) => llm(`s${i}`)) })).toEqual(['VALIDATION_FAILED steps']);
     expect(issuesFeedback([{ code: 'UNKNOWN_TOOL' as never, field: 'steps[0].tools[1]', message: 'no tool' }])).toContain('- UNKNOWN_TOOL at steps[0].tools[1]: no tool');
+  });
+});
+
+describe(generationRequest.name, () => {
+  const definition = { uuid: 'w1', name: 'digest', steps: [{ name: 'summarise' }] };
+
+  it('opens with the intent, then the workflow it starts from as it is now, then the attempt a failed turn left', () => {
+    expect(generationRequest('Summarise', null)).toBe('What the workflow must do:\nSummarise');
+    const edit = generationRequest('Add a step', { as: 'edit', workflow_uuid: 'w1', definition });
+    expect(edit).toContain('Start from workflow w1 as it is now');
+    expect(edit).toContain('your answer replaces it whole');
+    expect(edit).toContain(JSON.stringify(definition));
+    expect(generationRequest('Copy', { as: 'copy', workflow_uuid: 'w1', definition })).toContain('saved as a new workflow, so give new uuids');
+    const failed = generationRequest('Summarise', null, { candidate: { name: 'bad' }, problems: 'it broke' });
+    expect(failed.split('\n\n')).toEqual(['What the workflow must do:\nSummarise', 'Your last attempt was not saved: it broke\nGo on from it (below) with what the person said since, and fix those problems:\n{"name":"bad"}']);
+  });
+});
+
+describe(definitionFingerprint.name, () => {
+  it('is the same for the same definition whatever its key order, and differs for any change', () => {
+    expect(definitionFingerprint({ a: 1, b: { c: [1, 2] } })).toBe(definitionFingerprint({ b: { c: [1, 2] }, a: 1 }));
+    expect(definitionFingerprint({ a: 1, b: { c: [1, 2] } })).not.toBe(definitionFingerprint({ a: 1, b: { c: [2, 1] } }));
+    expect(definitionFingerprint({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe(lastCorrection.name, () => {
+  it('answers the correction a generation ended on, and nothing when it ended on the model or its opening', () => {
+    const opening = [{ role: 'system' as const, content: 'p' }, { role: 'user' as const, content: 'request' }];
+    expect(lastCorrection(opening)).toBeNull();
+    expect(lastCorrection([...opening, { role: 'assistant', content: '{}' }])).toBeNull();
+    expect(lastCorrection([...opening, { role: 'assistant', content: '{}' }, { role: 'user', content: 'fix it' }])).toBe('fix it');
+  });
+});
+
+describe(clarificationContext.name, () => {
+  it('tells the clarifier when the person is changing a saved workflow, and when the last attempt failed', () => {
+    expect(clarificationContext('', false, false)).toContain('(nothing yet)');
+    expect(clarificationContext('x', true, false)).toContain('The workflow has been saved');
+    expect(clarificationContext('x', false, true)).toContain('The last attempt to write the workflow failed');
+    expect(clarificationContext('x', false, false)).not.toMatch(/saved|failed/);
   });
 });
