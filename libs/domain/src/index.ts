@@ -1,7 +1,6 @@
 // Pure domain logic: plain functions over the contracts' types, no framework, database or provider.
-// placeholders/ and outputs/summary are dependency-free; definition/ (ajv) and conditions/ (jsonpath-plus,
-// whose Node build loads node:vm) are not, so Temporal workflow code must import the former by path, never
-// this barrel.
+// placeholders/ and outputs/summary are dependency-free; definition/ (ajv) and conditions/ (re2js) are
+// not, so Temporal workflow code must import the former by path, never this barrel.
 export * from './errors';
 export * from './json-object';
 export * from './definition';
