@@ -1,9 +1,9 @@
 // The assistant keeps the conversation (#34): after a save the next message edits what it saved, after a
 // failure a person can act on the next message goes on from it, an edit made elsewhere is the next turn's
-// starting point and is never overwritten, a deleted workflow closes the session, and a long session keeps
-// answering across its continue-as-new executions with the last 10 exchanges reaching the model.
-import { assistantWorkflowId } from '../libs/contracts/src';
-import { chainCandidate, clarifier, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
+// starting point and is never overwritten, a deleted workflow or a long silence closes the session, and a
+// long session keeps answering across its continue-as-new executions with the last 10 exchanges sent.
+import { ASSISTANT_WORKFLOW_TYPE, assistantWorkflowId, type AssistantSessionInput } from '../libs/contracts/src';
+import { chainCandidate, clarifier, followEvents, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
 import { llmStep } from './support/factories';
 import { McpTestClient, type Structured } from './support/mcp-client';
 import { reply } from './support/model-fake';
@@ -162,6 +162,23 @@ describe('The assistant keeps the conversation', () => {
     expect(await sendMessage(stack.user, session, 'hello?')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
     expect(stack.model.requests).toHaveLength(2);
     expect((await stack.user.get(`/workflows/${uuid}`)).status).toBe(404);
+  });
+
+  it('closes once no message came for its idle time: a follower is told why, and the next message is refused', async () => {
+    const { session, uuid } = await built();
+    // The product waits a day (ASSISTANT_IDLE_TIMEOUT_SECONDS): this session's workflow is started again as
+    // the API starts it, with the input's idle_timeout_seconds at one second.
+    const client = await stack.temporal();
+    const workflowId = assistantWorkflowId(session);
+    await client.workflow.getHandle(workflowId).terminate('restarted with a short idle time');
+    const input: AssistantSessionInput = { session_uuid: session, user_id: stack.user.userId, mode: 'create', source_workflow_uuid: null, idle_timeout_seconds: 1, continued: { turns: 1, target_uuid: uuid } };
+    const handle = await client.workflow.start(ASSISTANT_WORKFLOW_TYPE, { workflowId, taskQueue: stack.api.config.temporal.taskQueue, args: [input] });
+    await handle.result();
+
+    const events = await (await followEvents(stack.user, session, SAVED_AT_FIRST_ATTEMPT.length)).done;
+    expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ response_type: 'ERROR', is_final: true, error: expect.objectContaining({ error_code: 'SESSION_IDLE', is_recoverable: false, message: expect.stringContaining('No message for 1 seconds') }) })]);
+    expect(await sessionView(session)).toMatchObject({ is_open: false, stage: 'completed' });
+    expect(await sendMessage(stack.user, session, 'still there?')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
   });
 
   it('over MCP: a message answers its turn\'s events and whether the session is open', async () => {

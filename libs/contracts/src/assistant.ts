@@ -43,6 +43,8 @@ export interface AssistantSessionInput {
   source_workflow_uuid: string | null;
   /** How long a model call may go without a heartbeat before Temporal retries it on another worker. */
   heartbeat_timeout_seconds?: number;
+  /** How long the session waits for a message before it closes (default ASSISTANT_IDLE_TIMEOUT_SECONDS). */
+  idle_timeout_seconds?: number;
   /** Turns one execution takes before the session continues as new (CONVERSATION_TURNS_PER_EXECUTION). */
   turns_per_execution?: number;
   /** Set by continue-as-new: where the session's earlier executions left it. */

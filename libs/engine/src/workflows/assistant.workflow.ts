@@ -157,6 +157,7 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
     },
   );
   const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
+  const idleSeconds = input.idle_timeout_seconds ?? ASSISTANT_IDLE_TIMEOUT_SECONDS;
   let turnsThisExecution = 0;
   // Turns until one closes the session, or until it idles out.
   while (!state.ended) {
@@ -164,11 +165,11 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
     if (staysOpen && state.inbox === null && (turnsThisExecution >= turnsPerExecution || workflowInfo().continueAsNewSuggested)) {
       await continueAsNew<typeof assistantSessionWorkflow>({ ...input, continued: { turns: state.turns, target_uuid } });
     }
-    if (!(await condition(() => state.inbox !== null, `${ASSISTANT_IDLE_TIMEOUT_SECONDS} seconds`))) {
+    if (!(await condition(() => state.inbox !== null, `${idleSeconds} seconds`))) {
       if (!staysOpen) return;
       // Refuses any message from here on: one taken now would never be answered.
       state.ended = true;
-      const message = `No message for ${ASSISTANT_IDLE_TIMEOUT_SECONDS / 3600} hours: the session has ended; start a new one`;
+      const message = `No message for ${idleSeconds % 3600 ? `${idleSeconds} seconds` : `${idleSeconds / 3600} hours`}: the session has ended; start a new one`;
       await work.closeSession({ session_uuid: input.session_uuid, turn: state.turns, call_key: `t${state.turns}:idle`, error_code: 'SESSION_IDLE', message });
       return;
     }
