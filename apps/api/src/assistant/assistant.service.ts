@@ -8,15 +8,10 @@ import type { Pagination } from '../common/pagination';
 import { isUuid } from '../common/uuids';
 import { AssistantLauncher } from '../temporal/assistant-launcher';
 import { toSessionView, type SessionView } from './assistant.views';
+import { deliverMessage } from './message-delivery';
 
 const FIELDS = ['mode', 'source_workflow_uuid', 'provider', 'model'];
 const MAX_TEXT = 20_000;
-/** A turn's final event is written a moment before its workflow takes in that the turn ended: a message sent in between is tried again. */
-const SETTLING_RETRIES = 30;
-const SETTLING_RETRY_MS = 100;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const refusedWith = (error: unknown, code: ErrorCode) => error instanceof DomainError && error.code === code;
 
 const invalid = (field: string, message: string) => new DomainError(ErrorCode.ValidationFailed, message, { field });
 
@@ -107,25 +102,12 @@ export class AssistantService {
     const session = await this.find(userId, uuid);
     if (!session.is_open) throw new DomainError(ErrorCode.AssistantClosed, `The session has ended${session.final_error_message ? ` (${session.final_error_message})` : ''}: start a new one`, { field: 'text' });
     const after = await this.sessions.lastSeq(session.uuid);
-    await this.deliver(session.uuid, text, after);
+    await deliverMessage({
+      send: () => this.launcher.sendMessage(session.uuid, { text }),
+      turnEnded: () => this.turnEnded(session.uuid, after),
+      closed: () => this.sessions.close(session.uuid),
+    });
     return { session, after };
-  }
-
-  /**
-   * Hands the message to the session's workflow. ASSISTANT_BUSY while the last turn's final event is the
-   * session's last is that moment before the workflow took in the turn's end: tried again for a few seconds.
-   * ASSISTANT_CLOSED closes the row as well (its workflow ended).
-   */
-  private async deliver(sessionUuid: string, text: string, after: number): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.launcher.sendMessage(sessionUuid, { text });
-      } catch (error) {
-        if (refusedWith(error, ErrorCode.AssistantClosed)) await this.sessions.close(sessionUuid);
-        if (!refusedWith(error, ErrorCode.AssistantBusy) || attempt >= SETTLING_RETRIES || !(await this.turnEnded(sessionUuid, after))) throw error;
-        await sleep(SETTLING_RETRY_MS);
-      }
-    }
   }
 
   /** The session's last event is still `after`, and it ended its turn. */
