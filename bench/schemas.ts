@@ -48,6 +48,8 @@ function examples(): string {
     ['nested minItems 1e9 x 3 around minLength 1e9 (the issue)', nested(3, 1e9, 1e9)],
     ['minItems 1e9 of empty objects', { type: 'array', minItems: 1e9, items: { type: 'object' } }],
     ['minItems 1e9 of numbers', { type: 'array', minItems: 1e9, items: { type: 'integer' } }],
+    ['minItems 87,000 of empty objects (the budget, kept)', { type: 'array', minItems: 87_000, items: { type: 'object' } }],
+    ['minItems 130,000 of numbers (the budget, kept)', { type: 'array', minItems: 130_000, items: { type: 'integer' } }],
     ['8 levels x 8 optional properties (16 M leaves)', wideTree(8, 8)],
     ['minLength 2^31, maxLength 1', { type: 'string', minLength: 2 ** 31, maxLength: 1 }],
     ['an ordinary output schema', { type: 'object', required: ['title', 'tags'], properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } }],
