@@ -164,21 +164,42 @@ describe('The assistant keeps the conversation', () => {
     expect((await stack.user.get(`/workflows/${uuid}`)).status).toBe(404);
   });
 
-  it('closes once no message came for its idle time: a follower is told why, and the next message is refused', async () => {
-    const { session, uuid } = await built();
-    // The product waits a day (ASSISTANT_IDLE_TIMEOUT_SECONDS): this session's workflow is started again as
-    // the API starts it, with the input's idle_timeout_seconds at one second.
+  /**
+   * The session's workflow started again as the API starts it, after its first turn, with `limits` in its
+   * input: the product's (a day idle, ASSISTANT_MAX_TURNS messages) are too long for a spec.
+   */
+  async function restarted(session: string, uuid: string, limits: Pick<AssistantSessionInput, 'idle_timeout_seconds' | 'max_turns'>) {
     const client = await stack.temporal();
     const workflowId = assistantWorkflowId(session);
-    await client.workflow.getHandle(workflowId).terminate('restarted with a short idle time');
-    const input: AssistantSessionInput = { session_uuid: session, user_id: stack.user.userId, mode: 'create', source_workflow_uuid: null, idle_timeout_seconds: 1, continued: { turns: 1, target_uuid: uuid } };
-    const handle = await client.workflow.start(ASSISTANT_WORKFLOW_TYPE, { workflowId, taskQueue: stack.api.config.temporal.taskQueue, args: [input] });
-    await handle.result();
+    await client.workflow.getHandle(workflowId).terminate('restarted with other limits');
+    const input: AssistantSessionInput = { session_uuid: session, user_id: stack.user.userId, mode: 'create', source_workflow_uuid: null, ...limits, continued: { turns: 1, target_uuid: uuid } };
+    return client.workflow.start(ASSISTANT_WORKFLOW_TYPE, { workflowId, taskQueue: stack.api.config.temporal.taskQueue, args: [input] });
+  }
+
+  it('closes once no message came for its idle time: a follower is told why, and the next message is refused', async () => {
+    const { session, uuid } = await built();
+    await (await restarted(session, uuid, { idle_timeout_seconds: 1 })).result();
 
     const events = await (await followEvents(stack.user, session, SAVED_AT_FIRST_ATTEMPT.length)).done;
     expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ response_type: 'ERROR', is_final: true, error: expect.objectContaining({ error_code: 'SESSION_IDLE', is_recoverable: false, message: expect.stringContaining('No message for 1 seconds') }) })]);
     expect(await sessionView(session)).toMatchObject({ is_open: false, stage: 'completed' });
     expect(await sendMessage(stack.user, session, 'still there?')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
+  });
+
+  it('closes after the last message it takes (ASSISTANT_MAX_TURNS), which is answered first', async () => {
+    const { session, uuid } = await built();
+    const handle = await restarted(session, uuid, { max_turns: 2 });
+    stack.model.script(clarifier.asks('Shorter?'));
+    await say(session, 'one more change');
+    await handle.result();
+
+    // The answer, then why the session ended (the turn's stream may carry both, being in MySQL together).
+    const events = await (await followEvents(stack.user, session, SAVED_AT_FIRST_ATTEMPT.length)).done;
+    expect(events.map(shapeOf)).toEqual(['STATUS_CHANGE:completed>clarification', 'MESSAGE', 'ERROR']);
+    expect(events[1].data.message).toBe('Shorter?');
+    expect(lastOf(events).error).toMatchObject({ error_code: 'SESSION_FULL', is_recoverable: false, message: expect.stringContaining('its 2 messages') });
+    expect(await sessionView(session)).toMatchObject({ is_open: false, workflow_uuid: uuid });
+    expect(await sendMessage(stack.user, session, 'yes')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
   });
 
   it('over MCP: a message answers its turn\'s events and whether the session is open', async () => {

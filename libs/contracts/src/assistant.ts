@@ -34,6 +34,8 @@ export const ASSISTANT_CONVERSATION_EXCHANGES = 10;
 export const ASSISTANT_CORRECTION_ROUNDS = 3;
 /** A session takes no more messages after this long without one. */
 export const ASSISTANT_IDLE_TIMEOUT_SECONDS = 24 * 3600;
+/** Messages one session takes: its conversation (rewritten whole on every turn) stays a few MB at most. */
+export const ASSISTANT_MAX_TURNS = 200;
 
 export interface AssistantSessionInput {
   session_uuid: string;
@@ -45,6 +47,8 @@ export interface AssistantSessionInput {
   heartbeat_timeout_seconds?: number;
   /** How long the session waits for a message before it closes (default ASSISTANT_IDLE_TIMEOUT_SECONDS). */
   idle_timeout_seconds?: number;
+  /** The messages it takes before it closes (default ASSISTANT_MAX_TURNS). */
+  max_turns?: number;
   /** Turns one execution takes before the session continues as new (CONVERSATION_TURNS_PER_EXECUTION). */
   turns_per_execution?: number;
   /** Set by continue-as-new: where the session's earlier executions left it. */
@@ -128,6 +132,6 @@ export interface AssistantActivities {
    * open and the next message goes on from the intent and the last candidate with its problems (absent: it ends).
    */
   failTurn(ref: AssistantCallRef & { error_code: string; message: string; is_recoverable?: boolean }): Promise<void>;
-  /** The session ends without a turn (no message within ASSISTANT_IDLE_TIMEOUT_SECONDS): closed, with an ERROR event. */
+  /** The session ends between turns (no message for its idle time, or its last message taken): closed, with an ERROR event. */
   closeSession(ref: AssistantCallRef & { error_code: string; message: string }): Promise<void>;
 }

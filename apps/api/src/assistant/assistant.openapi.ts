@@ -35,7 +35,7 @@ export function assistantComponents(): Record<string, SchemaObject> {
         pending_questions: { type: 'array', items: { type: 'string' } },
         workflow_uuid: { ...uuid, nullable: true, description: 'The workflow the session saved: the next message edits it' },
         final_error_message: { type: 'string', nullable: true },
-        is_open: { type: 'boolean', description: 'The session takes the next message; false once the workflow it edits was deleted or it idled past a day' },
+        is_open: { type: 'boolean', description: 'The session takes the next message; false once the workflow it edits was deleted, it idled past a day or took its 200 messages' },
         tokens: { type: 'object', properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } } },
         created_at: { type: 'string', format: 'date-time' },
         updated_at: { type: 'string', format: 'date-time' },
@@ -65,7 +65,7 @@ export function assistantComponents(): Record<string, SchemaObject> {
         error: {
           type: 'object',
           properties: {
-            error_code: { type: 'string', description: 'CORRECTIONS_EXHAUSTED, PROVIDER_ERROR, WORKFLOW_CHANGED, PROCESSING_ERROR (recoverable); SOURCE_DELETED, SESSION_IDLE (the session ends)' },
+            error_code: { type: 'string', description: 'CORRECTIONS_EXHAUSTED, PROVIDER_ERROR, WORKFLOW_CHANGED, PROCESSING_ERROR (recoverable); SOURCE_DELETED, SESSION_IDLE, SESSION_FULL (the session ends)' },
             message: { type: 'string' },
             details: {},
             is_recoverable: { type: 'boolean', description: 'The session stays open: the next message goes on from the intent and the last attempt' },

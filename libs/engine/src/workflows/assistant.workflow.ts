@@ -2,7 +2,8 @@
 // one Update per user message. A turn clarifies, then generates (model calls and tool calls, each an activity),
 // validates, dry-runs the candidate as a child run workflow and saves it; validation issues and failed dry runs
 // go back to the model. The session stays open after a save (the next message edits what it saved) and after
-// a failure a message can fix; it closes when the workflow it edits is gone or no message comes for a day.
+// a failure a message can fix; it closes when the workflow it edits is gone, no message comes for a day, or
+// it has taken ASSISTANT_MAX_TURNS messages.
 // Activities write the session's state and events to MySQL; the workflow keeps only counters.
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, continueAsNew, defineUpdate, executeChild, patched, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import {
@@ -11,6 +12,7 @@ import {
   ASSISTANT_CONVERSATION_PATCH,
   ASSISTANT_CORRECTION_ROUNDS,
   ASSISTANT_IDLE_TIMEOUT_SECONDS,
+  ASSISTANT_MAX_TURNS,
   ASSISTANT_MAX_TOOL_ROUNDS,
   ASSISTANT_MESSAGE_UPDATE,
   ASSISTANT_SOURCE_DELETED,
@@ -158,6 +160,7 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
   );
   const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
   const idleSeconds = input.idle_timeout_seconds ?? ASSISTANT_IDLE_TIMEOUT_SECONDS;
+  const maxTurns = input.max_turns ?? ASSISTANT_MAX_TURNS;
   let turnsThisExecution = 0;
   // Turns until one closes the session, or until it idles out.
   while (!state.ended) {
@@ -166,11 +169,7 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
       await continueAsNew<typeof assistantSessionWorkflow>({ ...input, continued: { turns: state.turns, target_uuid } });
     }
     if (!(await condition(() => state.inbox !== null, `${idleSeconds} seconds`))) {
-      if (!staysOpen) return;
-      // Refuses any message from here on: one taken now would never be answered.
-      state.ended = true;
-      const message = `No message for ${idleSeconds % 3600 ? `${idleSeconds} seconds` : `${idleSeconds / 3600} hours`}: the session has ended; start a new one`;
-      await work.closeSession({ session_uuid: input.session_uuid, turn: state.turns, call_key: `t${state.turns}:idle`, error_code: 'SESSION_IDLE', message });
+      if (staysOpen) await close('idle', 'SESSION_IDLE', `No message for ${idleSeconds % 3600 ? `${idleSeconds} seconds` : `${idleSeconds / 3600} hours`}: the session has ended; start a new one`);
       return;
     }
     const text = state.inbox!;
@@ -180,5 +179,12 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
     state.ended = staysOpen ? end === 'closed' : end !== 'clarification';
     state.busy = false;
     turnsThisExecution += 1;
+    if (staysOpen && !state.ended && state.turns >= maxTurns) await close('full', 'SESSION_FULL', `This session has taken its ${maxTurns} messages: start a new one (what it saved stays)`);
+  }
+
+  /** Ends the session between turns; refuses any message from here on (one taken now would never be answered). */
+  async function close(name: string, error_code: string, message: string): Promise<void> {
+    state.ended = true;
+    await work.closeSession({ session_uuid: input.session_uuid, turn: state.turns, call_key: `t${state.turns}:${name}`, error_code, message });
   }
 }
