@@ -12,7 +12,7 @@ export class SchedulesController {
 
   @Post('workflows/:uuid/schedules')
   @ApiJsonBody('NewSchedule')
-  @ApiAnswers(201, 'ScheduleCreated', 400, 404, 422)
+  @ApiAnswers(201, 'ScheduleCreated', 400, 404, 409, 422)
   create(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.schedules.create(user.userId, uuid, body);
   }
