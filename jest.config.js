@@ -1,6 +1,8 @@
-// One jest run, three projects: pure unit specs next to the code; medium specs (services and repositories
-// against the real MySQL, no Temporal: test/medium/global-setup.ts); and the e2e specs in test/ that need
-// the real MySQL and Temporal brought up by scripts/test.sh (see test/support/global-setup.ts).
+// One jest run, four projects: pure unit specs next to the code; medium specs (services and repositories
+// against the real MySQL, no Temporal: test/medium/global-setup.ts); the engine's workflow specs (the run
+// workflow on the real Temporal over fake activities, no MySQL: test/engine/global-setup.ts); and the e2e
+// specs in test/ that need the real MySQL and Temporal brought up by scripts/test.sh (see
+// test/support/global-setup.ts).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -45,6 +47,18 @@ module.exports = {
       moduleNameMapper,
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/medium/global-setup.ts',
+    },
+    {
+      displayName: 'workflow',
+      rootDir: __dirname,
+      // In test/engine rather than next to the workflow code: their fakes and worker are no part of the build.
+      testMatch: ['<rootDir>/test/engine/**/*.workflow-spec.ts'],
+      transform,
+      transformIgnorePatterns,
+      moduleNameMapper,
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/engine/global-setup.ts',
+      globalTeardown: '<rootDir>/test/engine/global-teardown.ts',
     },
     {
       displayName: 'e2e',

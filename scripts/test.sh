@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test [-- <jest args>]: the same install and bring-up as npm start (database stepwise_test, emptied first), then lint
-# (eslint + tsc), build (the e2e specs spawn dist/apps/worker to kill it mid-run) and every jest test.
+# (eslint + tsc), build (the e2e specs spawn dist/apps/worker to kill it mid-run) and every jest test: the
+# unit, medium, workflow and e2e projects of jest.config.js.
 # Ends with one plain line on stdout, `tests: N passed, N failed`, which CI reads. Exits non-zero when
 # lint failed, a test or a suite failed, or no test ran.
 set -euo pipefail
