@@ -24,8 +24,12 @@ import { AssistantBases, replacesOnSave, sourceDeleted } from './assistant-bases
 import { AssistantStore } from './assistant-store';
 import { AssistantTools } from './assistant-tools';
 
-/** What a failed turn hands the next one: its last candidate (or the one an earlier failure left) and what was wrong. */
+/**
+ * What a failed turn hands the next one: its last candidate (or the one an earlier failure left) and what was
+ * wrong. A turn that failed before its generation began (the clarifier's call) leaves what was there.
+ */
 function failedAttemptOf(session: AssistantSessionRecord, message: string): FailedAttempt | null {
+  if (session.stage === 'clarification') return session.failed_attempt;
   const candidate = session.candidate ?? session.failed_attempt?.candidate ?? null;
   if (candidate === null) return null;
   const correction = lastCorrection(session.generation);
