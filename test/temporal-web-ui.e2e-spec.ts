@@ -73,11 +73,13 @@ describe.each<UiSettings>(['npm start', 'docker compose'])('The Temporal Web UI 
     return page;
   }
 
-  const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
+  // Strings, not functions: they run in the page, whose DOM types this project does not compile against.
+  const bodyText = (page: Page) => page.evaluate('document.body.innerText') as Promise<string>;
+  const showText = (page: Page, text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, { timeout: 30_000 });
 
   it("shows the owner the run's input and its steps' summaries decoded, without the codec banner", async () => {
     const page = await openRunAs(stack.user.key!);
-    await page.waitForFunction((text) => document.body.innerText.includes(text), { timeout: 30_000 }, marker).catch(async (error: Error) => {
+    await showText(page, marker).catch(async (error: Error) => {
       throw new Error(`${error.message}; the page shows: ${(await bodyText(page)).slice(0, 2000)}`);
     });
     const shown = await bodyText(page);
@@ -90,7 +92,7 @@ describe.each<UiSettings>(['npm start', 'docker compose'])('The Temporal Web UI 
     const page = await openRunAs(stranger.key!);
     // The UI asks the codec, which answers the payloads as they were sent: still encrypted.
     await page.waitForResponse((response) => response.url().endsWith('/temporal-codec/decode') && response.ok(), { timeout: 30_000 });
-    await page.waitForFunction((encoding) => document.body.innerText.includes(encoding), { timeout: 30_000 }, SEALED);
+    await showText(page, SEALED);
     expect(await bodyText(page)).not.toContain(marker);
     expect(await bodyText(page)).not.toContain(summary);
     await page.browserContext().close();

@@ -7,7 +7,7 @@ import { ApiKeyRepository, TriggerHookRepository, WorkflowRepository } from '@ap
 import { llmStep, newUserId, noTools, workflowDefinition } from '../support/fixtures';
 import { startMedium, type MediumApp } from '../support/medium-app';
 
-const webhook = (uuid = randomUUID()): TriggerDefinition => ({ uuid, type: 'webhook', filter_rules: {}, initial_data_description: 'a hook' });
+const webhook = (uuid: string = randomUUID()): TriggerDefinition => ({ uuid, type: 'webhook', filter_rules: {}, initial_data_description: 'a hook' });
 const SIGNATURE = 'ab'.repeat(32);
 
 describe('identities', () => {

@@ -13,6 +13,12 @@ export function stepActivityOptions(step: StepDefinition, heartbeatSeconds: numb
   return { ...localStepOptions(step, summary), heartbeatTimeout: `${heartbeatSeconds} seconds` };
 }
 
+/**
+ * Milliseconds, at least one: the SDK reads no exponent in a duration string ("1e-7 seconds") and refuses 0, and
+ * definitions saved before intervals were checked at save may hold either.
+ */
+const wholeMilliseconds = (seconds: number): number => Math.max(1, Math.round(seconds * 1000));
+
 /** The same work as a local activity: no heartbeat (the worker running it is the workflow's own). */
 export function localStepOptions(step: StepDefinition, summary: string): LocalActivityOptions {
   const retry = { ...DEFAULT_RETRY, ...(step.retry_policy ?? {}) };
@@ -23,9 +29,9 @@ export function localStepOptions(step: StepDefinition, summary: string): LocalAc
     cancellationType: 'WAIT_CANCELLATION_COMPLETED',
     retry: {
       maximumAttempts: retry.max_attempts,
-      initialInterval: `${retry.initial_interval_seconds} seconds`,
+      initialInterval: wholeMilliseconds(retry.initial_interval_seconds),
       backoffCoefficient: retry.backoff_coefficient,
-      maximumInterval: `${retry.maximum_interval_seconds} seconds`,
+      maximumInterval: wholeMilliseconds(retry.maximum_interval_seconds),
     },
   };
 }
