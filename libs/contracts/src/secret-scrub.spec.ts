@@ -8,6 +8,9 @@ describe(withoutQueryStrings.name, () => {
     ['see "https://x.example/a?token=t#frag", then', `see "https://x.example/a?${REDACTED}#${REDACTED}", then`],
     ['mysql://root:hunter2@db:3306/stepwise', `mysql://${REDACTED}@db:3306/stepwise`],
     ['http://127.0.0.1:9/ refused', 'http://127.0.0.1:9/ refused'],
+    ['GET /v1/items?api_key=abc&region=eu answered 401', `GET /v1/items?${REDACTED} answered 401`],
+    ['{"error":"refused ?token=abc&x=1"}', `{"error":"refused ?${REDACTED}"}`],
+    ['is it? yes', 'is it? yes'],
   ])('%s', (text, expected) => expect(withoutQueryStrings(text)).toBe(expected));
 });
 

@@ -42,11 +42,16 @@ const TOKEN_PATTERNS = [
 /** 32 or more characters of a key alphabet, letters and digits mixed: a key, a digest, a session id. */
 const RANDOM_RUN = /[A-Za-z0-9_+=]{32,}/g;
 
-/** The URLs in `text` without their query string, fragment or user info. */
+/** A query string without its URL (`GET /v1/items?api_key=...`, an error quoting `?token=...`). */
+const BARE_QUERY_PATTERN = /\?[\w.%[\]-]{1,64}=[^\s"'<>`#]*/g;
+
+/** The URLs in `text` without their query string, fragment or user info, and any other query string too. */
 export function withoutQueryStrings(text: string): string {
-  return text.replace(URL_PATTERN, (_match, scheme: string, userInfo: string | undefined, host: string, path: string, query: string | undefined, fragment: string | undefined) =>
-    `${scheme}${userInfo ? `${REDACTED}@` : ''}${host}${path}${query ? `?${REDACTED}` : ''}${fragment ? `#${REDACTED}` : ''}`,
-  );
+  return text
+    .replace(URL_PATTERN, (_match, scheme: string, userInfo: string | undefined, host: string, path: string, query: string | undefined, fragment: string | undefined) =>
+      `${scheme}${userInfo ? `${REDACTED}@` : ''}${host}${path}${query ? `?${REDACTED}` : ''}${fragment ? `#${REDACTED}` : ''}`,
+    )
+    .replace(BARE_QUERY_PATTERN, `?${REDACTED}`);
 }
 
 /** `text` with what looks like a secret replaced by [redacted], and every `known` secret by value. */
