@@ -1,0 +1,166 @@
+// One tenant cannot hurt another (issue #26, SECURITY.md): while tenant B sends, one after another, the worst
+// inputs of each class (a fanning filter rule, the largest allowed path over the deepest widest body, a schema
+// with a gigantic smallest instance, a schedule every second, a retry interval Temporal cannot read, a uuid
+// another tenant used, a codec request of too many payloads, a storm of bad keys, a tool whose answer streams
+// far past its cap), tenant A's runs keep completing and /health/live keeps answering; every refusal is a coded
+// 4xx naming the field, and none leaves a row behind. (A call that kills its worker: poison-runs.e2e-spec.ts.)
+import { randomUUID } from 'node:crypto';
+import { agentStep, llmStep } from './support/factories';
+import { HostileServer } from './support/hostile-server';
+import { reply, type RecordedRequest } from './support/model-fake';
+import { useStack, type Stack } from './support/stack';
+import { ApiClient, type Reply } from './support/api';
+
+/**
+ * Liveness answers within LIVENESS_MS while B's inputs are evaluated, nine times in ten, and never waits on them:
+ * here the API shares its process and event loop with the worker and jest on a 2-core machine, so single
+ * answers take the odd 100-400 ms of whatever else runs; blocked by an evaluation (the issue's case) it waited 20 s.
+ */
+const LIVENESS_MS = 100;
+const NEVER_BLOCKED_MS = 1_000;
+const HUGE_ANSWER = 200 * 1024 * 1024;
+
+/** `{a: {a: ... {v: 1}}}`, `depth` objects deep. */
+const chain = (depth: number): unknown => Array.from({ length: depth - 1 }).reduce<unknown>((inner) => ({ a: inner }), { v: 1 });
+const nested = (depth: number): unknown => (depth === 0 ? { type: 'string', minLength: 1000 } : { type: 'array', minItems: 1000, items: nested(depth - 1) });
+const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
+
+interface Refusal {
+  what: string;
+  answer: Reply;
+  expected: { status: number; code: string; field?: string };
+}
+
+describe('A hostile tenant', () => {
+  let stack: Stack;
+  let tenantB: ApiClient;
+  let hostile: HostileServer;
+  beforeAll(async () => (hostile = await HostileServer.start()));
+  afterAll(() => hostile?.close());
+  // The product's floors and per-address limits, which the other specs raise out of their way.
+  useStack((started) => (stack = started), { quotas: { scheduleMinIntervalSeconds: 60, addressRequestsPerMinute: 60, addressRequestBurst: 100 } });
+  beforeAll(async () => (tenantB = await stack.api.newUser()));
+
+  /** GET /health/live, again and again until `done`: each answer's status and time. */
+  async function probeLiveness(done: () => boolean): Promise<{ status: number; ms: number }[]> {
+    const probes: { status: number; ms: number }[] = [];
+    while (!done()) {
+      const started = performance.now();
+      const { status } = await stack.api.anonymous().get('/health/live');
+      probes.push({ status, ms: performance.now() - started });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return probes;
+  }
+
+  /** Tenant A's one-step runs, one after another until `done`: their final statuses. */
+  async function runTenantA(done: () => boolean): Promise<string[]> {
+    const workflow = await stack.createWorkflow([llmStep({ system_prompt: 'tenant A summarises <<trigger_output>>' })]);
+    const statuses: string[] = [];
+    while (!done()) statuses.push((await stack.waitForRun((await stack.startRun(workflow.uuid)).uuid)).status);
+    return statuses;
+  }
+
+  /** Tenant B's worst inputs, each answered. */
+  async function attack(b: ApiClient): Promise<{ refusals: Refusal[]; toolRun: string }> {
+    const name = () => `wf-${randomUUID().slice(0, 8)}`;
+    const refusals: Refusal[] = [];
+    const refused = async (what: string, answer: Promise<Reply>, expected: Refusal['expected']) => refusals.push({ what, answer: await answer, expected });
+
+    await refused('a filter rule that fans out', b.post('/workflows', { name: name(), steps: [llmStep()], trigger: { type: 'webhook', filter_rules: { path: '$..a..a..a..a..a', operator: 'exists' } } }), {
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      field: 'trigger.filter_rules.path',
+    });
+
+    const hook = await b.post('/workflows', { name: name(), steps: [llmStep()], trigger: { type: 'webhook', filter_rules: { path: '$..a[*][*][?(@.v > 0)]', operator: 'exists' } } });
+    expect(hook.status).toBe(201);
+    const { secret } = (await b.post(`/triggers/${hook.body.trigger.uuid}/rotate-secret`)).body;
+    const body = JSON.stringify({ deep: chain(30), a: [Array.from({ length: 400_000 }, () => 0)] });
+    await refused('the largest path over the widest, deepest body', stack.api.anonymous().call('POST', `/hooks/${hook.body.trigger.uuid}`, body, { 'x-stepwise-secret': secret }), {
+      status: 422,
+      code: 'EXPRESSION_BUDGET_EXCEEDED',
+      field: 'filter_rules.path',
+    });
+
+    await refused('a schema whose smallest instance is gigantic', b.post('/workflows', { name: name(), steps: [llmStep({ output_schema: nested(3) })] }), {
+      status: 422,
+      code: 'SCHEMA_TOO_LARGE',
+      field: 'steps[0].output_schema',
+    });
+    await refused('a retry interval Temporal cannot read', b.post('/workflows', { name: name(), steps: [llmStep({ retry_policy: { initial_interval_seconds: 1e-7 } })] }), {
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      field: 'steps[0].retry_policy.initial_interval_seconds',
+    });
+    await refused('a schedule every second', b.post(`/workflows/${hook.body.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '@every 1s' }), {
+      status: 422,
+      code: 'VALIDATION_FAILED',
+      field: 'cron_expression',
+    });
+
+    const aWorkflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: {} } });
+    expect((await stack.user.delete(`/workflows/${aWorkflow.uuid}`)).status).toBe(204);
+    const takeover = { name: name(), steps: [llmStep()], trigger: { uuid: aWorkflow.trigger!.uuid, type: 'webhook', filter_rules: {} } };
+    await refused("another tenant's deleted trigger uuid", b.post('/workflows', takeover), { status: 409, code: 'UUID_TAKEN', field: 'trigger.uuid' });
+
+    const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('1').toString('base64') };
+    await refused('a codec request of too many payloads', b.post('/temporal-codec/decode', { payloads: Array.from({ length: 1001 }, () => payload) }), {
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      field: 'payloads',
+    });
+
+    const guesses = await Promise.all(Array.from({ length: 300 }, (_, i) => new ApiClient(stack.api.baseUrl, `sk_guess_${i}`, 'guesser').get('/workflows')));
+    refusals.push({ what: 'a storm of bad keys (the last guess)', answer: guesses[guesses.length - 1], expected: { status: 429, code: 'RATE_LIMITED' } });
+
+    // A tool whose answer streams 200 MB: the worker reads a capped stream, the call fails for good, the run goes on.
+    const tool = `hostile_${randomUUID().slice(0, 8)}`;
+    expect((await b.post('/tools', { name: tool, description: 'dumps', parameters: { type: 'object' }, endpoint_url: hostile.url(`/huge?json=1&bytes=${HUGE_ANSWER}`) })).status).toBe(201);
+    const agent = await b.post('/workflows', { name: name(), steps: [agentStep({ system_prompt: 'tenant B dumps', tools: [tool] })] });
+    const started = await b.post(`/workflows/${agent.body.uuid}/runs`, { trigger_output: { text: 'dump' } });
+    return { refusals, toolRun: started.body.uuid };
+  }
+
+  it("keeps tenant A's runs completing and liveness answering while tenant B sends the worst of each class", async () => {
+    stack.model.respondWith((request) => {
+      if (systemPromptOf(request).includes('tenant A')) return reply.text('A is done');
+      if (request.body.messages.some((message) => message.role === 'tool')) return reply.text('the answer was too large');
+      return reply.toolCalls([{ name: request.body.tools!.find((tool) => tool.function.name.startsWith('hostile_'))!.function.name, arguments: {} }]);
+    });
+    let attacking = true;
+    const liveness = probeLiveness(() => !attacking);
+    const tenantA = runTenantA(() => !attacking);
+    const { refusals, toolRun } = await attack(tenantB);
+    const bRun = await waitForRunOf(tenantB, toolRun);
+    attacking = false;
+    const [probes, aStatuses] = await Promise.all([liveness, tenantA]);
+
+    for (const { what, answer, expected } of refusals) {
+      expect([what, answer.status, answer.body.code, ...(expected.field ? [answer.body.details?.field] : [])]).toEqual([what, expected.status, expected.code, ...(expected.field ? [expected.field] : [])]);
+    }
+    expect(bRun.status).toBe('completed');
+    expect(bRun.steps[0].tool_calls.map((call: { error_message: string }) => call.error_message)).toEqual([expect.stringContaining('TOO_LARGE')]);
+    expect(aStatuses.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(aStatuses)).toEqual(new Set(['completed']));
+    const times = probes.map((probe) => probe.ms).sort((x, y) => x - y);
+    const p90 = times[Math.floor(times.length * 0.9)];
+    console.log(`tenant A: ${aStatuses.length} runs completed; /health/live: ${probes.length} probes, median ${times[times.length >> 1].toFixed(1)} ms, p90 ${p90.toFixed(1)} ms, slowest ${times[times.length - 1].toFixed(1)} ms`);
+    expect(probes.every((probe) => probe.status === 200)).toBe(true);
+    expect(p90).toBeLessThan(LIVENESS_MS);
+    expect(times[times.length - 1]).toBeLessThan(NEVER_BLOCKED_MS);
+
+    // Nothing half-written: B keeps the two workflows it was allowed to save, no schedule, and no run of its hook.
+    const { body: workflows } = await tenantB.get('/workflows');
+    expect(workflows.total).toBe(2);
+    expect((await tenantB.get('/runs')).body.items.map((run: { uuid: string }) => run.uuid)).toEqual([toolRun]);
+  });
+
+  async function waitForRunOf(user: ApiClient, runUuid: string) {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      const { body } = await user.get(`/runs/${runUuid}`);
+      if (body.status !== 'running') return body;
+    }
+    throw new Error(`run ${runUuid} did not end`);
+  }
+});
