@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DomainError, ErrorCode } from '@app/domain';
-import { nameBasedUuid } from '../common/uuids';
+import { DomainError, ErrorCode, nameBasedUuid } from '@app/domain';
 
 export const SECRET_HEADER = 'x-stepwise-secret';
 export const SIGNATURE_HEADER = 'x-stepwise-signature';

@@ -1,1 +1,2 @@
 export * from './user-ids';
+export * from './uuids';
