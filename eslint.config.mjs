@@ -31,7 +31,7 @@ export default tseslint.config(
     files: ['libs/domain/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', 'openai', '@temporalio/*', '@app/persistence', '@app/providers', '@app/engine', '@app/runs', '@app/config'], message: 'contracts and domain are pure: no framework, database or provider.' }],
+        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', 'openai', '@temporalio/*', '@app/persistence', '@app/providers', '@app/engine', '@app/runs', '@app/definitions', '@app/config'], message: 'contracts and domain are pure: no framework, database or provider.' }],
       }],
     },
   },
@@ -48,17 +48,25 @@ export default tseslint.config(
     files: ['libs/persistence/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['@app/runs', '@app/engine', '**/apps/**'], message: 'persistence holds tables, repositories, mappers and migrations: the rules of a run live in libs/runs.' }],
+        patterns: [{ group: ['@app/runs', '@app/definitions', '@app/engine', '**/apps/**'], message: 'persistence holds tables, repositories, mappers and migrations: the rules of a run live in libs/runs.' }],
       }],
     },
   },
   {
-    // A run's path never crosses from the worker into the API: what both need (the run-lifecycle wiring)
-    // lives in libs. The assistant alone runs the API's own services as its tools (ARCHITECTURE.md says why).
-    files: ['apps/worker/**/*.ts'],
-    ignores: ['apps/worker/src/assistant/**/*.ts'],
+    // The definitions' services, for both apps: Nest injectables over persistence, config and the run
+    // lifecycle; where they need an app (a Temporal client) they name a port the app implements.
+    files: ['libs/definitions/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/api/**', '**/api/src/**'], message: 'The worker never imports the API (but for the assistant): move what both need into a library.' }] }],
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@app/engine', '**/apps/**'], message: 'libs/definitions never imports an app or workflow code: name a port (an abstract class) the apps implement.' }],
+      }],
+    },
+  },
+  {
+    // The apps import libraries only: what both need (the run lifecycle, the definitions) lives in libs.
+    files: ['apps/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/api/**', '**/api/src/**'], message: 'The worker never imports the API: move what both need into a library.' }] }],
     },
   },
   {

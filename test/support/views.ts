@@ -1,7 +1,7 @@
 // The API's answers as a spec reads them: the API's own view types (imported as types only, so nothing
 // changes at run time), after the trip through JSON.
 import type { loopView, toOutputView, toRunSummaryView, toRunView } from '../../apps/api/src/runs/run.views';
-import type { WorkflowDetailsView as ApiWorkflowDetailsView, WorkflowView as ApiWorkflowView } from '../../apps/api/src/workflow-definitions/workflow.views';
+import type { WorkflowDetailsView as ApiWorkflowDetailsView, WorkflowView as ApiWorkflowView } from '@app/definitions';
 
 /**
  * What JSON makes of a view: a Date arrives as its ISO string. What the API itself leaves `unknown` (a

@@ -5,9 +5,7 @@ import { PersistenceModule } from '@app/persistence';
 import { AssistantModule } from './assistant/assistant.module';
 import { McpClientModule } from '@app/providers';
 import { AuthModule } from './auth';
-import { EgressModule } from './common/egress-guard';
 import { ApiExceptionFilter } from './common/exception.filter';
-import { DefinitionsModule } from './definitions.module';
 import { HealthController } from './health/health.controller';
 import { HooksModule } from './hooks/hooks.module';
 import { ReadinessService } from './health/readiness.service';
@@ -19,13 +17,14 @@ import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';
 import { ToolsModule } from './tools/tools.module';
+import { WorkflowDefinitionsModule } from './workflow-definitions.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifecycleModule, ObservabilityModule, EgressModule, TemporalModule, AuthModule, DefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
+      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifecycleModule, ObservabilityModule, TemporalModule, AuthModule, WorkflowDefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

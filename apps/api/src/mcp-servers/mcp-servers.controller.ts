@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { McpToolDiscovery } from '@app/definitions';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody } from '../common/openapi';
 import { McpServersService } from './mcp-servers.service';
@@ -10,7 +11,10 @@ const list = <T>(items: T[]) => ({ items, total: items.length, next_cursor: null
 @ApiBearerAuth()
 @Controller()
 export class McpServersController {
-  constructor(private readonly servers: McpServersService) {}
+  constructor(
+    private readonly servers: McpServersService,
+    private readonly discovery: McpToolDiscovery,
+  ) {}
 
   @Post('mcp-servers')
   @ApiJsonBody('NewMcpServer')
@@ -49,14 +53,14 @@ export class McpServersController {
   @Get('mcp-servers/:uuid/tools')
   @ApiAnswers(200, 'McpToolList', 404, 502)
   async tools(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
-    return list(await this.servers.tools(user.userId, uuid));
+    return list(await this.discovery.tools(user.userId, uuid));
   }
 
   /** The tools of every server of the user; servers that cannot answer are in `errors`. */
   @Get('mcp-tools')
   @ApiAnswers(200, 'McpToolList')
   async allTools(@CurrentUser() user: AuthenticatedUser) {
-    const { items, errors } = await this.servers.allTools(user.userId);
+    const { items, errors } = await this.discovery.allTools(user.userId);
     return { ...list(items), errors };
   }
 }

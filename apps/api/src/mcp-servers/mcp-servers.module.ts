@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { DefinitionServicesModule } from '../definition-services.module';
 import { McpServersController } from './mcp-servers.controller';
 import { McpServersService } from './mcp-servers.service';
 
 /** MCP servers users register, and live discovery of their tools (the client side; ../mcp is stepwise's own server). */
 @Module({
+  imports: [DefinitionServicesModule],
   controllers: [McpServersController],
   providers: [McpServersService],
-  exports: [McpServersService],
 })
 export class McpServersModule {}

@@ -2,8 +2,8 @@
 // ended, with its events), read it. Every answer says whether the session is open: after a save the next
 // message edits the saved workflow, after a failure a message can fix the next message goes on from it.
 import { ASSISTANT_MODES, MODEL_PROVIDERS } from '@app/contracts';
+import { objectSchema, outputOf, uuidArgument, type JsonSchema, type StepwiseTool } from '@app/definitions';
 import type { AssistantTurns } from '../assistant/assistant-turns';
-import { objectSchema, outputOf, uuidArgument, type JsonSchema, type StepwiseTool } from './stepwise-tool';
 
 /** A session as GET /assistant/sessions/{uuid} answers it; only what a caller relies on is pinned down. */
 const SESSION_OUTPUT: JsonSchema = {

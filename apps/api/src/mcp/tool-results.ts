@@ -1,7 +1,7 @@
 // A tool's outcome as MCP answers it: the value as structured content (and as JSON text for clients that
 // read only content), or a refused call's coded error with isError, the same code the REST API gives.
+import type { ToolResult } from '@app/definitions';
 import { DomainError } from '@app/domain';
-import type { ToolResult } from './stepwise-tool';
 
 export interface ToolError {
   code: string;

@@ -1,9 +1,20 @@
 // Seed 001's workflow tools over the services the REST controllers call.
+import {
+  getWorkflowTool,
+  objectSchema,
+  outputOf,
+  pageOf,
+  PAGINATION_ARGUMENTS,
+  RUN_OUTPUT,
+  uuidArgument,
+  WORKFLOW_OUTPUT,
+  type JsonSchema,
+  type StepwiseTool,
+  type WorkflowsService,
+} from '@app/definitions';
 import { GRAPH_SCHEMA, SCHEDULE_SCHEMA, STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from '@app/domain';
 import { paginationOf } from '../common/pagination';
 import type { SchedulesService } from '../schedules/schedules.service';
-import type { WorkflowsService } from '../workflow-definitions/workflows.service';
-import { objectSchema, outputOf, pageOf, PAGINATION_ARGUMENTS, RUN_OUTPUT, uuidArgument, WORKFLOW_OUTPUT, type JsonSchema, type StepwiseTool } from './stepwise-tool';
 
 /** A step of any type: the schema the validator applies to that type, its `type` required to tell them apart. */
 const withTypeRequired = (schema: JsonSchema): JsonSchema => ({ ...schema, required: [...(schema.required as string[]), 'type'] });
@@ -46,14 +57,7 @@ export function workflowTools(workflows: WorkflowsService, schedules: SchedulesS
       outputSchema: outputOf(pageOf(WORKFLOW_OUTPUT)),
       run: (userId, args) => workflows.list(userId, paginationOf(args)),
     },
-    {
-      name: 'get_workflow',
-      title: 'Get a workflow',
-      description: 'One workflow with its steps, trigger and graph in full.',
-      inputSchema: objectSchema({ workflow_uuid: uuidArgument('The workflow') }, ['workflow_uuid']),
-      outputSchema: outputOf(WORKFLOW_OUTPUT),
-      run: (userId, args) => workflows.details(userId, args.workflow_uuid as string),
-    },
+    getWorkflowTool(workflows),
     {
       name: 'schedule_workflow',
       title: 'Schedule a workflow',

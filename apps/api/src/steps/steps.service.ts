@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
+import { DefinitionStore, StepSummaries, toDetailsView, type StepWithSummary, type WorkflowDetailsView } from '@app/definitions';
 import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, requireJsonObject, validateDefinition } from '@app/domain';
-import { DefinitionStore } from '../workflow-definitions/definition-store.service';
-import { StepSummaries, type StepWithSummary } from '../workflow-definitions/step-summaries.service';
-import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
 
 function positionOf(value: unknown, length: number): number {
   if (value === undefined || value === null || value === -1) return length;

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { SUMMARIZE_STEP_WORKFLOW_TYPE, summaryWorkflowId, type SummarizeStepInput } from '@app/contracts';
+import { SUMMARIZE_STEP_WORKFLOW_TYPE, type SummarizeStepInput } from '@app/contracts';
+import { SummaryLauncher, summaryWorkflowOptions } from '@app/definitions';
 import { TemporalClient } from './temporal-client';
 
-/** Starts the background workflow that writes a step's generated_summary. */
-export abstract class SummaryLauncher {
-  abstract start(input: SummarizeStepInput): Promise<void>;
-}
-
+/** The API's saves ask for step summaries through its own Temporal client. */
 @Injectable()
 export class TemporalSummaryLauncher extends SummaryLauncher {
   constructor(private readonly temporal: TemporalClient) {
@@ -15,14 +12,6 @@ export class TemporalSummaryLauncher extends SummaryLauncher {
 
   async start(input: SummarizeStepInput): Promise<void> {
     const client = await this.temporal.get();
-    await client.workflow.start(SUMMARIZE_STEP_WORKFLOW_TYPE, {
-      workflowId: summaryWorkflowId(input.step_uuid, input.source_hash),
-      // A save repeated while it runs joins it; the same prompt coming back later asks again.
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-      taskQueue: this.temporal.config.temporal.taskQueue,
-      args: [input],
-      staticSummary: `generated_summary of step ${input.step_uuid}`,
-    });
+    await client.workflow.start(SUMMARIZE_STEP_WORKFLOW_TYPE, summaryWorkflowOptions(input, this.temporal.config.temporal.taskQueue));
   }
 }

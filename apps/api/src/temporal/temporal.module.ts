@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { RunLauncher, TemporalRunLauncher } from './run-launcher';
 import { ScheduleGateway, TemporalScheduleGateway } from './schedule-gateway';
-import { SummaryLauncher, TemporalSummaryLauncher } from './summary-launcher';
+import { SummaryLauncher } from '@app/definitions';
+import { TemporalSummaryLauncher } from './summary-launcher';
 import { TemporalClient } from './temporal-client';
 import { AssistantLauncher, TemporalAssistantLauncher } from './assistant-launcher';
 

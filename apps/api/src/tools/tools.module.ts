@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { DefinitionServicesModule } from '../definition-services.module';
 import { ToolsController } from './tools.controller';
 import { ToolsService } from './tools.service';
 
 /** The user's tool registry (/tools): HTTP tools their agents may call, beside the built-ins. */
 @Module({
+  imports: [DefinitionServicesModule],
   controllers: [ToolsController],
   providers: [ToolsService],
-  exports: [ToolsService],
 })
 export class ToolsModule {}

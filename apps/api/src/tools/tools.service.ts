@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { EgressGuard } from '@app/definitions';
 import { DomainError, ErrorCode, notFound, parseToolInput } from '@app/domain';
 import { ToolRepository, type ToolRecord } from '@app/persistence';
-import { EgressGuard } from '../common/egress-guard';
 
 @Injectable()
 export class ToolsService {

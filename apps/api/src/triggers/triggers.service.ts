@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { TriggerDefinition } from '@app/contracts';
+import { DefinitionStore, toDetailsView, type WorkflowDetailsView } from '@app/definitions';
 import { DomainError, ErrorCode, isJsonObject, notFound, parseTrigger } from '@app/domain';
 import { TriggerHookRepository } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { SecretBox } from '@app/security';
 import { newWebhookSecret } from '../hooks/webhook-auth';
-import { DefinitionStore } from '../workflow-definitions/definition-store.service';
-import { toDetailsView, type WorkflowDetailsView } from '../workflow-definitions/workflow.views';
 
 @Injectable()
 export class TriggersService {

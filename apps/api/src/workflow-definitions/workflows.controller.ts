@@ -1,17 +1,21 @@
 import { Put, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { WorkflowsService } from '@app/definitions';
 import { DomainError, ErrorCode } from '@app/domain';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
-import { WorkflowsService } from './workflows.service';
+import { WorkflowChanges } from './workflow-changes.service';
 
 @ApiTags('workflows')
 @ApiBearerAuth()
 @Controller('workflows')
 export class WorkflowsController {
-  constructor(private readonly workflows: WorkflowsService) {}
+  constructor(
+    private readonly workflows: WorkflowsService,
+    private readonly changes: WorkflowChanges,
+  ) {}
 
   @Post()
   @ApiJsonBody('NewWorkflow')
@@ -62,7 +66,7 @@ export class WorkflowsController {
   @ApiJsonBody('WorkflowPatch')
   @ApiAnswers(200, 'WorkflowModel', 400, 404, 422)
   update(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
-    return this.workflows.update(user.userId, uuid, body);
+    return this.changes.update(user.userId, uuid, body);
   }
 
   @Put(':uuid/graph')
@@ -88,6 +92,6 @@ export class WorkflowsController {
   @HttpCode(204)
   @ApiAnswers(204, null, 404)
   remove(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
-    return this.workflows.remove(user.userId, uuid);
+    return this.changes.remove(user.userId, uuid);
   }
 }

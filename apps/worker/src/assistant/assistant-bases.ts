@@ -3,9 +3,9 @@
 // replaces it checks that nobody edited it since the generation read it.
 import { Injectable } from '@nestjs/common';
 import { ASSISTANT_SOURCE_DELETED, ASSISTANT_WORKFLOW_CHANGED } from '@app/contracts';
+import type { ReplaceGuard } from '@app/definitions';
 import { definitionFingerprint, type GenerationBase } from '@app/domain';
 import { definitionOf, WorkflowRepository, type AssistantSessionRecord } from '@app/persistence';
-import type { ReplaceGuard } from '../../../api/src/workflow-definitions/workflows.service';
 import { StepError } from '../steps/step-error';
 
 type Session = Pick<AssistantSessionRecord, 'user_id' | 'mode' | 'source_workflow_uuid' | 'workflow_uuid' | 'base_fingerprint'>;

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '@app/config';
 import { runWorkflowId, type AssistantCallRef, type AssistantToolCall, type CheckResult, type DryRunOutcome, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
+import { WorkflowsService } from '@app/definitions';
 import {
   assistantEvents,
   checkCandidate,
@@ -19,7 +20,6 @@ import {
 } from '@app/domain';
 import { WorkflowRepository, type AssistantSessionRecord } from '@app/persistence';
 import { RunPreparer } from '@app/runs';
-import { WorkflowsService } from '../../../api/src/workflow-definitions/workflows.service';
 import { AssistantBases, replacesOnSave, sourceDeleted } from './assistant-bases';
 import { AssistantStore } from './assistant-store';
 import { AssistantTools } from './assistant-tools';

@@ -1,31 +1,31 @@
-// The tools the assistant's model may call while it writes a workflow: stepwise's own MCP tools, called
-// in-process through the service the MCP server and its HTTP shims use.
+// The tools the assistant's model may call while it writes a workflow: four of stepwise's own read-only tools,
+// the same definitions (names, descriptions, input schemas) and the same services the API's MCP server offers.
 import { Injectable } from '@nestjs/common';
 import type { AssistantToolCall, ToolSpec } from '@app/contracts';
+import { catalogTools, getWorkflowTool, StepwiseToolSet, ToolListing, WorkflowsService } from '@app/definitions';
 import { DomainError } from '@app/domain';
-import { StepwiseToolsService } from '../../../api/src/mcp/stepwise-tools.service';
-import { ToolListing } from '../../../api/src/mcp/tool-listing';
-
-const ASSISTANT_TOOLS = ['list_step_types', 'get_step_type', 'list_tools', 'get_workflow'];
 
 @Injectable()
 export class AssistantTools {
+  private readonly tools: StepwiseToolSet;
+
   constructor(
-    private readonly tools: StepwiseToolsService,
+    workflows: WorkflowsService,
     private readonly listing: ToolListing,
-  ) {}
+  ) {
+    // In the order the MCP server lists them.
+    this.tools = new StepwiseToolSet([getWorkflowTool(workflows), ...catalogTools(listing)]);
+  }
 
   specs(): ToolSpec[] {
-    return this.tools
-      .list()
-      .filter((tool) => ASSISTANT_TOOLS.includes(tool.name))
-      .map(({ name, description, inputSchema }) => ({ name, description, parameters: inputSchema }));
+    return this.tools.list().map(({ name, description, inputSchema }) => ({ name, description, parameters: inputSchema }));
   }
 
   /** The tool's answer as the model reads it; a refused or malformed call answers its coded error. */
   async call(userId: string, call: AssistantToolCall): Promise<string> {
     try {
-      if (!ASSISTANT_TOOLS.includes(call.name)) throw new Error(`no tool named ${call.name}; the tools are ${ASSISTANT_TOOLS.join(', ')}`);
+      const names = this.specs().map((tool) => tool.name);
+      if (!names.includes(call.name)) throw new Error(`no tool named ${call.name}; the tools are ${names.join(', ')}`);
       return JSON.stringify(await this.tools.call(userId, call.name, JSON.parse(call.arguments || '{}')));
     } catch (error) {
       const coded = error instanceof DomainError ? { code: error.code, field: error.details.field } : { code: 'TOOL_CALL_FAILED' };

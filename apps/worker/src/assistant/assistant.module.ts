@@ -1,44 +1,20 @@
 import { Module } from '@nestjs/common';
-import { EgressModule } from '../../../api/src/common/egress-guard';
-import { StepwiseToolsService } from '../../../api/src/mcp/stepwise-tools.service';
-import { ToolListing } from '../../../api/src/mcp/tool-listing';
-import { McpServersService } from '../../../api/src/mcp-servers/mcp-servers.service';
-import { RunsService } from '../../../api/src/runs/runs.service';
-import { SchedulesService } from '../../../api/src/schedules/schedules.service';
-import { TemporalModule } from '../../../api/src/temporal/temporal.module';
-import { ToolsService } from '../../../api/src/tools/tools.service';
-import { DefinitionStore } from '../../../api/src/workflow-definitions/definition-store.service';
-import { StepSummaries } from '../../../api/src/workflow-definitions/step-summaries.service';
-import { WorkflowsService } from '../../../api/src/workflow-definitions/workflows.service';
+import { DefinitionsModule } from '@app/definitions';
 import { WorkerModule } from '../worker.module';
 import { AssistantBases } from './assistant-bases';
 import { AssistantModelService } from './assistant-model.service';
 import { AssistantStagesService } from './assistant-stages.service';
 import { AssistantStore } from './assistant-store';
 import { AssistantTools } from './assistant-tools';
+import { WorkerSummariesModule } from './summary-launcher';
 
 /**
- * The assistant's services in the worker. Its tools and its save are the API's own services (the ones the
- * MCP server and REST call), provided here without their controllers or the API's background jobs.
+ * The assistant's services in the worker. Its tools and its save are the definitions' services the API's REST
+ * routes and MCP server call (libs/definitions), so what it builds passes the very checks a REST save does.
  */
 @Module({
-  imports: [WorkerModule, TemporalModule, EgressModule],
-  providers: [
-    DefinitionStore,
-    StepSummaries,
-    WorkflowsService,
-    SchedulesService,
-    RunsService,
-    ToolsService,
-    McpServersService,
-    ToolListing,
-    StepwiseToolsService,
-    AssistantStore,
-    AssistantBases,
-    AssistantTools,
-    AssistantModelService,
-    AssistantStagesService,
-  ],
+  imports: [WorkerModule, DefinitionsModule.forRoot(WorkerSummariesModule)],
+  providers: [AssistantStore, AssistantBases, AssistantTools, AssistantModelService, AssistantStagesService],
   exports: [AssistantModelService, AssistantStagesService],
 })
 export class AssistantWorkerModule {}

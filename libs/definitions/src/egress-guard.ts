@@ -1,4 +1,4 @@
-import { Global, Injectable, Module } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { DomainError, ErrorCode } from '@app/domain';
 import { EgressPolicy } from '@app/providers';
@@ -21,7 +21,3 @@ export class EgressGuard {
     if (refusal) throw new DomainError(ErrorCode.EgressDenied, `${field}: ${refusal}; an operator may allow it with EGRESS_ALLOW`, { field });
   }
 }
-
-@Global()
-@Module({ providers: [EgressGuard], exports: [EgressGuard] })
-export class EgressModule {}

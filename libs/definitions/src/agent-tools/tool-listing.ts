@@ -2,8 +2,8 @@
 // new kind of tool is one more entry in `sources`.
 import { Injectable } from '@nestjs/common';
 import { BUILTIN_TOOLS, END_TOOL } from '@app/domain';
-import { McpServersService } from '../mcp-servers/mcp-servers.service';
-import { ToolsService } from '../tools/tools.service';
+import { ToolRepository } from '@app/persistence';
+import { McpToolDiscovery } from './mcp-tool-discovery';
 
 export interface ListedTool {
   name: string;
@@ -19,7 +19,7 @@ export type ToolSource = (userId: string) => Promise<ListedTool[]>;
 export class ToolListing {
   private readonly sources: ToolSource[];
 
-  constructor(registry: ToolsService, mcpServers: McpServersService) {
+  constructor(registry: ToolRepository, mcpServers: McpToolDiscovery) {
     this.sources = [
       async () => [...BUILTIN_TOOLS, END_TOOL].map(({ name, description, parameters }) => ({ name, description, parameters, source: 'builtin' })),
       async (userId) => (await registry.list(userId)).map(({ name, description, parameters }) => ({ name, description, parameters, source: 'registered' })),

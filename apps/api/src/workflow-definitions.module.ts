@@ -1,20 +1,18 @@
 import { Module } from '@nestjs/common';
 import { SchedulesModule } from './schedules/schedules.module';
 import { CatalogController } from './catalog/catalog.controller';
+import { DefinitionServicesModule } from './definition-services.module';
 import { StepsController } from './steps/steps.controller';
 import { StepsService } from './steps/steps.service';
 import { TriggersController } from './triggers/triggers.controller';
 import { TriggersService } from './triggers/triggers.service';
-import { DefinitionStore } from './workflow-definitions/definition-store.service';
-import { StepSummaries } from './workflow-definitions/step-summaries.service';
+import { WorkflowChanges } from './workflow-definitions/workflow-changes.service';
 import { WorkflowsController } from './workflow-definitions/workflows.controller';
-import { WorkflowsService } from './workflow-definitions/workflows.service';
 
-/** Workflow definitions: workflows, their steps and trigger, and the type catalog. */
+/** Workflow definitions over HTTP: workflows, their steps and trigger, and the type catalog. */
 @Module({
-  imports: [SchedulesModule],
+  imports: [DefinitionServicesModule, SchedulesModule],
   controllers: [WorkflowsController, StepsController, TriggersController, CatalogController],
-  providers: [DefinitionStore, StepSummaries, WorkflowsService, StepsService, TriggersService],
-  exports: [DefinitionStore, StepSummaries, WorkflowsService],
+  providers: [WorkflowChanges, StepsService, TriggersService],
 })
-export class DefinitionsModule {}
+export class WorkflowDefinitionsModule {}

@@ -1,13 +1,26 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, WorkflowDefinition } from '@app/contracts';
-import { acceptsRuns, fromAgenticDocument, isAgenticDocument, notFound, parseGraph, toAgenticDocument, validateDefinition, parseWorkflowDocument, type AgenticDocument, type AgenticEdge, type AgenticNode, parseWorkflowInput, parseWorkflowPatch, toWorkflowDocument, type WorkflowInput } from '@app/domain';
-import { definitionOf, type Page } from '@app/persistence';
-import { isUuid, nameBasedUuid } from '../common/uuids';
-import type { Pagination } from '../common/pagination';
-import { SchedulesService } from '../schedules/schedules.service';
+import {
+  fromAgenticDocument,
+  isAgenticDocument,
+  isUuid,
+  nameBasedUuid,
+  notFound,
+  parseGraph,
+  parseWorkflowDocument,
+  parseWorkflowInput,
+  toAgenticDocument,
+  toWorkflowDocument,
+  validateDefinition,
+  type AgenticDocument,
+  type AgenticEdge,
+  type AgenticNode,
+  type WorkflowInput,
+} from '@app/domain';
+import { definitionOf, type Page, type PageRequest } from '@app/persistence';
 import { SecretBox } from '@app/security';
-import { EgressGuard } from '../common/egress-guard';
+import { EgressGuard } from './egress-guard';
 import { DefinitionStore } from './definition-store.service';
 import { StepSummaries } from './step-summaries.service';
 import { toDetailsView, toWorkflowView, type WorkflowDetailsView, type WorkflowView } from './workflow.views';
@@ -30,11 +43,14 @@ function newUuidsOf(input: WorkflowInput, prefix: string, withWorkflow: boolean)
   ];
 }
 
+/**
+ * A user's workflows as REST, the MCP server and the assistant save and read them, each save through the same
+ * checks. A patch and a delete, which the workflow's schedules follow, are the API's (WorkflowChanges).
+ */
 @Injectable()
 export class WorkflowsService {
   constructor(
     private readonly store: DefinitionStore,
-    private readonly schedules: SchedulesService,
     private readonly summaries: StepSummaries,
     private readonly egress: EgressGuard,
     private readonly secrets: SecretBox,
@@ -55,7 +71,7 @@ export class WorkflowsService {
     return { workflow_uuid: uuid, notify_secret: secret };
   }
 
-  async list(userId: string, page: Pagination): Promise<Page<WorkflowView>> {
+  async list(userId: string, page: PageRequest): Promise<Page<WorkflowView>> {
     const result = await this.store.workflows.list(userId, page);
     return { ...result, items: result.items.map(({ trigger_uuid, notify_secret: _secret, ...item }) => ({ ...item, trigger_uuid })) };
   }
@@ -68,21 +84,6 @@ export class WorkflowsService {
   async details(userId: string, uuid: string): Promise<WorkflowDetailsView> {
     const view = toDetailsView(await this.store.get(userId, uuid));
     return { ...view, steps: await this.summaries.shown(view.steps) };
-  }
-
-  async update(userId: string, uuid: string, body: unknown): Promise<WorkflowView> {
-    const patch = parseWorkflowPatch(body);
-    await this.egress.assertReachable(patch.notify_url, 'notify_url');
-    const updated = await this.store.edit(userId, uuid, (current) => ({ ...current, ...patch }));
-    // A workflow that refuses scheduled runs (inactive, paused, archived) keeps its schedules, paused; taking them again resumes them.
-    if (patch.is_active !== undefined || patch.status !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !acceptsRuns(updated, 'schedule'));
-    return toWorkflowView(updated);
-  }
-
-  async remove(userId: string, uuid: string): Promise<void> {
-    await this.store.get(userId, uuid);
-    await this.schedules.removeForWorkflow(userId, uuid);
-    if (!(await this.store.workflows.delete(userId, uuid))) throw notFound('Workflow', uuid);
   }
 
   async export(userId: string, uuid: string): Promise<ReturnType<typeof toWorkflowDocument>> {

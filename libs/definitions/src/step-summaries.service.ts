@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import type { StepDefinition, SummaryStatus } from '@app/contracts';
 import { summarySourceOf } from '@app/domain';
 import { StepSummaryRepository } from '@app/persistence';
-import { SummaryLauncher } from '../temporal/summary-launcher';
+import { SummaryLauncher } from './summary-launcher';
 
 export type StepWithSummary = StepDefinition & { generated_summary?: string | null; generated_summary_status?: SummaryStatus | null };
 

@@ -1,8 +1,8 @@
 // Seed 003's node types and details (step types) and the tools agents may use.
 import { STEP_TYPES } from '@app/contracts';
 import { notFound, STEP_TYPE_CATALOG, stepFields, stepTypeDetails } from '@app/domain';
+import type { ToolListing } from '../agent-tools/tool-listing';
 import { objectSchema, outputOf, type StepwiseTool } from './stepwise-tool';
-import type { ToolListing } from './tool-listing';
 
 const FIELD_OUTPUT = {
   type: 'object',
