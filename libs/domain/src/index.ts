@@ -3,6 +3,7 @@
 // not, so Temporal workflow code must import the former by path, never this barrel.
 export * from './errors';
 export * from './json-object';
+export * from './request-body';
 export * from './definition';
 export * from './placeholders';
 export * from './conditions';

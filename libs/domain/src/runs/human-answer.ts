@@ -4,8 +4,7 @@
 import type { HumanInputStep, JsonValue, WorkflowDefinition } from '@app/contracts';
 import { jsonSchemaErrors } from '../definition/json-schema';
 import { DomainError, ErrorCode, notFound } from '../errors';
-import { requireJsonObject } from '../json-object';
-import { assertStorableJson } from '../outputs/json-depth';
+import { HUMAN_ANSWER_BODY } from './run-bodies';
 
 export interface HumanAnswerRequest {
   step: HumanInputStep;
@@ -18,8 +17,7 @@ export function humanAnswerOf(definition: WorkflowDefinition, stepUuid: string, 
   if (step.type !== 'human_input') {
     throw new DomainError(ErrorCode.StepNotAwaitingInput, `Step "${step.name}" is a ${step.type}: only human_input steps take input`, { field: 'step_uuid', step_uuid: step.uuid });
   }
-  const input = requireJsonObject(body, { holding: 'with the answer in input', requiredKey: 'input' }).input as JsonValue;
-  assertStorableJson(input, 'input');
+  const input = HUMAN_ANSWER_BODY.parse(body).input as JsonValue;
   const errors = step.input_schema ? jsonSchemaErrors(step.input_schema, input) : [];
   if (errors.length) {
     throw new DomainError(ErrorCode.InvalidHumanInput, `input does not follow the input_schema of step "${step.name}": ${errors.join('; ')}`, { field: 'input', errors });

@@ -1,4 +1,5 @@
 export * from './resume-plan';
 export * from './human-answer';
+export * from './run-bodies';
 export * from './run-admission';
 export * from './poison-calls';

@@ -1,0 +1,85 @@
+// What the run routes take: each body one JSON Schema, checked by the one validator and shown as it is by the
+// OpenAPI document. A human answer's `input` is then checked against its step's input_schema (human-answer.ts).
+import type { RunBudget } from '@app/contracts';
+import { assertStorableJson } from '../outputs/json-depth';
+import { requestBody } from '../request-body';
+
+const ANY = { description: 'Any JSON value' };
+const UUID = { type: 'string', format: 'uuid' };
+
+export interface RunStartOptions {
+  trigger_output: unknown;
+  dry_run: boolean;
+  budget?: RunBudget;
+}
+
+/** POST /workflows/{uuid}/runs (and the MCP tool run_workflow). */
+export const RUN_START_BODY = requestBody(
+  'NewRun',
+  {
+    type: 'object',
+    properties: {
+      trigger_output: { ...ANY, description: 'The data the steps read as <<trigger_output>>' },
+      budget: {
+        type: ['object', 'null'],
+        required: ['max_tokens'],
+        properties: { max_tokens: { type: 'integer', minimum: 1, maximum: 1e12 } },
+        description: 'The run waits (awaiting_input) for POST /runs/{uuid}/approve-budget once its model calls used this many tokens',
+      },
+      dry_run: { type: 'boolean', default: false, description: 'Run on Temporal with the built-in dry-run model: no provider call, no tool side effect, no notification, costs nothing' },
+    },
+  },
+  (body): RunStartOptions => {
+    // Bounded before it is stored: what MySQL would refuse (too deep, a lone surrogate) is a 422 naming the field.
+    assertStorableJson(body.trigger_output, 'trigger_output');
+    const budget = body.budget as RunBudget | null | undefined;
+    return { trigger_output: body.trigger_output ?? null, dry_run: body.dry_run === true, ...(budget ? { budget: { max_tokens: budget.max_tokens } } : {}) };
+  },
+);
+
+export interface ResumeOptions {
+  from_step_uuid?: string;
+  definition: 'original' | 'current';
+}
+
+/** POST /runs/{uuid}/resume (and the MCP tool resume_run): both fields optional, so the body may be left out. */
+export const RESUME_BODY = requestBody(
+  'ResumeRequest',
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      from_step_uuid: { ...UUID, description: 'Default: the step that failed' },
+      definition: { type: 'string', enum: ['original', 'current'], default: 'original', description: 'The definition the parent ran, or the workflow as edited since' },
+    },
+  },
+  (body): ResumeOptions => ({ ...(body.from_step_uuid !== undefined ? { from_step_uuid: body.from_step_uuid as string } : {}), definition: (body.definition as ResumeOptions['definition'] | undefined) ?? 'original' }),
+  { absentIsEmpty: true },
+);
+
+/** POST /runs/{uuid}/approve-budget */
+export const BUDGET_APPROVAL_BODY = requestBody(
+  'BudgetApproval',
+  { type: 'object', required: ['max_tokens'], properties: { max_tokens: { type: 'integer', minimum: 1, description: 'The new limit, above the tokens used' } } },
+  (body) => ({ max_tokens: body.max_tokens as number }),
+  { absentIsEmpty: true },
+);
+
+/** POST /runs/{uuid}/steps/{step_uuid}/input: the answer, checked against the step's input_schema once the step is known. */
+export const HUMAN_ANSWER_BODY = requestBody(
+  'HumanAnswer',
+  { type: 'object', required: ['input'], properties: { input: { ...ANY, description: "Checked against the step's input_schema" } } },
+  (body) => {
+    assertStorableJson(body.input, 'input');
+    return { input: body.input };
+  },
+  { absentIsEmpty: true },
+);
+
+/** POST /runs/{uuid}/messages: a user message to a conversational run. */
+export const MESSAGE_BODY = requestBody(
+  'Message',
+  { type: 'object', required: ['content'], properties: { content: { type: 'string', minLength: 1, pattern: '\\S' } } },
+  (body) => ({ content: body.content as string }),
+  { absentIsEmpty: true },
+);
