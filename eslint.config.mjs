@@ -36,11 +36,21 @@ export default tseslint.config(
     },
   },
   {
-    // The life of a run: plain classes over persistence's repositories, used by both apps.
+    // A run's life: plain classes over persistence's repositories and the RunLauncher port, for both apps.
     files: ['libs/runs/src/**/*.ts'],
+    ignores: ['libs/runs/src/run-life.module.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', '@temporalio/*', '@app/engine', '**/apps/**'], message: 'libs/runs is framework-free: persistence, domain, contracts and providers only; the apps wire it.' }],
+        patterns: [{ group: ['@nestjs/*', 'typeorm', 'mysql2', '@temporalio/*', '@app/config', '@app/definitions', '@app/engine', '**/apps/**'], message: 'libs/runs is framework-free: persistence, domain, contracts, providers and observability only; run-life.module.ts wires it.' }],
+      }],
+    },
+  },
+  {
+    // Its Nest wiring, the one file that knows Nest and the settings; never Temporal (the API's RunLauncher is).
+    files: ['libs/runs/src/run-life.module.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@nestjs/core', 'typeorm', 'mysql2', '@temporalio/*', '@app/definitions', '@app/engine', '**/apps/**'], message: 'run-life.module.ts wires libs/runs with @nestjs/common and the settings, nothing else.' }],
       }],
     },
   },
@@ -54,7 +64,7 @@ export default tseslint.config(
   },
   {
     // The definitions' services, for both apps: Nest injectables over persistence, config and the run
-    // lifecycle; where they need an app (a Temporal client) they name a port the app implements.
+    // life (libs/runs); where they need an app (a Temporal client) they name a port the app implements.
     files: ['libs/definitions/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
@@ -63,7 +73,7 @@ export default tseslint.config(
     },
   },
   {
-    // The apps import libraries only: what both need (the run lifecycle, the definitions) lives in libs.
+    // The apps import libraries only: what both need (a run's life, the definitions) lives in libs.
     files: ['apps/worker/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/api/**', '**/api/src/**'], message: 'The worker never imports the API: move what both need into a library.' }] }],

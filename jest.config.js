@@ -20,7 +20,7 @@ const transform = {
 const transformIgnorePatterns = ['/node_modules/(?!@nestjs/)'];
 
 const moduleNameMapper = {
-  '^@app/(contracts|domain|persistence|engine|runs|run-lifecycle|definitions|providers|config|security|observability)$': '<rootDir>/libs/$1/src',
+  '^@app/(contracts|domain|persistence|engine|runs|definitions|providers|config|security|observability)$': '<rootDir>/libs/$1/src',
 };
 
 module.exports = {

@@ -2,8 +2,7 @@
 // nothing written.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { RunReconciler } from '../apps/api/src/runs/run-reconciler';
-import { RunPreparer } from '../libs/runs/src';
+import { RunPreparer, RunReconciler } from '../libs/runs/src';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { DataSource } from 'typeorm';
-import { RunReconciler } from '../apps/api/src/runs/run-reconciler';
+import { RunReconciler } from '../libs/runs/src';
 import { TemporalClient } from '../apps/api/src/temporal/temporal-client';
 import { runEnd } from './support/agent-run';
 import { agentStep, llmStep } from './support/factories';

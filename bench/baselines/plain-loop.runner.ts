@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import type { ChatMessage, StepContext, ToolSpec } from '@app/contracts';
 import { type OneTripPool, TypeormCallAuditRepository, TypeormRunRepository, TypeormStepRepository } from '@app/persistence';
 import { OpenAiModelClient, type ModelResponse } from '@app/providers';
+import { runEnding } from '@app/runs';
 import { newOutput } from '../../apps/worker/src/steps/step-output';
 import { BENCH_MODEL, BENCH_TOOL, type Runner } from '../support/runner';
 import { withDeadlockRetry } from './deadlock-retry';
@@ -57,7 +58,7 @@ export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, mo
         const response = await modelTurn(context(runUuid, instance), 1, messages);
         await stepRows.completeStep(instance, newOutput(context(runUuid, instance), response.message.content), { messages: [...messages, response.message] });
       }
-      await runs.finishRun(runUuid, 'completed', null);
+      await runs.end(runEnding(runUuid, { status: 'completed', error_message: null }));
     },
     prepareAgent: async () => async () => {
       const { runUuid, instances: [instance] } = await newRun(1, 'custom_agent');
@@ -77,7 +78,7 @@ export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, mo
         }
       }
       await stepRows.completeStep(instance, newOutput(ctx, messages.at(-1)?.content ?? ''), { messages });
-      await runs.finishRun(runUuid, 'completed', null);
+      await runs.end(runEnding(runUuid, { status: 'completed', error_message: null }));
     },
     close: async () => {},
   });

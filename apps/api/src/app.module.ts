@@ -12,7 +12,7 @@ import { ReadinessService } from './health/readiness.service';
 import { McpModule } from './mcp/mcp.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { ObservabilityModule } from './observability/observability.module';
-import { RunLifecycleModule } from '@app/run-lifecycle';
+import { RunLifeModule } from '@app/runs';
 import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';
@@ -24,7 +24,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifecycleModule, ObservabilityModule, TemporalModule, AuthModule, WorkflowDefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
+      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifeModule.forApi(), ObservabilityModule, TemporalModule, AuthModule, WorkflowDefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

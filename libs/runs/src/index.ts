@@ -1,7 +1,17 @@
-// The life of a run, whoever starts it: what a new or resumed run records and hands to Temporal, and the
-// tool manifests a save stores and a start compares. Plain classes over persistence's repositories: the
-// apps wire them (no framework here).
+// A run's life, whoever starts it: how it is recorded (RunPreparer, RunResumer) and started (RunStarter), read
+// as it stands (RunReader), asked things while in flight (RunInteractions), ended (run-ending.ts: the rules the
+// run's repository executes) and brought in line with Temporal (RunReconciler); the tool manifests a save
+// stores and a start compares. Plain classes over persistence's repositories and the RunLauncher port; the
+// apps take them wired from RunLifeModule.
 export * from './prepared-run';
+export * from './run-ending';
+export * from './run-interactions';
+export * from './run-launcher';
+export * from './run-life.module';
+export * from './run-log';
 export * from './run-preparer';
+export * from './run-reader';
+export * from './run-reconciler';
 export * from './run-resumer';
+export * from './run-starter';
 export * from './tool-manifest.service';

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode } from '@app/domain';
 import { RunRepository, type WorkflowRepository } from '@app/persistence';
 import type { Rows } from '../support/rows';
-import { workflowWithRun } from './run-fixtures';
+import { endRun, workflowWithRun } from './run-fixtures';
 import { RUNS_IN_FLIGHT_LIMIT, setUpRunRepository, type RunRepositories } from './run-repository.setup';
 
 describe(`${RunRepository.name}: starting runs`, () => {
@@ -74,7 +74,7 @@ describe(`${RunRepository.name}: starting runs`, () => {
     const started = Array.from({ length: RUNS_IN_FLIGHT_LIMIT }, anotherRun);
     for (const each of started) await runs.create(each);
 
-    expect(await runs.finishRun(started[0].uuid, 'completed', null)).toBe(true);
+    expect(await endRun(runs, started[0].uuid, 'completed', null)).toBe(true);
 
     expect(await runs.create(run)).toBe(true);
     expect(await rows.runsInFlight(userId)).toBe(RUNS_IN_FLIGHT_LIMIT);

@@ -1,6 +1,6 @@
 import { RunRepository, type WorkflowRepository } from '@app/persistence';
 import type { Rows } from '../support/rows';
-import { modelCall, toolCall, workflowWithRun } from './run-fixtures';
+import { endRun, modelCall, toolCall, workflowWithRun } from './run-fixtures';
 import { setUpRunRepository, type RunRepositories } from './run-repository.setup';
 
 describe(`${RunRepository.name}: ending runs`, () => {
@@ -23,8 +23,8 @@ describe(`${RunRepository.name}: ending runs`, () => {
     await steps.startStep(run.steps[0].uuid, {});
     await steps.completeStep(run.steps[0].uuid, null);
 
-    expect(await runs.finishRun(run.uuid, 'completed', null)).toBe(true);
-    expect(await runs.finishRun(run.uuid, 'failed', 'too late')).toBe(false);
+    expect(await endRun(runs, run.uuid, 'completed', null)).toBe(true);
+    expect(await endRun(runs, run.uuid, 'failed', 'too late')).toBe(false);
 
     expect(await rows.run(run.uuid)).toMatchObject({ status: 'completed', error_message: null, finished_at: expect.any(Date) });
     expect((await rows.step(run.steps[0].uuid)).status).toBe('completed');
@@ -43,7 +43,7 @@ describe(`${RunRepository.name}: ending runs`, () => {
     await audit.recordModelCall(modelCall(run, step, { turn: 3, attempt: 1, status: 'running' }));
     await audit.recordToolCall(toolCall(run, step, { status: 'running' }));
 
-    await runs.finishRun(run.uuid, 'failed', 'step failed');
+    await endRun(runs, run.uuid, 'failed', 'step failed');
 
     expect(await rows.run(run.uuid)).toMatchObject({ status: 'failed', error_message: 'step failed', prompt_tokens: 110, completion_tokens: 25, total_tokens: 135 });
     expect((await rows.modelCalls(step)).at(-1)).toMatchObject({ turn: 3, status: 'failed', error_message: expect.stringMatching(/^Interrupted/) });
@@ -55,9 +55,9 @@ describe(`${RunRepository.name}: ending runs`, () => {
     const [partial, cancelled] = [anotherRun(), anotherRun()];
     for (const each of [run, partial, cancelled]) await runs.create(each);
 
-    await runs.finishRun(run.uuid, 'failed', 'boom');
-    await runs.finishRun(partial.uuid, 'partial_success', 'one branch failed');
-    await runs.finishRun(cancelled.uuid, 'cancelled', null);
+    await endRun(runs, run.uuid, 'failed', 'boom');
+    await endRun(runs, partial.uuid, 'partial_success', 'one branch failed');
+    await endRun(runs, cancelled.uuid, 'cancelled', null);
 
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 3, successful_runs: 0, failed_runs: 2 });
   });
@@ -67,7 +67,7 @@ describe(`${RunRepository.name}: ending runs`, () => {
     const ending = Array.from({ length: 5 }, anotherRun);
     for (const each of ending) await runs.create(each);
 
-    const ended = await Promise.all(ending.flatMap((each) => [runs.finishRun(each.uuid, 'completed', null), runs.finishRun(each.uuid, 'stopped', null)]));
+    const ended = await Promise.all(ending.flatMap((each) => [endRun(runs, each.uuid, 'completed', null), endRun(runs, each.uuid, 'stopped', null)]));
 
     expect(ended.filter(Boolean)).toHaveLength(5);
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 5, successful_runs: 5, failed_runs: 0 });

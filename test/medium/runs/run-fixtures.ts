@@ -1,5 +1,7 @@
 // Rows the run specs write through the repository: a saved workflow with its run, and call attempts.
-import type { NewRun, WorkflowRepository } from '@app/persistence';
+import type { FinalStatus } from '@app/contracts';
+import type { NewRun, RunRepository, WorkflowRepository } from '@app/persistence';
+import { runEnding } from '@app/runs';
 import { llmStep, newRun, newUserId, noTools, workflowDefinition } from '../support/fixtures';
 import type { CallAuditRepository } from '@app/persistence';
 
@@ -62,3 +64,7 @@ export function toolCall(run: NewRun, instanceUuid: string, fields: Partial<Tool
     ...fields,
   };
 }
+
+/** Ends a run as its workflow does: the rules of libs/runs (runEnding), executed by the run's repository. */
+export const endRun = (runs: Pick<RunRepository, 'end'>, runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<boolean> =>
+  runs.end(runEnding(runUuid, { status, error_message: errorMessage }));

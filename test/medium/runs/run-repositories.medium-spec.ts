@@ -13,6 +13,7 @@ import {
   TypeormStepRepository,
   type NewOutput,
 } from '@app/persistence';
+import { endRun } from './run-fixtures';
 
 describe('Run repositories', () => {
   let dataSource: DataSource;
@@ -99,8 +100,8 @@ describe('Run repositories', () => {
   ])('ends a run %s once, counting it on its workflow as %j', async (status, counters) => {
     const workflowUuid = await newWorkflow();
     const { runUuid, instance } = await newRun(workflowUuid);
-    expect(await runs.finishRun(runUuid, status, null)).toBe(true);
-    expect(await runs.finishRun(runUuid, status, null)).toBe(false);
+    expect(await endRun(runs, runUuid, status, null)).toBe(true);
+    expect(await endRun(runs, runUuid, status, null)).toBe(false);
     const [counted] = await dataSource.query('SELECT total_runs, successful_runs, failed_runs FROM workflows WHERE uuid = ?', [workflowUuid]);
     expect(counted).toEqual({ total_runs: 1, ...counters });
     expect((await steps.instance(instance))?.status).toBe('skipped');

@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { RunsModule } from '../runs/runs.module';
 import { HooksController } from './hooks.controller';
 import { HooksService } from './hooks.service';
 
 /** Webhook deliveries (/hooks/{trigger_uuid}): checked and filtered, each match starts a run. */
 @Module({
-  imports: [RunsModule],
   controllers: [HooksController],
   providers: [HooksService],
 })

@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { assertStorableJson, DomainError, ErrorCode, evaluateRules } from '@app/domain';
 import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
-import { RunsService } from '../runs/runs.service';
+import { RunStarter } from '@app/runs';
 import { authenticateDelivery, deliveryKeyOf, deliveryRunUuid } from './webhook-auth';
 
 export interface Delivery {
@@ -19,7 +19,7 @@ export type DeliveryOutcome = { matched: false; event_uuid: string } | { matched
 export class HooksService {
   constructor(
     private readonly hooks: TriggerHookRepository,
-    private readonly runs: RunsService,
+    private readonly runs: RunStarter,
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
   ) {}
@@ -45,7 +45,7 @@ export class HooksService {
     if (!evaluateRules(target.trigger.filter_rules, delivery.body)) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };
     }
-    const { created, run } = await this.runs.start(target.user_id, target.workflow_uuid, delivery.body, { origin: 'webhook', ...(key ? { runUuid: deliveryRunUuid(triggerUuid, key) } : {}) });
+    const { created, run } = await this.runs.start({ userId: target.user_id, workflowUuid: target.workflow_uuid, triggerOutput: delivery.body, origin: 'webhook', ...(key ? { runUuid: deliveryRunUuid(triggerUuid, key) } : {}) });
     const event_uuid = await this.hooks.recordEvent({ ...event, matched: true, run_uuid: run.uuid });
     return { matched: true, event_uuid, run_uuid: run.uuid, duplicate: !created };
   }

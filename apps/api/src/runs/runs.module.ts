@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { RunsController } from './runs.controller';
-import { RunReconciler } from './run-reconciler';
 import { RunsService } from './runs.service';
 
-/** Runs: started (by REST, webhooks and schedules), read, cancelled, resumed; the reconciler starts those an API left behind. */
+/** The run routes (REST; MCP's run tools call the same service) over a run's life, which RunLifeModule wires. */
 @Module({
   controllers: [RunsController],
-  providers: [RunsService, RunReconciler],
+  providers: [RunsService],
   exports: [RunsService],
 })
 export class RunsModule {}

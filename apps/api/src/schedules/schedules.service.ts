@@ -3,7 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { acceptsRuns, assertAcceptsRuns, assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
 import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
-import { RunsService } from '../runs/runs.service';
+import { RunStarter } from '@app/runs';
+import { toRunView } from '../runs/run.views';
 import { ScheduleGateway, type ScheduleTiming } from '../temporal/schedule-gateway';
 
 const timingOf = (input: Partial<ScheduleInput>): ScheduleTiming => ({
@@ -40,7 +41,7 @@ export class SchedulesService {
     private readonly workflows: WorkflowRepository,
     private readonly runs: RunRepository,
     private readonly gateway: ScheduleGateway,
-    private readonly runsService: RunsService,
+    private readonly starter: RunStarter,
     private readonly config: AppConfig,
   ) {}
 
@@ -51,7 +52,8 @@ export class SchedulesService {
     const workflow = await this.workflows.find(userId, workflowUuid);
     if (!workflow) throw notFound('Workflow', workflowUuid);
     if (input.schedule_type === 'immediate') {
-      return { schedule_type: 'immediate', run: (await this.runsService.start(userId, workflowUuid, input.trigger_output, { origin: 'manual' })).run };
+      const { run } = await this.starter.start({ userId, workflowUuid, triggerOutput: input.trigger_output, origin: 'manual' });
+      return { schedule_type: 'immediate', run: toRunView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace) };
     }
     const id = `sched-${randomUUID()}`;
     const timing = timingOf(input);

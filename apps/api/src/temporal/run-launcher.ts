@@ -1,4 +1,5 @@
-// Starting, cancelling and observing run workflows.
+// The API's door from a run's life to Temporal: starting, cancelling and observing run executions, and the
+// Updates a person sends one (the port, and what an execution's end means for the run, are libs/runs').
 import { Injectable } from '@nestjs/common';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { DomainError, ErrorCode } from '@app/domain';
@@ -9,11 +10,9 @@ import {
   RUN_WORKFLOW_TYPE,
   SEND_MESSAGE_UPDATE,
   failureMessage,
-  isInFlight,
   runWorkflowId,
   type ApproveBudgetArgs,
   type BudgetApproved,
-  type FinalStatus,
   type HumanInputAccepted,
   type HumanInputArgs,
   type PreparedRun,
@@ -21,28 +20,10 @@ import {
   type SendMessageArgs,
   type TurnReply,
 } from '@app/contracts';
+import { RunLauncher, type ExecutionState, type TurnOutcome } from '@app/runs';
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
 import { isTemporalLate, isTemporalUnreachable, temporalUnavailable } from './temporal-unavailable';
-
-/** A run's execution as Temporal sees it: how a closed one ended, in the run's own terms. */
-/** A message's turn: answered within the wait, or still running (its update id to look it up by). */
-export type TurnOutcome = { answered: true; reply: TurnReply } | { answered: false; turn_id: string };
-
-export type ExecutionState = { state: 'running' } | { state: 'missing' } | { state: 'closed'; status: FinalStatus; error_message: string | null };
-
-export abstract class RunLauncher {
-  abstract start(run: PreparedRun): Promise<void>;
-  /** By the execution's workflow id (`run-<uuid>` for runs started here, the schedule's id for scheduled ones). */
-  abstract cancel(workflowId: string): Promise<void>;
-  abstract observe(workflowId: string): Promise<ExecutionState>;
-  /** Delivers a person's answer to a waiting human_input step (a Temporal Update); STEP_NOT_AWAITING_INPUT when the workflow refuses it. */
-  abstract answer(workflowId: string, args: HumanInputArgs): Promise<HumanInputAccepted>;
-  /** Lets a run waiting on its token budget go on with a new limit (a Temporal Update); RUN_NOT_ACTIVE when the workflow refuses it. */
-  abstract approveBudget(workflowId: string, args: ApproveBudgetArgs): Promise<BudgetApproved>;
-  /** Delivers a user message to a conversational run (a Temporal Update) and waits up to `waitMs` for the turn's reply. */
-  abstract sendMessage(workflowId: string, args: SendMessageArgs, waitMs: number): Promise<TurnOutcome>;
-}
 
 @Injectable()
 export class TemporalRunLauncher extends RunLauncher {
@@ -148,15 +129,13 @@ export class TemporalRunLauncher extends RunLauncher {
       throw error;
     }
     if (status === 'RUNNING' || status === 'CONTINUED_AS_NEW' || status === 'PAUSED') return { state: 'running' };
-    if (status === 'CANCELLED') return { state: 'closed', status: 'cancelled', error_message: 'Cancelled in Temporal' };
-    if (status === 'TIMED_OUT') return { state: 'closed', status: 'failed', error_message: 'The Temporal execution timed out' };
+    if (status === 'CANCELLED') return { state: 'closed', closed: 'cancelled' };
+    if (status === 'TIMED_OUT') return { state: 'closed', closed: 'timed_out' };
     try {
-      const result = (await handle.result()) as RunWorkflowResult;
-      return { state: 'closed', status: isInFlight(result.status) ? 'failed' : (result.status as FinalStatus), error_message: result.error_message };
+      return { state: 'closed', closed: 'completed', result: (await handle.result()) as RunWorkflowResult };
     } catch (error) {
       // Failed, or terminated (from the Web UI or CLI, or by the server for a payload over its limit).
-      const prefix = status === 'TERMINATED' ? 'Terminated in Temporal' : 'The Temporal execution failed';
-      return { state: 'closed', status: 'failed', error_message: `${prefix}: ${failureMessage(error)}` };
+      return { state: 'closed', closed: status === 'TERMINATED' ? 'terminated' : 'failed', failure: failureMessage(error) };
     }
   }
 }

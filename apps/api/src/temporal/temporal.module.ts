@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { RunLauncher, TemporalRunLauncher } from './run-launcher';
+import { RunLauncher } from '@app/runs';
+import { TemporalRunLauncher } from './run-launcher';
 import { ScheduleGateway, TemporalScheduleGateway } from './schedule-gateway';
 import { SummaryLauncher } from '@app/definitions';
 import { TemporalSummaryLauncher } from './summary-launcher';

@@ -5,7 +5,7 @@ import { Context } from '@temporalio/activity';
 import type { RunActivities, StepContext } from '@app/contracts';
 import type { Metrics } from '@app/observability';
 import type { CallAuditRepository, RunRepository, StepRepository } from '@app/persistence';
-import type { RunPreparer } from '@app/runs';
+import { runEnding, type RunPreparer } from '@app/runs';
 import type { ActivityScope } from '../steps/activity-scope';
 import type { AgentStepService } from '../steps/agent-step.service';
 import type { LlmStepService } from '../steps/llm-step.service';
@@ -108,7 +108,7 @@ export function createRunActivities(services: RunServices): RunActivities {
     pauseForBudget: ({ run_uuid, used_tokens, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: used_tokens }, 'awaiting_input'),
     resumeAfterBudget: ({ run_uuid, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: null }, 'running'),
     finishRun: async ({ run_uuid, status, error_message }) => {
-      if (await services.runs.finishRun(run_uuid, status, error_message)) services.metrics.runsFinished.inc({ status });
+      if (await services.runs.end(runEnding(run_uuid, { status, error_message }))) services.metrics.runsFinished.inc({ status });
     },
     notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),
   });

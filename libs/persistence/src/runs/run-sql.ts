@@ -1,6 +1,7 @@
 // What the run repositories share: their transactions (whole, or one statement), a run's place among its
-// user's runs in flight, and the token sums of a run or a step.
+// user's runs in flight, the token sums of a run or a step, and the statement that closes a step.
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Statement } from '../one-trip-pool';
 import { retryingRolledBack } from '../rolled-back';
 
 /** Every write runs whole, and again if the server rolled it back (a dead connection, a lost deadlock). */
@@ -58,3 +59,24 @@ const tokenSums = (from: string, params: string[]) => ({
   sql: `SELECT COALESCE(SUM(m.prompt_tokens), 0) AS p, COALESCE(SUM(m.completion_tokens), 0) AS c, COALESCE(SUM(m.total_tokens), 0) AS t FROM ${from}`,
   params,
 });
+
+/** How a step's row closes: completed (with its output, and its messages when they changed) or failed. */
+export interface StepClosing {
+  status: 'completed' | 'failed';
+  output_id?: string | null;
+  error_message: string | null;
+  model_messages?: unknown[];
+}
+
+/** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
+export function closeStepStatement(instanceUuid: string, { status, output_id, error_message, model_messages }: StepClosing, unlessCompleted: boolean): Statement {
+  const fields = Object.entries({ status, error_message, output_id, model_messages: model_messages && JSON.stringify(model_messages) }).filter(([, value]) => value !== undefined);
+  const tokens = stepTokensFrom(instanceUuid);
+  return {
+    sql: `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
+     SET ${fields.map(([column]) => `i.${column} = ?`).join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t,
+         i.finished_at = CURRENT_TIMESTAMP(3), i.duration_ms = TIMESTAMPDIFF(MICROSECOND, i.started_at, CURRENT_TIMESTAMP(3)) DIV 1000
+     WHERE i.uuid = ?${unlessCompleted ? " AND i.status <> 'completed'" : ''}`,
+    params: [...tokens.params, ...fields.map(([, value]) => value), instanceUuid],
+  };
+}

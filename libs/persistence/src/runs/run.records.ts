@@ -1,5 +1,5 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
-import type { BudgetState, ConversationMessage, LoopStopReason, RunBudget, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+import type { BudgetState, ConversationMessage, FinalStatus, LoopStopReason, RunBudget, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
 import type { ToolDrift } from '@app/domain';
 
 /**
@@ -165,6 +165,28 @@ export interface NewRun {
   dry_run?: boolean;
   budget?: RunBudget | null;
 }
+
+/**
+ * What ending a run writes, as its rules (libs/runs, run-ending.ts) decide: executed in one transaction, in this
+ * order, the run's own row only while it is in flight (so an end is recorded once) and with it the place its
+ * start took among its user's runs in flight given back.
+ */
+export interface RunEnding {
+  run_uuid: string;
+  status: FinalStatus;
+  error_message: string | null;
+  /** Step rows failed first, each with its message, unless completed meanwhile. */
+  failed_steps: { instance_uuid: string; error_message: string }[];
+  /** Then every row of the run still in one of these statuses is marked skipped. */
+  skipped_from: readonly StepStatus[];
+  /** The message model and tool calls still running are failed with. */
+  interrupted_calls: string;
+  /** The workflow's counter that counts this end, if one does. */
+  counter: RunCounter | null;
+}
+
+/** The workflow's columns counting its ended runs by outcome. */
+export type RunCounter = 'successful_runs' | 'failed_runs';
 
 export interface RunFilter {
   status?: RunStatus;

@@ -1,6 +1,6 @@
-import type { BudgetState, FinalStatus } from '@app/contracts';
+import type { BudgetState } from '@app/contracts';
 import type { Page, PageRequest } from '../pages';
-import type { NewRun, NotificationRecord, RunFilter, RunRecord, RunWithSteps } from './run.records';
+import type { NewRun, NotificationRecord, RunEnding, RunFilter, RunRecord, RunWithSteps } from './run.records';
 
 /** GET /runs/{uuid} shows this many of a looping step's first and last iterations (and counts them all). */
 export const EXECUTIONS_SHOWN_AT_EACH_END = 50;
@@ -29,24 +29,25 @@ export abstract class RunRepository {
   abstract findRun(userId: string, uuid: string): Promise<RunRecord | null>;
   abstract list(userId: string, filter: RunFilter, page: PageRequest): Promise<Page<RunRecord>>;
   /**
-   * Runs the API started (`run-<uuid>` executions) still recorded running after `olderThanSeconds`: candidates
-   * for the reconciler, oldest first, the page after `after`.
+   * Runs of the last day still recorded in flight (running or awaiting input) after `olderThanSeconds`:
+   * candidates for the reconciler, oldest first, the page after `after`.
    */
-  abstract staleRunning(olderThanSeconds: number, limit: number, after?: StaleRun | null): Promise<StaleRun[]>;
+  abstract staleInFlight(olderThanSeconds: number, limit: number, after?: StaleRun | null): Promise<StaleRun[]>;
   /** A budgeted run waits for an approval (awaiting_input) or goes on (running), its budget state shown. */
   abstract setBudget(runUuid: string, budget: BudgetState, status: 'running' | 'awaiting_input'): Promise<void>;
   /**
-   * Ends a running run: final status, tokens summed, steps not run marked skipped, calls still running
-   * closed as interrupted, the workflow's counters. Idempotent: true only for the call that ended it.
+   * Writes a run's end as `ending` says (libs/runs decides it), its tokens summed from its completed model
+   * calls, in one transaction. Idempotent: true only for the call that ended it.
    */
-  abstract finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<boolean>;
+  abstract end(ending: RunEnding): Promise<boolean>;
   /** The latest attempt to deliver the run-end notification. */
   abstract recordNotification(runUuid: string, notification: NotificationRecord): Promise<void>;
 }
 
-/** A run recorded `running` for a while, in the order the reconciler pages through them (created_at, then uuid). */
+/** A run recorded in flight for a while, in the order the reconciler pages through them (created_at, then uuid). */
 export interface StaleRun {
   uuid: string;
   user_id: string;
+  temporal_workflow_id: string;
   created_at: Date;
 }

@@ -1,19 +1,18 @@
-import { IN_FLIGHT_RUN_STATUSES, outcomeOf, type BudgetState, type FinalStatus } from '@app/contracts';
+import { IN_FLIGHT_RUN_STATUSES, type BudgetState } from '@app/contracts';
 import { In, type DataSource } from 'typeorm';
 import { pageOf, type Page, type PageRequest } from '../pages';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, ToolCallEntity } from './run.entities';
 import { runOf } from './run.mappers';
-import type { NewRun, NotificationRecord, RunFilter, RunRecord, RunWithSteps } from './run.records';
+import type { NewRun, NotificationRecord, RunCounter, RunEnding, RunFilter, RunRecord, RunWithSteps } from './run.records';
 import { RunRepository, type StaleRun } from './run.repository';
-import { GIVE_RUN_PLACE, giveRunPlace, runTokensFrom, runTransaction } from './run-sql';
+import { closeStepStatement, GIVE_RUN_PLACE, giveRunPlace, runTokensFrom, runTransaction } from './run-sql';
 import { NoQuotaRow, startChecked, startStatements, writtenRun } from './run-start-sql';
 import { RunWithStepsQuery } from './run-with-steps.query';
 import { affectedRows, statementOf, type OneTripPool, type Statement } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
 
-const INTERRUPTED_ATTEMPT = 'Interrupted: the run ended before this attempt finished';
-/** The workflow's column that counts runs ending this way (a cancelled run counts in none). */
-const RUN_COUNTERS = { failed: 'failed_runs', successful: 'successful_runs', cancelled: null } as const;
+/** The workflow's columns an end may count on: a column's name goes into the SQL, so only these. */
+const COUNTER_COLUMNS: readonly RunCounter[] = ['successful_runs', 'failed_runs'];
 
 export class TypeormRunRepository extends RunRepository {
   private readonly withSteps: RunWithStepsQuery;
@@ -68,12 +67,12 @@ export class TypeormRunRepository extends RunRepository {
     }
   }
 
-  async staleRunning(olderThanSeconds: number, limit: number, after: StaleRun | null = null): Promise<StaleRun[]> {
+  async staleInFlight(olderThanSeconds: number, limit: number, after: StaleRun | null = null): Promise<StaleRun[]> {
     const page = after ? 'AND (created_at > ? OR (created_at = ? AND uuid > ?))' : '';
     return this.dataSource.query(
-      `SELECT uuid, user_id, created_at FROM workflow_runs WHERE status = 'running' AND temporal_workflow_id = CONCAT('run-', uuid)
+      `SELECT uuid, user_id, temporal_workflow_id, created_at FROM workflow_runs WHERE status IN (?)
          AND created_at < NOW(3) - INTERVAL ? SECOND AND created_at > NOW(3) - INTERVAL 1 DAY ${page} ORDER BY created_at, uuid LIMIT ?`,
-      [olderThanSeconds, ...(after ? [after.created_at, after.created_at, after.uuid] : []), limit],
+      [IN_FLIGHT_RUN_STATUSES, olderThanSeconds, ...(after ? [after.created_at, after.created_at, after.uuid] : []), limit],
     );
   }
 
@@ -101,15 +100,18 @@ export class TypeormRunRepository extends RunRepository {
     return { ...page, items: page.items.map(runOf) };
   }
 
-  async finishRun(runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<boolean> {
+  async end(ending: RunEnding): Promise<boolean> {
+    const { run_uuid: runUuid, counter } = ending;
+    if (counter !== null && !COUNTER_COLUMNS.includes(counter)) throw new Error(`${String(counter)} counts no runs`);
     const update = (entity: typeof StepInstanceEntity | typeof ModelCallEntity | typeof ToolCallEntity) => this.dataSource.manager.createQueryBuilder().update(entity);
+    const failed = ending.failed_steps.map(({ instance_uuid, error_message }) => closeStepStatement(instance_uuid, { status: 'failed', error_message }, true));
+    const skipped = statementOf(update(StepInstanceEntity).set({ status: 'skipped' }).where({ run_uuid: runUuid, status: In([...ending.skipped_from]) }));
     const interrupted = [ModelCallEntity, ToolCallEntity].map((entity) =>
-      statementOf(update(entity).set({ status: 'failed', error_message: INTERRUPTED_ATTEMPT }).where({ run_uuid: runUuid, status: 'running' })),
+      statementOf(update(entity).set({ status: 'failed', error_message: ending.interrupted_calls }).where({ run_uuid: runUuid, status: 'running' })),
     );
     // One statement ends the run with its tokens, gives back its place among its user's runs in flight and
     // counts it on its workflow; only while the run is in flight, so it is counted once however many runs
     // end at once.
-    const counter = RUN_COUNTERS[outcomeOf(status)];
     const tokens = runTokensFrom(runUuid);
     const ended: Statement = {
       sql: `UPDATE workflow_runs r JOIN (${tokens.sql}) t
@@ -118,13 +120,9 @@ export class TypeormRunRepository extends RunRepository {
          SET r.status = ?, r.error_message = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.finished_at = CURRENT_TIMESTAMP(3),
              ${GIVE_RUN_PLACE}${counter ? `, w.${counter} = w.${counter} + 1` : ''}
          WHERE r.uuid = ? AND r.status IN (?)`,
-      params: [...tokens.params, status, errorMessage, runUuid, IN_FLIGHT_RUN_STATUSES],
+      params: [...tokens.params, ending.status, ending.error_message, runUuid, IN_FLIGHT_RUN_STATUSES],
     };
-    const results = await this.oneTrip.transaction([
-      statementOf(update(StepInstanceEntity).set({ status: 'skipped' }).where({ run_uuid: runUuid, status: In(['pending', 'running', 'awaiting_input']) })),
-      ...interrupted,
-      ended,
-    ]);
+    const results = await this.oneTrip.transaction([...failed, skipped, ...interrupted, ended]);
     return affectedRows(results[results.length - 1]) > 0;
   }
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { affectedRows, insertWhere, statementOf, type OneTripPool, type Statement } from '../one-trip-pool';
+import { affectedRows, insertWhere, statementOf, type OneTripPool } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
 import { attemptWritten, MODEL_CALLS, startAttempt, type ModelCallAttempt } from './call-attempts';
 import type { NewOutput } from './output.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
 import type { LoopState, StepInstanceRecord } from './run.records';
-import { APPEND_MESSAGE, jsonOf, runStatement, runTransaction, stepTokensFrom } from './run-sql';
+import { APPEND_MESSAGE, closeStepStatement, jsonOf, runStatement, runTransaction, type StepClosing } from './run-sql';
 import { StepRepository } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
@@ -73,7 +73,7 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async completeStep(instanceUuid: string, output: NewOutput | null, { messages, call }: { messages?: unknown[]; call?: ModelCallAttempt } = {}): Promise<void> {
-    const close = closeStatement(instanceUuid, { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages }, false);
+    const close = closeStepStatement(instanceUuid, { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages }, false);
     if (!output && !call) return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
     const manager = this.dataSource.manager;
     await this.oneTrip.transaction([
@@ -144,27 +144,7 @@ function startedQuery(manager: EntityManager, instanceUuid: string, inputData: u
     .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] });
 }
 
-interface Closing {
-  status: 'completed' | 'failed';
-  output_id?: string | null;
-  error_message: string | null;
-  model_messages?: unknown[];
-}
-
-async function closeStep(manager: EntityManager, instanceUuid: string, closing: Closing, unlessCompleted: boolean): Promise<void> {
-  const { sql, params } = closeStatement(instanceUuid, closing, unlessCompleted);
+async function closeStep(manager: EntityManager, instanceUuid: string, closing: StepClosing, unlessCompleted: boolean): Promise<void> {
+  const { sql, params } = closeStepStatement(instanceUuid, closing, unlessCompleted);
   await manager.query(sql, params);
-}
-
-/** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
-function closeStatement(instanceUuid: string, { status, output_id, error_message, model_messages }: Closing, unlessCompleted: boolean): Statement {
-  const fields = Object.entries({ status, error_message, output_id, model_messages: model_messages && JSON.stringify(model_messages) }).filter(([, value]) => value !== undefined);
-  const tokens = stepTokensFrom(instanceUuid);
-  return {
-    sql: `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
-     SET ${fields.map(([column]) => `i.${column} = ?`).join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t,
-         i.finished_at = CURRENT_TIMESTAMP(3), i.duration_ms = TIMESTAMPDIFF(MICROSECOND, i.started_at, CURRENT_TIMESTAMP(3)) DIV 1000
-     WHERE i.uuid = ?${unlessCompleted ? " AND i.status <> 'completed'" : ''}`,
-    params: [...tokens.params, ...fields.map(([, value]) => value), instanceUuid],
-  };
 }

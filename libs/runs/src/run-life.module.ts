@@ -1,0 +1,58 @@
+// The Nest wiring of a run's life, the one file of this library that knows Nest and the settings (lint holds
+// it): the plain classes over persistence's repositories and, in the API, the RunLauncher its TemporalModule
+// gives.
+import { type DynamicModule, Logger, Module, type Provider } from '@nestjs/common';
+import { AppConfig, modelPolicyOf } from '@app/config';
+import { Metrics } from '@app/observability';
+import { CallAuditRepository, McpToolCatalog, RunRepository, ToolRepository, WorkflowRepository } from '@app/persistence';
+import { RunInteractions } from './run-interactions';
+import { RunLauncher } from './run-launcher';
+import { RunPreparer } from './run-preparer';
+import { RunReader } from './run-reader';
+import { RunReconciler } from './run-reconciler';
+import { RunResumer } from './run-resumer';
+import { RunStarter } from './run-starter';
+import { ToolManifestService } from './tool-manifest.service';
+
+/** What both apps use: the worker records scheduled runs and the assistant's dry runs, and saves manifests. */
+const recording: Provider[] = [
+  { provide: ToolManifestService, useFactory: (tools: ToolRepository, mcpTools: McpToolCatalog) => new ToolManifestService(tools, mcpTools), inject: [ToolRepository, McpToolCatalog] },
+  {
+    provide: RunPreparer,
+    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService, config: AppConfig) => new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config)),
+    inject: [WorkflowRepository, RunRepository, ToolManifestService, AppConfig],
+  },
+];
+
+/** The API's, through its RunLauncher: starting, resuming, reading, steering and reconciling runs. */
+const launching: Provider[] = [
+  { provide: RunResumer, useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunResumer(workflows, runs), inject: [WorkflowRepository, RunRepository] },
+  {
+    provide: RunStarter,
+    useFactory: (preparer: RunPreparer, resumer: RunResumer, runs: RunRepository, launcher: RunLauncher, metrics: Metrics) => new RunStarter(preparer, resumer, runs, launcher, metrics, new Logger('runs')),
+    inject: [RunPreparer, RunResumer, RunRepository, RunLauncher, Metrics],
+  },
+  { provide: RunReader, useFactory: (runs: RunRepository, launcher: RunLauncher) => new RunReader(runs, launcher, new Logger('runs')), inject: [RunRepository, RunLauncher] },
+  { provide: RunInteractions, useFactory: (reader: RunReader, launcher: RunLauncher) => new RunInteractions(reader, launcher), inject: [RunReader, RunLauncher] },
+  {
+    // Its passes start with the API (RECONCILE_INTERVAL_SECONDS): Nest calls its lifecycle hooks.
+    provide: RunReconciler,
+    useFactory: (runs: RunRepository, calls: CallAuditRepository, launcher: RunLauncher, config: AppConfig) =>
+      new RunReconciler(runs, calls, launcher, { ...config.reconciler, poisonAttemptsLimit: config.worker.poisonAttemptsLimit }, new Logger('reconciler')),
+    inject: [RunRepository, CallAuditRepository, RunLauncher, AppConfig],
+  },
+];
+
+/** A run's life (`@app/runs`) wired for each app. */
+@Module({})
+export class RunLifeModule {
+  static forWorker(): DynamicModule {
+    return { module: RunLifeModule, global: true, providers: recording, exports: recording };
+  }
+
+  /** The API also starts runs: its TemporalModule provides the RunLauncher. */
+  static forApi(): DynamicModule {
+    const providers = [...recording, ...launching];
+    return { module: RunLifeModule, global: true, providers, exports: providers };
+  }
+}
