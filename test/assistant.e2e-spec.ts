@@ -40,6 +40,10 @@ describe('Assistant', () => {
     expect(clarify.response_format).toEqual({ type: 'json_object' });
     expect(afterTool.messages.find((m) => m.role === 'tool')?.content).toContain('custom_llm');
     expect(afterTool.tools?.map((tool) => tool.function.name).sort()).toEqual(['get_step_type', 'get_workflow', 'list_step_types', 'list_tools']);
+    // The very tools the MCP server offers: the same names, descriptions and input schemas, in its order.
+    const offered = (await stack.user.get('/mcp/tools')).body.tools as { name: string; description: string; inputSchema: unknown }[];
+    const mcpTools = offered.filter((tool) => afterTool.tools?.some((given) => given.function.name === tool.name));
+    expect(afterTool.tools?.map((tool) => tool.function)).toEqual(mcpTools.map(({ name, description, inputSchema }) => ({ name, description, parameters: inputSchema })));
     expect(correction.messages[correction.messages.length - 1].content).toMatch(/UNKNOWN_STEP_REFERENCE at steps\[1\]\.system_prompt/);
 
     const workflow = await stack.user.get(`/workflows/${saved.workflow_uuid}/details`);

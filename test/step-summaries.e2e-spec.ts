@@ -1,5 +1,6 @@
 // Seed 000's generated_summary: a background workflow summarises an LLM or agent step when its prompt or
 // tools change, not when it is only renamed or moved; a failure shows as the summary's status.
+import { chainCandidate, clarifier, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
 import { llmStep, stopChecker } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
@@ -39,6 +40,17 @@ describe('Step summaries', () => {
     expect(details.steps[0]).toMatchObject({ generated_summary: 'Translates the order into French.', generated_summary_status: 'ready' });
     expect(details.steps[1]).not.toHaveProperty('generated_summary');
     expect(stack.model.requests).toHaveLength(2);
+  });
+
+  it("asks for them when the assistant saves too, through the worker's own Temporal client", async () => {
+    const candidate = chainCandidate();
+    const summary = 'Summarises the text, then translates the summary.';
+    stack.model.script(clarifier.ready(), reply.json(candidate), reply.text(summary), reply.text(summary));
+    const events = await (await sendMessage(stack.user, await newSession(stack.user), 'Summarise what I send, then translate it')).done;
+    expect(events.map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
+    for (const step of candidate.steps) {
+      expect(await summaryOf(step.uuid as string, (body) => body.generated_summary_status !== 'pending')).toMatchObject({ generated_summary: summary, generated_summary_status: 'ready' });
+    }
   });
 
   it('marks the summary failed when the model refuses, and a save asks again', async () => {
