@@ -4,6 +4,7 @@
 export * from './errors';
 export * from './json-object';
 export * from './request-body';
+export * from './request-bodies';
 export * from './definition';
 export * from './placeholders';
 export * from './conditions';

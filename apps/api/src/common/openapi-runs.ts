@@ -1,9 +1,8 @@
-// OpenAPI components of runs, tools, schedules and webhook deliveries: what those routes take and answer.
-// Request bodies come from the domain's own schemas where the domain validates them with one.
+// OpenAPI components of runs, tools, schedules and webhook deliveries: what those routes answer. What they
+// take is the domain's request bodies (openapi.ts registers REQUEST_BODIES).
 import type { SchemaObject } from '@nestjs/swagger';
 import { RUN_STATUSES } from '@app/contracts';
-import { SCHEDULE_PATCH_SCHEMA, SCHEDULE_SCHEMA, TOOL_SCHEMA } from '@app/domain';
-import { ref, toOpenApi } from './openapi';
+import { ref } from './openapi';
 
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
@@ -106,22 +105,6 @@ const schedule: SchemaObject = {
 /** Every component of these routes; create-app.ts adds them to the document. */
 export function runComponents(): Record<string, SchemaObject> {
   return {
-    NewRun: {
-      type: 'object',
-      properties: {
-        trigger_output: { ...any, description: 'The data the steps read as <<trigger_output>>' },
-        budget: { type: 'object', required: ['max_tokens'], properties: { max_tokens: { type: 'integer', minimum: 1 } }, description: 'The run waits (awaiting_input) for POST /runs/{uuid}/approve-budget once its model calls used this many tokens' },
-        dry_run: { type: 'boolean', default: false, description: 'Run on Temporal with the built-in dry-run model: no provider call, no tool side effect, no notification, costs nothing' },
-      },
-    },
-    ResumeRequest: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { from_step_uuid: { ...uuid, description: 'Default: the step that failed' }, definition: { type: 'string', enum: ['original', 'current'], default: 'original' } },
-    },
-    BudgetApproval: { type: 'object', required: ['max_tokens'], properties: { max_tokens: { type: 'integer', minimum: 1, description: 'The new limit, above the tokens used' } } },
-    HumanAnswer: { type: 'object', required: ['input'], properties: { input: { ...any, description: "Checked against the step's input_schema" } } },
-    Message: { type: 'object', required: ['content'], properties: { content: { type: 'string', minLength: 1 } } },
     TurnReply: { type: 'object', properties: { turn: { type: 'integer' }, reply: nullable({ type: 'string' }), status: { type: 'string' }, error_message: nullable({ type: 'string' }) } },
     TurnAccepted: { type: 'object', properties: { run_uuid: uuid, turn_id: { type: 'string' }, status: { type: 'string', enum: ['running'] } } },
     Output: output,
@@ -130,12 +113,8 @@ export function runComponents(): Record<string, SchemaObject> {
     Run: { allOf: [ref('RunSummary'), { type: 'object', properties: { trigger_output: { allOf: [ref('Output')], nullable: true }, resumed_by: { type: 'array', items: uuid }, definition: { type: 'object', description: 'The definition the run executes (a snapshot)' }, steps: { type: 'array', items: ref('StepInstance') } } }] },
     RunPage: page('RunSummary'),
     Cancelled: { type: 'object', properties: { uuid, status: { type: 'string', description: 'The status when the cancel was asked' }, cancel_requested: { type: 'boolean' } } },
-    NewTool: toOpenApi(TOOL_SCHEMA),
     Tool: { type: 'object', properties: { uuid, user_id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, parameters: { type: 'object' }, transport: { type: 'string' }, endpoint_url: nullable({ type: 'string' }), timeout_ms: { type: 'integer' }, created_at: timestamp } },
     ToolList: { type: 'object', properties: { items: { type: 'array', items: ref('Tool') }, total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true }, builtin: { type: 'array', items: { type: 'object', description: 'name, description, parameters' } } } },
-    NewSchedule: toOpenApi(SCHEDULE_SCHEMA),
-    SchedulePatch: toOpenApi(SCHEDULE_PATCH_SCHEMA),
-    Backfill: { type: 'object', required: ['start', 'end'], properties: { start: timestamp, end: timestamp } },
     Schedule: schedule,
     ScheduleCreated: { oneOf: [ref('Schedule'), { type: 'object', properties: { schedule_type: { type: 'string', enum: ['immediate'] }, run: ref('Run') } }] },
     ScheduleList: { type: 'object', properties: { items: { type: 'array', items: ref('Schedule') }, total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true } } },

@@ -1,10 +1,10 @@
-// OpenAPI documentation of the definition bodies. The step and trigger schemas are the domain's own (the
-// ones the validator applies and GET /step-types serves), converted to OpenAPI 3.0 and registered once as
-// components; routes point at them by name.
+// OpenAPI documentation of the definition bodies and of every other request body. The step and trigger
+// schemas are the domain's own (the ones the validator applies and GET /step-types serves), and so is every
+// body in REQUEST_BODIES: converted to OpenAPI 3.0 and registered once as components; routes point at them.
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiQuery, ApiResponse, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
 import { STEP_TYPES, TRIGGER_TYPES, type StepType } from '@app/contracts';
-import { GRAPH_SCHEMA, STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from '@app/domain';
+import { GRAPH_SCHEMA, REQUEST_BODIES, STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA, type RequestBody } from '@app/domain';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -123,6 +123,8 @@ export function openApiComponents(): Record<string, SchemaObject> {
       },
       description: 'With uuids of one of your workflows it replaces that workflow whole; without, it creates one',
     },
+    // Each body a route checks with one schema, shown as that schema.
+    ...Object.fromEntries(REQUEST_BODIES.map((body) => [body.name, toOpenApi(body.schema)])),
     TypeInfo: {
       type: 'object',
       properties: { type: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object', description: 'JSON Schema of the fields' } },
@@ -130,8 +132,8 @@ export function openApiComponents(): Record<string, SchemaObject> {
   };
 }
 
-/** The request body of a route, by component name. */
-export const ApiJsonBody = (component: string) => ApiBody({ schema: ref(component) });
+/** The request body of a route: the domain's body its service parses (the component is its schema), or a component by name. */
+export const ApiJsonBody = (body: string | RequestBody<unknown>) => (typeof body === 'string' ? ApiBody({ schema: ref(body) }) : ApiBody({ schema: ref(body.name), required: body.required }));
 
 /** A success answer by component name (or a schema) plus the other answers a route can give (errors are coded Errors). */
 export function ApiAnswers(status: number, body: string | SchemaObject | null, ...errors: number[]) {

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { McpToolDiscovery } from '@app/definitions';
+import { MCP_SERVER_BODY, MCP_SERVER_PATCH_BODY } from '@app/domain';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody } from '../common/openapi';
 import { McpServersService } from './mcp-servers.service';
@@ -17,7 +18,7 @@ export class McpServersController {
   ) {}
 
   @Post('mcp-servers')
-  @ApiJsonBody('NewMcpServer')
+  @ApiJsonBody(MCP_SERVER_BODY)
   @ApiAnswers(201, 'McpServer', 400, 409, 422)
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
     return this.servers.create(user.userId, body);
@@ -36,7 +37,7 @@ export class McpServersController {
   }
 
   @Patch('mcp-servers/:uuid')
-  @ApiJsonBody('McpServerPatch')
+  @ApiJsonBody(MCP_SERVER_PATCH_BODY)
   @ApiAnswers(200, 'McpServer', 400, 404, 409, 422)
   update(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.servers.update(user.userId, uuid, body);

@@ -1,7 +1,6 @@
-// OpenAPI components of MCP servers and their tools; the request bodies are the domain's own schemas.
+// OpenAPI components of MCP servers and their tools; the request bodies are the domain's own (REQUEST_BODIES).
 import type { SchemaObject } from '@nestjs/swagger';
-import { MCP_SERVER_PATCH_SCHEMA, MCP_SERVER_SCHEMA } from '@app/domain';
-import { ref, toOpenApi } from '../common/openapi';
+import { ref } from '../common/openapi';
 
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
@@ -13,8 +12,6 @@ const list = (item: string, extra: Record<string, SchemaObject> = {}): SchemaObj
 
 export function mcpComponents(): Record<string, SchemaObject> {
   return {
-    NewMcpServer: toOpenApi(MCP_SERVER_SCHEMA),
-    McpServerPatch: toOpenApi(MCP_SERVER_PATCH_SCHEMA),
     McpServer: {
       type: 'object',
       properties: {

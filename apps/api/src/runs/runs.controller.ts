@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { RUN_STATUSES } from '@app/contracts';
+import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, RESUME_BODY, RUN_START_BODY } from '@app/domain';
 import type { Response } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiFilters, ApiIdempotencyKey, ApiJsonBody, ApiPaged, ref } from '../common/openapi';
@@ -23,7 +24,7 @@ export class RunsController {
 
   /** 201 with a new run; 200 with the same run when an Idempotency-Key names one already started. */
   @Post('workflows/:uuid/runs')
-  @ApiJsonBody('NewRun')
+  @ApiJsonBody(RUN_START_BODY)
   @ApiIdempotencyKey()
   @ApiAnswers(201, 'Run', 200, 400, 404, 409, 413, 422, 503)
   async start(
@@ -37,7 +38,7 @@ export class RunsController {
   }
 
   @Post('runs/:uuid/resume')
-  @ApiJsonBody('ResumeRequest')
+  @ApiJsonBody(RESUME_BODY)
   @ApiIdempotencyKey()
   @ApiAnswers(201, 'Run', 200, 400, 404, 409, 422, 503)
   async resume(
@@ -74,7 +75,7 @@ export class RunsController {
 
   @Post('runs/:uuid/approve-budget')
   @HttpCode(200)
-  @ApiJsonBody('BudgetApproval')
+  @ApiJsonBody(BUDGET_APPROVAL_BODY)
   @ApiAnswers(200, { type: 'object', properties: { run_uuid: { type: 'string', format: 'uuid' }, max_tokens: { type: 'integer' } } }, 400, 404, 409, 422)
   approveBudget(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.runs.approveBudget(user.userId, uuid, body);
@@ -89,7 +90,7 @@ export class RunsController {
 
   /** A person's answer to a waiting human_input step: 200 accepted, 422 when it breaks input_schema, 409 when the step does not wait. */
   @Post('runs/:uuid/steps/:stepUuid/input')
-  @ApiJsonBody('HumanAnswer')
+  @ApiJsonBody(HUMAN_ANSWER_BODY)
   @ApiAnswers(200, { type: 'object', description: 'The answer was taken: {run_uuid, step_uuid, accepted}' }, 400, 404, 409, 422)
   @HttpCode(200)
   answer(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Param('stepUuid') stepUuid: string, @Body() body: unknown) {
@@ -98,7 +99,7 @@ export class RunsController {
 
   /** A user message to a conversational run: 200 with the turn's reply, 202 with its id when it outlives wait_seconds (default 60), 409 while a turn runs or once the conversation closed. */
   @Post('runs/:uuid/messages')
-  @ApiJsonBody('Message')
+  @ApiJsonBody(MESSAGE_BODY)
   @ApiQuery({ name: 'wait_seconds', required: false, schema: { type: 'integer', minimum: 0, maximum: 300, default: 60 } })
   @ApiAnswers(200, 'TurnReply', 400, 404, 409, 422)
   @ApiResponse({ status: 202, schema: ref('TurnAccepted'), description: 'The turn outlived wait_seconds: look it up later' })

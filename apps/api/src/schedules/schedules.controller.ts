@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { BACKFILL_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY } from '@app/domain';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody } from '../common/openapi';
 import { SchedulesService } from './schedules.service';
@@ -11,7 +12,7 @@ export class SchedulesController {
   constructor(private readonly schedules: SchedulesService) {}
 
   @Post('workflows/:uuid/schedules')
-  @ApiJsonBody('NewSchedule')
+  @ApiJsonBody(SCHEDULE_BODY)
   @ApiAnswers(201, 'ScheduleCreated', 400, 404, 409, 422)
   create(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.schedules.create(user.userId, uuid, body);
@@ -30,7 +31,7 @@ export class SchedulesController {
   }
 
   @Patch('schedules/:id')
-  @ApiJsonBody('SchedulePatch')
+  @ApiJsonBody(SCHEDULE_PATCH_BODY)
   @ApiAnswers(200, 'Schedule', 400, 404, 422)
   update(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body() body: unknown) {
     return this.schedules.update(user.userId, id, body);
@@ -44,7 +45,7 @@ export class SchedulesController {
   }
 
   @Post('schedules/:id/backfill')
-  @ApiJsonBody('Backfill')
+  @ApiJsonBody(BACKFILL_BODY)
   @ApiAnswers(202, 'BackfillStarted', 400, 404, 409, 422)
   @HttpCode(202)
   backfill(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string, @Body() body: unknown) {

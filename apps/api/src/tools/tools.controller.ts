@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { BUILTIN_TOOLS } from '@app/domain';
+import { BUILTIN_TOOLS, TOOL_BODY } from '@app/domain';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody } from '../common/openapi';
 import { ToolsService } from './tools.service';
@@ -12,7 +12,7 @@ export class ToolsController {
   constructor(private readonly tools: ToolsService) {}
 
   @Post()
-  @ApiJsonBody('NewTool')
+  @ApiJsonBody(TOOL_BODY)
   @ApiAnswers(201, 'Tool', 400, 409, 422)
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
     return this.tools.create(user.userId, body);

@@ -1,9 +1,8 @@
 // POST and PATCH /mcp-servers: one validator for both (a patch is merged over the stored server, then
 // checked whole), so the rules per transport cannot drift apart.
 import { MCP_TRANSPORTS, type McpTransportKind } from '@app/contracts';
-import { schemaIssues } from '../definition/json-schema';
-import { throwIssues } from '../definition/issues';
 import { DomainError, ErrorCode } from '../errors';
+import { requestBody } from '../request-body';
 import { MCP_SERVER_NAME_PATTERN } from './mcp-tool-names';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
@@ -33,13 +32,14 @@ const fields = {
 
 export const MCP_SERVER_SCHEMA = { type: 'object', additionalProperties: false, required: ['name', 'transport'], properties: fields };
 export const MCP_SERVER_PATCH_SCHEMA = { type: 'object', additionalProperties: false, minProperties: 1, properties: fields };
+export const MCP_SERVER_BODY = requestBody('NewMcpServer', MCP_SERVER_SCHEMA, (body) => body as Partial<McpServerInput>);
+export const MCP_SERVER_PATCH_BODY = requestBody('McpServerPatch', MCP_SERVER_PATCH_SCHEMA, (body) => body as Partial<McpServerInput>);
 
 const TRANSPORT_FIELDS: Record<McpTransportKind, (keyof McpServerInput)[]> = { streamable_http: ['url', 'headers'], stdio: ['command', 'args', 'env'] };
 
 /** A new server, or a stored one with a patch merged over it; `stdioAllowed`: the operator's MCP_STDIO. */
 export function parseMcpServerInput(input: unknown, stdioAllowed: boolean): McpServerInput {
-  throwIssues(schemaIssues(MCP_SERVER_SCHEMA, input, ''));
-  const body = input as Partial<McpServerInput>;
+  const body = MCP_SERVER_BODY.parse(input);
   const transport = body.transport!;
   const foreign = TRANSPORT_FIELDS[transport === 'stdio' ? 'streamable_http' : 'stdio'].find((field) => body[field] !== undefined);
   if (foreign) throw new DomainError(ErrorCode.ValidationFailed, `${foreign} does not apply to the ${transport} transport`, { field: foreign });
@@ -57,8 +57,7 @@ export function parseMcpServerInput(input: unknown, stdioAllowed: boolean): McpS
 
 /** PATCH: the patch's own shape first, then the whole server it makes (the stored fields of its transport, the patch over them). */
 export function parseMcpServerPatch(patch: unknown, current: McpServerInput, stdioAllowed: boolean): McpServerInput {
-  throwIssues(schemaIssues(MCP_SERVER_PATCH_SCHEMA, patch, ''));
-  const changes = patch as Partial<McpServerInput>;
+  const changes = MCP_SERVER_PATCH_BODY.parse(patch);
   const transport = changes.transport ?? current.transport;
   const kept: (keyof McpServerInput)[] = ['name', 'timeout_ms', ...(transport === current.transport ? TRANSPORT_FIELDS[transport] : [])];
   return parseMcpServerInput({ ...Object.fromEntries(kept.map((field) => [field, current[field]])), ...changes, transport }, stdioAllowed);

@@ -1,8 +1,7 @@
 // POST /workflows/{uuid}/schedules and PATCH /schedules/{id}: the schedule as the user asks for it.
 import { DomainError, ErrorCode } from '../errors';
-import { throwIssues } from '../definition/issues';
-import { schemaIssues } from '../definition/json-schema';
 import { assertStorableJson } from '../outputs/json-depth';
+import { requestBody } from '../request-body';
 import { CronProblem, readCron, type CronTiming } from './cron-timing';
 import { smallestGapSeconds } from './fire-gap';
 
@@ -58,6 +57,15 @@ export const SCHEDULE_PATCH_SCHEMA = {
   properties: { ...TIMING, paused: { type: 'boolean' }, note: { type: 'string', maxLength: 2000 } },
 };
 
+export const SCHEDULE_BODY = requestBody('NewSchedule', SCHEDULE_SCHEMA);
+export const SCHEDULE_PATCH_BODY = requestBody('SchedulePatch', SCHEDULE_PATCH_SCHEMA, (body) => body as ScheduleTimingPatch & { paused?: boolean; note?: string });
+/** POST /schedules/{id}/backfill */
+export const BACKFILL_BODY = requestBody(
+  'Backfill',
+  { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
+  (body) => body as { start: string; end: string },
+);
+
 const fail = (field: string, message: string): never => {
   throw new DomainError(ErrorCode.ValidationFailed, `${field} ${message}`, { field });
 };
@@ -87,8 +95,7 @@ function checkTiming(timing: ScheduleTimingPatch): void {
 }
 
 export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
-  throwIssues(schemaIssues(SCHEDULE_SCHEMA, input, ''));
-  const body = input as Record<string, unknown>;
+  const body = SCHEDULE_BODY.parse(input);
   const date = (field: string) => (typeof body[field] === 'string' ? new Date(body[field] as string) : undefined);
   const parsed: ScheduleInput = {
     schedule_type: body.schedule_type as ScheduleInput['schedule_type'],
@@ -117,16 +124,14 @@ export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
 }
 
 export function parseSchedulePatch(input: unknown): ScheduleTimingPatch & { paused?: boolean; note?: string } {
-  throwIssues(schemaIssues(SCHEDULE_PATCH_SCHEMA, input, ''));
-  const body = input as ScheduleTimingPatch & { paused?: boolean; note?: string };
+  const body = SCHEDULE_PATCH_BODY.parse(input);
   if (body.cron_expression !== undefined && body.interval_seconds !== undefined) fail('cron_expression', 'and interval_seconds cannot both be set');
   checkTiming(body);
   return body;
 }
 
 export function parseBackfill(input: unknown): { start: Date; end: Date } {
-  throwIssues(schemaIssues({ type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } }, input, ''));
-  const { start, end } = input as { start: string; end: string };
+  const { start, end } = BACKFILL_BODY.parse(input);
   if (new Date(end) <= new Date(start)) fail('end', 'must come after start');
   return { start: new Date(start), end: new Date(end) };
 }

@@ -1,6 +1,6 @@
 import { DomainError, ErrorCode } from '../errors';
-import { schemaIssues, schemaProblemText, userSchemaProblem } from '../definition/json-schema';
-import { throwIssues } from '../definition/issues';
+import { schemaProblemText, userSchemaProblem } from '../definition/json-schema';
+import { requestBody } from '../request-body';
 import { BUILTIN_TOOL_NAMES } from './builtin-tools';
 
 export interface ToolInput {
@@ -26,10 +26,11 @@ export const TOOL_SCHEMA = {
   },
 };
 
+export const TOOL_BODY = requestBody('NewTool', TOOL_SCHEMA, (body) => body as Partial<ToolInput>);
+
 /** POST /tools: a tool the worker calls by POSTing the model's arguments to `endpoint_url`. */
 export function parseToolInput(input: unknown): ToolInput {
-  throwIssues(schemaIssues(TOOL_SCHEMA, input, ''));
-  const body = input as Partial<ToolInput>;
+  const body = TOOL_BODY.parse(input);
   if (BUILTIN_TOOL_NAMES.includes(body.name!)) {
     throw new DomainError(ErrorCode.Conflict, `${body.name} is a built-in tool name`, { field: 'name' });
   }

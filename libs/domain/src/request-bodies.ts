@@ -1,0 +1,22 @@
+// Every request body a route checks with one JSON Schema: the OpenAPI document shows each as that schema, and
+// its coverage spec holds every documented body to the one its route validates. (A workflow's definition is
+// checked by the definition parser, each part by its own schema: STEP_SCHEMAS, GRAPH_SCHEMA, TRIGGER_SCHEMAS.)
+import { MCP_SERVER_BODY, MCP_SERVER_PATCH_BODY } from './mcp/parse-mcp-server';
+import type { RequestBody } from './request-body';
+import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, RESUME_BODY, RUN_START_BODY } from './runs/run-bodies';
+import { BACKFILL_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY } from './schedules/parse-schedule';
+import { TOOL_BODY } from './tools/parse-tool';
+
+export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
+  RUN_START_BODY,
+  RESUME_BODY,
+  BUDGET_APPROVAL_BODY,
+  HUMAN_ANSWER_BODY,
+  MESSAGE_BODY,
+  TOOL_BODY,
+  SCHEDULE_BODY,
+  SCHEDULE_PATCH_BODY,
+  BACKFILL_BODY,
+  MCP_SERVER_BODY,
+  MCP_SERVER_PATCH_BODY,
+];
