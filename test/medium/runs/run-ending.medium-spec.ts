@@ -1,4 +1,5 @@
 import { RunRepository, type WorkflowRepository } from '@app/persistence';
+import { interruptedEnding } from '@app/runs';
 import type { Rows } from '../support/rows';
 import { endRun, modelCall, toolCall, workflowWithRun } from './run-fixtures';
 import { setUpRunRepository, type RunRepositories } from './run-repository.setup';
@@ -72,5 +73,42 @@ describe(`${RunRepository.name}: ending runs`, () => {
     expect(ended.filter(Boolean)).toHaveLength(5);
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 5, successful_runs: 5, failed_runs: 0 });
     expect(await rows.runsInFlight(userId)).toBe(0);
+  });
+
+  it('ends a run its execution left unrecorded: the step it was in failed as interrupted, with its tokens, the rest skipped, once', async () => {
+    const { userId, workflowUuid, run } = await workflowWithRun(workflows, 3);
+    await runs.create(run);
+    const [done, slow, next] = run.steps.map((step) => step.uuid);
+    await steps.startStep(done, {});
+    await steps.completeStep(done, null);
+    await steps.startStep(slow, {});
+    await audit.recordModelCall(modelCall(run, slow, { turn: 1 }));
+    await audit.recordModelCall(modelCall(run, slow, { turn: 2, status: 'running' }));
+    const end = { status: 'failed' as const, error_message: 'Terminated in Temporal: operator stopped it' };
+
+    const ending = interruptedEnding((await runs.find(userId, run.uuid))!, end);
+    expect(await runs.end(ending)).toBe(true);
+    expect(await runs.end(ending)).toBe(false);
+
+    expect(await rows.run(run.uuid)).toMatchObject({ ...end, total_tokens: 15, finished_at: expect.any(Date) });
+    expect(await rows.step(done)).toMatchObject({ status: 'completed', error_message: null });
+    expect(await rows.step(slow)).toMatchObject({ status: 'failed', error_message: 'Interrupted: Terminated in Temporal: operator stopped it', total_tokens: 15, finished_at: expect.any(Date) });
+    expect(await rows.step(next)).toMatchObject({ status: 'skipped', error_message: null });
+    expect((await rows.modelCalls(slow)).map((call) => call.status)).toEqual(['completed', 'failed']);
+    expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 1, successful_runs: 0, failed_runs: 1 });
+    expect(await rows.runsInFlight(userId)).toBe(0);
+  });
+
+  it('offers the reconciler every run in flight, waiting and scheduled ones included, and none that ended', async () => {
+    const { run, anotherRun } = await workflowWithRun(workflows, 1);
+    const [waiting, ended] = [anotherRun(), anotherRun()];
+    for (const each of [{ ...run, temporal_workflow_id: `scheduled-medium-${run.uuid}` }, waiting, ended]) await runs.create(each);
+    await steps.awaitInput(waiting.uuid, waiting.steps[0].uuid, { prompt: 'go on?' });
+    await endRun(runs, ended.uuid, 'completed', null);
+
+    const offered = new Map<string, string>();
+    for (let page = await runs.staleInFlight(0, 500); page.length; page = await runs.staleInFlight(0, 500, page.at(-1))) for (const each of page) offered.set(each.uuid, each.temporal_workflow_id);
+
+    expect([offered.get(run.uuid), offered.get(waiting.uuid), offered.has(ended.uuid)]).toEqual([`scheduled-medium-${run.uuid}`, waiting.temporal_workflow_id, false]);
   });
 });
