@@ -3,7 +3,6 @@
 // run's repository executes) and brought in line with Temporal (RunReconciler); the tool manifests a save
 // stores and a start compares. Plain classes over persistence's repositories and the RunLauncher port; the
 // apps take them wired from RunLifeModule.
-export * from './prepared-run';
 export * from './run-ending';
 export * from './run-interactions';
 export * from './run-launcher';

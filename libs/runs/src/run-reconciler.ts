@@ -1,7 +1,7 @@
 import { isInFlight } from '@app/contracts';
 import { DomainError, ErrorCode, quarantineOf } from '@app/domain';
 import type { CallAuditRepository, RunRepository, StaleRun } from '@app/persistence';
-import { preparedRunOf } from './prepared-run';
+import { preparedRunOf } from './run-preparer';
 import { interruptedEnding, runEnding, startableByApi, unrecordedEnd } from './run-ending';
 import type { RunLauncher } from './run-launcher';
 import type { RunLog } from './run-log';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isInFlight, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
 import { assertAcceptsRuns, DomainError, ErrorCode, notFound, planResume } from '@app/domain';
 import { definitionOf, type RunRepository, type WorkflowRepository } from '@app/persistence';
-import { preparedRunOf, runIdentity } from './prepared-run';
+import { preparedRunOf, runIdentity } from './run-preparer';
 
 export interface ResumeRequest {
   userId: string;

@@ -110,7 +110,7 @@ export class RunsService {
   }
 
   /** A started run in the API's view. */
-  viewed({ created, run }: StartedRun) {
+  private viewed({ created, run }: StartedRun) {
     return { created, run: this.view(run) };
   }
 
