@@ -79,6 +79,27 @@ describe('Malformed input answered with a coded 4xx', () => {
     await db.query("UPDATE workflow_runs SET status = 'failed' WHERE uuid = ?", [broken]); // not a candidate for later passes
   });
 
+  it('shows a run whose execution was terminated as ended without writing it, and the reconciler records that end', async () => {
+    const workflow = await stack.createWorkflow([llmStep({ name: 'slow' }), llmStep({ name: 'next' })]);
+    stack.model.script(reply.text('too late', { delayMs: 60_000 }));
+    const started = await stack.startRun(workflow.uuid);
+    await stack.model.waitForRequests(1);
+    await (await stack.temporal()).workflow.getHandle(started.temporal.workflow_id).terminate('operator stopped it');
+    const db = stack.api.app.get(DataSource);
+    const recorded = async () => [(await db.query('SELECT status FROM workflow_runs WHERE uuid = ?', [started.uuid]))[0].status, ...(await db.query('SELECT status FROM workflow_step_instances WHERE run_uuid = ? ORDER BY position', [started.uuid])).map((row: { status: string }) => row.status)];
+
+    const shown = await stack.waitForRun(started.uuid, (run) => run.status !== 'running', 20_000);
+    expect(shown.steps.map((step) => [step.status, step.error_message])).toEqual([['failed', 'Interrupted: Terminated in Temporal: operator stopped it'], ['skipped', null]]);
+    expect(await recorded()).toEqual(['running', 'running', 'pending']);
+
+    // Older than the reconciler's age, so that a pass at its usual age reaches it.
+    await db.query('UPDATE workflow_runs SET created_at = created_at - INTERVAL 2 MINUTE WHERE uuid = ?', [started.uuid]);
+    await stack.api.app.get(RunReconciler).pass(60);
+
+    expect(await recorded()).toEqual(['failed', 'failed', 'skipped']);
+    expect((await stack.user.get(`/runs/${started.uuid}`)).body).toMatchObject({ status: 'failed', error_message: 'Terminated in Temporal: operator stopped it', steps: shown.steps.map(({ status, error_message }) => ({ status, error_message })) });
+  });
+
   it('refuses values that would save and then fail every run', async () => {
     const absurd = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [llmStep({ retry_policy: { initial_interval_seconds: 1e300 } })] });
     expect(absurd).toMatchObject({ status: 422, body: { details: { field: 'steps[0].retry_policy.initial_interval_seconds' } } });
