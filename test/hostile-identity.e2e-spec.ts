@@ -81,7 +81,7 @@ describe('hostile identities', () => {
       const workflow = (await first.post('/workflows', { name: 'private', steps: [llmStep()] })).body;
       stack.model.script(reply.text('done'));
       const run = (await first.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: { text: 'hi' } })).body;
-      await stack.waitForRun(run.uuid);
+      expect((await stack.waitForRun(run.uuid, undefined, undefined, first)).status).toBe('completed');
 
       expect((await second.get('/workflows')).body).toMatchObject({ items: [], total: 0 });
       expect((await second.get(`/workflows/${workflow.uuid}`)).status).toBe(404);
@@ -121,13 +121,15 @@ describe('hostile identities', () => {
     it('without its key, or with another key, is a replay', async () => {
       const { workflow, trigger, secret } = await webhookWorkflow(stack.user, { filter_rules: { path: '$.ok', operator: 'equals', value: true } });
       const body = JSON.stringify({ ok: false });
-      const signature = sign(secret, body);
+      // Two signatures of the same body, one second apart whatever the time the test takes between them.
+      const signedAt = Math.floor(Date.now() / 1000);
+      const signature = sign(secret, body, signedAt);
 
       expect((await deliver(trigger, body, { 'x-stepwise-signature': signature, 'idempotency-key': 'k-1' })).body).toMatchObject({ matched: false });
       expect(await deliver(trigger, body, { 'x-stepwise-signature': signature })).toMatchObject({ status: 401, body: { code: 'WEBHOOK_REPLAYED' } });
       expect(await deliver(trigger, body, { 'x-stepwise-signature': signature, 'idempotency-key': 'k-2' })).toMatchObject({ status: 401, body: { code: 'WEBHOOK_REPLAYED' } });
       expect(await deliver(trigger, body, { 'x-stepwise-signature': signature, 'idempotency-key': 'K-1' })).toMatchObject({ status: 401, body: { code: 'WEBHOOK_REPLAYED' } });
-      const unkeyed = sign(secret, body, Math.floor(Date.now() / 1000) - 1);
+      const unkeyed = sign(secret, body, signedAt - 1);
       expect((await deliver(trigger, body, { 'x-stepwise-signature': unkeyed })).status).toBe(200);
       expect(await deliver(trigger, body, { 'x-stepwise-signature': unkeyed })).toMatchObject({ status: 401, body: { code: 'WEBHOOK_REPLAYED' } });
       expect((await stack.user.get(`/workflows/${workflow.uuid}/runs`)).body.total).toBe(0);

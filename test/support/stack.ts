@@ -25,8 +25,8 @@ export interface Stack {
   startRun(workflowUuid: string, trigger_output?: unknown): Promise<RunView>;
   /** A new workflow of these steps, run once to its end. */
   runSteps(steps: Record<string, unknown>[], trigger_output?: unknown, options?: { fields?: Record<string, unknown>; timeoutMs?: number }): Promise<RunView>;
-  /** Polls GET /runs/{uuid} until `done` holds (or the deadline passes): no sleeping on workflows. */
-  waitForRun(runUuid: string, done?: (run: RunView) => boolean, timeoutMs?: number): Promise<RunView>;
+  /** Polls GET /runs/{uuid} (as `user`, stack.user by default) until `done` holds (or the deadline passes): no sleeping on workflows. */
+  waitForRun(runUuid: string, done?: (run: RunView) => boolean, timeoutMs?: number, user?: ApiClient): Promise<RunView>;
   startWorker(): Promise<RunWorker>;
   /** The API's own Temporal client, for what specs check in Temporal itself (histories, descriptions). */
   temporal(): Promise<Client>;
@@ -128,10 +128,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const workflow = await stack.createWorkflow(steps, options.fields);
       return stack.waitForRun((await stack.startRun(workflow.uuid, trigger_output)).uuid, finished, options.timeoutMs);
     },
-    async waitForRun(runUuid, done = finished, timeoutMs = 60_000) {
+    async waitForRun(runUuid, done = finished, timeoutMs = 60_000, user = stack.user) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const { body }: Reply<RunView> = await stack.user.get(`/runs/${runUuid}`);
+        const { status, body }: Reply<RunView> = await user.get(`/runs/${runUuid}`);
+        // A 404 (another user's run) has no status: it would pass for a finished run.
+        if (status !== 200) throw new Error(`GET /runs/${runUuid}: ${status} ${JSON.stringify(body)}`);
         if (done(body)) return body;
         if (Date.now() > deadline) throw new Error(`run ${runUuid} still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body.steps?.map((s) => [s.name, s.status, s.error_message]))}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
