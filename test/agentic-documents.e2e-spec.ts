@@ -1,12 +1,12 @@
-// Seed 004's document shape: its 2nChat example imports as printed (agentIds naming the user's agent steps,
+// The agentic document format: its 2nChat example imports as written (agentIds naming the user's agent steps,
 // node-uuid-6 the agent its edge names), shows as a graph, exports back to the same shape, and imports again
 // onto the same workflow. (conversations.e2e-spec.ts runs it.)
 import { randomUUID } from 'node:crypto';
 import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
 import { agentStep } from './support/factories';
-import { SEED_004 as SEED, SEED_004_AGENTS as AGENT_NAMES, twoNChat as seedDocument } from './support/seed-004';
+import { TWO_N_CHAT as SEED, TWO_N_CHAT_AGENTS as AGENT_NAMES, twoNChat as seedDocument } from './support/agentic-2nchat';
 
-describe('Seed 004 documents', () => {
+describe('Agentic documents', () => {
   let api: TestApi;
   let user: ApiClient;
   const agentUuid = new Map<string, string>();
@@ -14,7 +14,7 @@ describe('Seed 004 documents', () => {
   beforeAll(async () => {
     api = await startApi(testConfig({ modelBaseUrl: 'http://127.0.0.1:9/v1' }));
     user = await api.newUser();
-    // The agents a 2nChat document names live in the user's workflows already (seed 004: "entities like Agents are known").
+    // The agents a 2nChat document names live in the user's workflows already (an agentic document refers to agents, it does not define them).
     const steps = Object.entries(AGENT_NAMES).map(([agentId, name]) => {
       const step = agentStep({ name, system_prompt: `You are ${name}.`, tools: name === 'externalSearchCaller' ? ['http_request'] : [] });
       agentUuid.set(agentId, step.uuid);

@@ -1,4 +1,4 @@
-// Seed 003's assistant end to end: a session on Temporal, its turns streamed over SSE from MySQL, the
+// The assistant end to end: a session on Temporal, its turns streamed over SSE from MySQL, the
 // model fake playing the model, the dry run on the real run workflow and the save through the REST service.
 import { chainCandidate, clarifier, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
 import { reply } from './support/model-fake';

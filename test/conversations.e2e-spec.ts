@@ -1,11 +1,11 @@
-// Conversational graph runs end to end (seed 004): a run stays open between user messages, each a turn
+// Conversational graph runs end to end: a run stays open between user messages, each a turn
 // from the entry node to END answered with the reply; the built-in end tool closes it, so does the idle
 // timeout; a message while a turn runs or after the end is refused. Real Temporal, MySQL and HTTP.
 import { randomUUID } from 'node:crypto';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, graphEdge } from './support/factories';
-import { SEED_004_AGENTS, twoNChat } from './support/seed-004';
+import { TWO_N_CHAT_AGENTS, twoNChat } from './support/agentic-2nchat';
 
 
 describe('Conversations', () => {
@@ -105,9 +105,9 @@ describe('Conversations', () => {
     expect(await stack.user.post(`/runs/${run.uuid}/messages`, { content: ' ' })).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', details: { field: 'content' } } });
   });
 
-  it('imports seed 004’s 2nChat example as printed, talks through it (Router -> RC2 -> END, Router -> the inferred externalSearchCaller -> END, end through the tool executor) and exports it', async () => {
+  it('imports the agentic 2nChat example as written, talks through it (Router -> RC2 -> END, Router -> the inferred externalSearchCaller -> END, end through the tool executor) and exports it', async () => {
     const agentUuid = new Map<string, string>();
-    const agents = Object.entries(SEED_004_AGENTS).map(([agentId, name]) => {
+    const agents = Object.entries(TWO_N_CHAT_AGENTS).map(([agentId, name]) => {
       const step = agentStep({ name, system_prompt: `You are ${name}.` });
       agentUuid.set(agentId, step.uuid);
       return step;

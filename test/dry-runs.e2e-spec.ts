@@ -28,7 +28,7 @@ describe('Dry runs', () => {
     return stack.waitForRun(started.body.uuid);
   }
 
-  it('runs the seed 001 price monitor with made-up answers that follow each step schema, calling no provider and no tool', async () => {
+  it('runs a price monitor workflow with made-up answers that follow each step schema, calling no provider and no tool', async () => {
     const search = await registerTool('search_web', { type: 'object', required: ['product', 'competitor'], properties: { product: { type: 'string' }, competitor: { enum: ['Amazon', 'Walmart'] } } });
     const history = await registerTool('query_db');
     const price = { type: 'object', required: ['product', 'price'], properties: { product: { type: 'string' }, competitor: { type: 'string' }, price: { type: 'number' }, url: { type: 'string' } } };
@@ -59,7 +59,7 @@ describe('Dry runs', () => {
     expect(description.memo).toMatchObject({ dry_run: true });
   });
 
-  it('walks a seed 004 graph: the router tries its routes in turn, the tool executor answers without calling the tool', async () => {
+  it('walks a graph workflow: the router tries its routes in turn, the tool executor answers without calling the tool', async () => {
     const research = await registerTool('search_web');
     const router = agentStep({ name: 'Router', system_prompt: 'Route the work' });
     const worker = agentStep({ name: 'Worker', system_prompt: 'Do the work', tools: [research] });

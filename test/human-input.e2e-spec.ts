@@ -1,4 +1,4 @@
-// human_input steps end to end (seed 002): the run waits for a person, the answer arrives through a
+// human_input steps end to end: the run waits for a person, the answer arrives through a
 // Temporal Update checked against the step's input_schema, timeouts take the default or fail, a waiting
 // run can be cancelled or outlive its worker, and a graph's guard rail hands the run to a person.
 import { randomUUID } from 'node:crypto';

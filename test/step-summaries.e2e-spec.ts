@@ -1,4 +1,4 @@
-// Seed 000's generated_summary: a background workflow summarises an LLM or agent step when its prompt or
+// A step's generated_summary: a background workflow summarises an LLM or agent step when its prompt or
 // tools change, not when it is only renamed or moved; a failure shows as the summary's status.
 import { chainCandidate, clarifier, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
 import { llmStep, stopChecker } from './support/factories';

@@ -1,4 +1,4 @@
-// Tool executor steps end to end (seed 004, 2.4): an agent hands its tool calls to the tool executor, which
+// Tool executor steps end to end: an agent hands its tool calls to the tool executor, which
 // runs them and routes by the tool's name, else its ALWAYS edge, else back to the calling agent, whose
 // conversation then goes on with the tool answers. Real Temporal and MySQL, the model fake, a tool server.
 import { randomUUID } from 'node:crypto';

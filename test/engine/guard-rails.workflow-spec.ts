@@ -1,4 +1,4 @@
-// Seed 004's guard rails, kept by the workflow so a crashed worker cannot skip them: max_steps and
+// A graph's guard rails, kept by the workflow so a crashed worker cannot skip them: max_steps and
 // repeated input before each execution, timeout_seconds between waves (waits for people left out), and a
 // human hand-off step that asks a person instead of failing the run.
 import { HUMAN_INPUT_UPDATE, type HumanInputArgs, type StepDefinition } from '@app/contracts';

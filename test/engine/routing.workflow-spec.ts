@@ -1,6 +1,6 @@
 // Where a run goes: a chain as its graph of ALWAYS edges, a graph's routes (a router's choice, END, data
 // conditions, ALWAYS), its waves (parallel branches, a step reached twice in one wave runs once) and a
-// failed branch that leaves the others going; seed 004's tool executor tiers.
+// failed branch that leaves the others going; a tool executor's three routing tiers.
 import { ApplicationFailure } from '@temporalio/common';
 import type { AgentTurnResult, StepDefinition } from '@app/contracts';
 import { agentStep, chainRun, edge, graphRun, llmStep, output, rowOf, stopCheckerStep, toolExecutorStep } from './support/definitions';
@@ -148,7 +148,7 @@ describe('Run workflow: routing', () => {
     });
   });
 
-  it('routes after a tool executor by seed 004’s tiers: the edge named after the tool that ran, else back to the calling agent', async () => {
+  it('routes after a tool executor by its tiers: the edge named after the tool that ran, else back to the calling agent', async () => {
     const agent = agentStep('agent');
     const tools = toolExecutorStep('tools');
     const research = llmStep('research');

@@ -48,9 +48,9 @@ export abstract class AppConfig {
   declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
   /** `address*`: per client address, requests no API key pays for (bad keys, webhooks, readiness). */
   declare readonly quotas: { requestsPerMinute: number; requestBurst: number; addressRequestsPerMinute: number; addressRequestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number; maxSchedulesPerWorkflow: number; maxSchedulesPerUser: number };
-  /** Seed 000's generated_summary on LLM and agent steps, asked of `model` in the background. */
+  /** The step summary (generated_summary) of LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
-  /** Seed 003's assistant: the model a session uses when it names none; how long an SSE stream waits without an event, and how many one key holds open. */
+  /** The assistant: the model a session uses when it names none; how long an SSE stream waits without an event, and how many one key holds open. */
   declare readonly assistant: { model: string; streamIdleSeconds: number; maxStreamsPerKey: number };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
   /** OTLP/HTTP traces endpoint; null: tracing off. */

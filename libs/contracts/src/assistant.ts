@@ -1,4 +1,4 @@
-// Seed 003's assistant: a conversation (a session) becomes a validated, dry-run, saved workflow. Each session
+// The assistant: a conversation (a session) becomes a validated, dry-run, saved workflow. Each session
 // is one long-lived Temporal workflow; a user message is an Update running one turn; every model call and
 // tool call is an activity. Events go to MySQL (assistant_events), which the SSE endpoints tail.
 import type { PreparedRun } from './engine';
@@ -24,7 +24,7 @@ export type AssistantStage = (typeof ASSISTANT_STAGES)[number];
 export const ASSISTANT_EVENT_TYPES = ['STATUS_CHANGE', 'MESSAGE', 'WORKFLOW', 'ERROR'] as const;
 export type AssistantEventType = (typeof ASSISTANT_EVENT_TYPES)[number];
 
-/** Seed 003's limits: tool rounds per generation, steps per workflow, exchanges the clarifier sees. */
+/** The assistant's limits: tool rounds per generation, steps per workflow, exchanges the clarifier sees. */
 export const ASSISTANT_MAX_TOOL_ROUNDS = 5;
 /** Tool calls one model answer may ask for: the rest are answered refused, unrun (each call is an activity in the history). */
 export const ASSISTANT_MAX_TOOL_CALLS_PER_ROUND = 8;

@@ -1,4 +1,4 @@
-// Seed 004's conversational workflows: a run stays open between user messages, each delivered through a
+// Conversational workflows: a run stays open between user messages, each delivered through a
 // Temporal Update that runs one turn (the graph walked from its entry node to END) and answers the reply.
 // The workflow defines the update from this name (defineUpdate lives in libs/engine: contracts stay I/O-free).
 

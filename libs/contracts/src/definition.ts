@@ -120,13 +120,13 @@ export interface StopCheckerStep extends StepBase {
   stop_conditions: StopCondition[];
 }
 
-/** Graph workflows (seed 004): runs the tool calls of the agent that routed to it, then routes on. */
+/** Graph workflows only: runs the tool calls of the agent that routed to it, then routes on. */
 export interface ToolExecutorStep extends StepBase {
   type: 'tool_executor';
 }
 
 /**
- * Seed 002: the run waits for a person's answer (POST /runs/{uuid}/steps/{step_uuid}/input), checked against
+ * The run waits for a person's answer (POST /runs/{uuid}/steps/{step_uuid}/input), checked against
  * input_schema; the answer is the step's output. After timeout_seconds the step takes `default`, or fails.
  */
 export interface HumanInputStep extends StepBase {

@@ -1,4 +1,4 @@
-// Graph workflows (seeds 002 and 004): steps are nodes, edges say what runs next. A workflow without a
+// Graph workflows: steps are nodes, edges say what runs next. A workflow without a
 // graph is the ordered chain of its steps; a chain is the graph of ALWAYS edges from each step to the next.
 import type { JsonObject } from './definition';
 
@@ -9,7 +9,7 @@ export type EdgeConditionType = (typeof EDGE_CONDITION_TYPES)[number];
 export const END = 'END';
 
 export const DEFAULT_MAX_STEPS = 15;
-/** Seed 004's guard rail: a graph run's walk fails after this long unless the graph says otherwise. */
+/** A guard rail: a graph run's walk fails after this long unless the graph says otherwise. */
 export const DEFAULT_GRAPH_TIMEOUT_SECONDS = 3600;
 
 export interface EdgeDefinition {
@@ -39,7 +39,7 @@ export interface GraphDefinition {
   timeout_seconds?: number;
   /** A human_input step of the graph: a run that hits a guard rail waits there for a person instead of failing. */
   human_handoff_step_uuid?: string;
-  /** Seed 004: a run is a conversation that stays open between user messages (POST /runs/{uuid}/messages), each a turn from entry_node to END. */
+  /** A run is a conversation that stays open between user messages (POST /runs/{uuid}/messages), each a turn from entry_node to END. */
   is_conversational?: boolean;
   /** Conversational runs: seconds without a message before the conversation closes (default DEFAULT_IDLE_TIMEOUT_SECONDS). */
   idle_timeout_seconds?: number;

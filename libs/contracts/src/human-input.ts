@@ -1,4 +1,4 @@
-// Seed 002's user interaction: a person answers a waiting human_input step through a Temporal Update. The
+// Human input: a person answers a waiting human_input step through a Temporal Update. The
 // workflow defines the update from this name (defineUpdate lives in libs/engine: contracts stay I/O-free).
 import type { JsonValue } from './definition';
 

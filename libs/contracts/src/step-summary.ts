@@ -1,4 +1,4 @@
-// Seed 000's generated_summary: a background workflow asks the model for a one-sentence summary of an
+// A step's generated_summary: a background workflow asks the model for a one-sentence summary of an
 // LLM or agent step whenever its prompt or tools change, and stores it beside the step.
 
 export const SUMMARIZE_STEP_WORKFLOW_TYPE = 'summarizeStepWorkflow';

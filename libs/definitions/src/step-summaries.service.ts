@@ -7,7 +7,7 @@ import { SummaryLauncher } from './summary-launcher';
 
 export type StepWithSummary = StepDefinition & { generated_summary?: string | null; generated_summary_status?: SummaryStatus | null };
 
-/** Seed 000's generated_summary: asked for after a save that changed a prompt or tools, shown on reads. */
+/** A step's generated_summary: asked for after a save that changed a prompt or tools, shown on reads. */
 @Injectable()
 export class StepSummaries {
   private readonly logger = new Logger('summaries');

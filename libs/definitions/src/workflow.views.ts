@@ -1,4 +1,4 @@
-// What the API returns for workflows: the seed's WorkflowModel (steps as uuids) and WorkflowWithDetails.
+// What the API returns for workflows: WorkflowModel (steps as uuids) and WorkflowWithDetails (steps in full).
 import type { StepDefinition, ToolDriftPolicy, TriggerDefinition } from '@app/contracts';
 import type { ToolManifest } from '@app/domain';
 import type { WorkflowRecord } from '@app/persistence';

@@ -102,13 +102,13 @@ export class WorkflowsService {
     );
   }
 
-  /** GET /workflows/{uuid}/export?format=agentic: seed 004's document shape, for graph workflows. */
+  /** GET /workflows/{uuid}/export?format=agentic: the agentic document format, for graph workflows. */
   async exportAgentic(userId: string, uuid: string): Promise<AgenticDocument> {
     return toAgenticDocument(definitionOf(await this.store.get(userId, uuid)));
   }
 
   /**
-   * Our document (`{format, workflow}`) or seed 004's (`nodes`, `edges`, `entrypointNodeId`). With a uuid of
+   * Our document (`{format, workflow}`) or an agentic document (`nodes`, `edges`, `entrypointNodeId`). With a uuid of
    * one of the user's workflows: replaces it whole. Otherwise: creates it. `guard` may refuse either.
    */
   async import(userId: string, body: unknown, guard?: ReplaceGuard): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
@@ -134,7 +134,7 @@ export class WorkflowsService {
   }
 
   /**
-   * A seed 004 document as a workflow body: its AGENT nodes copy the user's agent steps their agentIds name
+   * An agentic document as a workflow body: its AGENT nodes copy the user's agent steps their agentIds name
    * (nodes its edges use without listing: the agent step its CONDITIONAL edges name); ids that are not uuids
    * ("node-uuid-1") get name-based ones, so importing the same document again replaces the workflow it created.
    */

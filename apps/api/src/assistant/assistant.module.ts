@@ -6,7 +6,7 @@ import { AssistantService } from './assistant.service';
 import { AssistantTurns } from './assistant-turns';
 import { StreamSlots } from './stream-slots';
 
-/** Seed 003's assistant: sessions, their messages and events (SSE), and the page to talk to it; its turns for the MCP tools. */
+/** The assistant (a conversation that writes a workflow): sessions, their messages and events (SSE), and the page to talk to it; its turns for the MCP tools. */
 @Module({
   controllers: [AssistantController, AssistantPageController],
   providers: [AssistantService, AssistantTurns, { provide: StreamSlots, useFactory: (config: AppConfig) => new StreamSlots(config.assistant.maxStreamsPerKey), inject: [AppConfig] }],

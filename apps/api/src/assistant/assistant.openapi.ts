@@ -76,7 +76,7 @@ export function assistantComponents(): Record<string, SchemaObject> {
   };
 }
 
-/** A route answering seed 003's events as text/event-stream, or a coded error (JSON) before the stream starts. */
+/** A route answering the assistant's events as text/event-stream, or a coded error (JSON) before the stream starts. */
 export const ApiEventStream = (...errors: number[]) =>
   applyDecorators(
     ApiResponse({ status: 200, content: { 'text/event-stream': { schema: ref('AssistantEvent') } }, description: 'Server-sent events' }),

@@ -1,7 +1,7 @@
 import type { AssistantSessionRecord } from '@app/persistence';
 
 /**
- * A session as GET /assistant/sessions/{uuid} answers it (seed 003's workflow_agent_states, tokens summed);
+ * A session as GET /assistant/sessions/{uuid} answers it (its workflow_agent_states row, tokens summed);
  * `is_open`: it takes the next message (after a save, that message edits workflow_uuid).
  */
 export function toSessionView(session: AssistantSessionRecord) {

@@ -1,4 +1,4 @@
-// Seed 003's HTTP shims over the MCP tools, for clients without an MCP library: the tool list, and a call
+// HTTP shims over the MCP tools, for clients without an MCP library: the tool list, and a call
 // answering {result: {structuredContent}}; a refused call answers the coded 4xx as REST does.
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
@@ -19,7 +19,7 @@ export class McpShimController {
     return { tools: this.tools.list() };
   }
 
-  /** `{name, arguments}`; seed 003's clients send the name as `tool_name` too. */
+  /** `{name, arguments}`; some clients send the name as `tool_name` instead. */
   @Post('invoke')
   @HttpCode(200)
   @ApiBody({ schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, arguments: { type: 'object' } } } })

@@ -7,7 +7,7 @@ import { McpShimController } from './mcp-shim.controller';
 import { McpController } from './mcp.controller';
 import { StepwiseToolsService } from './stepwise-tools.service';
 
-/** stepwise as an MCP server (/mcp) and seed 003's HTTP shims. */
+/** stepwise as an MCP server (/mcp) and its HTTP shims (/mcp/tools, /mcp/invoke). */
 @Module({
   imports: [DefinitionServicesModule, RunsModule, SchedulesModule, AssistantModule],
   controllers: [McpController, McpShimController],

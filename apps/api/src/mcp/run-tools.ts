@@ -1,4 +1,4 @@
-// Seed 001's run tools (plus resume_run) over the service the REST controller calls.
+// The MCP run tools (start, list, get, cancel, resume_run ...) over the service the REST controller calls.
 import { FAILED_RUN_STATUSES } from '@app/contracts';
 import { objectSchema, outputOf, pageOf, PAGINATION_ARGUMENTS, RUN_OUTPUT, uuidArgument, type StepwiseTool } from '@app/definitions';
 import type { RunsService } from '../runs/runs.service';

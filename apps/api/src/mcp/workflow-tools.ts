@@ -1,4 +1,4 @@
-// Seed 001's workflow tools over the services the REST controllers call.
+// The MCP workflow tools (list, get, create, update, validate ...) over the services the REST controllers call.
 import {
   getWorkflowTool,
   objectSchema,

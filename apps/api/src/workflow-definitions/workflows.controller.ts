@@ -57,7 +57,7 @@ export class WorkflowsController {
   export(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Query('format') format: string | undefined) {
     if (format === 'agentic') return this.workflows.exportAgentic(user.userId, uuid);
     if (format !== undefined && format !== 'stepwise') {
-      throw new DomainError(ErrorCode.ValidationFailed, 'format must be "stepwise" (the default) or "agentic" (seed 004 documents)', { field: 'format' });
+      throw new DomainError(ErrorCode.ValidationFailed, 'format must be "stepwise" (the default) or "agentic" (the agentic document format: nodes and edges)', { field: 'format' });
     }
     return this.workflows.export(user.userId, uuid);
   }

@@ -35,7 +35,7 @@ export class StepInputService {
 
     const render = (ref: PlaceholderRef) => (isItemRef(ref) ? presentItem(item, ref) : this.present(outputs.get(ref.raw) ?? null, ref, mode));
     const system = renderTemplate(systemPrompt, render);
-    // Seed 001: with no placeholder at all, the previous output (the trigger data first) is the user message.
+    // With no placeholder at all, the previous output (the trigger data first) is the user message.
     // In a conversation the turn's first step answers the user: its previous output is the message, not the trigger.
     const inConversation = context.conversation_turn !== undefined;
     const previous = refs.length || (inConversation && !context.previous_step_uuid) ? null : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });

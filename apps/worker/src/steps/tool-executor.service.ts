@@ -1,4 +1,4 @@
-// The activity side of graph tool executors (seed 004, 2.4): an agent execution hands its tool calls over
+// The activity side of graph tool executors (tool_executor steps): an agent execution hands its tool calls over
 // and ends with them as its output; the tool executor's execution runs them (ToolCallService, one activity
 // each, audited under the executor) with the answers put in the caller's transcript, and its output lists
 // each call with its answer. A later execution of the caller goes on with that transcript.

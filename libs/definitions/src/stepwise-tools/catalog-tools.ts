@@ -1,4 +1,4 @@
-// Seed 003's node types and details (step types) and the tools agents may use.
+// The step types, each step type's details and the tools agents may use.
 import { STEP_TYPES } from '@app/contracts';
 import { notFound, STEP_TYPE_CATALOG, stepFields, stepTypeDetails } from '@app/domain';
 import type { ToolListing } from '../agent-tools/tool-listing';

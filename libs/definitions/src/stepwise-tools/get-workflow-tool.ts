@@ -1,4 +1,4 @@
-// get_workflow, which the MCP server offers beside seed 001's other workflow tools and the assistant's model
+// get_workflow, which the MCP server offers beside the other workflow tools and the assistant's model
 // calls to read the workflow it edits.
 import type { WorkflowsService } from '../workflows.service';
 import { objectSchema, outputOf, uuidArgument, WORKFLOW_OUTPUT, type StepwiseTool } from './stepwise-tool';

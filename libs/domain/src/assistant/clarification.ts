@@ -1,4 +1,4 @@
-// Stage 1 (seed 003's clarification node): the model answers JSON saying what it understood and either
+// Stage 1 (clarification): the model answers JSON saying what it understood and either
 // one question for the person or that it is ready to write the workflow.
 import { ASSISTANT_CONVERSATION_EXCHANGES, type ChatMessage } from '@app/contracts';
 

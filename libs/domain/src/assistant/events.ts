@@ -1,4 +1,4 @@
-// Seed 003's SSE events, as stored in assistant_events and sent as they are (the SSE id is their seq).
+// The assistant's SSE events, as stored in assistant_events and sent as they are (the SSE id is their seq).
 import type { AssistantStage } from '@app/contracts';
 
 export type AssistantEventPayload = Record<string, unknown> & { session_id: string; response_type: string; is_final: boolean };

@@ -1,4 +1,4 @@
-// Seed 003's node details, for agents that write workflows (the MCP tool get_step_type): every field of a
+// Step type details, for agents that write workflows (the MCP tool get_step_type): every field of a
 // step type with its type, enum values, default and an example, read from the schemas the validator applies.
 import type { StepType } from '@app/contracts';
 import { STEP_TYPE_CATALOG } from './catalog';

@@ -7,7 +7,7 @@ import { fromAgenticDocument, isAgenticDocument, toAgenticDocument, type Agentic
 
 const agentStep = (name: string): CustomAgentStep => ({ uuid: randomUUID(), type: 'custom_agent', name, description: '', model: 'm', system_prompt: `You are ${name}.`, tools: ['http_request'] });
 
-/** A cut of seed 004's 2nChat: a router, a worker, the tool executor routing back to the router, END edges. */
+/** A cut of the 2nChat example (test/fixtures/agentic-2nChat.json): a router, a worker, the tool executor routing back to the router, END edges. */
 const twoNChat = (): AgenticDocument => ({
   id: '2nChat',
   name: '2nChat',
@@ -86,7 +86,7 @@ describe(fromAgenticDocument.name, () => {
     expect((error.details?.errors as { field: string }[]).map((issue) => issue.field)).toEqual(['nodes[1].agentId', 'edges[2].targetNodeId']);
   });
 
-  describe('a node the edges use but nodes does not list (seed 004 as printed)', () => {
+  describe('a node the edges use but nodes does not list (the 2nChat example as written)', () => {
     /** 2nChat's node-uuid-6: the router routes to it by name, it calls tools, its tool's result comes back to it. */
     const withSearchCaller = (): AgenticDocument => {
       const document = twoNChat();
@@ -178,7 +178,7 @@ describe(fromAgenticDocument.name, () => {
     expect(errorOf(() => toAgenticDocument(chain)).details?.field).toBe('format');
   });
 
-  it('refuses to export a step seed 004 has no node for, naming it', () => {
+  it('refuses to export a step the agentic format has no node for, naming it', () => {
     const definition = definitionOf(twoNChat());
     const waiting = { uuid: randomUUID(), type: 'human_input' as const, name: 'ask', description: '', prompt: 'Approve?' };
     expect(errorOf(() => toAgenticDocument({ ...definition, steps: [...definition.steps, waiting] })).details).toEqual({ field: 'format', step_uuid: waiting.uuid });
@@ -186,7 +186,7 @@ describe(fromAgenticDocument.name, () => {
 });
 
 describe(isAgenticDocument.name, () => {
-  it('tells seed 004 documents from ours', () => {
+  it('tells agentic documents from ours', () => {
     expect(isAgenticDocument(twoNChat())).toBe(true);
     expect(isAgenticDocument({ format: 'stepwise', workflow: { name: 'x', steps: [] } })).toBe(false);
     expect([null, [], 'nodes'].map(isAgenticDocument)).toEqual([false, false, false]);

@@ -1,4 +1,4 @@
-// Seed 004's declarative document ("agentic" format): camelCase keys, `nodes` and `edges`, AGENT nodes
+// The agentic document format (a declarative graph document): camelCase keys, `nodes` and `edges`, AGENT nodes
 // naming existing agent steps by `agentId`, TOOL_EXECUTOR nodes, `entrypointNodeId`. Imported into our
 // definition shape (then validated like any other workflow) and exported back from it.
 import type { CustomAgentStep, EdgeDefinition, StepDefinition, WorkflowDefinition } from '@app/contracts';
@@ -70,7 +70,7 @@ const AGENTIC_SCHEMA = {
   },
 };
 
-/** A document in seed 004's shape rather than ours (`{format, workflow}`). */
+/** A document in the agentic format rather than ours (`{format, workflow}`). */
 export function isAgenticDocument(input: unknown): boolean {
   return isJsonObject(input) && 'nodes' in input && 'entrypointNodeId' in input;
 }
@@ -87,7 +87,7 @@ export interface AgenticImportContext {
 type Inferred = { node: AgenticNode; agent: CustomAgentStep } | { reason: string };
 
 /**
- * Seed 004 routes by agent name: a CONDITIONAL edge from an AGENT node carries the name of the agent it goes
+ * The agentic format routes by agent name: a CONDITIONAL edge from an AGENT node carries the name of the agent it goes
  * to (from a TOOL_EXECUTOR the value is a tool name instead). So an id the edges use without `nodes` listing
  * it is the agent such edges name, if they agree on one name and exactly one of the user's agents has it.
  */
@@ -157,10 +157,10 @@ export function fromAgenticDocument(input: unknown, context: AgenticImportContex
   };
 }
 
-/** Our definition in seed 004's shape; AGENT nodes name their own step as `agentId`. */
+/** Our definition in the agentic format; AGENT nodes name their own step as `agentId`. */
 export function toAgenticDocument(definition: WorkflowDefinition): AgenticDocument {
   if (!definition.graph) throw new DomainError(ErrorCode.ValidationFailed, 'Only graph workflows export as agentic documents', { field: 'format' });
-  // Seed 004 knows agents and tool executors only: anything else would come back as an agent that is not one.
+  // The agentic format knows agents and tool executors only: anything else would come back as an agent that is not one.
   const other = definition.steps.find((step) => step.type !== 'custom_agent' && step.type !== 'tool_executor');
   if (other) {
     throw new DomainError(ErrorCode.ValidationFailed, `Agentic documents hold agents and tool executors only: step "${other.name}" is a ${other.type}`, { field: 'format', step_uuid: other.uuid });

@@ -1,4 +1,4 @@
-// Rules of a graph over a workflow's steps (seed 004): edges between existing steps, END edges without a
+// Rules of a graph over a workflow's steps: edges between existing steps, END edges without a
 // target, one route per choice, one fallback after a tool executor, every step reachable from the entry.
 import { END, type GraphDefinition, type StepDefinition } from '@app/contracts';
 import { ruleIssues } from '../conditions';

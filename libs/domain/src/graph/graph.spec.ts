@@ -22,7 +22,7 @@ const codesOf = (steps: StepDefinition[], graph: GraphDefinition) => graphIssues
 describe(graphIssues.name, () => {
   const [router, worker, research, tools] = [agent('Router'), agent('Worker'), agent('Research'), executor()];
   const steps = [router, worker, research, tools];
-  // The shape of seed 004's 2nChat: a router, a worker using tools, a per-tool edge, a fallback back to the router.
+  // The shape of the 2nChat example (test/fixtures/agentic-2nChat.json): a router, a worker using tools, a per-tool edge, a fallback back to the router.
   const routerGraph: GraphDefinition = {
     entry_node: router.uuid,
     edges: [

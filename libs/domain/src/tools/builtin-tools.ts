@@ -24,7 +24,7 @@ export const BUILTIN_TOOLS: ToolSpec[] = [
   },
 ];
 
-/** Seed 004: offered to every agent of a conversational workflow; calling it closes the conversation after the turn's reply. */
+/** Offered to every agent of a conversational workflow; calling it closes the conversation after the turn's reply. */
 export const END_TOOL: ToolSpec = {
   name: END_TOOL_NAME,
   description: 'End the conversation: call it when the user is done or says goodbye, then give your last reply. The conversation closes after this turn.',

@@ -1,4 +1,4 @@
-// Seed 003's assistant as a Temporal workflow: one execution per session (continued as new every few turns),
+// The assistant as a Temporal workflow: one execution per session (continued as new every few turns),
 // one Update per user message. A turn clarifies, then generates (model calls and tool calls, each an activity),
 // validates, dry-runs the candidate as a child run workflow and saves it; validation issues and failed dry runs
 // go back to the model. The session stays open after a save (the next message edits what it saved) and after

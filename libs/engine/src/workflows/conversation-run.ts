@@ -1,4 +1,4 @@
-// A conversational run (seed 004): open until an agent calls the end tool or no message comes within
+// A conversational run (a graph workflow with is_conversational): open until an agent calls the end tool or no message comes within
 // idle_timeout_seconds. Each message is a turn (a walk from the entry node to END) run by the update's
 // handler; every `turns_per_execution` turns (or when Temporal suggests it) the run continues as new,
 // carrying the turn count and execution counters (the conversation's messages are in MySQL).

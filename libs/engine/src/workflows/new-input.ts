@@ -1,6 +1,6 @@
 // Pure bookkeeping for the graph walk's repeated-input guard rail, unit-tested on its own.
 /**
- * The repeated-input guard rail (seed 004: no step runs again "without new information"): a step reached
+ * The repeated-input guard rail (no step runs again without new information): a step reached
  * again while no step's latest output has changed since it last ran would only go round the same cycle.
  * Outputs are compared by digest; a version counts every change.
  */

@@ -1,4 +1,4 @@
-// Seed 000's generated_summary, written in the background: the API starts this workflow when a step's
+// A step's generated_summary (one sentence on what an LLM or agent step does), written in the background: the API starts this workflow when a step's
 // prompt or tools change, Temporal retries the model call, and every attempt failing marks the summary
 // failed. It touches no run.
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';

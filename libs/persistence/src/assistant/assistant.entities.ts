@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonColumn } from '../json-column';
 import type { ModelProvider } from '@app/contracts';
 
-/** Seed 003's workflow_agent_states: one assistant session. */
+/** workflow_agent_states: one assistant session. */
 @Entity('workflow_agent_states')
 export class AssistantSessionEntity {
   @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Workflow definitions (seed 000 §8.1) and API keys. JSON columns are LONGTEXT with a JSON_VALID check:
+// Workflow definitions (workflows, their steps and tools) and API keys. JSON columns are LONGTEXT with a JSON_VALID check:
 // the same DDL runs on MySQL 8 and MariaDB 10.11 (where JSON is an alias of LONGTEXT anyway).
 export class Definitions1763800000000 implements MigrationInterface {
   name = 'Definitions1763800000000';

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// A workflow's lifecycle (seed 001): paused pauses its schedules, archived also refuses new runs.
+// A workflow's lifecycle (active, paused, archived): paused pauses its schedules, archived also refuses new runs.
 export class WorkflowStatus1763800500000 implements MigrationInterface {
   name = 'WorkflowStatus1763800500000';
 

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Seed 000's generated_summary, one row per LLM or agent step: kept apart from workflow_steps, whose rows
+// A step's generated_summary (a one-sentence description of what it does), one row per LLM or agent step: kept apart from workflow_steps, whose rows
 // every save rewrites, so a summary outlives edits that do not touch its prompt or tools.
 export class StepSummaries1763802100000 implements MigrationInterface {
   name = 'StepSummaries1763802100000';

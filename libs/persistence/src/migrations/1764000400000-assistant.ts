@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Seed 003's assistant: a session's state (workflow_agent_states), the work its activities finished, keyed
+// The assistant: a session's state (workflow_agent_states), the work its activities finished, keyed
 // so that a retried activity finds it (assistant_calls), and the events the SSE endpoints replay in order
 // (assistant_events, `seq` per session, `event_key` so that a retried activity adds no event twice).
 export class Assistant1764000400000 implements MigrationInterface {

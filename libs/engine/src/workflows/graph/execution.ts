@@ -43,7 +43,7 @@ async function executeAs(state: WalkState, step: StepDefinition, activation: Act
       await CancellationScope.nonCancellable(() => scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
       throw error;
     }
-    // Seed 002: the error stays on the step's execution, and the other branches go on; but a call that
+    // A failed step: the error stays on the step's execution, and the other branches go on; but a call that
     // killed its workers stops the whole run (the walk starts nothing after this wave).
     state.tally.failed.add(step.uuid);
     state.failures.push(`Step "${step.name}" failed: ${failureMessage(error)}`);

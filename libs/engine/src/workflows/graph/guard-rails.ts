@@ -1,4 +1,4 @@
-// The walk's guard rails (seed 004): max_steps and repeated input before each execution, timeout_seconds
+// The walk's guard rails: max_steps and repeated input before each execution, timeout_seconds
 // between waves, and with a human hand-off step a person who decides instead of the run failing.
 import type { StepDefinition } from '@app/contracts';
 import type { Activation } from './walk-plan';

@@ -59,7 +59,7 @@ export interface AfterTools {
 }
 
 /**
- * Seed 004's three tiers: the CONDITIONAL edges whose value is the name of a tool that ran, else the one
+ * A tool executor's three tiers: the CONDITIONAL edges whose value is the name of a tool that ran, else the one
  * ALWAYS edge, else back to the calling agent. An edge without a target ends the branch.
  */
 export function afterToolCalls(graph: GraphDefinition, executorUuid: string, toolNames: string[]): AfterTools {

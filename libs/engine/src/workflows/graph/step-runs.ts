@@ -49,7 +49,7 @@ async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: S
 
 /**
  * A tool executor runs the calls handed to it, each its own activity (audited under its execution, the
- * answer put in the caller's conversation), then routes by seed 004's tiers. Going back to the caller
+ * answer put in the caller's conversation), then routes by the tool executor's tiers (see routing.ts). Going back to the caller
  * continues the caller's conversation.
  */
 async function runToolExecutor(state: WalkState, step: ToolExecutorStep, context: StepContext, handoff: ToolHandoff | undefined): Promise<Activation[]> {

@@ -30,7 +30,7 @@ async function walk(state: WalkState, start: Activation, turn: number | undefine
     checkTimeout(state, wave.length > 0);
     if (!state.guard) continue;
     if (!state.plan.humanHandoff) break;
-    // Seed 004: a person decides instead of the run failing.
+    // A guard rail tripped and the graph has a human hand-off step: a person decides instead of the run failing.
     wave = handToPerson(state, state.plan.humanHandoff);
   }
   return outcomeOf(state);
