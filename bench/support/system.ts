@@ -71,7 +71,7 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
   const base = loadConfig();
   const port = 3400 + Math.floor(Math.random() * 500);
   const taskQueue = `bench-${randomUUID()}`;
-  const config: AppConfig = { ...base, temporal: { ...base.temporal, taskQueue }, api: { ...base.api, port }, model: { ...base.model, baseUrl: modelBaseUrl } };
+  const config: AppConfig = { ...base, temporal: { ...base.temporal, taskQueue }, api: { ...base.api, port }, providers: { ...base.providers, openai: { ...base.providers.openai, baseUrl: modelBaseUrl } } };
   await migrateDatabase(config.databaseUrl);
 
   const dataSource = await createDataSource(config.databaseUrl).initialize();

@@ -55,9 +55,8 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
     ...base,
     temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3, conversationTurnsPerExecution: 2, loopIterationsPerExecution: overrides.loopIterationsPerExecution ?? base.temporal.loopIterationsPerExecution },
     api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
-    model: { ...base.model, baseUrl: overrides.modelBaseUrl ?? base.model.baseUrl },
     // Only the fakes: a key in the developer's environment must not send specs to a real provider.
-    providers: { default: 'openai', anthropic: null, openrouter: null },
+    providers: { default: 'openai', openai: { ...base.providers.openai, baseUrl: overrides.modelBaseUrl ?? base.providers.openai.baseUrl }, anthropic: null, openrouter: null },
     log: { level: 'warn', format: 'json' },
     metrics: { host: '127.0.0.1', apiPort: 0, workerPort: 0 },
     tracing: { otlpEndpoint: null },

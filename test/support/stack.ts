@@ -70,7 +70,7 @@ export interface StackOptions {
   /** Quotas of the API (default: too high to matter). */
   quotas?: Partial<AppConfig['quotas']>;
   /** MODELS_ALLOWED and the max_tokens settings of the API and the worker. */
-  models?: AppConfig['models'];
+  models?: Partial<AppConfig['models']>;
   /** Offer the `anthropic` provider, served by a Messages API fake of its own (`stack.anthropic`). */
   anthropic?: boolean;
   /** Offer the `openrouter` provider (key `openrouter-key`), served by the same fake as `openai` (`stack.model`). */
@@ -93,7 +93,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     summaries: { ...base.summaries, enabled: options.summaries ?? false },
     egress: { allow: options.egressAllow ?? base.egress.allow },
     quotas: { ...base.quotas, ...options.quotas },
-    models: options.models ?? base.models,
+    models: { ...base.models, ...options.models },
     providers: {
       ...base.providers,
       anthropic: anthropic && { baseUrl: anthropic.origin, apiKey: 'test-key' },

@@ -29,7 +29,7 @@ export class WorkerProcess {
         TEMPORAL_ADDRESS: config.temporal.address,
         TEMPORAL_NAMESPACE: config.temporal.namespace,
         TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-        OPENAI_BASE_URL: config.model.baseUrl,
+        OPENAI_BASE_URL: config.providers.openai.baseUrl,
         OPENAI_API_KEY: 'test-key',
         EGRESS_ALLOW: config.egress.allow.join(','),
         // Several spec files start workers at once: no fixed metrics port unless a spec asks for one.

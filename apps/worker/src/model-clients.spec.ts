@@ -3,9 +3,8 @@ import { modelClientsOf } from './model-clients';
 
 describe(modelClientsOf.name, () => {
   const settings = (providers: Partial<{ anthropic: { baseUrl: string; apiKey: string }; openrouter: { baseUrl: string; apiKey: string } }> = {}) => ({
-    model: { baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', defaultModel: 'm', timeoutMs: 1000 },
-    providers: { default: 'openai' as const, anthropic: null, openrouter: null, ...providers },
-    models: { allowed: [], defaultMaxTokens: 100, maxMaxTokens: 1000 },
+    providers: { default: 'openai' as const, openai: { baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' }, anthropic: null, openrouter: null, ...providers },
+    models: { allowed: [], defaultMaxTokens: 100, maxMaxTokens: 1000, timeoutMs: 1000 },
   });
 
   it('has a client for each provider whose key is set, named for metrics and traces', () => {

@@ -18,8 +18,8 @@ describe(`${loadConfig.name} TEMPORAL_CODEC_CORS_ORIGINS`, () => {
 
 describe(`${loadConfig.name} OPENAI_API_KEY`, () => {
   it('is optional: unset, the openai provider has no key (a local server takes none), and start-up goes on', () => {
-    expect(loadConfig(env({})).model.apiKey).toBeNull();
-    expect(loadConfig(env({ OPENAI_API_KEY: 'sk-1' })).model.apiKey).toBe('sk-1');
+    expect(loadConfig(env({})).providers.openai.apiKey).toBeNull();
+    expect(loadConfig(env({ OPENAI_API_KEY: 'sk-1' })).providers.openai.apiKey).toBe('sk-1');
   });
 });
 

@@ -16,17 +16,13 @@ export abstract class AppConfig {
   /** `trustProxy`: Express's `trust proxy` (false: a client is its socket's address; see trustProxy below). */
   declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number; trustProxy: TrustProxy };
   /**
-   * The `openai` provider (any OpenAI-compatible server), the model timeout of every provider. `apiKey` is
-   * optional by design: local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) take none, and `npm start`
-   * runs without one. Null: requests carry no Authorization header, and a provider that wants a key answers
-   * 401, which fails the step for good with the provider's own message.
+   * The model providers and the provider of steps that name none. `openai` (any OpenAI-compatible server) is
+   * always offered, and its `apiKey` is optional by design: local OpenAI-compatible servers (Ollama, vLLM,
+   * llama.cpp) take none, and `npm start` runs without one. Null: requests carry no Authorization header, and
+   * a provider that wants a key answers 401, which fails the step for good with the provider's own message.
+   * The others are null when their key is not set (not offered then).
    */
-  declare readonly model: { baseUrl: string; apiKey: string | null; defaultModel: string; timeoutMs: number };
-  /**
-   * The other providers, null when their key is not set (not offered then), and the provider of steps
-   * that name none. `openai` is always offered: a local OpenAI-compatible server needs no key.
-   */
-  declare readonly providers: { default: ModelProvider; anthropic: ProviderSettings | null; openrouter: ProviderSettings | null };
+  declare readonly providers: { default: ModelProvider; openai: { baseUrl: string; apiKey: string | null }; anthropic: ProviderSettings | null; openrouter: ProviderSettings | null };
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
   declare readonly security: { keyring: Keyring };
   declare readonly log: LogSettings;
@@ -41,9 +37,10 @@ export abstract class AppConfig {
   /** Per API key requests a minute (and bursts); per user runs running or waiting at once. */
   /**
    * Models users may name (MODELS_ALLOWED entries: `model` of the default provider, `provider:model`,
-   * `provider:*`; empty: any), and the default and largest max_tokens of a call.
+   * `provider:*`; empty: any), the default and largest max_tokens of a call, and how long a call to any
+   * provider may take (MODEL_TIMEOUT_MS). (DEFAULT_MODEL is what SUMMARY_MODEL and ASSISTANT_MODEL fall back to.)
    */
-  declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number };
+  declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number; timeoutMs: number };
   /** How often the API looks for runs recorded but never started (null: never), and how old they must be. */
   declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
   /** `address*`: per client address, requests no API key pays for (bad keys, webhooks, readiness). */
@@ -173,7 +170,9 @@ function providers(env: Env): AppConfig['providers'] {
   const configured = { anthropic: provider(env, 'ANTHROPIC', 'https://api.anthropic.com'), openrouter: provider(env, 'OPENROUTER', 'https://openrouter.ai/api/v1') };
   const chosen = oneOf(env, 'DEFAULT_PROVIDER', MODEL_PROVIDERS, 'openai');
   if (chosen !== 'openai' && !configured[chosen]) throw new ConfigError(`DEFAULT_PROVIDER is ${chosen}, but ${chosen.toUpperCase()}_API_KEY is not set`);
-  return { default: chosen, ...configured };
+  // OPENAI_API_KEY is optional by design: see AppConfig.providers.
+  const openai = { baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'), apiKey: env.OPENAI_API_KEY || null };
+  return { default: chosen, openai, ...configured };
 }
 
 function egressAllow(env: Env, key: string): string[] {
@@ -275,12 +274,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       listenBacklog: integer(env, 'API_LISTEN_BACKLOG', 4096),
       trustProxy: trustProxy(env, 'API_TRUST_PROXY'),
     },
-    model: {
-      baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'),
-      apiKey: env.OPENAI_API_KEY || null, // optional by design: see AppConfig.model
-      defaultModel: env.DEFAULT_MODEL || 'gpt-4o-mini',
-      timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
-    },
     providers: providers(env),
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
@@ -291,6 +284,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       allowed: (env.MODELS_ALLOWED ?? '').split(',').map((model) => model.trim()).filter(Boolean),
       defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 4096),
       maxMaxTokens: integer(env, 'MAX_MAX_TOKENS', 32_768),
+      timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },
     reconciler: { intervalSeconds: optionalPositive(env, 'RECONCILE_INTERVAL_SECONDS', 30), afterSeconds: integer(env, 'RECONCILE_AFTER_SECONDS', 60) },
     quotas: {

@@ -5,7 +5,7 @@ export function settingSecrets(config: AppConfig): string[] {
   const database = new URL(config.databaseUrl);
   const apiKey = (config.temporal.connection as { apiKey?: unknown }).apiKey;
   return [
-    config.model.apiKey,
+    config.providers.openai.apiKey,
     config.providers.anthropic?.apiKey,
     config.providers.openrouter?.apiKey,
     database.password && decodeURIComponent(database.password),

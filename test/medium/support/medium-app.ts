@@ -29,9 +29,8 @@ function mediumConfig(options: MediumOptions): AppConfig {
   return {
     ...base,
     databasePoolSize: 10,
-    model: { ...base.model, baseUrl: options.modelBaseUrl ?? 'http://127.0.0.1:9/v1', apiKey: 'medium' },
     // Only the fake: a key in the developer's environment must not send specs to a real provider.
-    providers: { default: 'openai', anthropic: null, openrouter: null },
+    providers: { default: 'openai', openai: { baseUrl: options.modelBaseUrl ?? 'http://127.0.0.1:9/v1', apiKey: 'medium' }, anthropic: null, openrouter: null },
     quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
     summaries: { ...base.summaries, enabled: false },
     egress: { allow: ['127.0.0.0/8'] },

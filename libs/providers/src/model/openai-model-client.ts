@@ -10,7 +10,7 @@ import { invalidModelRequest, malformedResponse } from './model-call-error';
 import { ModelClient, tokenCount, type ModelRequest, type ModelResponse, type ResponseFormat } from './model-client';
 import { withDeadline } from './model-deadline';
 
-/** What the client needs of `AppConfig.model` (or of another OpenAI-compatible provider's settings). */
+/** What the client needs of a provider speaking the chat-completions protocol (`AppConfig.providers.openai` or `.openrouter`), with `models.timeoutMs`. */
 export interface OpenAiSettings {
   baseUrl: string;
   /** Null: no Authorization header (a local server that takes no key). */
