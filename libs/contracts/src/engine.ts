@@ -150,9 +150,10 @@ export interface ToolSpec {
 }
 
 /**
- * An agent's conversation lives on its step instance in MySQL, not in the workflow: what travels through
+ * An agent's transcript lives on its step instance in MySQL, not in the workflow: what travels through
  * Temporal is its length, the model's tool calls and short summaries, so the history stays small whatever
- * the tools answer. Each activity reads the first `conversation_length` messages and writes at a position,
+ * the tools answer. Each activity reads the first `conversation_length` messages (the transcript's length:
+ * the field names are in recorded payloads, so they keep "conversation") and writes at a position,
  * so a retried activity rewrites its own message instead of adding a second one.
  */
 export interface AgentStart {
@@ -207,7 +208,7 @@ export interface RunActivities {
   runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<StepResultRef>;
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
   agentTurn(input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number }): Promise<AgentTurnResult>;
-  /** Runs the call and puts its answer at `position` in the conversation. */
+  /** Runs the call and puts its answer at `position` in the transcript (`conversation_uuid`: the caller's, for a tool executor). */
   callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; conversation_uuid?: string }): Promise<ToolCallResult>;
   completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<StepResultRef>;
   runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;

@@ -8,9 +8,9 @@ export const DEFAULT_RETRY: Required<RetryPolicy> = {
   maximum_interval_seconds: 30,
 };
 
-/** Options of the activities that do a step's work: the step's retry policy, and its name in the UI. */
-export function stepActivityOptions(step: StepDefinition, heartbeatSeconds: number, summary: string): ActivityOptions {
-  return { ...localStepOptions(step, summary), heartbeatTimeout: `${heartbeatSeconds} seconds` };
+/** Options of the activities that do a step's work: the step's retry policy, and `label`, their name in the Web UI. */
+export function stepActivityOptions(step: StepDefinition, heartbeatSeconds: number, label: string): ActivityOptions {
+  return { ...localStepOptions(step, label), heartbeatTimeout: `${heartbeatSeconds} seconds` };
 }
 
 /**
@@ -20,10 +20,10 @@ export function stepActivityOptions(step: StepDefinition, heartbeatSeconds: numb
 const wholeMilliseconds = (seconds: number): number => Math.max(1, Math.round(seconds * 1000));
 
 /** The same work as a local activity: no heartbeat (the worker running it is the workflow's own). */
-export function localStepOptions(step: StepDefinition, summary: string): LocalActivityOptions {
+export function localStepOptions(step: StepDefinition, label: string): LocalActivityOptions {
   const retry = { ...DEFAULT_RETRY, ...(step.retry_policy ?? {}) };
   return {
-    summary,
+    summary: label,
     startToCloseTimeout: '10 minutes',
     // Wait for a cancelled activity to stop, so that a cancelled run never has a call still in flight.
     cancellationType: 'WAIT_CANCELLATION_COMPLETED',

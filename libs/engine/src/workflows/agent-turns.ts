@@ -18,7 +18,7 @@ export async function runAgent(scope: RunScope, step: CustomAgentStep, context: 
  * the first tool calls end the execution and go to the tool executor instead of running here.
  */
 export async function agentTurns(scope: RunScope, step: CustomAgentStep, context: StepContext, { tools, conversation_length }: AgentStart, handsOff: boolean): Promise<AgentEnd> {
-  // The conversation itself stays in MySQL: the workflow tracks its length and the calls to make.
+  // The transcript itself stays in MySQL: the workflow tracks its length and the calls to make.
   let length = conversation_length;
   const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
   for (let turn = 1; turn <= maxIterations; turn++) {

@@ -7,7 +7,7 @@ import type { RunScope } from './run-scope';
 
 /** `reason`: why a guard rail handed the run to this step. */
 export async function runHumanInput(scope: RunScope, step: HumanInputStep, context: StepContext, reason?: string): Promise<StepResultRef> {
-  const activities = (summary: string) => proxyActivities<RunActivities>({ ...BOOKKEEPING_OPTIONS, summary: `${step.name}: ${summary}` });
+  const activities = (label: string) => proxyActivities<RunActivities>({ ...BOOKKEEPING_OPTIONS, summary: `${step.name}: ${label}` });
   // A dry run asks nobody: the step's default, else an answer the activity makes up from its input_schema.
   if (scope.input.dry_run) return await activities('dry-run answer').answerHumanInput({ ...context, step, input: step.default ?? null });
   const announce = () => activities('wait for input').awaitHumanInput({ ...context, step, ...(reason ? { reason } : {}) });

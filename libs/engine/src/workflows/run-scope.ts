@@ -31,9 +31,9 @@ export const bookkeepingOf = (local: boolean): RunActivities => (local ? localBo
  * is safe: a step that committed its output returns it instead of calling the model again.
  */
 function stepWorkOf(local: boolean, heartbeatSeconds: number) {
-  return (step: StepDefinition, summary = `${step.name} (${step.type})`): RunActivities => {
+  return (step: StepDefinition, label = `${step.name} (${step.type})`): RunActivities => {
     const queued = !local || ('execution' in step && step.execution === 'queued');
-    return queued ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, summary)) : proxyLocalActivities<RunActivities>(localStepOptions(step, summary));
+    return queued ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, label)) : proxyLocalActivities<RunActivities>(localStepOptions(step, label));
   };
 }
 
@@ -57,10 +57,10 @@ export interface RunScope {
   counters: WalkCounters;
   /** The run's bookkeeping activities (bookkeepingOf). */
   bookkeeping: RunActivities;
-  /** A step's activities: its retry policy, and `summary` as their name in the Web UI. */
-  activitiesFor(step: StepDefinition, summary?: string): RunActivities;
+  /** A step's activities: its retry policy, and `label` as their name in the Web UI (Temporal's activity summary). */
+  activitiesFor(step: StepDefinition, label?: string): RunActivities;
   /** The same, for the step's short work (see stepWorkOf): local activities unless the step is `queued`. */
-  stepWork(step: StepDefinition, summary?: string): RunActivities;
+  stepWork(step: StepDefinition, label?: string): RunActivities;
 }
 
 /**
@@ -79,7 +79,7 @@ export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: Bud
     inbox,
     budget,
     counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
-    activitiesFor: (step, summary = `${step.name} (${step.type})`) => proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, summary)),
+    activitiesFor: (step, label = `${step.name} (${step.type})`) => proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label)),
     stepWork: stepWorkOf(local, heartbeat),
   };
 }

@@ -25,10 +25,10 @@ export async function execute(state: WalkState, activation: Activation): Promise
 async function executeAs(state: WalkState, step: StepDefinition, activation: Activation, index: number, instanceUuid: string): Promise<Activation[]> {
   const { scope, plan } = state;
   const { input } = scope;
-  const handOff = toolHandOff(state, step);
-  const context = stepContext(state, step, activation, index, instanceUuid, handOff);
+  const executorEdge = toolExecutorEdgeOf(state, step);
+  const context = stepContext(state, step, activation, index, instanceUuid, executorEdge);
   try {
-    const ran = await runStep(state, step, context, activation, handOff, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
+    const ran = await runStep(state, step, context, activation, executorEdge, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
     if (Array.isArray(ran)) return ran;
     // A run with a token budget waits here for an approval once its model calls reach it.
     await scope.budget?.check(input.run_uuid, scope.bookkeeping);
@@ -36,7 +36,7 @@ async function executeAs(state: WalkState, step: StepDefinition, activation: Act
     state.news.outputOf(step.uuid, ran.digest);
     const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
     const held = withConditions.length ? await scope.bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions }) : [];
-    return edgesTaken(state, step, ran, held, handOff);
+    return edgesTaken(state, step, ran, held, executorEdge);
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error) || CancellationScope.current().consideredCancelled) {
@@ -54,13 +54,13 @@ async function executeAs(state: WalkState, step: StepDefinition, activation: Act
 }
 
 /** Tool calls alone take an agent to its tool executor: its final answer chooses among the other routes. */
-function toolHandOff({ plan, byUuid }: WalkState, step: StepDefinition): EdgeDefinition | null {
+function toolExecutorEdgeOf({ plan, byUuid }: WalkState, step: StepDefinition): EdgeDefinition | null {
   return step.type === 'custom_agent' ? toolHandOffEdge(plan.graph, step.uuid, (stepUuid) => byUuid.get(stepUuid)?.type === 'tool_executor') : null;
 }
 
-function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, activation: Activation, index: number, instanceUuid: string, handOff: EdgeDefinition | null): StepContext {
+function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, activation: Activation, index: number, instanceUuid: string, executorEdge: EdgeDefinition | null): StepContext {
   const { input, instanceOf } = scope;
-  const choices = routeChoices(plan.graph, step.uuid).filter((choice) => choice !== handOff?.condition_value);
+  const choices = routeChoices(plan.graph, step.uuid).filter((choice) => choice !== executorEdge?.condition_value);
   return {
     run_uuid: input.run_uuid,
     user_id: input.user_id,
@@ -75,8 +75,8 @@ function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, act
 }
 
 /** The edges `step`'s output takes (its route, the conditions that held), but not its tool hand-off. */
-function edgesTaken({ plan }: WalkState, step: StepDefinition, ran: StepResultRef, held: string[], handOff: EdgeDefinition | null): Activation[] {
+function edgesTaken({ plan }: WalkState, step: StepDefinition, ran: StepResultRef, held: string[], executorEdge: EdgeDefinition | null): Activation[] {
   return nextTargets(plan.graph, step.uuid, { route: ran.route ?? null, conditions_held: held })
-    .filter((target) => target !== handOff?.target_step_uuid)
+    .filter((target) => target !== executorEdge?.target_step_uuid)
     .map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));
 }

@@ -11,16 +11,16 @@ import { loopCarry, type WalkState } from './walk-state';
 
 const loopOf = (step: StepDefinition): LoopingStep | null => ((step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop ? step : null);
 
-/** `handOff`: an agent's edge to a tool executor; `summary`: the activities' name in the Web UI. */
-export async function runStep(state: WalkState, step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, handOff: EdgeDefinition | null, summary: string | undefined): Promise<StepResultRef | Activation[]> {
+/** `executorEdge`: an agent's edge to a tool executor; `label`: the activities' name in the Web UI. */
+export async function runStep(state: WalkState, step: StepDefinition, context: StepContext, { previous_step_uuid, handoff, continues, reason, loop }: Activation, executorEdge: EdgeDefinition | null, label: string | undefined): Promise<StepResultRef | Activation[]> {
   const { scope } = state;
   const looping = loopOf(step);
   if (looping) return await runLoop(scope, looping, context, loop ?? null, loopCarry(state, context));
   switch (step.type) {
     case 'custom_llm':
-      return await scope.stepWork(step, summary).runLlmStep({ ...context, step });
+      return await scope.stepWork(step, label).runLlmStep({ ...context, step });
     case 'custom_agent': {
-      const ran = await runGraphAgent(state, step, context, continues, handOff);
+      const ran = await runGraphAgent(state, step, context, continues, executorEdge);
       return 'step_uuid' in ran ? [ran] : ran;
     }
     case 'tool_executor':
@@ -28,7 +28,7 @@ export async function runStep(state: WalkState, step: StepDefinition, context: S
     case 'human_input':
       return await runHumanInput(scope, step, context, reason);
     case 'stop_checker': {
-      const check = await scope.stepWork(step, summary).runStopChecker({ ...context, step });
+      const check = await scope.stepWork(step, label).runStopChecker({ ...context, step });
       if (check.stopped) state.stopped ??= check.reason;
       // A stop checker produces no output: $previous_output still means the step before it.
       return check.stopped ? [] : nextTargets(state.plan.graph, step.uuid, { route: null, conditions_held: [] }).map((target) => ({ step_uuid: target, previous_step_uuid }));
@@ -37,20 +37,20 @@ export async function runStep(state: WalkState, step: StepDefinition, context: S
 }
 
 /**
- * A graph agent: runs its turns (going on with a conversation when back from a tool executor), or hands its
- * tool calls over along `handOff`, its edge to a tool executor if it has one.
+ * A graph agent: runs its turns (going on with its transcript when back from a tool executor), or hands its
+ * tool calls over along `executorEdge`, its edge to a tool executor if it has one.
  */
-async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: StepContext, continues: TranscriptRef | undefined, handOff: EdgeDefinition | null): Promise<StepResultRef | Activation> {
+async function runGraphAgent(state: WalkState, step: CustomAgentStep, context: StepContext, continues: TranscriptRef | undefined, executorEdge: EdgeDefinition | null): Promise<StepResultRef | Activation> {
   const { scope } = state;
   const start = continues ? await scope.activitiesFor(step).continueAgentStep({ ...context, step, from: continues }) : await scope.activitiesFor(step).startAgentStep({ ...context, step });
-  const end = await agentTurns(scope, step, context, start, handOff !== null);
-  return 'ref' in end ? end.ref : { step_uuid: handOff!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
+  const end = await agentTurns(scope, step, context, start, executorEdge !== null);
+  return 'ref' in end ? end.ref : { step_uuid: executorEdge!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
 }
 
 /**
  * A tool executor runs the calls handed to it, each its own activity (audited under its execution, the
- * answer put in the caller's conversation), then routes by the tool executor's tiers (see routing.ts). Going back to the caller
- * continues the caller's conversation.
+ * answer put in the caller's transcript), then routes by the tool executor's tiers (see routing.ts). Going
+ * back to the caller continues the caller's transcript.
  */
 async function runToolExecutor(state: WalkState, step: ToolExecutorStep, context: StepContext, handoff: ToolHandoff | undefined): Promise<Activation[]> {
   if (!handoff) throw ApplicationFailure.nonRetryable(`Tool executor "${step.name}" was reached without tool calls: only an agent's tool calls activate it`, 'NoToolCalls');

@@ -38,7 +38,7 @@ export function walkPlan(definition: WorkflowDefinition): WalkPlan {
 
 /**
  * An activation of a step: which step, and the step whose output is its $previous_output; for a tool
- * executor the calls handed to it, for an agent back from one the conversation it goes on with; `reason`
+ * executor the calls handed to it, for an agent back from one the transcript it goes on with; `reason`
  * when a guard rail hands the run to the human hand-off step; `loop` where a continued execution picks a
  * loop up.
  */
