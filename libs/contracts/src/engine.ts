@@ -94,6 +94,7 @@ export interface RunWorkflowResult {
 /** What travels through Temporal instead of a step's data: the data itself stays in MySQL. */
 export interface OutputRef {
   output_id: string;
+  /** The output's preview (outputPreview); the field keeps its recorded name. */
   summary: string;
   size_bytes: number;
   /** A digest of the data: the run workflow tells a changed output from a repeated one without reading it. */

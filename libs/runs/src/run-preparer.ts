@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
-import { assertAcceptsRuns, type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, summarizeOutput, throwIssues, type ModelPolicy, type RunOrigin } from '@app/domain';
+import { assertAcceptsRuns, type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, outputPreview, throwIssues, type ModelPolicy, type RunOrigin } from '@app/domain';
 import { definitionOf, type NewRun, type RunRepository, type RunWithSteps, type WorkflowRepository } from '@app/persistence';
 import type { ToolManifestService } from './tool-manifest.service';
 
@@ -69,7 +69,7 @@ export class RunPreparer {
       dry_run: request.dryRun ?? false,
       budget: request.budget ?? null,
       tool_drift: toolDrift,
-      trigger_output: { uuid: randomUUID(), raw_data: output, summary: summarizeOutput(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
+      trigger_output: { uuid: randomUUID(), raw_data: output, summary: outputPreview(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
       steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
     });
     if (created) return { created, written, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances, ...(request.dryRun ? { dry_run: true as const } : {}), ...(request.budget ? { budget: request.budget } : {}) } };

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { OutputRef, StepContext } from '@app/contracts';
-import { byteSize, markdownFor, parseJsonAnswer, summarizeOutput } from '@app/domain';
+import { byteSize, markdownFor, parseJsonAnswer, outputPreview } from '@app/domain';
 import type { NewOutput, OutputRecord, OutputRepository, StepRepository } from '@app/persistence';
 
 /** A model's final text as step data when the step has no output_schema: the JSON it holds, else the text. */
@@ -15,7 +15,7 @@ export function newOutput(context: StepContext, raw: unknown): NewOutput {
     user_id: context.user_id,
     step_instance_uuid: context.instance_uuid,
     raw_data: raw,
-    summary: summarizeOutput(raw),
+    summary: outputPreview(raw),
     markdown_representation: markdownFor(raw),
     size_bytes: byteSize(raw),
   };

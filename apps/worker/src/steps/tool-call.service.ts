@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { END_TOOL_NAME, type ChatMessage, type CustomAgentStep, type StepContext, type ToolCallRequest, type ToolCallResult } from '@app/contracts';
-import { byteSize, summarizeOutput } from '@app/domain';
+import { byteSize, outputPreview } from '@app/domain';
 import { inClientSpan, Metrics } from '@app/observability';
 import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallRecord } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
@@ -124,7 +124,7 @@ export class ToolCallService {
         if (ended) await audit(ended);
         await this.transcript.put(transcriptUuid, position, message);
       }
-      return { status, summary: summarizeOutput(content), size_bytes: byteSize(content) };
+      return { status, summary: outputPreview(content), size_bytes: byteSize(content) };
     };
     return { named, audit, answer };
   }
@@ -146,7 +146,7 @@ export class ToolCallService {
     const completed = await this.calls.completedToolCall(context.instance_uuid, call.id);
     if (!stored) return completed && answer('completed', completed.output);
     const content: unknown = JSON.parse(stored.content ?? 'null');
-    return { status: completed ? 'completed' : 'failed', summary: summarizeOutput(content), size_bytes: byteSize(content) };
+    return { status: completed ? 'completed' : 'failed', summary: outputPreview(content), size_bytes: byteSize(content) };
   }
 
   /**

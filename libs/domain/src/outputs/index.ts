@@ -1,4 +1,4 @@
-export * from './summary';
+export * from './preview';
 export * from './json-answer';
 export * from './structured-answer';
 export * from './schema-example';

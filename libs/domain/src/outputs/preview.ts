@@ -1,12 +1,13 @@
-// Deterministic digests of step outputs: what agents see instead of full data, and what lists show.
+// An output's preview: a deterministic digest of a step's output, what agents see instead of full data and
+// what lists show (stored and sent as `summary`: the step_outputs column and OutputRef's recorded field).
 // Dependency-free, like the placeholders: any layer may call it.
 
-export const MAX_SUMMARY = 280;
+export const MAX_PREVIEW = 280;
 /** Keys of an object, and values of an array, named before the rest are counted. */
 const SHOWN = 12;
 
 /** Cuts to `max` characters (code points, so no emoji is split), ending in … when cut. */
-function clip(text: string, max = MAX_SUMMARY): string {
+function clip(text: string, max = MAX_PREVIEW): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
 }
@@ -64,7 +65,7 @@ function summarizeObject(raw: Record<string, unknown>): string {
  * more), arrays by length and the keys of their items (or their first values), objects by their keys with
  * the size of arrays and nested objects and the start of strings.
  */
-export function summarizeOutput(raw: unknown): string {
+export function outputPreview(raw: unknown): string {
   if (typeof raw === 'string') return summarizeText(raw);
   if (Array.isArray(raw)) return summarizeArray(raw);
   if (isRecord(raw)) return summarizeObject(raw);
