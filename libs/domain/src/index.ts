@@ -1,5 +1,5 @@
 // Pure domain logic: plain functions over the contracts' types, no framework, database or provider.
-// placeholders/ and outputs/summary are dependency-free; definition/ (ajv) and conditions/ (re2js) are
+// placeholders/ and outputs/preview are dependency-free; definition/ (ajv) and conditions/ (re2js) are
 // not, so Temporal workflow code must import the former by path, never this barrel.
 export * from './errors';
 export * from './json-object';
