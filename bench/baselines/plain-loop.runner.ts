@@ -6,7 +6,7 @@ import type { ChatMessage, StepContext, ToolSpec } from '@app/contracts';
 import { type OneTripPool, TypeormCallAuditRepository, TypeormRunRepository, TypeormStepRepository } from '@app/persistence';
 import { OpenAiModelClient, type ModelResponse } from '@app/providers';
 import { runEnding } from '@app/runs';
-import { newOutput } from '../../apps/worker/src/steps/step-output';
+import { newOutput } from '../../apps/worker/src/execution/step-output';
 import { BENCH_MODEL, BENCH_TOOL, type Runner } from '../support/runner';
 import { withDeadlockRetry } from './deadlock-retry';
 

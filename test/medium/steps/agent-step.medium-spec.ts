@@ -1,6 +1,6 @@
 import type { CustomAgentStep, StepContext, ToolCallRequest, ToolSpec } from '@app/contracts';
-import { AgentStepService } from '../../../apps/worker/src/steps/agent-step.service';
-import { ToolCallService } from '../../../apps/worker/src/steps/tool-call.service';
+import { AgentStepService } from '../../../apps/worker/src/execution/agent-step.service';
+import { ToolCallService } from '../../../apps/worker/src/execution/tool-call.service';
 import { reply } from '../../support/model-fake';
 import { activityScope, agentStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
 import { setUpStepServices } from './step-services.setup';

@@ -1,7 +1,7 @@
 import type { CustomLlmStep } from '@app/contracts';
 import type { NewRun } from '@app/persistence';
 import { ModelCallError } from '@app/providers';
-import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
+import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
 import { reply } from '../../support/model-fake';
 import { activityScope, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
 import { modelCall } from '../runs/run-fixtures';

@@ -2,9 +2,9 @@
 // fails for good, before any of them is read, instead of taking the worker's heap with it.
 import { randomUUID } from 'node:crypto';
 import type { CustomLlmStep } from '@app/contracts';
-import { LOOP_OUTPUT_MAX_BYTES, LoopService } from '../../../apps/worker/src/steps/loop.service';
-import { StepError } from '../../../apps/worker/src/steps/step-error';
-import { newOutput } from '../../../apps/worker/src/steps/step-output';
+import { LOOP_OUTPUT_MAX_BYTES, LoopService } from '../../../apps/worker/src/execution/loop.service';
+import { StepError } from '../../../apps/worker/src/execution/step-error';
+import { newOutput } from '../../../apps/worker/src/execution/step-output';
 import { llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
 import { setUpStepServices } from './step-services.setup';
 

@@ -1,13 +1,13 @@
 // Where the step service specs get what they test: the worker's services from its Nest container, the
 // model client pointed at the model fake (a real HTTP server, called by the real openai SDK).
 import { OneTripPool, RunRepository, StepRepository } from '@app/persistence';
-import { AgentStepService } from '../../../apps/worker/src/steps/agent-step.service';
-import { GraphService } from '../../../apps/worker/src/steps/graph.service';
-import { LlmStepService } from '../../../apps/worker/src/steps/llm-step.service';
-import { LoopService } from '../../../apps/worker/src/steps/loop.service';
-import { StopCheckerService } from '../../../apps/worker/src/steps/stop-checker.service';
-import { StructuredOutputService } from '../../../apps/worker/src/steps/structured-output.service';
-import { ToolCallService } from '../../../apps/worker/src/steps/tool-call.service';
+import { AgentStepService } from '../../../apps/worker/src/execution/agent-step.service';
+import { GraphService } from '../../../apps/worker/src/execution/graph.service';
+import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
+import { LoopService } from '../../../apps/worker/src/execution/loop.service';
+import { StopCheckerService } from '../../../apps/worker/src/execution/stop-checker.service';
+import { StructuredOutputService } from '../../../apps/worker/src/execution/structured-output.service';
+import { ToolCallService } from '../../../apps/worker/src/execution/tool-call.service';
 import { ModelFake } from '../../support/model-fake';
 import { startMedium } from '../support/medium-app';
 import { Rows } from '../support/rows';

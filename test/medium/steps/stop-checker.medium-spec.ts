@@ -1,7 +1,7 @@
 import type { StopCondition } from '@app/contracts';
-import { StopCheckerService } from '../../../apps/worker/src/steps/stop-checker.service';
-import { GraphService } from '../../../apps/worker/src/steps/graph.service';
-import { newOutput } from '../../../apps/worker/src/steps/step-output';
+import { StopCheckerService } from '../../../apps/worker/src/execution/stop-checker.service';
+import { GraphService } from '../../../apps/worker/src/execution/graph.service';
+import { newOutput } from '../../../apps/worker/src/execution/step-output';
 import { llmStep, newRun, newUserId, stepContext, stopCheckerStep, workflowDefinition } from '../support/fixtures';
 import { setUpStepServices } from './step-services.setup';
 

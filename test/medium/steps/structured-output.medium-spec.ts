@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@app/contracts';
-import { StepError } from '../../../apps/worker/src/steps/step-error';
-import { StructuredOutputService } from '../../../apps/worker/src/steps/structured-output.service';
+import { StepError } from '../../../apps/worker/src/execution/step-error';
+import { StructuredOutputService } from '../../../apps/worker/src/execution/structured-output.service';
 import { reply } from '../../support/model-fake';
 import { activityScope, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
 import { setUpStepServices } from './step-services.setup';

@@ -1,5 +1,5 @@
 import type { StepSummaryActivities } from '@app/contracts';
-import type { StepSummaryService } from '../steps/step-summary.service';
+import type { StepSummaryService } from '../execution/step-summary.service';
 import { inActivity } from './run.activities';
 
 export function createSummaryActivities(summaries: StepSummaryService): StepSummaryActivities {

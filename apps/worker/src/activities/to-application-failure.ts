@@ -3,7 +3,7 @@ import { shortened } from '@app/contracts';
 import { DomainError } from '@app/domain';
 import { scrubbed } from '@app/observability';
 import { ModelCallError, ToolCallError } from '@app/providers';
-import { StepError } from '../steps/step-error';
+import { StepError } from '../execution/step-error';
 
 /** What a failed statement says in Temporal and on the run: its detail (SQL, values, the server's message) is for the worker's log only. */
 export const DATABASE_FAILURE_MESSAGE = "DATABASE_ERROR: a database statement failed; the worker's log has its detail";

@@ -6,7 +6,7 @@ import { ASSISTANT_SOURCE_DELETED, ASSISTANT_WORKFLOW_CHANGED } from '@app/contr
 import type { ReplaceGuard } from '@app/definitions';
 import { definitionFingerprint, type GenerationBase } from '@app/domain';
 import { definitionOf, WorkflowRepository, type AssistantSessionRecord } from '@app/persistence';
-import { StepError } from '../steps/step-error';
+import { StepError } from '../execution/step-error';
 
 type Session = Pick<AssistantSessionRecord, 'user_id' | 'mode' | 'source_workflow_uuid' | 'workflow_uuid' | 'base_fingerprint'>;
 

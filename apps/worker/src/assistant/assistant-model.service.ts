@@ -6,7 +6,7 @@ import { ASSISTANT_MAX_TOOL_CALLS_PER_ROUND, type AssistantCallRef, type Assista
 import { assistantEvents, candidateOf, clarificationContext, GENERATION_PROMPT, generationRequest, parseClarification, recentConversation } from '@app/domain';
 import type { AssistantSessionRecord } from '@app/persistence';
 import { ModelClients, type ModelRequest } from '@app/providers';
-import type { ActivityScope } from '../steps/activity-scope';
+import type { ActivityScope } from '../execution/activity-scope';
 import { AssistantBases } from './assistant-bases';
 import { AssistantStore } from './assistant-store';
 import { AssistantTools } from './assistant-tools';
