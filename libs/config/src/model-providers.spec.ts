@@ -7,15 +7,16 @@ describe('model provider settings', () => {
   it('offers openai alone when no other key is set', () => {
     const config = loadConfig(env());
 
-    expect(config.providers).toEqual({ default: 'openai', anthropic: null, openrouter: null });
+    expect(config.providers).toEqual({ default: 'openai', openai: { baseUrl: 'https://api.openai.com/v1', apiKey: null }, anthropic: null, openrouter: null });
     expect(offeredProviders(config)).toEqual(['openai']);
   });
 
   it('offers a provider once its key is set, at its default or given URL', () => {
-    const config = loadConfig(env({ ANTHROPIC_API_KEY: 'sk-ant', OPENROUTER_API_KEY: 'sk-or', OPENROUTER_BASE_URL: 'http://127.0.0.1:9/v1', DEFAULT_PROVIDER: 'anthropic', MODELS_ALLOWED: 'claude-sonnet-4-5, openai:gpt-4o-mini' }));
+    const config = loadConfig(env({ OPENAI_BASE_URL: 'http://127.0.0.1:8/v1', ANTHROPIC_API_KEY: 'sk-ant', OPENROUTER_API_KEY: 'sk-or', OPENROUTER_BASE_URL: 'http://127.0.0.1:9/v1', DEFAULT_PROVIDER: 'anthropic', MODELS_ALLOWED: 'claude-sonnet-4-5, openai:gpt-4o-mini' }));
 
     expect(config.providers).toEqual({
       default: 'anthropic',
+      openai: { baseUrl: 'http://127.0.0.1:8/v1', apiKey: null },
       anthropic: { baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant' },
       openrouter: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-or' },
     });
