@@ -3,7 +3,6 @@ import { APP_FILTER } from '@nestjs/core';
 import { type AppConfig, ConfigModule } from '@app/config';
 import { PersistenceModule } from '@app/persistence';
 import { AssistantModule } from './assistant/assistant.module';
-import { McpClientModule } from '@app/providers';
 import { AuthModule } from './auth';
 import { ApiExceptionFilter } from './common/exception.filter';
 import { HealthController } from './health/health.controller';
@@ -12,7 +11,6 @@ import { ReadinessService } from './health/readiness.service';
 import { McpModule } from './mcp/mcp.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { ObservabilityModule } from './observability/observability.module';
-import { RunLifeModule } from '@app/runs';
 import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';
@@ -24,7 +22,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifeModule.forApi(), ObservabilityModule, TemporalModule, AuthModule, WorkflowDefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
+      imports: [ConfigModule.forRoot(config), ObservabilityModule, PersistenceModule, TemporalModule, AuthModule, WorkflowDefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

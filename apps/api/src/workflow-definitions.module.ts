@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PersistenceModule } from '@app/persistence';
 import { SchedulesModule } from './schedules/schedules.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { DefinitionServicesModule } from './definition-services.module';
@@ -11,7 +12,7 @@ import { WorkflowsController } from './workflow-definitions/workflows.controller
 
 /** Workflow definitions over HTTP: workflows, their steps and trigger, and the type catalog. */
 @Module({
-  imports: [DefinitionServicesModule, SchedulesModule],
+  imports: [PersistenceModule, DefinitionServicesModule, SchedulesModule],
   controllers: [WorkflowsController, StepsController, TriggersController, CatalogController],
   providers: [WorkflowChanges, StepsService, TriggersService],
 })

@@ -6,8 +6,8 @@ import { type AppConfig, ConfigModule, temporalDataConverter } from '@app/config
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import { Metrics, serveMetrics, startTracing } from '@app/observability';
 import { CallAuditRepository, PersistenceModule, RunRepository, StepRepository } from '@app/persistence';
-import { RunLifeModule, RunPreparer } from '@app/runs';
-import { McpClientModule } from '@app/providers';
+import { RunPreparer } from '@app/runs';
+import { RunLifeServicesModule } from './run-life-services.module';
 import { activityInterceptors } from './activity-interceptors';
 import { createRunActivities } from './activities/run.activities';
 import { createSummaryActivities } from './activities/summary.activities';
@@ -33,7 +33,7 @@ import { createAssistantActivities } from './activities/assistant.activities';
 export class WorkerRootModule {
   static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
     const metricsModule: DynamicModule = { module: WorkerRootModule, global: true, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
-    return { ...metricsModule, imports: [ConfigModule.forRoot(config), McpClientModule, PersistenceModule, RunLifeModule.forWorker(), WorkerModule, AssistantWorkerModule] };
+    return { ...metricsModule, imports: [ConfigModule.forRoot(config), PersistenceModule, RunLifeServicesModule, WorkerModule, AssistantWorkerModule] };
   }
 }
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
-import { CallAuditRepository, OutputRepository } from '@app/persistence';
-import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, McpClientPool, McpToolTransport, ModelClients, ToolTransport } from '@app/providers';
+import { CallAuditRepository, OutputRepository, PersistenceModule } from '@app/persistence';
+import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, McpClientModule, McpClientPool, McpToolTransport, ModelClients, ToolTransport } from '@app/providers';
 import { modelClientsOf } from './model-clients';
 import { AgentTranscript } from './execution/agent-transcript.service';
 import { CallQuarantine } from './execution/call-quarantine.service';
@@ -22,8 +22,9 @@ import { StepInputService } from './execution/step-input.service';
 import { StopCheckerService } from './execution/stop-checker.service';
 import { ToolCallService } from './execution/tool-call.service';
 
-/** The services behind the activities. Config and persistence come from the root module. */
+/** The services behind the activities, over persistence and the MCP clients (config is global). */
 @Module({
+  imports: [PersistenceModule, McpClientModule],
   providers: [
     { provide: ModelClients, useFactory: modelClientsOf, inject: [AppConfig] },
     { provide: EgressPolicy, useFactory: (config: AppConfig) => new EgressPolicy(config.egress.allow), inject: [AppConfig] },

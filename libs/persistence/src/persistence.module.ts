@@ -1,9 +1,10 @@
 // The database for both apps: one DataSource from the typed config, and the repositories behind their
 // abstract-class tokens. The worker imports the same module.
-import { Global, Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { McpToolSource } from '@app/contracts';
+import { McpClientModule } from '@app/providers';
 import { SecretBox } from '@app/security';
 import { createDataSource } from './data-source';
 import { OneTripPool } from './one-trip-pool';
@@ -49,8 +50,9 @@ const repositories: Provider[] = [
   { provide: McpToolCatalog, useFactory: (servers: McpServerRepository, source: McpToolSource) => new McpToolCatalog(servers, source), inject: [McpServerRepository, McpToolSource] },
 ];
 
-@Global()
+/** The data source, the one-trip pool and the repositories: a module imports it where it injects them. */
 @Module({
+  imports: [McpClientModule],
   providers: [
     {
       provide: DataSource,

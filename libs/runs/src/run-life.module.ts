@@ -1,10 +1,10 @@
 // The Nest wiring of a run's life, the one file of this library that knows Nest and the settings (lint holds
 // it): the plain classes over persistence's repositories and, in the API, the RunLauncher its TemporalModule
 // gives.
-import { type DynamicModule, Logger, Module, type Provider } from '@nestjs/common';
+import { type DynamicModule, Logger, Module, type Provider, type Type } from '@nestjs/common';
 import { AppConfig, modelPolicyOf } from '@app/config';
 import { Metrics } from '@app/observability';
-import { CallAuditRepository, McpToolCatalog, RunRepository, ToolRepository, WorkflowRepository } from '@app/persistence';
+import { CallAuditRepository, McpToolCatalog, PersistenceModule, RunRepository, ToolRepository, WorkflowRepository } from '@app/persistence';
 import { RunInteractions } from './run-interactions';
 import { RunLauncher } from './run-launcher';
 import { RunPreparer } from './run-preparer';
@@ -43,16 +43,16 @@ const launching: Provider[] = [
   },
 ];
 
-/** A run's life (`@app/runs`) wired for each app. */
+/** A run's life (`@app/runs`) wired for each app, which imports the result once and hands it on (one instance). */
 @Module({})
 export class RunLifeModule {
   static forWorker(): DynamicModule {
-    return { module: RunLifeModule, global: true, providers: recording, exports: recording };
+    return { module: RunLifeModule, imports: [PersistenceModule], providers: recording, exports: recording };
   }
 
-  /** The API also starts runs: its TemporalModule provides the RunLauncher. */
-  static forApi(): DynamicModule {
+  /** The API also starts runs: `launcher` is its module that provides the RunLauncher (its TemporalModule). */
+  static forApi(launcher: Type<unknown>): DynamicModule {
     const providers = [...recording, ...launching];
-    return { module: RunLifeModule, global: true, providers, exports: providers };
+    return { module: RunLifeModule, imports: [PersistenceModule, launcher], providers, exports: providers };
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PersistenceModule } from '@app/persistence';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './api-key.guard';
 import { AppConfig } from '@app/config';
@@ -7,6 +8,7 @@ import { ApiKeyService } from './api-key.service';
 import { RateLimiter } from './rate-limiter';
 
 @Module({
+  imports: [PersistenceModule],
   providers: [
     ApiKeyService,
     { provide: RateLimiter, useFactory: (config: AppConfig) => new RateLimiter(config.quotas.requestsPerMinute, config.quotas.requestBurst), inject: [AppConfig] },

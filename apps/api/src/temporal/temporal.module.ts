@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { RunLauncher } from '@app/runs';
 import { TemporalRunLauncher } from './run-launcher';
 import { ScheduleGateway, TemporalScheduleGateway } from './schedule-gateway';
@@ -8,7 +8,6 @@ import { TemporalClient } from './temporal-client';
 import { AssistantLauncher, TemporalAssistantLauncher } from './assistant-launcher';
 
 /** The API's door to Temporal: start and cancel runs, manage schedules, ask for step summaries. */
-@Global()
 @Module({
   providers: [TemporalClient, { provide: RunLauncher, useClass: TemporalRunLauncher }, { provide: ScheduleGateway, useClass: TemporalScheduleGateway }, { provide: SummaryLauncher, useClass: TemporalSummaryLauncher }, { provide: AssistantLauncher, useClass: TemporalAssistantLauncher }],
   exports: [TemporalClient, RunLauncher, ScheduleGateway, SummaryLauncher, AssistantLauncher],

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { PersistenceModule } from '@app/persistence';
+import { RunLifeServicesModule } from '../run-life-services.module';
 import { DefinitionsModule } from '@app/definitions';
 import { WorkerModule } from '../worker.module';
 import { AssistantBases } from './assistant-bases';
@@ -13,7 +15,7 @@ import { WorkerSummariesModule } from './summary-launcher';
  * routes and MCP server call (libs/definitions), so what it builds passes the very checks a REST save does.
  */
 @Module({
-  imports: [WorkerModule, DefinitionsModule.forRoot(WorkerSummariesModule)],
+  imports: [PersistenceModule, WorkerModule, RunLifeServicesModule, DefinitionsModule.forRoot(WorkerSummariesModule, RunLifeServicesModule)],
   providers: [AssistantStore, AssistantBases, AssistantTools, AssistantModelService, AssistantStagesService],
   exports: [AssistantModelService, AssistantStagesService],
 })

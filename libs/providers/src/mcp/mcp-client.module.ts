@@ -1,11 +1,10 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { McpToolSource } from '@app/contracts';
 import { EgressPolicy } from '../net/egress-fetch';
 import { McpClientPool } from './mcp-client-pool';
 
 /** One MCP client pool per process (API and worker), its HTTP through the egress policy, its answers capped (TOOL_ANSWER_MAX_BYTES); closed at shutdown (stdio servers exit). */
-@Global()
 @Module({
   providers: [
     {
