@@ -34,7 +34,7 @@ export interface AnsweredCall {
 /**
  * One model call, audited whatever happens: a model_calls row per (step, turn, attempt), written as it
  * starts and as it ends. The row names the messages sent by count: they are the first `message_count` of
- * the step's conversation, which the step keeps once (an agent's turns would otherwise store it n times).
+ * the step's transcript, which the step keeps once (an agent's turns would otherwise store it n times).
  * `call` writes both itself; a step that writes them with its own rows (fewer commits) takes the call's
  * `prepare`d start, and the end `send` hands back.
  */

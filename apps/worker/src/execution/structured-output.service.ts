@@ -18,7 +18,7 @@ export function responseFormatOf(step: ModelStep): ResponseFormat | null {
 
 export interface SettledAnswer {
   data: unknown;
-  /** The conversation with every correction asked for and answered. */
+  /** The transcript with every correction asked for and answered. */
   messages: ChatMessage[];
   /** The end of the answering call's attempt when the caller handed it in unwritten: for the caller to write with the output. */
   ended?: ModelCallAttempt;
@@ -29,13 +29,13 @@ function check(answer: ChatMessage | undefined, schema: object): StructuredAnswe
   return checkStructuredAnswer(answer?.content ?? null, schema);
 }
 
-/** Tool calls no one will answer make the next request invalid: the conversation keeps the text only. */
+/** Tool calls no one will answer make the next request invalid: the transcript keeps the text only. */
 function withoutToolCalls({ tool_calls: _dropped, ...message }: ChatMessage): ChatMessage {
   return message;
 }
 
 /**
- * Holds a model step to its output_schema. The answer ending the conversation is checked; while it breaks
+ * Holds a model step to its output_schema. The answer ending the transcript is checked; while it breaks
  * the schema and corrections remain, it is sent back with the validation errors and the model asked again
  * (no tools offered), each call audited as the next turn. The loop stays inside the calling activity: a
  * retried activity starts it over under its own attempt number, and the workflow never sees it.
@@ -49,15 +49,15 @@ export class StructuredOutputService {
   ) {}
 
   /**
-   * `conversation` ends with the model's answer, given at turn `turn`. `ended`: that call's end, not written
+   * `transcript` ends with the model's answer, given at turn `turn`. `ended`: that call's end, not written
    * yet; handed back when the answer stands, written here before a correction is asked for.
    */
-  async settle(context: StepContext, step: ModelStep, conversation: ChatMessage[], turn: number, scope: ActivityScope, ended?: ModelCallAttempt): Promise<SettledAnswer> {
+  async settle(context: StepContext, step: ModelStep, transcript: ChatMessage[], turn: number, scope: ActivityScope, ended?: ModelCallAttempt): Promise<SettledAnswer> {
     const schema = step.output_schema;
-    if (!schema) return { data: answerData(conversation.at(-1)?.content ?? null), messages: conversation, ended };
+    if (!schema) return { data: answerData(transcript.at(-1)?.content ?? null), messages: transcript, ended };
     const allowed = step.max_correction_attempts ?? DEFAULT_MAX_CORRECTION_ATTEMPTS;
-    let messages = conversation;
-    let answer = conversation.at(-1);
+    let messages = transcript;
+    let answer = transcript.at(-1);
     let unwritten = ended;
     for (let corrections = 0; ; corrections++) {
       const checked = check(answer, schema);

@@ -45,7 +45,7 @@ export class ToolCallService {
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
    */
   async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, transcriptUuid = context.instance_uuid): Promise<ToolCallResult> {
-    // The tool is looked up while the transcript is checked: only the message at `position` is read, not the conversation.
+    // The tool is looked up while the transcript is checked: only the message at `position` is read, not the whole transcript.
     const [stored, tool] = await Promise.all([
       this.transcript.at(transcriptUuid, position),
       this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
