@@ -26,6 +26,10 @@ const moduleNameMapper = {
 module.exports = {
   // e2e runs wait on real Temporal timers (whole seconds); unit specs finish long before this.
   testTimeout: 120000,
+  // Spec files run in a worker process that is replaced once it holds more than this after a file: on two
+  // cores jest would otherwise run every file in its own process, whose heap then keeps what each e2e stack
+  // left (native Temporal runtimes, sockets, bundles) until it died of it past 4 GB, 150 files in.
+  workerIdleMemoryLimit: '1536MB',
   projects: [
     {
       displayName: 'unit',
