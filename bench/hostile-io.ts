@@ -9,6 +9,7 @@
 import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { HostileServer } from '../test/support/hostile-server';
+import { STDIO_SERVER } from '../test/support/hostile-stdio-server';
 
 interface Outcome {
   name: string;
@@ -24,30 +25,6 @@ interface Outcome {
 const MiB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
 
-/** A stdio MCP server (as in mcp-client-pool.spec.ts) whose `dump` answers one line of `bytes` bytes. */
-const STDIO_SERVER = `
-const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
-require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const message = JSON.parse(line);
-  if (message.id === undefined) return;
-  if (message.method === 'initialize') return send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1.0.0' } } });
-  if (message.method !== 'tools/call') return send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no such method' } });
-  const bytes = message.params.arguments.bytes;
-  const chunk = 'x'.repeat(65536);
-  let written = 0;
-  process.stdout.write('{"jsonrpc":"2.0","id":' + message.id + ',"result":{"content":[{"type":"text","text":"');
-  const pump = () => {
-    while (written < bytes) {
-      const piece = chunk.slice(0, Math.min(chunk.length, bytes - written));
-      written += piece.length;
-      if (!process.stdout.write(piece)) return process.stdout.once('drain', pump);
-    }
-    process.stdout.write('"}]}}\\n');
-  };
-  pump();
-});
-process.stdout.on('error', () => process.exit(0));
-`;
 
 /** In the child: one read, measured. */
 async function child(kind: string, origin: string, bytes: number, cap: number | null): Promise<void> {

@@ -1,31 +1,24 @@
 // The assistant's page in a real headless browser (Debian's chromium driven by puppeteer-core): a person
 // pastes a key, asks, sees the question stream in, answers, and sees the workflow saved with a link to run
 // it; then asks for a change and sees the same workflow edited.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { chainCandidate, clarifier } from './support/assistant';
+import { launchChromium } from './support/chromium';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-
 describe('The assistant page', () => {
   let stack: Stack;
   let browser: Browser;
-  let profile: string;
+  let closeBrowser: (() => Promise<void>) | undefined;
 
   // Registered before the stack's hooks, so the browser (and its keep-alive connections) goes first.
   beforeAll(async () => {
-    profile = mkdtempSync(path.join(os.tmpdir(), 'stepwise-chromium-'));
-    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, args });
+    ({ browser, close: closeBrowser } = await launchChromium());
   });
   afterAll(async () => {
-    await browser?.close();
-    rmSync(profile, { recursive: true, force: true });
+    await closeBrowser?.();
   });
   useStack((started) => (stack = started));
 

@@ -5,11 +5,11 @@
 // user's key. (A run's trigger data and answers stay in MySQL: Temporal carries references to them.)
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { launchChromium } from './support/chromium';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
@@ -17,7 +17,6 @@ import { TemporalUiServer, type UiSettings } from './support/temporal-ui-server'
 import type { ApiClient } from './support/api';
 import type { RunView } from './support/views';
 
-const CHROMIUM = '/usr/bin/chromium';
 const BANNER = 'Codec Server could not connect';
 /** How the UI shows a payload's encoding it could not decode: the metadata value in base64. */
 const SEALED = Buffer.from('binary/encrypted').toString('base64');
@@ -36,19 +35,16 @@ describe.each<UiSettings>(['npm start', 'docker compose'])('The Temporal Web UI 
   let stack: Stack;
   let stranger: ApiClient;
   let browser: Browser;
-  let profile: string;
+  let closeBrowser: (() => Promise<void>) | undefined;
   let run: RunView;
 
   beforeAll(async () => {
     uiUrl = await TemporalUiServer.reserveUrl();
-    profile = mkdtempSync(path.join(os.tmpdir(), 'stepwise-chromium-'));
-    const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`];
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, args });
+    ({ browser, close: closeBrowser } = await launchChromium());
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeBrowser?.();
     await ui?.stop();
-    rmSync(profile, { recursive: true, force: true });
   });
   useStack((started) => (stack = started), () => ({ webUiUrl: uiUrl }));
   beforeAll(async () => {

@@ -2,26 +2,13 @@
 // written before it: the ones that had ended (saved, failed, or idle past the day their workflow waited)
 // are closed, the others stay open; `down` gives the old columns back.
 import { randomUUID } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { ensureDatabase } from '../../../libs/persistence/src/migrate';
 import { AssistantOpenSessions1764000800000 } from '../../../libs/persistence/src/migrations/1764000800000-assistant-open-sessions';
 import { ScheduleCaps1764000700000 } from '../../../libs/persistence/src/migrations/1764000700000-schedule-caps';
-import { dataSourceThrough } from '../support/migrations-through';
+import { dataSourceThrough, dropScratch, scratchUrl } from '../support/migrations-through';
 
-function scratchUrl(): string {
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_assistant_open`;
-  return url.toString();
-}
-
-async function dropScratch(): Promise<void> {
-  const server = new URL(scratchUrl());
-  const name = server.pathname.slice(1);
-  server.pathname = '/';
-  const connection = await createConnection(server.toString());
-  await connection.query(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => connection.end());
-}
+const SCRATCH = 'assistant_open';
 
 const sessions = { saved: randomUUID(), failed: randomUUID(), asking: randomUUID(), idle: randomUUID() };
 
@@ -46,12 +33,12 @@ describe(AssistantOpenSessions1764000800000.name, () => {
     );
 
   beforeAll(async () => {
-    await dropScratch();
-    await ensureDatabase(scratchUrl());
-    const before = await dataSourceThrough(scratchUrl(), ScheduleCaps1764000700000).initialize();
+    await dropScratch(SCRATCH);
+    await ensureDatabase(scratchUrl(SCRATCH));
+    const before = await dataSourceThrough(scratchUrl(SCRATCH), ScheduleCaps1764000700000).initialize();
     await before.runMigrations({ transaction: 'each' });
     await before.destroy();
-    db = await dataSourceThrough(scratchUrl(), AssistantOpenSessions1764000800000).initialize();
+    db = await dataSourceThrough(scratchUrl(SCRATCH), AssistantOpenSessions1764000800000).initialize();
     const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
     await insertSession(db, sessions.saved, 'completed', now);
     await insertSession(db, sessions.failed, 'failed', now);
@@ -61,7 +48,7 @@ describe(AssistantOpenSessions1764000800000.name, () => {
 
   afterAll(async () => {
     await db?.destroy();
-    await dropScratch();
+    await dropScratch(SCRATCH);
   });
 
   it('closes the sessions that had ended and keeps the one still waiting for a message open, their updated_at unchanged', async () => {

@@ -1,29 +1,16 @@
 // The migration that names each column for what it holds, run on a database of its own with rows written
 // before it: their messages and indexes move with the renames, JSON stays checked, `down` gives the old names back.
-import { createConnection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { ensureDatabase } from '../../../libs/persistence/src/migrate';
 import { ConceptNames1764000500000 } from '../../../libs/persistence/src/migrations/1764000500000-concept-names';
-import { dataSourceThrough } from '../support/migrations-through';
+import { dataSourceThrough, dropScratch, scratchUrl } from '../support/migrations-through';
 
 const RUN = '00000000-0000-4000-8000-00000000a001';
 const STEP = '00000000-0000-4000-8000-00000000a002';
 const stepMessages = [{ role: 'user', content: 'Summarise this' }];
 const conversation = [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi' }];
 
-function scratchUrl(): string {
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_concept_names`;
-  return url.toString();
-}
-
-async function dropScratch(): Promise<void> {
-  const server = new URL(scratchUrl());
-  const name = server.pathname.slice(1);
-  server.pathname = '/';
-  const connection = await createConnection(server.toString());
-  await connection.query(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => connection.end());
-}
+const SCRATCH = 'concept_names';
 
 const columnsOf = async (db: DataSource, table: string): Promise<string[]> =>
   ((await db.query('SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?', [table])) as { name: string }[]).map(({ name }) => name);
@@ -45,16 +32,16 @@ describe('the migration naming the message and execution columns', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    await dropScratch();
-    await ensureDatabase(scratchUrl());
-    db = await dataSourceThrough(scratchUrl(), ConceptNames1764000500000).initialize();
+    await dropScratch(SCRATCH);
+    await ensureDatabase(scratchUrl(SCRATCH));
+    db = await dataSourceThrough(scratchUrl(SCRATCH), ConceptNames1764000500000).initialize();
     await db.runMigrations({ transaction: 'each' });
     await db.undoLastMigration({ transaction: 'each' });
   });
 
   afterAll(async () => {
     await db?.destroy();
-    await dropScratch();
+    await dropScratch(SCRATCH);
   });
 
   it('moves what was written before it to model_messages, conversation_messages and execution_index, JSON still checked', async () => {

@@ -3,26 +3,13 @@
 // used is claimed by its user, what deleted triggers left behind goes, and a trigger's secret, signatures and
 // deliveries go with it from then on. `down` gives the old schema back.
 import { randomUUID } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { ensureDatabase } from '../../../libs/persistence/src/migrate';
 import { ConceptNames1764000500000 } from '../../../libs/persistence/src/migrations/1764000500000-concept-names';
 import { ExactIdentities1764000600000 } from '../../../libs/persistence/src/migrations/1764000600000-exact-identities';
-import { dataSourceThrough } from '../support/migrations-through';
+import { dataSourceThrough, dropScratch, scratchUrl } from '../support/migrations-through';
 
-function scratchUrl(): string {
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_exact_identities`;
-  return url.toString();
-}
-
-async function dropScratch(): Promise<void> {
-  const server = new URL(scratchUrl());
-  const name = server.pathname.slice(1);
-  server.pathname = '/';
-  const connection = await createConnection(server.toString());
-  await connection.query(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => connection.end());
-}
+const SCRATCH = 'exact_identities';
 
 const ids = () => ({ workflow: randomUUID(), step: randomUUID(), trigger: randomUUID() });
 const [alice, aliceCapital, bob, carol, dave] = [ids(), ids(), ids(), ids(), ids()];
@@ -78,18 +65,18 @@ describe(ExactIdentities1764000600000.name, () => {
   const tables = ['workflows', 'workflow_steps', 'triggers', 'trigger_events', 'api_keys', 'workflow_runs', 'tool_calls'];
 
   beforeAll(async () => {
-    await dropScratch();
-    await ensureDatabase(scratchUrl());
-    const before = await dataSourceThrough(scratchUrl(), ConceptNames1764000500000).initialize();
+    await dropScratch(SCRATCH);
+    await ensureDatabase(scratchUrl(SCRATCH));
+    const before = await dataSourceThrough(scratchUrl(SCRATCH), ConceptNames1764000500000).initialize();
     await before.runMigrations({ transaction: 'each' });
     await before.destroy();
-    db = await dataSourceThrough(scratchUrl(), ExactIdentities1764000600000).initialize();
+    db = await dataSourceThrough(scratchUrl(SCRATCH), ExactIdentities1764000600000).initialize();
     await insertRowsBefore(db);
   });
 
   afterAll(async () => {
     await db?.destroy();
-    await dropScratch();
+    await dropScratch(SCRATCH);
   });
 
   it("before it, `alice` finds `Alice`'s rows and `renee` finds `renée`'s", async () => {

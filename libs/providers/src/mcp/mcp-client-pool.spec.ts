@@ -3,36 +3,13 @@
 // never read, over streamable HTTP (an SSE answer) and over stdio; answers under the cap still arrive.
 import type { McpHttpConnection, McpStdioConnection } from '@app/contracts';
 import { HostileServer } from '../../../../test/support/hostile-server';
+import { STDIO_SERVER } from '../../../../test/support/hostile-stdio-server';
 import { EgressPolicy } from '../net/egress-fetch';
 import { ToolCallError } from '../tools/tool-transport';
 import { McpClientPool } from './mcp-client-pool';
 
 const MiB = 1024 * 1024;
 
-/** A stdio MCP server whose tool `dump` answers one line of `bytes` bytes, written as stdout drains. */
-const STDIO_SERVER = `
-const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
-require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const message = JSON.parse(line);
-  if (message.id === undefined) return;
-  if (message.method === 'initialize') return send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1.0.0' } } });
-  if (message.method !== 'tools/call') return send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no such method' } });
-  const bytes = message.params.arguments.bytes;
-  const chunk = 'x'.repeat(65536);
-  let written = 0;
-  process.stdout.write('{"jsonrpc":"2.0","id":' + message.id + ',"result":{"content":[{"type":"text","text":"');
-  const pump = () => {
-    while (written < bytes) {
-      const piece = chunk.slice(0, Math.min(chunk.length, bytes - written));
-      written += piece.length;
-      if (!process.stdout.write(piece)) return process.stdout.once('drain', pump);
-    }
-    process.stdout.write('"}]}}\\n');
-  };
-  pump();
-});
-process.stdout.on('error', () => process.exit(0));
-`;
 
 async function failureOf(promise: Promise<unknown>): Promise<ToolCallError> {
   const error = await promise.then(
