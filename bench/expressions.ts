@@ -8,7 +8,10 @@ import { table } from './support/table';
 
 /** `{a: {a: ... {a: 1}}}`, `depth` objects deep, each with a few siblings. */
 const chain = (depth: number, siblings = 0): unknown =>
-  Array.from({ length: depth }).reduce<unknown>((inner) => ({ a: inner, ...Object.fromEntries(Array.from({ length: siblings }, (_, i) => [`s${i}`, [i]])) }), 1);
+  Array.from({ length: depth }).reduce<unknown>(
+    (inner) => ({ a: inner, ...Object.fromEntries(Array.from({ length: siblings }, (_, i) => [`s${i}`, [i]])) }),
+    1,
+  );
 /** About 1 MiB: an array of small objects, the widest body the default API_BODY_LIMIT_BYTES lets in. */
 const wide = (): unknown => ({ items: Array.from({ length: 60_000 }, (_, i) => ({ id: i, tags: ['x'] })) });
 
@@ -40,10 +43,18 @@ function main(): void {
     const meter = new ExpressionMeter();
     const now = timed(() => queryJsonPath(data, path, meter).length);
     // jsonpath-plus has no budget: each case runs once (a few seconds and up to 0.8 GB each; a 5-descent path on 48 levels ran out of a 4 GB heap).
-    const before = process.argv.includes('--skip-old') ? { ms: NaN, outcome: 'skipped' } : timed(() => (JSONPath({ path, json: data as object, wrap: true, eval: 'safe' }) as unknown[]).length);
+    const before = process.argv.includes('--skip-old')
+      ? { ms: NaN, outcome: 'skipped' }
+      : timed(() => (JSONPath({ path, json: data as object, wrap: true, eval: 'safe' }) as unknown[]).length);
     return [name, path, before.ms, before.outcome, now.ms, now.outcome, meter.visited];
   });
-  console.log(table('JSONPath evaluation: jsonpath-plus (before) and ours under the default budget (now)', ['case', 'path', 'before ms', 'before', 'now ms', 'now', 'visited'], rows));
+  console.log(
+    table(
+      'JSONPath evaluation: jsonpath-plus (before) and ours under the default budget (now)',
+      ['case', 'path', 'before ms', 'before', 'now ms', 'now', 'visited'],
+      rows,
+    ),
+  );
 }
 
 main();

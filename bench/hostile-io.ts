@@ -25,26 +25,56 @@ interface Outcome {
 const MiB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
 
-
 /** In the child: one read, measured. */
 async function child(kind: string, origin: string, bytes: number, cap: number | null): Promise<void> {
   const { EgressPolicy, HttpToolTransport, McpClientPool, fetchText } = await import('@app/providers');
   const fetch = new EgressPolicy(['127.0.0.1/32']).fetch;
   const pool = new McpClientPool({ fetch, stdioAllowed: true, answerMaxBytes: cap ?? Number.MAX_SAFE_INTEGER });
-  const http = { uuid: 'h', name: 'hostile', timeout_ms: 600_000, transport: 'streamable_http' as const, url: `${origin}/mcp`, headers: {} };
+  const http = {
+    uuid: 'h',
+    name: 'hostile',
+    timeout_ms: 600_000,
+    transport: 'streamable_http' as const,
+    url: `${origin}/mcp`,
+    headers: {},
+  };
   // stdio before the cap: the SDK's default read buffer (10 MB); with it, the cap.
-  const stdio = { uuid: 's', name: 'local', timeout_ms: 600_000, transport: 'stdio' as const, command: process.execPath, args: ['-e', STDIO_SERVER], env: {} };
+  const stdio = {
+    uuid: 's',
+    name: 'local',
+    timeout_ms: 600_000,
+    transport: 'stdio' as const,
+    command: process.execPath,
+    args: ['-e', STDIO_SERVER],
+    env: {},
+  };
   const stdioPool = cap === null ? new McpClientPool({ fetch, stdioAllowed: true, answerMaxBytes: 10 * 1000 * 1000 }) : pool;
   const reads: Record<string, () => Promise<unknown>> = {
     'http-tool': () =>
       cap === null
-        ? fetchText(`${origin}/huge?json=1&bytes=${bytes}`, { method: 'POST' }, { timeoutMs: 600_000, what: 'tool dump', fetch, overMax: 'cut' }).then((answer) => `cut at ${answer.text.length} characters`)
-        : new HttpToolTransport(fetch, { answerMaxBytes: cap }).call({ name: 'dump', description: '', parameters: {}, transport: 'http', endpoint_url: `${origin}/huge?json=1&bytes=${bytes}`, timeout_ms: 600_000 }, {}),
+        ? fetchText(
+            `${origin}/huge?json=1&bytes=${bytes}`,
+            { method: 'POST' },
+            { timeoutMs: 600_000, what: 'tool dump', fetch, overMax: 'cut' },
+          ).then((answer) => `cut at ${answer.text.length} characters`)
+        : new HttpToolTransport(fetch, { answerMaxBytes: cap }).call(
+            {
+              name: 'dump',
+              description: '',
+              parameters: {},
+              transport: 'http',
+              endpoint_url: `${origin}/huge?json=1&bytes=${bytes}`,
+              timeout_ms: 600_000,
+            },
+            {},
+          ),
     'mcp-http': () => pool.callTool(http, 'dump', { bytes }).then((answer) => `answered ${JSON.stringify(answer).length} characters`),
-    'mcp-stdio': () => stdioPool.callTool(stdio, 'dump', { bytes }).then((answer) => `answered ${JSON.stringify(answer).length} characters`),
+    'mcp-stdio': () =>
+      stdioPool.callTool(stdio, 'dump', { bytes }).then((answer) => `answered ${JSON.stringify(answer).length} characters`),
   };
   // Warm: the connection opened and a small answer read, so the figure is the large answer's alone.
-  if (kind !== 'http-tool') await (kind === 'mcp-http' ? pool.callTool(http, 'dump', { bytes: 10 }) : stdioPool.callTool(stdio, 'dump', { bytes: 10 }));
+  if (kind !== 'http-tool')
+    await (kind === 'mcp-http' ? pool.callTool(http, 'dump', { bytes: 10 }) : stdioPool.callTool(stdio, 'dump', { bytes: 10 }));
   global.gc?.();
   const before = process.memoryUsage().rss;
   let peak = before;
@@ -63,8 +93,19 @@ async function child(kind: string, origin: string, bytes: number, cap: number | 
   process.exit(0);
 }
 
-async function measure(name: string, kind: string, origin: string, bytes: number, cap: number | null, execArgv: string[] = []): Promise<Outcome> {
-  const worker = fork(__filename, ['--child', kind, '--origin', origin, '--bytes', String(bytes), ...(cap === null ? [] : ['--cap', String(cap)])], { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+async function measure(
+  name: string,
+  kind: string,
+  origin: string,
+  bytes: number,
+  cap: number | null,
+  execArgv: string[] = [],
+): Promise<Outcome> {
+  const worker = fork(
+    __filename,
+    ['--child', kind, '--origin', origin, '--bytes', String(bytes), ...(cap === null ? [] : ['--cap', String(cap)])],
+    { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
+  );
   let stderr = '';
   worker.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const started = performance.now();
@@ -72,14 +113,27 @@ async function measure(name: string, kind: string, origin: string, bytes: number
     let outcome: Omit<Outcome, 'name'> | null = null;
     worker.on('message', (message: Omit<Outcome, 'name'>) => (outcome = message));
     worker.on('exit', (code, signal) => {
-      const died = code !== 0 ? (/heap out of memory/i.test(stderr) ? 'died: JavaScript heap out of memory' : `died: ${signal ?? code}`) : undefined;
-      resolve({ name, ...(outcome ?? { ms: Math.round(performance.now() - started), rss_before_mb: 0, rss_peak_mb: 0, rss_delta_mb: 0, result: '-' }), ...(died ? { exit: died } : {}) });
+      const died =
+        code !== 0 ? (/heap out of memory/i.test(stderr) ? 'died: JavaScript heap out of memory' : `died: ${signal ?? code}`) : undefined;
+      resolve({
+        name,
+        ...(outcome ?? { ms: Math.round(performance.now() - started), rss_before_mb: 0, rss_peak_mb: 0, rss_delta_mb: 0, result: '-' }),
+        ...(died ? { exit: died } : {}),
+      });
     });
   });
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { child: { type: 'string' }, origin: { type: 'string' }, bytes: { type: 'string' }, cap: { type: 'string' }, 'capped-only': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'string' },
+      origin: { type: 'string' },
+      bytes: { type: 'string' },
+      cap: { type: 'string' },
+      'capped-only': { type: 'boolean' },
+    },
+  });
   const bytes = Number(values.bytes ?? 200 * MiB);
   if (values.child) return child(values.child, values.origin!, bytes, values.cap === undefined ? null : Number(values.cap));
   const hostile = await HostileServer.start();

@@ -18,13 +18,28 @@ const userOf = (n: string) => `CONCAT(IF((${n}) % 2 = 0, 'user-', 'User-'), FLOO
 async function fill(db: DataSource, runs: number): Promise<void> {
   await db.query('CREATE TABLE nums (n INT NOT NULL PRIMARY KEY)');
   await db.query('INSERT INTO nums VALUES (0)');
-  for (let size = 1; size < runs * 3; size *= 2) await db.query('INSERT INTO nums SELECT n + ? FROM nums WHERE n + ? < ?', [size, size, runs * 3]);
+  for (let size = 1; size < runs * 3; size *= 2)
+    await db.query('INSERT INTO nums SELECT n + ? FROM nums WHERE n + ? < ?', [size, size, runs * 3]);
   const workflows = Math.ceil(runs / 10);
-  await db.query(`INSERT INTO workflows (uuid, user_id, name, description, is_active, steps) SELECT ${uuidOf('00000001', 'n')}, ${userOf('n')}, 'wf', '', 1, '[]' FROM nums WHERE n < ?`, [workflows]);
-  await db.query(`INSERT INTO workflow_steps (uuid, workflow_uuid, user_id, name, type, details) SELECT ${uuidOf('00000002', 'n')}, ${uuidOf('00000001', 'FLOOR(n / 3)')}, ${userOf('FLOOR(n / 3)')}, CONCAT('s', n % 3), 'custom_llm', '{}' FROM nums WHERE n < ?`, [workflows * 3]);
-  await db.query(`INSERT INTO triggers (uuid, workflow_uuid, user_id, type, details) SELECT ${uuidOf('00000003', 'n')}, ${uuidOf('00000001', 'n')}, ${userOf('n')}, 'webhook', '{}' FROM nums WHERE n < ?`, [workflows]);
-  await db.query(`INSERT INTO trigger_secrets (trigger_uuid, secret) SELECT ${uuidOf('00000003', 'n')}, 'sealed' FROM nums WHERE n < ?`, [workflows]);
-  await db.query(`INSERT INTO trigger_events (uuid, trigger_uuid, user_id, matched, body) SELECT ${uuidOf('00000004', 'n')}, ${uuidOf('00000003', 'n % ' + workflows)}, ${userOf(`n % ${workflows}`)}, 1, '{"event": 1}' FROM nums WHERE n < ?`, [runs]);
+  await db.query(
+    `INSERT INTO workflows (uuid, user_id, name, description, is_active, steps) SELECT ${uuidOf('00000001', 'n')}, ${userOf('n')}, 'wf', '', 1, '[]' FROM nums WHERE n < ?`,
+    [workflows],
+  );
+  await db.query(
+    `INSERT INTO workflow_steps (uuid, workflow_uuid, user_id, name, type, details) SELECT ${uuidOf('00000002', 'n')}, ${uuidOf('00000001', 'FLOOR(n / 3)')}, ${userOf('FLOOR(n / 3)')}, CONCAT('s', n % 3), 'custom_llm', '{}' FROM nums WHERE n < ?`,
+    [workflows * 3],
+  );
+  await db.query(
+    `INSERT INTO triggers (uuid, workflow_uuid, user_id, type, details) SELECT ${uuidOf('00000003', 'n')}, ${uuidOf('00000001', 'n')}, ${userOf('n')}, 'webhook', '{}' FROM nums WHERE n < ?`,
+    [workflows],
+  );
+  await db.query(`INSERT INTO trigger_secrets (trigger_uuid, secret) SELECT ${uuidOf('00000003', 'n')}, 'sealed' FROM nums WHERE n < ?`, [
+    workflows,
+  ]);
+  await db.query(
+    `INSERT INTO trigger_events (uuid, trigger_uuid, user_id, matched, body) SELECT ${uuidOf('00000004', 'n')}, ${uuidOf('00000003', 'n % ' + workflows)}, ${userOf(`n % ${workflows}`)}, 1, '{"event": 1}' FROM nums WHERE n < ?`,
+    [runs],
+  );
   await db.query(
     `INSERT INTO workflow_runs (uuid, user_id, workflow_uuid, workflow_name, status, definition, temporal_workflow_id) SELECT ${uuidOf('00000005', 'n')}, 'user-1', ${uuidOf('00000001', 'n % ' + workflows)}, 'wf', 'completed', '{}', CONCAT('run-', n) FROM nums WHERE n < ?`,
     [runs],
@@ -32,7 +47,9 @@ async function fill(db: DataSource, runs: number): Promise<void> {
   await db.query(
     `INSERT INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status) SELECT ${uuidOf('00000006', 'n')}, ${uuidOf('00000005', 'FLOOR(n / 3)')}, 'user-1', ${uuidOf('00000002', 'n % ' + workflows * 3)}, 'step', 'custom_llm', n % 3, 'completed' FROM nums`,
   );
-  await db.query(`INSERT INTO step_outputs (uuid, run_uuid, user_id, step_instance_uuid, raw_data, summary, size_bytes) SELECT ${uuidOf('00000007', 'n')}, ${uuidOf('00000005', 'FLOOR(n / 3)')}, 'user-1', ${uuidOf('00000006', 'n')}, '"an answer"', 'an answer', 11 FROM nums`);
+  await db.query(
+    `INSERT INTO step_outputs (uuid, run_uuid, user_id, step_instance_uuid, raw_data, summary, size_bytes) SELECT ${uuidOf('00000007', 'n')}, ${uuidOf('00000005', 'FLOOR(n / 3)')}, 'user-1', ${uuidOf('00000006', 'n')}, '"an answer"', 'an answer', 11 FROM nums`,
+  );
   await db.query(
     `INSERT INTO model_calls (uuid, run_uuid, step_instance_uuid, turn, attempt, model, status, started_at) SELECT ${uuidOf('00000008', 'n')}, ${uuidOf('00000005', 'FLOOR(n / 3)')}, ${uuidOf('00000006', 'n')}, 0, 1, 'model', 'completed', NOW(3) FROM nums`,
   );
@@ -50,7 +67,9 @@ async function main(): Promise<void> {
     await before.runMigrations({ transaction: 'each' });
     const filling = performance.now();
     await fill(before, runs);
-    console.log(`filled ${runs} runs, ${runs * 3} step rows, outputs and model calls in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
+    console.log(
+      `filled ${runs} runs, ${runs * 3} step rows, outputs and model calls in ${((performance.now() - filling) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await before.destroy();
   }

@@ -34,14 +34,23 @@ const replies = (request: RecordedRequest) => {
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { only: { type: 'string', default: 'chain,agent,start' }, runs: { type: 'string', default: '10' }, burst: { type: 'string', default: '2000' }, profile: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string', default: 'chain,agent,start' },
+      runs: { type: 'string', default: '10' },
+      burst: { type: 'string', default: '2000' },
+      profile: { type: 'string' },
+    },
+  });
   const only = new Set(values.only!.split(','));
   const runs = Number(values.runs);
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const model = await ModelFake.start();
   model.respondWith(replies);
   const tools = await ToolServer.start({ [BENCH_TOOL]: (args) => ({ ok: true, args }) });
-  const nodeArgs = [process.env.BENCH_NODE_ARGS ?? '', values.profile ? `--cpu-prof --cpu-prof-dir=${values.profile}` : ''].join(' ').trim();
+  const nodeArgs = [process.env.BENCH_NODE_ARGS ?? '', values.profile ? `--cpu-prof --cpu-prof-dir=${values.profile}` : '']
+    .join(' ')
+    .trim();
   const system = await startSystem(model.baseUrl, nodeArgs ? { BENCH_NODE_ARGS: nodeArgs } : {});
   const bare = await bareTemporalRunner(system.config, model.baseUrl, tools.url(BENCH_TOOL));
   const floor = await floorRunners(system.config, model.baseUrl, tools.url(BENCH_TOOL));
@@ -49,17 +58,58 @@ async function main(): Promise<void> {
     if (only.has('chain')) {
       const ours = await measureOverhead(system, model, SIZES, runs, 3);
       const [local, ordinary] = [await measureSequential(floor.local, SIZES, runs, 3), await measureSequential(bare, SIZES, runs, 3)];
-      console.log(table('chain (p50 ms)', ['steps', 'run', 'per-step overhead', 'bare-local run', 'bare-local per step', 'vs bare-local', 'bare run', 'vs bare'],
-        ours.map((o, i) => [o.steps, o.run_ms.p50, round(o.per_step_overhead_ms.p50), local[i].run_ms.p50, round(local[i].run_ms.p50 / o.steps),
-          round(o.per_step_overhead_ms.p50 / (local[i].run_ms.p50 / o.steps), 2), ordinary[i].run_ms.p50, round(o.per_step_overhead_ms.p50 / (ordinary[i].run_ms.p50 / o.steps), 2)])));
+      console.log(
+        table(
+          'chain (p50 ms)',
+          ['steps', 'run', 'per-step overhead', 'bare-local run', 'bare-local per step', 'vs bare-local', 'bare run', 'vs bare'],
+          ours.map((o, i) => [
+            o.steps,
+            o.run_ms.p50,
+            round(o.per_step_overhead_ms.p50),
+            local[i].run_ms.p50,
+            round(local[i].run_ms.p50 / o.steps),
+            round(o.per_step_overhead_ms.p50 / (local[i].run_ms.p50 / o.steps), 2),
+            ordinary[i].run_ms.p50,
+            round(o.per_step_overhead_ms.p50 / (ordinary[i].run_ms.p50 / o.steps), 2),
+          ]),
+        ),
+      );
     }
     if (only.has('agent')) {
-      const agent = await measureAgentRounds({ system, toolUrl: tools.url(BENCH_TOOL), model, replies, bareAgent: floor.agent, runs: Math.max(1, Math.round(runs / 5)) });
-      console.log(table('agent rounds (per round ms)', ['rounds', 'stepwise', 'bare agent', 'vs bare agent'], agent.map((a) => [a.rounds, a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent])));
+      const agent = await measureAgentRounds({
+        system,
+        toolUrl: tools.url(BENCH_TOOL),
+        model,
+        replies,
+        bareAgent: floor.agent,
+        runs: Math.max(1, Math.round(runs / 5)),
+      });
+      console.log(
+        table(
+          'agent rounds (per round ms)',
+          ['rounds', 'stepwise', 'bare agent', 'vs bare agent'],
+          agent.map((a) => [a.rounds, a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent]),
+        ),
+      );
     }
     if (only.has('start')) {
       const start = await measureStartRate(system, 4000);
-      console.log(table('POST /runs alone', ['requests/s', 'errors', 'p50', 'p99', 'bare starts/s', 'vs bare'], [[round(start.requests_per_second), start.errors, start.latency_ms.p50, start.latency_ms.p99, round(start.bare_starts_per_second), start.vs_bare]]));
+      console.log(
+        table(
+          'POST /runs alone',
+          ['requests/s', 'errors', 'p50', 'p99', 'bare starts/s', 'vs bare'],
+          [
+            [
+              round(start.requests_per_second),
+              start.errors,
+              start.latency_ms.p50,
+              start.latency_ms.p99,
+              round(start.bare_starts_per_second),
+              start.vs_bare,
+            ],
+          ],
+        ),
+      );
       for (const [reason, count] of Object.entries(start.failures)) console.log(`   ${count} failed with ${reason}`);
     }
     if (only.has('burst')) await printBurst(system, bare, tools.url(BENCH_TOOL), Number(values.burst));
@@ -75,13 +125,28 @@ async function printBurst(system: System, bare: Runner, toolUrl: string, runs: n
   delay.ms = 2000;
   const results: (WaitingResult & { runner: string })[] = [];
   for (const runner of [stepwiseRunner(system, toolUrl), bare]) {
-    const processes: Record<string, number> = runner === bare ? { bench: process.pid } : { worker: system.worker.pid!, api: system.api.pid! };
+    const processes: Record<string, number> =
+      runner === bare ? { bench: process.pid } : { worker: system.worker.pid!, api: system.api.pid! };
     results.push({ runner: runner.name, ...(await measureWaiting(await runner.prepareChain(1), runs, processes, delay.ms)) });
   }
   delay.ms = 0;
-  console.log(table(`${runs} runs started at once, each waiting 2 s on the model`, ['runner', 'wall s', 'failed', 'peak RSS MB', 'vs bare'],
-    results.map((r) => [r.runner, round(r.wall_s), r.failed, Object.entries(r.peak_rss_mb).map(([name, mb]) => `${name} ${mb}`).join(', '), round(r.wall_s / results[1].wall_s, 2)])));
-  for (const r of results) for (const [reason, count] of Object.entries(r.failures)) console.log(`   ${r.runner}: ${count} failed with ${reason}`);
+  console.log(
+    table(
+      `${runs} runs started at once, each waiting 2 s on the model`,
+      ['runner', 'wall s', 'failed', 'peak RSS MB', 'vs bare'],
+      results.map((r) => [
+        r.runner,
+        round(r.wall_s),
+        r.failed,
+        Object.entries(r.peak_rss_mb)
+          .map(([name, mb]) => `${name} ${mb}`)
+          .join(', '),
+        round(r.wall_s / results[1].wall_s, 2),
+      ]),
+    ),
+  );
+  for (const r of results)
+    for (const [reason, count] of Object.entries(r.failures)) console.log(`   ${r.runner}: ${count} failed with ${reason}`);
 }
 
 main().then(

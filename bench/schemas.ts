@@ -17,12 +17,26 @@ const nested = (levels: number, minItems: number, minLength: number): object =>
   Array.from({ length: levels }).reduce<object>((inner) => ({ type: 'array', minItems, items: inner }), { type: 'string', minLength });
 /** `levels` levels of objects with `width` optional properties each, each the level below. */
 const wideTree = (levels: number, width: number): object =>
-  Array.from({ length: levels }).reduce<object>((inner) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: width }, (_, i) => [`p${i}`, inner])) }), { type: 'string' });
+  Array.from({ length: levels }).reduce<object>(
+    (inner) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: width }, (_, i) => [`p${i}`, inner])) }),
+    { type: 'string' },
+  );
 const laughs = (levels: number) => ({
-  definitions: Object.fromEntries([['a0', { type: 'string' }], ...Array.from({ length: levels }, (_, i) => [`a${i + 1}`, { allOf: [{ $ref: `#/definitions/a${i}` }, { $ref: `#/definitions/a${i}` }] }])]),
+  definitions: Object.fromEntries([
+    ['a0', { type: 'string' }],
+    ...Array.from({ length: levels }, (_, i) => [
+      `a${i + 1}`,
+      { allOf: [{ $ref: `#/definitions/a${i}` }, { $ref: `#/definitions/a${i}` }] },
+    ]),
+  ]),
   $ref: `#/definitions/a${levels}`,
 });
-const widest = () => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: SCHEMA_LIMITS.subschemas - 1 }, (_, i) => [`p${i}`, { type: 'string', minLength: 1 }])) });
+const widest = () => ({
+  type: 'object',
+  properties: Object.fromEntries(
+    Array.from({ length: SCHEMA_LIMITS.subschemas - 1 }, (_, i) => [`p${i}`, { type: 'string', minLength: 1 }]),
+  ),
+});
 
 function measure<T>(run: () => T, describe: (value: T) => string): [number, number, string] {
   gc?.();
@@ -34,7 +48,10 @@ function measure<T>(run: () => T, describe: (value: T) => string): [number, numb
     held = run();
     outcome = describe(held as T);
   } catch (error) {
-    outcome = error instanceof DomainError || error instanceof CronProblem ? `refused: ${(error as DomainError).code ?? error.message.slice(0, 50)}` : `threw ${(error as Error).message.slice(0, 40)}`;
+    outcome =
+      error instanceof DomainError || error instanceof CronProblem
+        ? `refused: ${(error as DomainError).code ?? error.message.slice(0, 50)}`
+        : `threw ${(error as Error).message.slice(0, 40)}`;
   }
   const ms = Math.round((performance.now() - start) * 10) / 10;
   gc?.();
@@ -52,9 +69,22 @@ function examples(): string {
     ['minItems 130,000 of numbers (the budget, kept)', { type: 'array', minItems: 130_000, items: { type: 'integer' } }],
     ['8 levels x 8 optional properties (16 M leaves)', wideTree(8, 8)],
     ['minLength 2^31, maxLength 1', { type: 'string', minLength: 2 ** 31, maxLength: 1 }],
-    ['an ordinary output schema', { type: 'object', required: ['title', 'tags'], properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } }],
+    [
+      'an ordinary output schema',
+      {
+        type: 'object',
+        required: ['title', 'tags'],
+        properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+      },
+    ],
   ];
-  const rows = cases.map(([name, schema]) => [name, ...measure(() => exampleOf(schema), (value) => `${JSON.stringify(value).length} bytes`)]);
+  const rows = cases.map(([name, schema]) => [
+    name,
+    ...measure(
+      () => exampleOf(schema),
+      (value) => `${JSON.stringify(value).length} bytes`,
+    ),
+  ]);
   return table(`exampleOf within EXAMPLE_MAX_BYTES (${EXAMPLE_MAX_BYTES})`, ['schema', 'ms', 'heap held MiB', 'outcome'], rows);
 }
 
@@ -68,13 +98,32 @@ function validator(): string {
     ['an enum of 1,001 values', { enum: Array.from({ length: 1001 }, (_, i) => `value ${i}`) }],
     ['uniqueItems over objects', { type: 'array', uniqueItems: true, items: { type: 'object' } }],
   ];
-  const rows = cases.map(([name, schema]) => [name, ...measure(() => userSchemaProblem(schema), (problem) => (problem ? `${problem.code}: ${problem.message.slice(0, 60)}` : 'accepted'))]);
+  const rows = cases.map(([name, schema]) => [
+    name,
+    ...measure(
+      () => userSchemaProblem(schema),
+      (problem) => (problem ? `${problem.code}: ${problem.message.slice(0, 60)}` : 'accepted'),
+    ),
+  ]);
   return table('The one validator (userSchemaProblem: bounds, ajv compile, estimate)', ['schema', 'ms', 'heap held MiB', 'outcome'], rows);
 }
 
 function crons(): string {
-  const cases = ['@every 1s', '0-59 0-23 * * * * 2000-2100', '0 0 29 2 * * 2096', '0 0 30 2 *', `${'1,'.repeat(99)}1 * * * *`, '*/1'.repeat(66)];
-  const rows = cases.map((cron) => [cron.length > 40 ? `${cron.slice(0, 37)}...` : cron, ...measure(() => smallestGapSeconds(readCron(cron)), (gap) => `closest fires ${gap} s apart`)]);
+  const cases = [
+    '@every 1s',
+    '0-59 0-23 * * * * 2000-2100',
+    '0 0 29 2 * * 2096',
+    '0 0 30 2 *',
+    `${'1,'.repeat(99)}1 * * * *`,
+    '*/1'.repeat(66),
+  ];
+  const rows = cases.map((cron) => [
+    cron.length > 40 ? `${cron.slice(0, 37)}...` : cron,
+    ...measure(
+      () => smallestGapSeconds(readCron(cron)),
+      (gap) => `closest fires ${gap} s apart`,
+    ),
+  ]);
   return table('Reading a cron and its closest fires', ['cron_expression', 'ms', 'heap held MiB', 'outcome'], rows);
 }
 

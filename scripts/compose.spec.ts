@@ -46,7 +46,16 @@ const oneShots = new Set(
 
 describe('docker-compose.yml', () => {
   it('runs MySQL 8, Temporal with its schema and init jobs, the Web UI, migrations, the API and the worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'migrate', 'mysql', 'temporal', 'temporal-init', 'temporal-schema', 'temporal-ui', 'worker']);
+    expect(Object.keys(services).sort()).toEqual([
+      'api',
+      'migrate',
+      'mysql',
+      'temporal',
+      'temporal-init',
+      'temporal-schema',
+      'temporal-ui',
+      'worker',
+    ]);
     expect(services.mysql.image).toMatch(/^mysql:8(\.|$)/);
     expect([...oneShots].sort()).toEqual(['migrate', 'temporal-init', 'temporal-schema']);
   });
@@ -105,11 +114,13 @@ describe('docker-compose.yml', () => {
       .split('\n')
       .flatMap((line) => /^ *"([A-Za-z0-9_]*)" *: *"([A-Za-z]*)".*/.exec(line)?.slice(1, 3) ?? [])
       .join(' ');
-    const wanted = Object.entries(JSON.parse(readText(file)) as Record<string, string>).flat().join(' ');
+    const wanted = Object.entries(JSON.parse(readText(file)) as Record<string, string>)
+      .flat()
+      .join(' ');
     expect(seen).toBe(wanted);
   });
 
-  it('publishes the Temporal Web UI on the host\'s loopback only, and no metrics port at all', () => {
+  it("publishes the Temporal Web UI on the host's loopback only, and no metrics port at all", () => {
     expect(services['temporal-ui'].ports).toEqual(['127.0.0.1:8233:8080']);
     for (const name of ['api', 'worker']) expect((services[name].ports ?? []).some((port) => /946[45]/.test(port))).toBe(false);
   });

@@ -59,7 +59,11 @@ describe('npm start supervision', () => {
 
   function run(script: string): Harness {
     const runsFile = path.join(dir, 'runs');
-    const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, RUNS: runsFile, STEPWISE_DATA_DIR: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('bash', ['-c', script], {
+      cwd: ROOT,
+      env: { ...process.env, RUNS: runsFile, STEPWISE_DATA_DIR: dir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let log = '';
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -70,10 +74,13 @@ describe('npm start supervision', () => {
       } catch {
         // nothing launched yet
       }
-      return text.split('\n').filter(Boolean).map((line) => ({ name: line.split(' ')[0], pid: Number(line.split(' ')[1]) }));
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => ({ name: line.split(' ')[0], pid: Number(line.split(' ')[1]) }));
     };
     const waitFor = async (what: () => boolean, describe: string) => {
-      for (const deadline = Date.now() + 20_000; !what(); ) {
+      for (const deadline = Date.now() + 20_000; !what();) {
         if (Date.now() > deadline) throw new Error(`${describe} did not happen; the script said:\n${log}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -100,14 +107,20 @@ describe('npm start supervision', () => {
     expect(log()).not.toContain('the api exited');
   });
 
-  it('stops the API when the worker dies during start-up, with the worker\'s exit status', async () => {
+  it("stops the API when the worker dies during start-up, with the worker's exit status", async () => {
     // start.sh's readiness wait, over a check that never passes: the worker's exit ends it.
-    harness = run(`${LAUNCH}\nhealth=0\nwait_until 20 "the API" "$(supervised_pids)" false || health=$?\n(( health == 2 )) && { start_failed || end_supervision $?; }\nexit 99\n`);
+    harness = run(
+      `${LAUNCH}\nhealth=0\nwait_until 20 "the API" "$(supervised_pids)" false || health=$?\n(( health == 2 )) && { start_failed || end_supervision $?; }\nexit 99\n`,
+    );
     const { log, runs, exited } = harness;
 
     expect(await exited).toBe(134);
     expect(log()).toContain('the worker exited (status 134) during start-up: stopping the others');
-    expect(runs().map(({ name }) => name).sort()).toEqual(['api', 'worker']);
+    expect(
+      runs()
+        .map(({ name }) => name)
+        .sort(),
+    ).toEqual(['api', 'worker']);
     expect(runs().filter(({ pid }) => alive(pid))).toEqual([]);
   });
 });

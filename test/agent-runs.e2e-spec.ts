@@ -15,7 +15,9 @@ async function statusServer(statuses: number[]): Promise<{ url: string; hits: nu
     req.resume();
     req.on('end', () => {
       const status = statuses[state.hits++] ?? 200;
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { ok: true } : { error: `status ${status}` }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(status === 200 ? { ok: true } : { error: `status ${status}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,7 +38,14 @@ describe('Agent runs', () => {
 
   async function registerTool(endpoint_url: string, overrides: Record<string, unknown> = {}): Promise<string> {
     const name = `tool_${randomUUID().slice(0, 8)}`;
-    const created = await stack.user.post('/tools', { name, description: 'a test tool', parameters: { type: 'object' }, endpoint_url, timeout_ms: 5000, ...overrides });
+    const created = await stack.user.post('/tools', {
+      name,
+      description: 'a test tool',
+      parameters: { type: 'object' },
+      endpoint_url,
+      timeout_ms: 5000,
+      ...overrides,
+    });
     expect(created.status).toBe(201);
     return name;
   }
@@ -60,11 +69,20 @@ describe('Agent runs', () => {
 
     expect(body.status).toBe('completed');
     const [first, second] = stack.model.requests.map((request) => request.body);
-    expect(JSON.parse(first.messages[1].content!.replace('Previous output:\n', ''))).toEqual({ output_id: body.trigger_output!.uuid, summary: body.trigger_output!.summary });
+    expect(JSON.parse(first.messages[1].content!.replace('Previous output:\n', ''))).toEqual({
+      output_id: body.trigger_output!.uuid,
+      summary: body.trigger_output!.summary,
+    });
     expect(first.messages[1].content).not.toContain('row 49');
     expect(toolMessages(second)).toEqual([data]);
     expect(body.steps[0].tool_calls).toEqual([
-      expect.objectContaining({ tool_name: 'get_output', status: 'completed', attempt: 1, input: { output_id: body.trigger_output!.uuid }, output: data }),
+      expect.objectContaining({
+        tool_name: 'get_output',
+        status: 'completed',
+        attempt: 1,
+        input: { output_id: body.trigger_output!.uuid },
+        output: data,
+      }),
     ]);
     expect(body.steps[0].output!.raw_data).toEqual({ count: 50 });
   });
@@ -73,13 +91,18 @@ describe('Agent runs', () => {
     const tools = await ToolServer.start({ echo: (args) => ({ echoed: args }) });
     try {
       const agent = agentStep({ name: 'fetcher', tools: ['http_request'] });
-      stack.model.script(reply.toolCalls([{ name: 'http_request', arguments: { url: tools.url('echo'), method: 'POST', body: { q: 'stepwise' } } }]), reply.text('done'));
+      stack.model.script(
+        reply.toolCalls([{ name: 'http_request', arguments: { url: tools.url('echo'), method: 'POST', body: { q: 'stepwise' } } }]),
+        reply.text('done'),
+      );
 
       const body = await run([agent]);
 
       expect(body.status).toBe('completed');
       expect(tools.countOf('echo', { q: 'stepwise' })).toBe(1);
-      expect(toolMessages(stack.model.requests[1].body)).toEqual([expect.objectContaining({ status: 200, body: { echoed: { q: 'stepwise' } }, truncated: false })]);
+      expect(toolMessages(stack.model.requests[1].body)).toEqual([
+        expect.objectContaining({ status: 200, body: { echoed: { q: 'stepwise' } }, truncated: false }),
+      ]);
       expect(body.steps[0].output).toMatchObject({ raw_data: 'done', markdown_representation: 'done' });
     } finally {
       await tools.close();
@@ -95,7 +118,10 @@ describe('Agent runs', () => {
 
       const body = await run([agent, llmStep({ name: 'after' })]);
 
-      expect(body).toMatchObject({ status: 'failed', error_message: 'Step "looper" failed: Agent step "looper" reached max_iterations (2) without a final answer' });
+      expect(body).toMatchObject({
+        status: 'failed',
+        error_message: 'Step "looper" failed: Agent step "looper" reached max_iterations (2) without a final answer',
+      });
       expect(body.steps.map((step) => step.status)).toEqual(['failed', 'skipped']);
       expect(body.steps[0]).toMatchObject({ error_message: expect.stringContaining('max_iterations (2)') });
       expect(body.steps[0].tool_calls.map((call) => call.status)).toEqual(['completed', 'completed']);
@@ -110,8 +136,18 @@ describe('Agent runs', () => {
     try {
       const flakyName = await registerTool(flaky.url);
       const missingName = await registerTool(missing.url);
-      const agent = agentStep({ name: 'caller', tools: [flakyName, missingName], retry_policy: { max_attempts: 3, initial_interval_seconds: 1 } });
-      stack.model.script(reply.toolCalls([{ name: flakyName, arguments: { a: 1 } }, { name: missingName, arguments: { b: 2 } }]), reply.text('coped'));
+      const agent = agentStep({
+        name: 'caller',
+        tools: [flakyName, missingName],
+        retry_policy: { max_attempts: 3, initial_interval_seconds: 1 },
+      });
+      stack.model.script(
+        reply.toolCalls([
+          { name: flakyName, arguments: { a: 1 } },
+          { name: missingName, arguments: { b: 2 } },
+        ]),
+        reply.text('coped'),
+      );
 
       const body = await run([agent]);
 
@@ -137,7 +173,10 @@ describe('Agent runs', () => {
     try {
       tools.script('slow', toolScript.delay(60_000));
       const name = await registerTool(tools.url('slow'), { timeout_ms: 120_000 });
-      const wf = await stack.user.post('/workflows', { name: `agent-${randomUUID().slice(0, 8)}`, steps: [agentStep({ name: 'waiter', tools: [name] }), llmStep()] });
+      const wf = await stack.user.post('/workflows', {
+        name: `agent-${randomUUID().slice(0, 8)}`,
+        steps: [agentStep({ name: 'waiter', tools: [name] }), llmStep()],
+      });
       stack.model.script(reply.toolCalls([{ name, arguments: { q: 1 } }]));
       const started = (await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: {} })).body;
       await tools.waitForCalls(1, { name: 'slow' });
@@ -150,7 +189,9 @@ describe('Agent runs', () => {
         ['failed', 'Cancelled while running'],
         ['skipped', null],
       ]);
-      expect(body.steps[0].tool_calls).toEqual([expect.objectContaining({ tool_name: name, attempt: 1, status: 'failed', error_message: expect.stringMatching(/abort/i) })]);
+      expect(body.steps[0].tool_calls).toEqual([
+        expect.objectContaining({ tool_name: name, attempt: 1, status: 'failed', error_message: expect.stringMatching(/abort/i) }),
+      ]);
       expect(tools.calls[0]).toMatchObject({ aborted: true, completed: false });
       // The interrupted call is not handed to the model as an answer.
       expect(body.steps[0].messages.filter((message: { role: string }) => message.role === 'tool')).toEqual([]);
@@ -167,7 +208,12 @@ describe('Agent runs', () => {
       const agent = agentStep({ name: 'reader', tools: [name] });
       // Twelve answers of 200 KiB: 2.4 MB of conversation, more than one Temporal payload may hold (2 MB).
       stack.model.script(
-        ...[0, 1, 2, 3, 4, 5].map((turn) => reply.toolCalls([{ name, arguments: { n: 2 * turn } }, { name, arguments: { n: 2 * turn + 1 } }])),
+        ...[0, 1, 2, 3, 4, 5].map((turn) =>
+          reply.toolCalls([
+            { name, arguments: { n: 2 * turn } },
+            { name, arguments: { n: 2 * turn + 1 } },
+          ]),
+        ),
         reply.json({ pages: 12 }),
       );
 

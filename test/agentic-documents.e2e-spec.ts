@@ -45,13 +45,24 @@ describe('Agentic documents', () => {
     expect(workflow.graph).toMatchObject({ entry_node: workflow.steps[0].uuid, is_conversational: true });
     expect(workflow.graph.edges).toHaveLength(18);
     const byName = new Map(workflow.steps.map((step: { name: string; uuid: string }) => [step.uuid, step.name]));
-    const route = (edge: Record<string, string | null>) => `${byName.get(edge.source_step_uuid)} -${edge.condition_value ?? 'ALWAYS'}-> ${edge.target_step_uuid ? byName.get(edge.target_step_uuid) : 'END'}`;
+    const route = (edge: Record<string, string | null>) =>
+      `${byName.get(edge.source_step_uuid)} -${edge.condition_value ?? 'ALWAYS'}-> ${edge.target_step_uuid ? byName.get(edge.target_step_uuid) : 'END'}`;
     expect(workflow.graph.edges.map(route)).toEqual(
-      expect.arrayContaining(['Router -RC2-> RC2', 'Router -END-> END', 'tool_executor -external_research-> externalSearchCaller', 'tool_executor -ALWAYS-> Router']),
+      expect.arrayContaining([
+        'Router -RC2-> RC2',
+        'Router -END-> END',
+        'tool_executor -external_research-> externalSearchCaller',
+        'tool_executor -ALWAYS-> Router',
+      ]),
     );
 
     const exported = await user.get(`/workflows/${workflow.uuid}/export?format=agentic`);
-    expect(exported.body).toMatchObject({ id: workflow.uuid, name: SEED.name, isConversational: true, entrypointNodeId: workflow.steps[0].uuid });
+    expect(exported.body).toMatchObject({
+      id: workflow.uuid,
+      name: SEED.name,
+      isConversational: true,
+      entrypointNodeId: workflow.steps[0].uuid,
+    });
     expect(exported.body.nodes.map((node: { nodeType: string; nodeName: string }) => `${node.nodeType}:${node.nodeName}`)).toEqual([
       'AGENT:Router',
       'AGENT:RC2',
@@ -80,7 +91,10 @@ describe('Agentic documents', () => {
     unnamed.edges = unnamed.edges.filter((edge) => edge.id !== 'edge-uuid-15');
     const refused = await user.post('/workflows/import', unnamed);
     expect(refused).toMatchObject({ status: 422, body: { code: 'UNKNOWN_GRAPH_NODE', details: { field: 'edges[14].sourceNodeId' } } });
-    expect(refused.body.details.errors.map((issue: { field: string }) => issue.field)).toEqual(['edges[14].sourceNodeId', 'edges[15].targetNodeId']);
+    expect(refused.body.details.errors.map((issue: { field: string }) => issue.field)).toEqual([
+      'edges[14].sourceNodeId',
+      'edges[15].targetNodeId',
+    ]);
     expect((await user.get('/workflows')).body.total).toBe(before);
   });
 
@@ -112,7 +126,13 @@ describe('Agentic documents', () => {
 
   it('refuses an agentic export of a chain, and an unknown format', async () => {
     const chain = (await user.post('/workflows', { name: `chain-${randomUUID().slice(0, 8)}`, steps: [agentStep()] })).body;
-    expect((await user.get(`/workflows/${chain.uuid}/export?format=agentic`)).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'format' } });
-    expect((await user.get(`/workflows/${chain.uuid}/export?format=yaml`)).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'format' } });
+    expect((await user.get(`/workflows/${chain.uuid}/export?format=agentic`)).body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'format' },
+    });
+    expect((await user.get(`/workflows/${chain.uuid}/export?format=yaml`)).body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'format' },
+    });
   });
 });

@@ -24,13 +24,24 @@ describe('The anthropic provider', () => {
     { anthropic: true, models: { allowed: ['test-model', `anthropic:${MODEL}`], defaultMaxTokens: 700, maxMaxTokens: 32_768 } },
   );
 
-  const callsOf = (step: RunBody) => step.model_calls.map((call: RunBody) => [call.provider, call.model, call.turn, call.attempt, call.status]);
+  const callsOf = (step: RunBody) =>
+    step.model_calls.map((call: RunBody) => [call.provider, call.model, call.turn, call.attempt, call.status]);
 
   it('runs an agent that calls a registered tool: tool_use, then the tool_result in the next user turn, all audited', async () => {
     const tools = await ToolServer.start({ lookup: (args) => ({ found: args }) });
     try {
       const name = `tool_${randomUUID().slice(0, 8)}`;
-      expect((await stack.user.post('/tools', { name, description: 'looks things up', parameters: { type: 'object', properties: { q: { type: 'string' } } }, endpoint_url: tools.url('lookup'), timeout_ms: 5000 })).status).toBe(201);
+      expect(
+        (
+          await stack.user.post('/tools', {
+            name,
+            description: 'looks things up',
+            parameters: { type: 'object', properties: { q: { type: 'string' } } },
+            endpoint_url: tools.url('lookup'),
+            timeout_ms: 5000,
+          })
+        ).status,
+      ).toBe(201);
       anthropic.script(
         anthropicReply.toolUse([{ name, input: { q: 'stepwise' } }], { usage: { input_tokens: 40, output_tokens: 8 } }),
         anthropicReply.text('It is a workflow engine.', { usage: { input_tokens: 60, output_tokens: 12 } }),
@@ -42,14 +53,21 @@ describe('The anthropic provider', () => {
       const [step] = body.steps;
       expect(step.output!.raw_data).toBe('It is a workflow engine.');
       expect(tools.countOf('lookup', { q: 'stepwise' })).toBe(1);
-      expect(step.tool_calls).toEqual([expect.objectContaining({ tool_name: name, status: 'completed', input: { q: 'stepwise' }, output: { found: { q: 'stepwise' } } })]);
+      expect(step.tool_calls).toEqual([
+        expect.objectContaining({ tool_name: name, status: 'completed', input: { q: 'stepwise' }, output: { found: { q: 'stepwise' } } }),
+      ]);
       expect(callsOf(step)).toEqual([
         ['anthropic', MODEL, 1, 1, 'completed'],
         ['anthropic', MODEL, 2, 1, 'completed'],
       ]);
       expect(step.tokens).toEqual({ prompt: 100, completion: 20, total: 120 });
       const [first, second] = anthropic.requests.map((request) => request.body);
-      expect(first).toMatchObject({ model: MODEL, max_tokens: 700, system: expect.stringContaining('Use your tools'), tools: expect.arrayContaining([expect.objectContaining({ name, input_schema: expect.objectContaining({ type: 'object' }) })]) });
+      expect(first).toMatchObject({
+        model: MODEL,
+        max_tokens: 700,
+        system: expect.stringContaining('Use your tools'),
+        tools: expect.arrayContaining([expect.objectContaining({ name, input_schema: expect.objectContaining({ type: 'object' }) })]),
+      });
       const toolUseId = step.tool_calls[0].tool_call_id;
       expect(toolUseId).toMatch(/^toolu_/);
       expect(second.messages.slice(1)).toEqual([
@@ -79,7 +97,10 @@ describe('The anthropic provider', () => {
   });
 
   it('gets structured output through the forced schema tool, with a correction turn for an answer that breaks the schema', async () => {
-    anthropic.script(anthropicReply.toolUse([{ name: 'step_output', input: { label: 'spam' } }]), anthropicReply.toolUse([{ name: 'step_output', input: { label: 'spam', score: 0.9 } }]));
+    anthropic.script(
+      anthropicReply.toolUse([{ name: 'step_output', input: { label: 'spam' } }]),
+      anthropicReply.toolUse([{ name: 'step_output', input: { label: 'spam', score: 0.9 } }]),
+    );
 
     const body = await stack.runSteps([llmStep({ provider: 'anthropic', model: MODEL, output_schema: LABEL_SCHEMA })]);
 
@@ -91,7 +112,10 @@ describe('The anthropic provider', () => {
       ['anthropic', MODEL, 2, 1, 'completed'],
     ]);
     const [first, second] = anthropic.requests.map((request) => request.body);
-    expect(first).toMatchObject({ tools: [{ name: 'step_output', input_schema: LABEL_SCHEMA }], tool_choice: { type: 'tool', name: 'step_output' } });
+    expect(first).toMatchObject({
+      tools: [{ name: 'step_output', input_schema: LABEL_SCHEMA }],
+      tool_choice: { type: 'tool', name: 'step_output' },
+    });
     expect(second.messages.slice(1)).toEqual([
       { role: 'assistant', content: [{ type: 'text', text: '{"label":"spam"}' }] },
       { role: 'user', content: [{ type: 'text', text: expect.stringContaining('- score is required') }] },
@@ -100,7 +124,10 @@ describe('The anthropic provider', () => {
 
   it('refuses at save a provider that is not configured, an unknown one, and a model outside its allowlist', async () => {
     const refused = async (step: object, field: string, code: string) =>
-      expect(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [step] })).toMatchObject({ status: 422, body: { code, details: { field } } });
+      expect(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [step] })).toMatchObject({
+        status: 422,
+        body: { code, details: { field } },
+      });
 
     await refused(llmStep({ provider: 'openrouter' }), 'steps[0].provider', 'PROVIDER_NOT_CONFIGURED');
     await refused(agentStep({ provider: 'mistral' }), 'steps[0].provider', 'VALIDATION_FAILED');

@@ -32,7 +32,7 @@ describe('The assistant keeps the conversation', () => {
 
   /** The session's executions in Temporal, once there are `count` of them (or the deadline passed). */
   async function executionsOf(session: string, count: number) {
-    for (const deadline = Date.now() + 10_000; ; ) {
+    for (const deadline = Date.now() + 10_000; ;) {
       const histories = await executionHistories(assistantWorkflowId(session));
       if (histories.length >= count || Date.now() > deadline) return histories;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -52,7 +52,13 @@ describe('The assistant keeps the conversation', () => {
   async function withStepAdded(uuid: string, name = 'shorten'): Promise<Candidate> {
     const { name: workflowName, description, steps } = await details(uuid);
     const last = steps[steps.length - 1];
-    const kept = steps.map(({ uuid: stepUuid, type, name: stepName, model, system_prompt }: Record<string, string>) => ({ uuid: stepUuid, type, name: stepName, model, system_prompt }));
+    const kept = steps.map(({ uuid: stepUuid, type, name: stepName, model, system_prompt }: Record<string, string>) => ({
+      uuid: stepUuid,
+      type,
+      name: stepName,
+      model,
+      system_prompt,
+    }));
     return { name: workflowName, description, steps: [...kept, llmStep({ name, system_prompt: `Shorten <<step_output.${last.uuid}>>` })] };
   }
 
@@ -63,19 +69,34 @@ describe('The assistant keeps the conversation', () => {
     const events = await say(session, 'add a step that shortens the translation');
 
     expect(events.map(shapeOf)).toEqual(['STATUS_CHANGE:completed>clarification', ...SAVED_AT_FIRST_ATTEMPT]);
-    expect(savedOf(events)).toMatchObject({ workflow_uuid: uuid, is_edit: true, saved_workflow: { uuid, steps: [{ name: 'summarise' }, { name: 'translate' }, { name: 'shorten' }] } });
+    expect(savedOf(events)).toMatchObject({
+      workflow_uuid: uuid,
+      is_edit: true,
+      saved_workflow: { uuid, steps: [{ name: 'summarise' }, { name: 'translate' }, { name: 'shorten' }] },
+    });
     // The clarifier knew it was changing a saved workflow, with the whole conversation; the generation started from it.
     const [clarify, generation] = stack.model.requests.slice(2);
     expect(systemOf(clarify)).toContain('The workflow has been saved');
-    expect(userMessages(clarify)).toEqual(['Summarise what I send, then translate the summary', 'add a step that shortens the translation']);
+    expect(userMessages(clarify)).toEqual([
+      'Summarise what I send, then translate the summary',
+      'add a step that shortens the translation',
+    ]);
     expect(generationRequestOf(generation)).toContain(`Start from workflow ${uuid} as it is now`);
     expect(generationRequestOf(generation)).toContain('"name":"translate"');
 
     expect((await details(uuid)).steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate', 'shorten']);
-    expect(await sessionView(session)).toMatchObject({ is_open: true, stage: 'completed', workflow_uuid: uuid, intent_summary: 'Summarise, translate, then shorten the translation' });
+    expect(await sessionView(session)).toMatchObject({
+      is_open: true,
+      stage: 'completed',
+      workflow_uuid: uuid,
+      intent_summary: 'Summarise, translate, then shorten the translation',
+    });
     stack.model.script(reply.text('a summary'), reply.text('une traduction'), reply.text('court'));
     const run = await stack.waitForRun((await stack.startRun(uuid, { text: 'a long article' })).uuid);
-    expect(run).toMatchObject({ status: 'completed', steps: [{ status: 'completed' }, { status: 'completed' }, { status: 'completed', name: 'shorten' }] });
+    expect(run).toMatchObject({
+      status: 'completed',
+      steps: [{ status: 'completed' }, { status: 'completed' }, { status: 'completed', name: 'shorten' }],
+    });
     // Both dry runs are listed under the one workflow, with the run.
     const runs = (await stack.user.get(`/workflows/${uuid}/runs`)).body.items;
     expect(runs.map((r: { dry_run: boolean; status: string }) => [r.dry_run, r.status]).sort()).toEqual([
@@ -90,7 +111,11 @@ describe('The assistant keeps the conversation', () => {
     const broken = chainCandidate(undefined, true);
     stack.model.script(clarifier.ready(), ...[0, 1, 2, 3].map(() => reply.json(broken)));
     const failed = await say(session, 'Summarise and translate');
-    expect(lastOf(failed)).toMatchObject({ response_type: 'ERROR', is_final: true, error: { error_code: 'CORRECTIONS_EXHAUSTED', is_recoverable: true } });
+    expect(lastOf(failed)).toMatchObject({
+      response_type: 'ERROR',
+      is_final: true,
+      error: { error_code: 'CORRECTIONS_EXHAUSTED', is_recoverable: true },
+    });
     expect(await sessionView(session)).toMatchObject({ is_open: true, stage: 'failed', workflow_uuid: null });
 
     const fixed = { ...broken, steps: chainCandidate().steps };
@@ -101,12 +126,21 @@ describe('The assistant keeps the conversation', () => {
     expect(savedOf(events)).toMatchObject({ is_edit: false, saved_workflow: { name: broken.name } });
     const [clarify, generation] = stack.model.requests.slice(5);
     expect(systemOf(clarify)).toContain('The last attempt to write the workflow failed');
-    expect(userMessages(clarify)).toEqual(['Summarise and translate', expect.stringContaining('I could not save the workflow: The workflow still had problems'), 'The translation reads the summary']);
+    expect(userMessages(clarify)).toEqual([
+      'Summarise and translate',
+      expect.stringContaining('I could not save the workflow: The workflow still had problems'),
+      'The translation reads the summary',
+    ]);
     const opening = generationRequestOf(generation);
     expect(opening).toContain('Your last attempt was not saved');
     expect(opening).toMatch(/UNKNOWN_STEP_REFERENCE at steps\[1\]\.system_prompt/);
     expect(opening).toContain(JSON.stringify(broken));
-    expect(await sessionView(session)).toMatchObject({ is_open: true, stage: 'completed', workflow_uuid: savedOf(events).workflow_uuid, final_error_message: null });
+    expect(await sessionView(session)).toMatchObject({
+      is_open: true,
+      stage: 'completed',
+      workflow_uuid: savedOf(events).workflow_uuid,
+      final_error_message: null,
+    });
   });
 
   it('goes on after the provider failed past its retries (PROVIDER_ERROR, recoverable)', async () => {
@@ -114,7 +148,11 @@ describe('The assistant keeps the conversation', () => {
     stack.model.script(clarifier.ready(), ...[0, 1, 2, 3, 4].map(() => reply.error(503, { retryAfterMs: 1 })));
     const failed = await say(session, 'Summarise and translate');
     expect(failed.slice(-2).map(shapeOf)).toEqual(['STATUS_CHANGE:workflow_generation>failed', 'ERROR']);
-    expect(lastOf(failed).error).toMatchObject({ error_code: 'PROVIDER_ERROR', is_recoverable: true, message: expect.stringContaining('503') });
+    expect(lastOf(failed).error).toMatchObject({
+      error_code: 'PROVIDER_ERROR',
+      is_recoverable: true,
+      message: expect.stringContaining('503'),
+    });
 
     stack.model.script(clarifier.ready(), reply.json(chainCandidate()));
     expect((await say(session, 'try again')).map(shapeOf)).toEqual(['STATUS_CHANGE:failed>clarification', ...SAVED_AT_FIRST_ATTEMPT]);
@@ -130,7 +168,11 @@ describe('The assistant keeps the conversation', () => {
     const events = await say(session, 'add a step that shortens it');
     expect(savedOf(events)).toMatchObject({ workflow_uuid: uuid, is_edit: true });
     expect(generationRequestOf(stack.model.requests[3])).toContain('"name":"translate into French"');
-    expect((await details(uuid)).steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate into French', 'shorten']);
+    expect((await details(uuid)).steps.map((step: { name: string }) => step.name)).toEqual([
+      'summarise',
+      'translate into French',
+      'shorten',
+    ]);
 
     // Edited over REST while the model writes: the save refuses, the session stays open.
     stack.model.script(clarifier.ready(), { ...reply.json({ ...extended, description: 'from the assistant' }), delayMs: 1500 });
@@ -138,7 +180,11 @@ describe('The assistant keeps the conversation', () => {
     await stack.model.waitForRequests(6);
     expect((await stack.user.patch(`/workflows/${uuid}`, { description: 'edited by hand meanwhile' })).status).toBe(200);
     const refused = await stream.done;
-    expect(lastOf(refused).error).toMatchObject({ error_code: 'WORKFLOW_CHANGED', is_recoverable: true, message: expect.stringContaining('changed elsewhere') });
+    expect(lastOf(refused).error).toMatchObject({
+      error_code: 'WORKFLOW_CHANGED',
+      is_recoverable: true,
+      message: expect.stringContaining('changed elsewhere'),
+    });
     expect(await details(uuid)).toMatchObject({ description: 'edited by hand meanwhile', steps: [{}, {}, {}] });
 
     // The next message starts from the hand edit, with the attempt it could not save.
@@ -157,7 +203,11 @@ describe('The assistant keeps the conversation', () => {
     const events = await say(session, 'add a step');
 
     expect(events.map(shapeOf)).toEqual(['STATUS_CHANGE:completed>failed', 'ERROR']);
-    expect(lastOf(events).error).toMatchObject({ error_code: 'SOURCE_DELETED', is_recoverable: false, message: expect.stringContaining(uuid) });
+    expect(lastOf(events).error).toMatchObject({
+      error_code: 'SOURCE_DELETED',
+      is_recoverable: false,
+      message: expect.stringContaining(uuid),
+    });
     expect(await sessionView(session)).toMatchObject({ is_open: false, stage: 'failed' });
     expect(await sendMessage(stack.user, session, 'hello?')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
     expect(stack.model.requests).toHaveLength(2);
@@ -172,7 +222,14 @@ describe('The assistant keeps the conversation', () => {
     const client = await stack.temporal();
     const workflowId = assistantWorkflowId(session);
     await client.workflow.getHandle(workflowId).terminate('restarted with other limits');
-    const input: AssistantSessionInput = { session_uuid: session, user_id: stack.user.userId, mode: 'create', source_workflow_uuid: null, ...limits, continued: { turns: 1, target_uuid: uuid } };
+    const input: AssistantSessionInput = {
+      session_uuid: session,
+      user_id: stack.user.userId,
+      mode: 'create',
+      source_workflow_uuid: null,
+      ...limits,
+      continued: { turns: 1, target_uuid: uuid },
+    };
     return client.workflow.start(ASSISTANT_WORKFLOW_TYPE, { workflowId, taskQueue: stack.api.config.temporal.taskQueue, args: [input] });
   }
 
@@ -181,7 +238,17 @@ describe('The assistant keeps the conversation', () => {
     await (await restarted(session, uuid, { idle_timeout_seconds: 1 })).result();
 
     const events = await (await followEvents(stack.user, session, SAVED_AT_FIRST_ATTEMPT.length)).done;
-    expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ response_type: 'ERROR', is_final: true, error: expect.objectContaining({ error_code: 'SESSION_IDLE', is_recoverable: false, message: expect.stringContaining('No message for 1 seconds') }) })]);
+    expect(events.map((event) => event.data)).toEqual([
+      expect.objectContaining({
+        response_type: 'ERROR',
+        is_final: true,
+        error: expect.objectContaining({
+          error_code: 'SESSION_IDLE',
+          is_recoverable: false,
+          message: expect.stringContaining('No message for 1 seconds'),
+        }),
+      }),
+    ]);
     expect(await sessionView(session)).toMatchObject({ is_open: false, stage: 'completed' });
     expect(await sendMessage(stack.user, session, 'still there?')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
   });
@@ -197,12 +264,16 @@ describe('The assistant keeps the conversation', () => {
     const events = await (await followEvents(stack.user, session, SAVED_AT_FIRST_ATTEMPT.length)).done;
     expect(events.map(shapeOf)).toEqual(['STATUS_CHANGE:completed>clarification', 'MESSAGE', 'ERROR']);
     expect(events[1].data.message).toBe('Shorter?');
-    expect(lastOf(events).error).toMatchObject({ error_code: 'SESSION_FULL', is_recoverable: false, message: expect.stringContaining('its 2 messages') });
+    expect(lastOf(events).error).toMatchObject({
+      error_code: 'SESSION_FULL',
+      is_recoverable: false,
+      message: expect.stringContaining('its 2 messages'),
+    });
     expect(await sessionView(session)).toMatchObject({ is_open: false, workflow_uuid: uuid });
     expect(await sendMessage(stack.user, session, 'yes')).toMatchObject({ status: 409, error: { code: 'ASSISTANT_CLOSED' } });
   });
 
-  it('over MCP: a message answers its turn\'s events and whether the session is open', async () => {
+  it("over MCP: a message answers its turn's events and whether the session is open", async () => {
     const mcp = await McpTestClient.connect(stack.user);
     try {
       const started = await mcp.ok('start_assistant_session', { mode: 'create' });
@@ -224,17 +295,28 @@ describe('The assistant keeps the conversation', () => {
       expect((await stack.user.delete(`/workflows/${uuid}`)).status).toBe(204);
       const closed = await send('and another');
       expect(shapes(closed)).toEqual(['STATUS_CHANGE:completed>failed', 'ERROR']);
-      expect(closed).toMatchObject({ turn_finished: true, session: { is_open: false }, events: [{}, { error: { error_code: 'SOURCE_DELETED', is_recoverable: false } }] });
+      expect(closed).toMatchObject({
+        turn_finished: true,
+        session: { is_open: false },
+        events: [{}, { error: { error_code: 'SOURCE_DELETED', is_recoverable: false } }],
+      });
       expect(await mcp.ok('get_assistant_session', { session_uuid: started.uuid })).toMatchObject({ is_open: false, stage: 'failed' });
-      expect(await mcp.call('send_assistant_message', { session_uuid: started.uuid, text: 'hello?' })).toMatchObject({ isError: true, structured: { code: 'ASSISTANT_CLOSED' } });
+      expect(await mcp.call('send_assistant_message', { session_uuid: started.uuid, text: 'hello?' })).toMatchObject({
+        isError: true,
+        structured: { code: 'ASSISTANT_CLOSED' },
+      });
     } finally {
       await mcp.close();
     }
   });
 
-  it('runs at most 8 tool calls of one model answer: the rest are answered refused, so a turn\'s history stays bounded', async () => {
+  it("runs at most 8 tool calls of one model answer: the rest are answered refused, so a turn's history stays bounded", async () => {
     const session = await newSession(stack.user);
-    const calls = Array.from({ length: 11 }, (_, i) => ({ name: 'get_step_type', arguments: { type: 'custom_llm' }, id: `call_many_${i}` }));
+    const calls = Array.from({ length: 11 }, (_, i) => ({
+      name: 'get_step_type',
+      arguments: { type: 'custom_llm' },
+      id: `call_many_${i}`,
+    }));
     stack.model.script(clarifier.ready(), reply.toolCalls(calls), reply.json(chainCandidate()));
     expect((await say(session, 'Summarise')).map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
 
@@ -243,7 +325,9 @@ describe('The assistant keeps the conversation', () => {
     const refused = answers.filter((m) => m.content?.includes('TOO_MANY_TOOL_CALLS')).map((m) => m.tool_call_id);
     expect(refused.sort()).toEqual(['call_many_10', 'call_many_8', 'call_many_9']);
     const history = await (await stack.temporal()).workflow.getHandle(assistantWorkflowId(session)).fetchHistory();
-    const toolActivities = history.events!.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callAssistantTool');
+    const toolActivities = history.events!.filter(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callAssistantTool',
+    );
     expect(toolActivities).toHaveLength(8);
   });
 

@@ -16,18 +16,30 @@ describe('A worker crash during an assistant turn', () => {
     const session = await newSession(user);
     const candidate = chainCandidate();
     // The third call (the generation's answer) is still being written when the worker dies.
-    model.script(clarifier.ready(), reply.toolCalls([{ name: 'list_step_types', arguments: {} }]), { ...reply.json(candidate), delayMs: 60_000 }, reply.json(candidate));
+    model.script(
+      clarifier.ready(),
+      reply.toolCalls([{ name: 'list_step_types', arguments: {} }]),
+      { ...reply.json(candidate), delayMs: 60_000 },
+      reply.json(candidate),
+    );
     await startWorker();
     const stream = await sendMessage(user, session, 'Summarise and translate');
     await model.waitForRequests(3);
     await fixture.worker!.kill();
-    await model.waitUntil(() => model.requests[2].aborted, 10_000, () => 'the killed worker\'s call is still open');
+    await model.waitUntil(
+      () => model.requests[2].aborted,
+      10_000,
+      () => "the killed worker's call is still open",
+    );
     await startWorker();
     const events = await stream.done;
 
     expect(events.map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
     expect(events.map((event) => event.id)).toEqual(events.map((_, i) => events[0].id + i));
-    expect((await user.get(`/assistant/sessions/${session}`)).body).toMatchObject({ stage: 'completed', workflow_uuid: events[events.length - 2].data.workflow_uuid });
+    expect((await user.get(`/assistant/sessions/${session}`)).body).toMatchObject({
+      stage: 'completed',
+      workflow_uuid: events[events.length - 2].data.workflow_uuid,
+    });
     // Four requests: the three calls once each, plus the interrupted one asked again (it never answered).
     expect(model.requests.map((request) => [request.aborted, request.status])).toEqual([
       [false, 200],

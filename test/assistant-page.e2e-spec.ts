@@ -24,7 +24,7 @@ describe('The assistant page', () => {
 
   const texts = (page: Page, selector: string) => page.$$eval(selector, (nodes) => nodes.map((node) => node.textContent ?? ''));
   async function waitForText(page: Page, selector: string, text: string): Promise<void> {
-    for (const deadline = Date.now() + 30_000; !(await texts(page, selector)).some((shown) => shown.includes(text)); ) {
+    for (const deadline = Date.now() + 30_000; !(await texts(page, selector)).some((shown) => shown.includes(text));) {
       if (Date.now() > deadline) throw new Error(`no ${selector} shows ${text}: ${JSON.stringify(await texts(page, '#log > div'))}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -84,7 +84,10 @@ describe('The assistant page', () => {
     expect(await page.$eval('#message', (input) => input.getAttribute('placeholder'))).toBe(`Ask for a change to ${candidate.name}`);
 
     const shorten = llmStep({ name: 'shorten', system_prompt: `Shorten <<step_output.${candidate.steps[1].uuid}>>` });
-    stack.model.script(clarifier.ready('Summarise, translate, then shorten'), reply.json({ ...candidate, steps: [...candidate.steps, shorten] }));
+    stack.model.script(
+      clarifier.ready('Summarise, translate, then shorten'),
+      reply.json({ ...candidate, steps: [...candidate.steps, shorten] }),
+    );
     await send(page, 'add a step that shortens the translation');
     await waitForText(page, '#workflow-name', '(saved, edited)');
 
@@ -95,7 +98,11 @@ describe('The assistant page', () => {
       'you: add a step that shortens the translation',
       ...['clarification', 'workflow_generation', 'validation', 'dry_run', 'saving', 'completed'].map((stage) => `stage: ${stage}`),
     ]);
-    expect((await stack.user.get(`/workflows/${uuid}/details`)).body.steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate', 'shorten']);
+    expect((await stack.user.get(`/workflows/${uuid}/details`)).body.steps.map((step: { name: string }) => step.name)).toEqual([
+      'summarise',
+      'translate',
+      'shorten',
+    ]);
     expect(await page.$eval('#send', (button) => button.hasAttribute('disabled'))).toBe(false);
     await page.close();
   });

@@ -10,7 +10,7 @@ describe('Assistant sessions', () => {
   // openrouter is offered (the model fake serves it); anthropic is not.
   useStack((started) => (stack = started), { openrouter: true });
 
-  it('refuses bad sessions with the offending field, and lists, shows and deletes the user\'s own', async () => {
+  it("refuses bad sessions with the offending field, and lists, shows and deletes the user's own", async () => {
     const refusals = await Promise.all([
       stack.user.post('/assistant/sessions', { mode: 'rewrite' }),
       stack.user.post('/assistant/sessions', { mode: 'edit' }),
@@ -34,7 +34,15 @@ describe('Assistant sessions', () => {
     const user = await stack.api.newUser();
     const session = await newSession(user, { mode: 'create', provider: 'openrouter', model: 'meta-llama/llama-3-8b' });
     const shown = await user.get(`/assistant/sessions/${session}`);
-    expect(shown.body).toMatchObject({ uuid: session, mode: 'create', provider: 'openrouter', model: 'meta-llama/llama-3-8b', stage: 'clarification', conversations: [], tokens: { total: 0 } });
+    expect(shown.body).toMatchObject({
+      uuid: session,
+      mode: 'create',
+      provider: 'openrouter',
+      model: 'meta-llama/llama-3-8b',
+      stage: 'clarification',
+      conversations: [],
+      tokens: { total: 0 },
+    });
     expect((await user.get('/assistant/sessions')).body).toMatchObject({ total: 1, items: [{ uuid: session }] });
     expect((await user.delete(`/assistant/sessions/${session}`)).status).toBe(204);
     expect((await user.get(`/assistant/sessions/${session}`)).status).toBe(404);
@@ -58,8 +66,12 @@ describe('Assistant sessions', () => {
     const routed = await newSession(stack.user, { mode: 'create', provider: 'openrouter', model: 'meta-llama/llama-3-8b' });
     const plain = await newSession(stack.user);
     stack.model.script(clarifier.asks('Which language?'), clarifier.asks('How long?'));
-    await (await sendMessage(stack.user, routed, 'Summarise')).done;
-    await (await sendMessage(stack.user, plain, 'Summarise')).done;
+    await (
+      await sendMessage(stack.user, routed, 'Summarise')
+    ).done;
+    await (
+      await sendMessage(stack.user, plain, 'Summarise')
+    ).done;
     expect(stack.model.requests.map((request) => [request.headers.authorization, request.body.model])).toEqual([
       ['Bearer openrouter-key', 'meta-llama/llama-3-8b'],
       [expect.not.stringContaining('openrouter-key'), stack.api.config.assistant.model],
@@ -77,7 +89,12 @@ describe('Assistant sessions', () => {
     stack.model.script(clarifier.asks('How long?'));
     expect((await (await sendMessage(stack.user, session, 'English')).done).map((event) => event.data.message)).toEqual(['How long?']);
     const conversation = (await stack.user.get(`/assistant/sessions/${session}`)).body.conversations;
-    expect(conversation.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`)).toEqual(['user: Summarise', 'assistant: Which language?', 'user: English', 'assistant: How long?']);
+    expect(conversation.map((entry: { role: string; text: string }) => `${entry.role}: ${entry.text}`)).toEqual([
+      'user: Summarise',
+      'assistant: Which language?',
+      'user: English',
+      'assistant: How long?',
+    ]);
   });
 
   it('replays what a client missed after it disconnected mid-generation, each event once', async () => {
@@ -93,7 +110,9 @@ describe('Assistant sessions', () => {
     expect([seen, ...resumed].map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
     expect(resumed.map((event) => event.id)).toEqual(resumed.map((_, i) => seen.id + 1 + i));
     // ?after= does the same for a client that cannot set the header; a replay from the end ends at once.
-    const replay = await fetch(`${stack.user.baseUrl}/assistant/sessions/${session}/events?after=0`, { headers: { authorization: `Bearer ${stack.user.key}` } });
+    const replay = await fetch(`${stack.user.baseUrl}/assistant/sessions/${session}/events?after=0`, {
+      headers: { authorization: `Bearer ${stack.user.key}` },
+    });
     expect((await replay.text()).match(/^id: \d+$/gm)).toHaveLength(SAVED_AT_FIRST_ATTEMPT.length);
     expect(await (await followEvents(stack.user, session, resumed[resumed.length - 1].id)).done).toEqual([]);
     expect((await followEvents(stack.user, session, 'x' as never)).status).toBe(422);

@@ -14,11 +14,18 @@ describe('Assistant', () => {
     const first = await sendMessage(stack.user, session, 'Summarise the articles I send');
     expect(first.status).toBe(200);
     const asked = await first.done;
-    expect(asked.map((event) => [event.data.response_type, event.data.message, event.data.is_final])).toEqual([['MESSAGE', 'Which language should the summary be in?', true]]);
+    expect(asked.map((event) => [event.data.response_type, event.data.message, event.data.is_final])).toEqual([
+      ['MESSAGE', 'Which language should the summary be in?', true],
+    ]);
 
     const broken = chainCandidate(undefined, true);
     const fixed = { ...chainCandidate(broken.name), steps: chainCandidate().steps };
-    stack.model.script(clarifier.ready(), reply.toolCalls([{ name: 'list_step_types', arguments: {} }]), reply.json(broken), reply.json(fixed));
+    stack.model.script(
+      clarifier.ready(),
+      reply.toolCalls([{ name: 'list_step_types', arguments: {} }]),
+      reply.json(broken),
+      reply.json(fixed),
+    );
     const events = await (await sendMessage(stack.user, session, 'English, three bullet points')).done;
 
     expect(events.map(shapeOf)).toEqual([
@@ -36,14 +43,25 @@ describe('Assistant', () => {
 
     // What reached the model: the conversation, the tool's answer, then the issue named with its field.
     const [clarify, , afterTool, correction] = stack.model.requests.slice(1).map((request) => request.body);
-    expect(clarify.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Summarise the articles I send', 'Which language should the summary be in?', 'English, three bullet points']);
+    expect(clarify.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual([
+      'Summarise the articles I send',
+      'Which language should the summary be in?',
+      'English, three bullet points',
+    ]);
     expect(clarify.response_format).toEqual({ type: 'json_object' });
     expect(afterTool.messages.find((m) => m.role === 'tool')?.content).toContain('custom_llm');
-    expect(afterTool.tools?.map((tool) => tool.function.name).sort()).toEqual(['get_step_type', 'get_workflow', 'list_step_types', 'list_tools']);
+    expect(afterTool.tools?.map((tool) => tool.function.name).sort()).toEqual([
+      'get_step_type',
+      'get_workflow',
+      'list_step_types',
+      'list_tools',
+    ]);
     // The very tools the MCP server offers: the same names, descriptions and input schemas, in its order.
     const offered = (await stack.user.get('/mcp/tools')).body.tools as { name: string; description: string; inputSchema: unknown }[];
     const mcpTools = offered.filter((tool) => afterTool.tools?.some((given) => given.function.name === tool.name));
-    expect(afterTool.tools?.map((tool) => tool.function)).toEqual(mcpTools.map(({ name, description, inputSchema }) => ({ name, description, parameters: inputSchema })));
+    expect(afterTool.tools?.map((tool) => tool.function)).toEqual(
+      mcpTools.map(({ name, description, inputSchema }) => ({ name, description, parameters: inputSchema })),
+    );
     expect(correction.messages[correction.messages.length - 1].content).toMatch(/UNKNOWN_STEP_REFERENCE at steps\[1\]\.system_prompt/);
 
     const workflow = await stack.user.get(`/workflows/${saved.workflow_uuid}/details`);
@@ -51,7 +69,14 @@ describe('Assistant', () => {
     const runs = await stack.user.get(`/workflows/${saved.workflow_uuid}/runs`);
     expect(runs.body.items).toEqual([expect.objectContaining({ status: 'completed', dry_run: true })]);
     const state = await stack.user.get(`/assistant/sessions/${session}`);
-    expect(state.body).toMatchObject({ stage: 'completed', previous_stage: 'saving', workflow_uuid: saved.workflow_uuid, pending_questions: [], final_error_message: null, intent_summary: 'Summarise English articles in three bullet points' });
+    expect(state.body).toMatchObject({
+      stage: 'completed',
+      previous_stage: 'saving',
+      workflow_uuid: saved.workflow_uuid,
+      pending_questions: [],
+      final_error_message: null,
+      intent_summary: 'Summarise English articles in three bullet points',
+    });
     expect(state.body.tokens.total).toBe(5 * 15);
     // Still open: the next message would edit what it saved (test/assistant-conversation.e2e-spec.ts).
     expect(state.body.is_open).toBe(true);
@@ -94,7 +119,10 @@ describe('Assistant', () => {
 
     const last = events[events.length - 1].data;
     expect(events.slice(-2).map(shapeOf)).toEqual(['STATUS_CHANGE:workflow_generation>failed', 'ERROR']);
-    expect(last).toMatchObject({ is_final: true, error: { error_code: 'CORRECTIONS_EXHAUSTED', message: expect.stringContaining('3 correction rounds'), is_recoverable: true } });
+    expect(last).toMatchObject({
+      is_final: true,
+      error: { error_code: 'CORRECTIONS_EXHAUSTED', message: expect.stringContaining('3 correction rounds'), is_recoverable: true },
+    });
     const state = (await stack.user.get(`/assistant/sessions/${session}`)).body;
     expect(state).toMatchObject({ stage: 'failed', workflow_uuid: null, final_error_message: last.error.message, is_open: true });
     expect((await stack.user.get('/workflows')).body.items.map((w: { name: string }) => w.name)).not.toContain(broken.name);
@@ -104,7 +132,11 @@ describe('Assistant', () => {
     const source = await stack.createWorkflow([chainCandidate().steps[0]]);
     const session = await newSession(stack.user, { mode: 'edit', source_workflow_uuid: source.uuid });
     const edited = { ...chainCandidate(`edited-${source.name}`), steps: [{ ...source.steps[0], name: 'summarise briefly' }] };
-    stack.model.script(clarifier.ready('Make the summary brief'), reply.toolCalls([{ name: 'get_workflow', arguments: { workflow_uuid: source.uuid } }]), reply.json(edited));
+    stack.model.script(
+      clarifier.ready('Make the summary brief'),
+      reply.toolCalls([{ name: 'get_workflow', arguments: { workflow_uuid: source.uuid } }]),
+      reply.json(edited),
+    );
     const events = await (await sendMessage(stack.user, session, 'Make it brief')).done;
 
     expect(events.map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
@@ -114,23 +146,44 @@ describe('Assistant', () => {
     expect(JSON.parse(afterTool[afterTool.length - 1].content ?? '{}')).toMatchObject({ uuid: source.uuid, name: source.name });
     const now = (await stack.user.get(`/workflows/${source.uuid}/details`)).body;
     expect(now).toMatchObject({ name: edited.name, steps: [{ uuid: source.steps[0].uuid, name: 'summarise briefly' }] });
-    expect((await stack.user.get(`/assistant/sessions/${session}`)).body).toMatchObject({ mode: 'edit', source_workflow_uuid: source.uuid, workflow_uuid: source.uuid });
+    expect((await stack.user.get(`/assistant/sessions/${session}`)).body).toMatchObject({
+      mode: 'edit',
+      source_workflow_uuid: source.uuid,
+      workflow_uuid: source.uuid,
+    });
   });
 
   it('copies a workflow: a step uuid kept from the source goes back to the model, the answer is saved as a new workflow and the source stays as it was', async () => {
     const source = await stack.createWorkflow([chainCandidate().steps[0]]);
-    const session = await newSession(stack.user, { mode: 'copy', source_workflow_uuid: source.uuid, provider: 'openai', model: 'test-model' });
+    const session = await newSession(stack.user, {
+      mode: 'copy',
+      source_workflow_uuid: source.uuid,
+      provider: 'openai',
+      model: 'test-model',
+    });
     const copy = chainCandidate(`copy-of-${source.name}`);
     const keptUuid = { ...copy, steps: [{ ...copy.steps[0], uuid: source.steps[0].uuid }] };
     stack.model.script(clarifier.ready(), reply.json(keptUuid), reply.json(copy));
     const events = await (await sendMessage(stack.user, session, 'The same, plus a translation')).done;
 
-    expect(events.map(shapeOf)).toEqual([...SAVED_AT_FIRST_ATTEMPT.slice(0, 3), 'STATUS_CHANGE:validation>workflow_generation', ...SAVED_AT_FIRST_ATTEMPT.slice(1)]);
-    expect(events[3].data.issues).toEqual([{ code: 'CONFLICT', field: 'steps[0].uuid', message: expect.stringContaining(source.steps[0].uuid) }]);
+    expect(events.map(shapeOf)).toEqual([
+      ...SAVED_AT_FIRST_ATTEMPT.slice(0, 3),
+      'STATUS_CHANGE:validation>workflow_generation',
+      ...SAVED_AT_FIRST_ATTEMPT.slice(1),
+    ]);
+    expect(events[3].data.issues).toEqual([
+      { code: 'CONFLICT', field: 'steps[0].uuid', message: expect.stringContaining(source.steps[0].uuid) },
+    ]);
     const saved = events[events.length - 2].data.workflow_uuid;
     expect(saved).not.toBe(source.uuid);
     expect(stack.model.requests.every((request) => request.body.model === 'test-model')).toBe(true);
-    expect((await stack.user.get(`/workflows/${saved}/details`)).body.steps.map((step: { name: string }) => step.name)).toEqual(['summarise', 'translate']);
-    expect((await stack.user.get(`/workflows/${source.uuid}/details`)).body).toMatchObject({ name: source.name, steps: [{ uuid: source.steps[0].uuid }] });
+    expect((await stack.user.get(`/workflows/${saved}/details`)).body.steps.map((step: { name: string }) => step.name)).toEqual([
+      'summarise',
+      'translate',
+    ]);
+    expect((await stack.user.get(`/workflows/${source.uuid}/details`)).body).toMatchObject({
+      name: source.name,
+      steps: [{ uuid: source.steps[0].uuid }],
+    });
   });
 });

@@ -10,20 +10,33 @@ import type { measureFloor } from '../bench/scenarios/floor';
 
 const ENTRY = path.resolve(__dirname, '../dist/bench/run.js');
 
-const FLOOR_HEADINGS = ['Floor 1. Chain against bare Temporal with local activities', 'Floor 2. Single-step throughput against bare Temporal', 'Floor 3. Agent rounds', 'Floor 4. POST /runs alone'];
+const FLOOR_HEADINGS = [
+  'Floor 1. Chain against bare Temporal with local activities',
+  'Floor 2. Single-step throughput against bare Temporal',
+  'Floor 3. Agent rounds',
+  'Floor 4. POST /runs alone',
+];
 
 /** Issue #17's figures: every one measured and positive, and POST /runs alone left no execution running. */
 async function expectFloorFigures(floor: Awaited<ReturnType<typeof measureFloor>>): Promise<void> {
   expect(floor.chain.map((c) => c.steps)).toEqual([1, 5]);
   for (const c of floor.chain) {
-    for (const figure of [c.bare_local_run_ms.p50, c.bare_local_per_step_ms_p50, c.run_vs_bare_local, c.per_step_vs_bare_local, c.per_step_vs_bare]) expect(figure).toBeGreaterThan(0);
+    for (const figure of [
+      c.bare_local_run_ms.p50,
+      c.bare_local_per_step_ms_p50,
+      c.run_vs_bare_local,
+      c.per_step_vs_bare_local,
+      c.per_step_vs_bare,
+    ])
+      expect(figure).toBeGreaterThan(0);
   }
   expect(floor.single_step_throughput.map((t) => t.concurrency)).toEqual([1, 10]);
   for (const t of floor.single_step_throughput) expect(t.vs_bare).toBeGreaterThan(0);
   expect(floor.agent_rounds.map((a) => a.rounds)).toEqual([10, 50]);
   for (const a of floor.agent_rounds) {
     expect([a.stepwise.tool_calls, a.bare_agent.tool_calls]).toEqual([a.rounds, a.rounds]);
-    for (const figure of [a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent]) expect(figure).toBeGreaterThan(0);
+    for (const figure of [a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent])
+      expect(figure).toBeGreaterThan(0);
   }
   expect(floor.agent_round_growth.stepwise).toBeGreaterThan(0);
   expect(floor.agent_round_growth.bare_agent).toBeGreaterThan(0);
@@ -49,7 +62,15 @@ describe('npm run bench', () => {
     const result = spawnSync(process.execPath, [ENTRY, '--mode', 'smoke', '--out', out], { encoding: 'utf8', timeout: 240_000 });
     expect(result.stderr).not.toMatch(/Error/);
     expect(result.status).toBe(0);
-    for (const heading of ['1. Step overhead', 'baselines: run p50', '2. Throughput', '3. 20 runs waiting', '5. Agent with 10 tool calls', '6. Tracing', ...FLOOR_HEADINGS]) {
+    for (const heading of [
+      '1. Step overhead',
+      'baselines: run p50',
+      '2. Throughput',
+      '3. 20 runs waiting',
+      '5. Agent with 10 tool calls',
+      '6. Tracing',
+      ...FLOOR_HEADINGS,
+    ]) {
       expect(result.stdout).toContain(heading);
     }
 
@@ -68,7 +89,11 @@ describe('npm run bench', () => {
         expect(row[runner].errors).toBe(0);
       }
     }
-    expect(waiting.map((w: { runner: string; failed: number }) => [w.runner, w.failed])).toEqual([['stepwise', 0], ['plain loop', 0], ['bare Temporal', 0]]);
+    expect(waiting.map((w: { runner: string; failed: number }) => [w.runner, w.failed])).toEqual([
+      ['stepwise', 0],
+      ['plain loop', 0],
+      ['bare Temporal', 0],
+    ]);
     expect(waiting[0].peak_rss_mb).toEqual({ worker: expect.any(Number), api: expect.any(Number) });
     expect(agent.map((a: { runner: string }) => a.runner)).toEqual(['stepwise', 'stepwise (MCP tool)', 'plain loop', 'bare Temporal']);
     for (const a of agent) expect(a.per_tool_call_round_ms).toBeGreaterThan(0);

@@ -7,26 +7,34 @@ import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, graphEdge } from './support/factories';
 import { TWO_N_CHAT_AGENTS, twoNChat } from './support/agentic-2nchat';
 
-
 describe('Conversations', () => {
   let stack: Stack;
 
   useStack((started) => (stack = started));
 
   const waiting = (run: RunBody) => run.status === 'awaiting_input';
-  const send = (run: RunBody, content: string, wait?: number) => stack.user.post(`/runs/${run.uuid}/messages${wait === undefined ? '' : `?wait_seconds=${wait}`}`, { content });
+  const send = (run: RunBody, content: string, wait?: number) =>
+    stack.user.post(`/runs/${run.uuid}/messages${wait === undefined ? '' : `?wait_seconds=${wait}`}`, { content });
   /** A router agent sending each message to a worker agent, which answers and ends the turn. */
   async function openConversation(graphFields: Record<string, unknown> = {}) {
     const router = agentStep({ name: 'Router', system_prompt: 'Route the user to the right worker.' });
     const worker = agentStep({ name: 'Worker', system_prompt: 'Answer the user.' });
-    const graph = { entry_node: router.uuid, is_conversational: true, edges: [graphEdge(router, worker, 'Worker'), graphEdge(router, null, 'END'), graphEdge(worker, null)], ...graphFields };
+    const graph = {
+      entry_node: router.uuid,
+      is_conversational: true,
+      edges: [graphEdge(router, worker, 'Worker'), graphEdge(router, null, 'END'), graphEdge(worker, null)],
+      ...graphFields,
+    };
     const workflow = await stack.createWorkflow([router, worker], { graph });
     const started = await stack.user.post(`/workflows/${workflow.uuid}/runs`, {});
     expect(started.status).toBe(201);
     return stack.waitForRun(started.body.uuid, waiting);
   }
   const pathOf = (run: RunBody) =>
-    run.steps.flatMap((step: RunBody) => step.iterations.map((execution: RunBody) => [execution.started_at, step.name] as const)).sort().map(([, name]: readonly [string, string]) => name);
+    run.steps
+      .flatMap((step: RunBody) => step.iterations.map((execution: RunBody) => [execution.started_at, step.name] as const))
+      .sort()
+      .map(([, name]: readonly [string, string]) => name);
   const userMessageOf = (index: number) => stack.model.requests[index].body.messages[1].content as string;
 
   it('holds a conversation over three messages, answers each with its reply, and closes when the worker calls end', async () => {
@@ -54,7 +62,11 @@ describe('Conversations', () => {
     // Each agent sees the conversation so far, the latest message last.
     expect(userMessageOf(3)).toContain('User: hi there\nAssistant: Hello! How can I help?\nUser: what about prices?');
 
-    stack.model.script(reply.json({ next: 'Worker' }), reply.toolCalls([{ name: 'end', arguments: { reason: 'the user is done' } }]), reply.text('Goodbye!'));
+    stack.model.script(
+      reply.json({ next: 'Worker' }),
+      reply.toolCalls([{ name: 'end', arguments: { reason: 'the user is done' } }]),
+      reply.text('Goodbye!'),
+    );
     const third = await send(run, 'thanks, bye');
     expect(third).toMatchObject({ status: 200, body: { turn: 3, reply: 'Goodbye!', status: 'completed' } });
     const done = await stack.waitForRun(run.uuid);
@@ -88,11 +100,17 @@ describe('Conversations', () => {
     const run = await openConversation();
     stack.model.script(reply.json({ next: 'Worker' }), reply.error(400, { message: 'no such model' }));
     const failed = await send(run, 'hello');
-    expect(failed).toMatchObject({ status: 200, body: { turn: 1, reply: '{"next":"Worker"}', status: 'failed', error_message: expect.stringContaining('Step "Worker" failed') } });
+    expect(failed).toMatchObject({
+      status: 200,
+      body: { turn: 1, reply: '{"next":"Worker"}', status: 'failed', error_message: expect.stringContaining('Step "Worker" failed') },
+    });
     expect((await stack.user.get(`/runs/${run.uuid}`)).body.status).toBe('awaiting_input');
 
     stack.model.script(reply.json({ next: 'END', reply: 'Sorry, try again later.' }));
-    expect(await send(run, 'anyone?')).toMatchObject({ status: 200, body: { turn: 2, reply: 'Sorry, try again later.', status: 'awaiting_input' } });
+    expect(await send(run, 'anyone?')).toMatchObject({
+      status: 200,
+      body: { turn: 2, reply: 'Sorry, try again later.', status: 'awaiting_input' },
+    });
     expect((await stack.user.post(`/runs/${run.uuid}/cancel`)).status).toBe(202);
     expect((await stack.waitForRun(run.uuid)).status).toBe('cancelled');
   });
@@ -102,7 +120,10 @@ describe('Conversations', () => {
     stack.model.script(reply.text('done'));
     const run = await stack.waitForRun((await stack.startRun(chain.uuid)).uuid);
     expect(await send(run, 'hello')).toMatchObject({ status: 409, body: { code: 'NOT_CONVERSATIONAL' } });
-    expect(await stack.user.post(`/runs/${run.uuid}/messages`, { content: ' ' })).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', details: { field: 'content' } } });
+    expect(await stack.user.post(`/runs/${run.uuid}/messages`, { content: ' ' })).toMatchObject({
+      status: 422,
+      body: { code: 'VALIDATION_FAILED', details: { field: 'content' } },
+    });
   });
 
   it('imports the agentic 2nChat example as written, talks through it (Router -> RC2 -> END, Router -> the inferred externalSearchCaller -> END, end through the tool executor) and exports it', async () => {
@@ -121,11 +142,17 @@ describe('Conversations', () => {
     const run = await stack.waitForRun(started.body.uuid, waiting);
 
     stack.model.script(reply.json({ next: 'RC2' }), reply.json({ next: 'END', reply: 'RC2 here: the report is ready.' }));
-    expect(await send(run, 'is the report ready?')).toMatchObject({ status: 200, body: { turn: 1, reply: 'RC2 here: the report is ready.', status: 'awaiting_input' } });
+    expect(await send(run, 'is the report ready?')).toMatchObject({
+      status: 200,
+      body: { turn: 1, reply: 'RC2 here: the report is ready.', status: 'awaiting_input' },
+    });
 
     // node-uuid-6, which the document's edges use without listing: the externalSearchCaller agent its edge names.
     stack.model.script(reply.json({ next: 'externalSearchCaller' }), reply.json({ next: 'END', reply: 'Found three sources.' }));
-    expect(await send(run, 'find me sources')).toMatchObject({ status: 200, body: { turn: 2, reply: 'Found three sources.', status: 'awaiting_input' } });
+    expect(await send(run, 'find me sources')).toMatchObject({
+      status: 200,
+      body: { turn: 2, reply: 'Found three sources.', status: 'awaiting_input' },
+    });
     expect(stack.model.requests[3].body.messages[0].content).toContain('You are externalSearchCaller.');
 
     // The router's end call goes to the tool executor (its edge), which runs it and routes back to the router.
@@ -137,7 +164,11 @@ describe('Conversations', () => {
 
     const exported = await stack.user.get(`/workflows/${imported.body.uuid}/export?format=agentic`);
     expect(exported.body).toMatchObject({ isConversational: true, entrypointNodeId: imported.body.steps[0].uuid });
-    expect(exported.body.nodes.at(-1)).toMatchObject({ nodeType: 'AGENT', nodeName: 'externalSearchCaller', agentId: imported.body.steps[5].uuid });
+    expect(exported.body.nodes.at(-1)).toMatchObject({
+      nodeType: 'AGENT',
+      nodeName: 'externalSearchCaller',
+      agentId: imported.body.steps[5].uuid,
+    });
     expect(exported.body.edges).toHaveLength(18);
   });
 });

@@ -20,23 +20,42 @@ describe('Malformed input answered with a coded 4xx', () => {
       const created = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: cron });
       expect([cron, created.status, created.body.details?.field]).toEqual([cron, 422, 'cron_expression']);
     }
-    const hourly = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 * * * *' });
-    expect(await stack.user.patch(`/schedules/${hourly.body.id}`, { cron_expression: '0 25 * * *' })).toMatchObject({ status: 422, body: { details: { field: 'cron_expression' } } });
+    const hourly = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, {
+      schedule_type: 'recurring',
+      cron_expression: '0 * * * *',
+    });
+    expect(await stack.user.patch(`/schedules/${hourly.body.id}`, { cron_expression: '0 25 * * *' })).toMatchObject({
+      status: 422,
+      body: { details: { field: 'cron_expression' } },
+    });
     await stack.user.delete(`/schedules/${hourly.body.id}`);
   });
 
   it('refuses a webhook delivery whose Idempotency-Key is too long before starting anything', async () => {
     const workflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: {} } });
     const { secret } = (await stack.user.post(`/triggers/${workflow.trigger!.uuid}/rotate-secret`)).body;
-    const delivered = await stack.api.anonymous().call('POST', `/hooks/${workflow.trigger!.uuid}`, { a: 1 }, { 'x-stepwise-secret': secret, 'idempotency-key': 'k'.repeat(300) });
+    const delivered = await stack.api
+      .anonymous()
+      .call('POST', `/hooks/${workflow.trigger!.uuid}`, { a: 1 }, { 'x-stepwise-secret': secret, 'idempotency-key': 'k'.repeat(300) });
     expect(delivered).toMatchObject({ status: 422, body: { details: { field: 'Idempotency-Key' } } });
-    expect([await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid), await rowsOf('trigger_events', 'trigger_uuid', workflow.trigger!.uuid)]).toEqual([0, 0]);
+    expect([
+      await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid),
+      await rowsOf('trigger_events', 'trigger_uuid', workflow.trigger!.uuid),
+    ]).toEqual([0, 0]);
   });
 
   it('refuses urn:uuid ids, repeated query parameters and deeply nested data', async () => {
-    const urn = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [llmStep({ uuid: `urn:uuid:${randomUUID()}` })] });
+    const urn = await stack.user.post('/workflows', {
+      name: `wf-${randomUUID().slice(0, 6)}`,
+      steps: [llmStep({ uuid: `urn:uuid:${randomUUID()}` })],
+    });
     expect(urn).toMatchObject({ status: 422, body: { details: { field: 'steps[0].uuid' } } });
-    for (const query of ['workflow_uuid=a&workflow_uuid=b', 'schedule_id=a&schedule_id=b', 'status=failed&status=running', 'limit=1&limit=2']) {
+    for (const query of [
+      'workflow_uuid=a&workflow_uuid=b',
+      'schedule_id=a&schedule_id=b',
+      'status=failed&status=running',
+      'limit=1&limit=2',
+    ]) {
       const listed = await stack.user.get(`/runs?${query}`);
       expect([query, listed.status, listed.body.details?.field]).toEqual([query, 422, query.split('=')[0]]);
     }
@@ -53,13 +72,23 @@ describe('Malformed input answered with a coded 4xx', () => {
     const workflow = await stack.createWorkflow([llmStep()]);
     const preparer = stack.api.app.get(RunPreparer);
     // What POST /runs writes before it starts the workflow, and nothing more.
-    const prepare = (runUuid: string) => preparer.prepare({ userId: stack.user.userId, workflowUuid: workflow.uuid, triggerOutput: { text: 'hi' }, runUuid, temporalWorkflowId: `run-${runUuid}`, origin: 'manual' });
+    const prepare = (runUuid: string) =>
+      preparer.prepare({
+        userId: stack.user.userId,
+        workflowUuid: workflow.uuid,
+        triggerOutput: { text: 'hi' },
+        runUuid,
+        temporalWorkflowId: `run-${runUuid}`,
+        origin: 'manual',
+      });
     // More long runs than one page of candidates, recorded before it: their executions stay running on a
     // task queue no worker polls.
     const temporal = await stack.temporal();
     const alive = Array.from({ length: 55 }, () => randomUUID());
     for (const uuid of alive) await prepare(uuid);
-    await Promise.all(alive.map((uuid) => temporal.workflow.start('longRun', { workflowId: `run-${uuid}`, taskQueue: `nobody-${uuid}`, args: [] })));
+    await Promise.all(
+      alive.map((uuid) => temporal.workflow.start('longRun', { workflowId: `run-${uuid}`, taskQueue: `nobody-${uuid}`, args: [] })),
+    );
     // And one whose recorded definition cannot become a workflow input: logged and passed over.
     const broken = randomUUID();
     await prepare(broken);
@@ -86,10 +115,18 @@ describe('Malformed input answered with a coded 4xx', () => {
     await stack.model.waitForRequests(1);
     await (await stack.temporal()).workflow.getHandle(started.temporal.workflow_id).terminate('operator stopped it');
     const db = stack.api.app.get(DataSource);
-    const recorded = async () => [(await db.query('SELECT status FROM workflow_runs WHERE uuid = ?', [started.uuid]))[0].status, ...(await db.query('SELECT status FROM workflow_step_instances WHERE run_uuid = ? ORDER BY position', [started.uuid])).map((row: { status: string }) => row.status)];
+    const recorded = async () => [
+      (await db.query('SELECT status FROM workflow_runs WHERE uuid = ?', [started.uuid]))[0].status,
+      ...(await db.query('SELECT status FROM workflow_step_instances WHERE run_uuid = ? ORDER BY position', [started.uuid])).map(
+        (row: { status: string }) => row.status,
+      ),
+    ];
 
     const shown = await stack.waitForRun(started.uuid, (run) => run.status !== 'running', 20_000);
-    expect(shown.steps.map((step) => [step.status, step.error_message])).toEqual([['failed', 'Interrupted: Terminated in Temporal: operator stopped it'], ['skipped', null]]);
+    expect(shown.steps.map((step) => [step.status, step.error_message])).toEqual([
+      ['failed', 'Interrupted: Terminated in Temporal: operator stopped it'],
+      ['skipped', null],
+    ]);
     expect(await recorded()).toEqual(['running', 'running', 'pending']);
 
     // Older than the reconciler's age, so that a pass at its usual age reaches it.
@@ -97,16 +134,30 @@ describe('Malformed input answered with a coded 4xx', () => {
     await stack.api.app.get(RunReconciler).pass(60);
 
     expect(await recorded()).toEqual(['failed', 'failed', 'skipped']);
-    expect((await stack.user.get(`/runs/${started.uuid}`)).body).toMatchObject({ status: 'failed', error_message: 'Terminated in Temporal: operator stopped it', steps: shown.steps.map(({ status, error_message }) => ({ status, error_message })) });
+    expect((await stack.user.get(`/runs/${started.uuid}`)).body).toMatchObject({
+      status: 'failed',
+      error_message: 'Terminated in Temporal: operator stopped it',
+      steps: shown.steps.map(({ status, error_message }) => ({ status, error_message })),
+    });
   });
 
   it('refuses values that would save and then fail every run', async () => {
-    const absurd = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [llmStep({ retry_policy: { initial_interval_seconds: 1e300 } })] });
+    const absurd = await stack.user.post('/workflows', {
+      name: `wf-${randomUUID().slice(0, 6)}`,
+      steps: [llmStep({ retry_policy: { initial_interval_seconds: 1e300 } })],
+    });
     expect(absurd).toMatchObject({ status: 422, body: { details: { field: 'steps[0].retry_policy.initial_interval_seconds' } } });
-    const unclosed = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [llmStep({ system_prompt: 'Hello <<trigger_output y' })] });
+    const unclosed = await stack.user.post('/workflows', {
+      name: `wf-${randomUUID().slice(0, 6)}`,
+      steps: [llmStep({ system_prompt: 'Hello <<trigger_output y' })],
+    });
     expect(unclosed).toMatchObject({ status: 422, body: { details: { field: 'steps[0].system_prompt' } } });
     const workflow = await stack.createWorkflow([llmStep()]);
-    const catchup = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 * * * *', catchup_window_seconds: 1e20 });
+    const catchup = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, {
+      schedule_type: 'recurring',
+      cron_expression: '0 * * * *',
+      catchup_window_seconds: 1e20,
+    });
     expect(catchup).toMatchObject({ status: 422, body: { details: { field: 'catchup_window_seconds' } } });
   });
 });

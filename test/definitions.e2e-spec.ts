@@ -37,13 +37,27 @@ describe('Workflow definitions API', () => {
     it('creates a workflow with inline steps and trigger, and reads it three ways', async () => {
       const first = llmStep();
       const second = llmStep({ system_prompt: `Label <<step_output.${first.uuid}.summary>>` });
-      const created = await createWorkflow(alice, { description: 'd', steps: [first, second], trigger: { type: 'manual', initial_data_description: 'an email' } });
-      expect(created).toMatchObject({ user_id: alice.userId, description: 'd', is_active: true, steps: [{ uuid: first.uuid }, { uuid: second.uuid }] });
+      const created = await createWorkflow(alice, {
+        description: 'd',
+        steps: [first, second],
+        trigger: { type: 'manual', initial_data_description: 'an email' },
+      });
+      expect(created).toMatchObject({
+        user_id: alice.userId,
+        description: 'd',
+        is_active: true,
+        steps: [{ uuid: first.uuid }, { uuid: second.uuid }],
+      });
 
       const model = await alice.get(`/workflows/${created.uuid}`);
       expect(model.body).toMatchObject({ uuid: created.uuid, steps: [first.uuid, second.uuid], trigger_uuid: created.trigger.uuid });
       const details = await alice.get(`/workflows/${created.uuid}/details`);
-      expect(details.body.steps[1]).toMatchObject({ name: second.name, system_prompt: second.system_prompt, model: 'test-model', description: '' });
+      expect(details.body.steps[1]).toMatchObject({
+        name: second.name,
+        system_prompt: second.system_prompt,
+        model: 'test-model',
+        description: '',
+      });
       expect(details.body.trigger).toMatchObject({ type: 'manual', initial_data_description: 'an email', filter_rules: {} });
 
       const list = await alice.get('/workflows?limit=100');
@@ -63,10 +77,19 @@ describe('Workflow definitions API', () => {
     });
 
     it('refuses bad workflow bodies', async () => {
-      expect((await alice.post('/workflows', { description: 'no name' })).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'name' } });
+      expect((await alice.post('/workflows', { description: 'no name' })).body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { field: 'name' },
+      });
       expect((await alice.patch(`/workflows/${randomUUID()}`, { name: 'x' })).status).toBe(404);
       const created = await createWorkflow();
-      await expectRefusedUnchanged(created.uuid, () => alice.patch(`/workflows/${created.uuid}`, { steps: [] }), 422, 'VALIDATION_FAILED', 'steps');
+      await expectRefusedUnchanged(
+        created.uuid,
+        () => alice.patch(`/workflows/${created.uuid}`, { steps: [] }),
+        422,
+        'VALIDATION_FAILED',
+        'steps',
+      );
     });
 
     it.each([
@@ -74,12 +97,56 @@ describe('Workflow definitions API', () => {
       ['a missing model', () => [llmStep({ model: undefined })], 'VALIDATION_FAILED', 'steps[0].model'],
       ['a missing prompt', () => [agentStep({ system_prompt: undefined })], 'VALIDATION_FAILED', 'steps[0].system_prompt'],
       ['duplicate step names', () => [llmStep({ name: 'same' }), llmStep({ name: 'same' })], 'DUPLICATE_STEP_NAME', 'steps[1].name'],
-      ['a placeholder to a missing step', () => [llmStep({ system_prompt: `<<step_output.${randomUUID()}>>` })], 'UNKNOWN_STEP_REFERENCE', 'steps[0].system_prompt'],
-      ['a placeholder to a later step', () => { const later = llmStep(); return [llmStep({ system_prompt: `<<step_output.${later.uuid}>>` }), later]; }, 'FORWARD_STEP_REFERENCE', 'steps[0].system_prompt'],
-      ['a stop condition on an unknown step', () => [stopChecker(randomUUID())], 'UNKNOWN_STEP_REFERENCE', 'steps[0].stop_conditions[0].step_definition_uuid'],
-      ['a stop condition on a later step', () => { const later = llmStep(); return [stopChecker(later.uuid), later]; }, 'FORWARD_STEP_REFERENCE', 'steps[0].stop_conditions[0].step_definition_uuid'],
-      ['an invalid JSONPath', () => { const s = llmStep(); return [s, stopChecker(s.uuid, { stop_conditions: [{ step_definition_uuid: s.uuid, extraction_json_path: '$.a[', operator: 'equals', target_value: 1 }] })]; }, 'INVALID_JSON_PATH', 'steps[1].stop_conditions[0].extraction_json_path'],
-      ['an output_schema that is not JSON Schema', () => [llmStep({ output_schema: { type: 'nonsense' } })], 'INVALID_OUTPUT_SCHEMA', 'steps[0].output_schema'],
+      [
+        'a placeholder to a missing step',
+        () => [llmStep({ system_prompt: `<<step_output.${randomUUID()}>>` })],
+        'UNKNOWN_STEP_REFERENCE',
+        'steps[0].system_prompt',
+      ],
+      [
+        'a placeholder to a later step',
+        () => {
+          const later = llmStep();
+          return [llmStep({ system_prompt: `<<step_output.${later.uuid}>>` }), later];
+        },
+        'FORWARD_STEP_REFERENCE',
+        'steps[0].system_prompt',
+      ],
+      [
+        'a stop condition on an unknown step',
+        () => [stopChecker(randomUUID())],
+        'UNKNOWN_STEP_REFERENCE',
+        'steps[0].stop_conditions[0].step_definition_uuid',
+      ],
+      [
+        'a stop condition on a later step',
+        () => {
+          const later = llmStep();
+          return [stopChecker(later.uuid), later];
+        },
+        'FORWARD_STEP_REFERENCE',
+        'steps[0].stop_conditions[0].step_definition_uuid',
+      ],
+      [
+        'an invalid JSONPath',
+        () => {
+          const s = llmStep();
+          return [
+            s,
+            stopChecker(s.uuid, {
+              stop_conditions: [{ step_definition_uuid: s.uuid, extraction_json_path: '$.a[', operator: 'equals', target_value: 1 }],
+            }),
+          ];
+        },
+        'INVALID_JSON_PATH',
+        'steps[1].stop_conditions[0].extraction_json_path',
+      ],
+      [
+        'an output_schema that is not JSON Schema',
+        () => [llmStep({ output_schema: { type: 'nonsense' } })],
+        'INVALID_OUTPUT_SCHEMA',
+        'steps[0].output_schema',
+      ],
     ])('refuses %s with nothing written', async (_case, steps, code, field) => {
       const name = `refused-${randomUUID()}`;
       const reply = await alice.post('/workflows', { name, steps: steps() });
@@ -133,7 +200,8 @@ describe('Workflow definitions API', () => {
         alice.patch(`/triggers/${missing}`, { initial_data_description: 'x' }),
         alice.get('/workflows/not-a-uuid'),
       ]);
-      for (const reply of replies) expect(reply).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', request_id: expect.any(String) } });
+      for (const reply of replies)
+        expect(reply).toMatchObject({ status: 404, body: { code: 'NOT_FOUND', request_id: expect.any(String) } });
     });
 
     it('refuses a workflow uuid that is already taken', async () => {
@@ -148,7 +216,9 @@ describe('Workflow definitions API', () => {
 
     it('lets one of several concurrent creates with the same uuid win, the others get 409', async () => {
       const uuid = randomUUID();
-      const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => alice.post('/workflows', { uuid, name: `race-${i}`, steps: [llmStep()] })));
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => alice.post('/workflows', { uuid, name: `race-${i}`, steps: [llmStep()] })),
+      );
       expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
       for (const reply of replies.filter((r) => r.status === 409)) expect(reply.body.code).toBe('CONFLICT');
     });
@@ -178,11 +248,15 @@ describe('Workflow definitions API', () => {
     it('applies concurrent edits of one workflow one after another, losing none', async () => {
       const wf = await createWorkflow();
       const names = Array.from({ length: 8 }, (_, i) => `parallel-${i}`);
-      const replies = await Promise.all(names.map((name) => alice.post(`/workflows/${wf.uuid}/steps`, { ...llmStep({ name }), uuid: undefined })));
+      const replies = await Promise.all(
+        names.map((name) => alice.post(`/workflows/${wf.uuid}/steps`, { ...llmStep({ name }), uuid: undefined })),
+      );
       expect(replies.map((r) => r.status)).toEqual(names.map(() => 201));
       const { steps } = (await alice.get(`/workflows/${wf.uuid}/details`)).body;
       expect(steps.map((s: { name: string }) => s.name).sort()).toEqual(names);
-      const edits = await Promise.all(steps.map((s: { uuid: string }, i: number) => alice.patch(`/steps/${s.uuid}`, { description: `edited ${i}` })));
+      const edits = await Promise.all(
+        steps.map((s: { uuid: string }, i: number) => alice.patch(`/steps/${s.uuid}`, { description: `edited ${i}` })),
+      );
       expect(edits.map((r) => r.status)).toEqual(steps.map(() => 200));
       const after = (await alice.get(`/workflows/${wf.uuid}/details`)).body.steps;
       expect(after.map((s: { description: string }) => s.description)).toEqual(steps.map((_: unknown, i: number) => `edited ${i}`));
@@ -192,17 +266,62 @@ describe('Workflow definitions API', () => {
       const a = llmStep({ name: 'a' });
       const b = llmStep({ name: 'b', system_prompt: `Use <<step_output.${a.uuid}>>` });
       const wf = await createWorkflow(alice, { steps: [a, b] });
-      await expectRefusedUnchanged(wf.uuid, () => alice.post(`/workflows/${wf.uuid}/steps`, llmStep({ name: 'A' })), 422, 'DUPLICATE_STEP_NAME');
-      await expectRefusedUnchanged(wf.uuid, () => alice.post(`/workflows/${wf.uuid}/steps`, { type: 'nope', name: 'x' }), 422, 'UNKNOWN_STEP_TYPE', 'type');
-      await expectRefusedUnchanged(wf.uuid, () => alice.post(`/workflows/${wf.uuid}/steps`, { ...llmStep(), position: 9 }), 422, 'VALIDATION_FAILED', 'position');
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.post(`/workflows/${wf.uuid}/steps`, llmStep({ name: 'A' })),
+        422,
+        'DUPLICATE_STEP_NAME',
+      );
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.post(`/workflows/${wf.uuid}/steps`, { type: 'nope', name: 'x' }),
+        422,
+        'UNKNOWN_STEP_TYPE',
+        'type',
+      );
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.post(`/workflows/${wf.uuid}/steps`, { ...llmStep(), position: 9 }),
+        422,
+        'VALIDATION_FAILED',
+        'position',
+      );
       await expectRefusedUnchanged(wf.uuid, () => alice.patch(`/steps/${a.uuid}`, { model: '' }), 422, 'VALIDATION_FAILED', 'model');
-      await expectRefusedUnchanged(wf.uuid, () => alice.patch(`/steps/${a.uuid}`, { type: 'custom_agent' }), 422, 'VALIDATION_FAILED', 'type');
-      await expectRefusedUnchanged(wf.uuid, () => alice.patch(`/steps/${a.uuid}`, { system_prompt: `<<step_output.${b.uuid}>>` }), 422, 'FORWARD_STEP_REFERENCE');
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.patch(`/steps/${a.uuid}`, { type: 'custom_agent' }),
+        422,
+        'VALIDATION_FAILED',
+        'type',
+      );
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.patch(`/steps/${a.uuid}`, { system_prompt: `<<step_output.${b.uuid}>>` }),
+        422,
+        'FORWARD_STEP_REFERENCE',
+      );
       // b refers to a: removing a, or putting b first, would break that reference.
       await expectRefusedUnchanged(wf.uuid, () => alice.delete(`/workflows/${wf.uuid}/steps/${a.uuid}`), 422, 'UNKNOWN_STEP_REFERENCE');
-      await expectRefusedUnchanged(wf.uuid, () => alice.put(`/workflows/${wf.uuid}/steps/order`, { step_uuids: [b.uuid, a.uuid] }), 422, 'FORWARD_STEP_REFERENCE');
-      await expectRefusedUnchanged(wf.uuid, () => alice.put(`/workflows/${wf.uuid}/steps/order`, { step_uuids: [a.uuid] }), 422, 'NOT_A_PERMUTATION', 'step_uuids');
-      await expectRefusedUnchanged(wf.uuid, () => alice.put(`/workflows/${wf.uuid}/steps/order`, { step_uuids: [a.uuid, a.uuid] }), 422, 'NOT_A_PERMUTATION', 'step_uuids');
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.put(`/workflows/${wf.uuid}/steps/order`, { step_uuids: [b.uuid, a.uuid] }),
+        422,
+        'FORWARD_STEP_REFERENCE',
+      );
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.put(`/workflows/${wf.uuid}/steps/order`, { step_uuids: [a.uuid] }),
+        422,
+        'NOT_A_PERMUTATION',
+        'step_uuids',
+      );
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.put(`/workflows/${wf.uuid}/steps/order`, { step_uuids: [a.uuid, a.uuid] }),
+        422,
+        'NOT_A_PERMUTATION',
+        'step_uuids',
+      );
       await expectRefusedUnchanged(wf.uuid, () => alice.delete(`/workflows/${wf.uuid}/steps/${randomUUID()}`), 404, 'NOT_FOUND');
       expect((await alice.patch(`/steps/${randomUUID()}`, { model: 'x' })).status).toBe(404);
     });
@@ -212,14 +331,27 @@ describe('Workflow definitions API', () => {
     it('sets, reads, patches and removes the trigger', async () => {
       const wf = await createWorkflow();
       const rules = { all: [{ path: '$.type', operator: 'exists' }] };
-      const set = await alice.put(`/workflows/${wf.uuid}/trigger`, { type: 'webhook', filter_rules: rules, initial_data_description: 'events' });
+      const set = await alice.put(`/workflows/${wf.uuid}/trigger`, {
+        type: 'webhook',
+        filter_rules: rules,
+        initial_data_description: 'events',
+      });
       expect(set.body.trigger).toMatchObject({ type: 'webhook', filter_rules: rules });
       const uuid = set.body.trigger.uuid;
       const again = await alice.put(`/workflows/${wf.uuid}/trigger`, { type: 'manual' });
       expect(again.body.trigger).toMatchObject({ uuid, type: 'manual' });
       expect((await alice.get(`/triggers/${uuid}`)).body).toMatchObject({ uuid, workflow_uuid: wf.uuid });
-      expect((await alice.patch(`/triggers/${uuid}`, { initial_data_description: 'x' })).body).toMatchObject({ uuid, initial_data_description: 'x' });
-      await expectRefusedUnchanged(wf.uuid, () => alice.patch(`/triggers/${uuid}`, { type: 'carrier-pigeon' }), 422, 'UNKNOWN_TRIGGER_TYPE', 'type');
+      expect((await alice.patch(`/triggers/${uuid}`, { initial_data_description: 'x' })).body).toMatchObject({
+        uuid,
+        initial_data_description: 'x',
+      });
+      await expectRefusedUnchanged(
+        wf.uuid,
+        () => alice.patch(`/triggers/${uuid}`, { type: 'carrier-pigeon' }),
+        422,
+        'UNKNOWN_TRIGGER_TYPE',
+        'type',
+      );
       expect((await alice.delete(`/workflows/${wf.uuid}/trigger`)).body.trigger).toBeNull();
       expect((await alice.delete(`/workflows/${wf.uuid}/trigger`)).status).toBe(404);
       expect((await alice.get(`/triggers/${uuid}`)).status).toBe(404);
@@ -229,9 +361,18 @@ describe('Workflow definitions API', () => {
   describe('catalog', () => {
     it('lists step and trigger types with their field schemas', async () => {
       const steps = await alice.get('/step-types');
-      expect(steps.body.map((t: { type: string }) => t.type)).toEqual(['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input']);
+      expect(steps.body.map((t: { type: string }) => t.type)).toEqual([
+        'custom_llm',
+        'custom_agent',
+        'stop_checker',
+        'tool_executor',
+        'human_input',
+      ]);
       expect(steps.body[0].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['model', 'system_prompt']) });
-      expect(steps.body.at(-1).schema).toMatchObject({ required: ['name', 'prompt'], properties: { input_schema: { type: ['object', 'null'] }, timeout_seconds: { minimum: 1 } } });
+      expect(steps.body.at(-1).schema).toMatchObject({
+        required: ['name', 'prompt'],
+        properties: { input_schema: { type: ['object', 'null'] }, timeout_seconds: { minimum: 1 } },
+      });
       const triggers = await alice.get('/trigger-types');
       expect(triggers.body.map((t: { type: string }) => t.type)).toEqual(['manual', 'webhook', 'schedule']);
     });
@@ -250,13 +391,19 @@ describe('Workflow definitions API', () => {
       expect(upserted.status).toBe(200);
       expect((await alice.get(`/workflows/${wf.uuid}/export`)).body).toEqual(exported);
 
-      const fresh = await alice.post('/workflows/import', { format: 'stepwise.workflow/v1', workflow: { name: 'new', steps: [{ ...llmStep(), uuid: undefined }] } });
+      const fresh = await alice.post('/workflows/import', {
+        format: 'stepwise.workflow/v1',
+        workflow: { name: 'new', steps: [{ ...llmStep(), uuid: undefined }] },
+      });
       expect(fresh.status).toBe(201);
       expect(fresh.body.uuid).not.toBe(wf.uuid);
     });
 
     it('refuses documents that do not parse, with nothing written', async () => {
-      expect((await alice.post('/workflows/import', { workflow: {} })).body).toMatchObject({ code: 'IMPORT_UNPARSEABLE', details: { field: 'format' } });
+      expect((await alice.post('/workflows/import', { workflow: {} })).body).toMatchObject({
+        code: 'IMPORT_UNPARSEABLE',
+        details: { field: 'format' },
+      });
       expect((await alice.post('/workflows/import', [1, 2])).body).toMatchObject({ code: 'IMPORT_UNPARSEABLE' });
       const wf = await createWorkflow(alice, { steps: [llmStep()] });
       const doc = (await alice.get(`/workflows/${wf.uuid}/export`)).body;
@@ -283,7 +430,10 @@ describe('Workflow definitions API', () => {
       const docs = await fetch(api.baseUrl.replace('/api/v1', '/api/docs'));
       expect(docs.status).toBe(200);
       type Operation = { requestBody?: { content: Record<string, { schema: unknown }> } };
-      const spec = (await (await fetch(api.baseUrl.replace('/api/v1', '/api/docs-json'))).json()) as { paths: Record<string, Record<string, Operation>>; components: { schemas: object } };
+      const spec = (await (await fetch(api.baseUrl.replace('/api/v1', '/api/docs-json'))).json()) as {
+        paths: Record<string, Record<string, Operation>>;
+        components: { schemas: object };
+      };
       for (const [path, method] of [
         ['/api/v1/workflows', 'post'],
         ['/api/v1/workflows/{uuid}', 'patch'],
@@ -294,26 +444,41 @@ describe('Workflow definitions API', () => {
         ['/api/v1/workflows/{uuid}/trigger', 'put'],
         ['/api/v1/triggers/{triggerUuid}', 'patch'],
       ]) {
-        expect([path, method, spec.paths[path][method].requestBody?.content['application/json'].schema]).toEqual([path, method, expect.any(Object)]);
+        expect([path, method, spec.paths[path][method].requestBody?.content['application/json'].schema]).toEqual([
+          path,
+          method,
+          expect.any(Object),
+        ]);
       }
-      expect(Object.keys(spec.components.schemas)).toEqual(expect.arrayContaining(['CustomLlmStep', 'CustomAgentStep', 'StopCheckerStep', 'Trigger', 'WorkflowWithDetails', 'Error']));
+      expect(Object.keys(spec.components.schemas)).toEqual(
+        expect.arrayContaining(['CustomLlmStep', 'CustomAgentStep', 'StopCheckerStep', 'Trigger', 'WorkflowWithDetails', 'Error']),
+      );
     });
 
     it('answers 503 from health when the database is gone', async () => {
       const other = await startApi();
       try {
         await other.app.get(DataSource).destroy();
-        expect(await other.anonymous().get('/health')).toMatchObject({ status: 503, body: { status: 'unavailable', checks: { database: expect.stringMatching(/^unavailable/) } } });
+        expect(await other.anonymous().get('/health')).toMatchObject({
+          status: 503,
+          body: { status: 'unavailable', checks: { database: expect.stringMatching(/^unavailable/) } },
+        });
       } finally {
         await other.close();
       }
     });
 
-    it('never shows one user another user\'s workflows', async () => {
+    it("never shows one user another user's workflows", async () => {
       const bob = await api.newUser();
       const a = llmStep();
       const wf = await createWorkflow(alice, { steps: [a], trigger: { type: 'manual' } });
-      const paths = [`/workflows/${wf.uuid}`, `/workflows/${wf.uuid}/details`, `/workflows/${wf.uuid}/export`, `/steps/${a.uuid}`, `/triggers/${wf.trigger.uuid}`];
+      const paths = [
+        `/workflows/${wf.uuid}`,
+        `/workflows/${wf.uuid}/details`,
+        `/workflows/${wf.uuid}/export`,
+        `/steps/${a.uuid}`,
+        `/triggers/${wf.trigger.uuid}`,
+      ];
       for (const path of paths) expect((await bob.get(path)).body).toMatchObject({ code: 'NOT_FOUND' });
       expect((await bob.get('/workflows')).body.items).toEqual([]);
       expect((await bob.patch(`/workflows/${wf.uuid}`, { name: 'mine' })).status).toBe(404);

@@ -16,7 +16,15 @@ const QUERIES: Record<string, string[]> = {
   '/workflows': PAGING,
   '/assistant/sessions': PAGING,
   '/assistant/sessions/:uuid/events': ['after=x', 'after=-1', 'after=1e308'],
-  '/runs': [...PAGING, 'status=a&status=b', 'status=bogus', 'workflow_uuid=urn:uuid:x', 'workflow_uuid=a&workflow_uuid=b', `schedule_id=${'s'.repeat(2000)}`, 'schedule_id=a&schedule_id=b'],
+  '/runs': [
+    ...PAGING,
+    'status=a&status=b',
+    'status=bogus',
+    'workflow_uuid=urn:uuid:x',
+    'workflow_uuid=a&workflow_uuid=b',
+    `schedule_id=${'s'.repeat(2000)}`,
+    'schedule_id=a&schedule_id=b',
+  ],
 };
 
 const BAD_BODIES: [string, string][] = [
@@ -25,8 +33,34 @@ const BAD_BODIES: [string, string][] = [
   ['a string', '"text"'],
   ['a number', '1e308'],
   ['deep nesting', `{"x": ${'['.repeat(50_000)}${']'.repeat(50_000)}}`],
-  ['wrong types', JSON.stringify({ name: 42, steps: 'x', trigger_output: { a: 1 }, limit: -1, from_step_uuid: 7, input: { a: 1 }, content: 9, schedule_type: 3, dry_run: 'yes', endpoint_url: 5, start: 1, cron_expression: [] })],
-  ['absurd numbers', JSON.stringify({ limit: 1e308, max_attempts: -1, interval_seconds: 1e300, timeout_ms: Number.MAX_SAFE_INTEGER * 10, position: -5, wait_seconds: 1e9 })],
+  [
+    'wrong types',
+    JSON.stringify({
+      name: 42,
+      steps: 'x',
+      trigger_output: { a: 1 },
+      limit: -1,
+      from_step_uuid: 7,
+      input: { a: 1 },
+      content: 9,
+      schedule_type: 3,
+      dry_run: 'yes',
+      endpoint_url: 5,
+      start: 1,
+      cron_expression: [],
+    }),
+  ],
+  [
+    'absurd numbers',
+    JSON.stringify({
+      limit: 1e308,
+      max_attempts: -1,
+      interval_seconds: 1e300,
+      timeout_ms: Number.MAX_SAFE_INTEGER * 10,
+      position: -5,
+      wait_seconds: 1e9,
+    }),
+  ],
   ['a huge string', JSON.stringify({ name: 'x'.repeat(600_000), content: 'y'.repeat(10) })],
 ];
 
@@ -35,10 +69,14 @@ describe('Fuzzing every route', () => {
   useStack((started) => (stack = started));
 
   function routes(): Route[] {
-    const express = stack.api.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+    const express = stack.api.app.getHttpAdapter().getInstance() as {
+      router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+    };
     return express.router.stack
       .filter((layer) => layer.route?.path.startsWith('/api/v1/') && !layer.route.path.startsWith('/api/v1/health'))
-      .flatMap(({ route }) => Object.keys(route!.methods).map((method) => ({ method: method.toUpperCase(), path: route!.path.replace('/api/v1', '') })));
+      .flatMap(({ route }) =>
+        Object.keys(route!.methods).map((method) => ({ method: method.toUpperCase(), path: route!.path.replace('/api/v1', '') })),
+      );
   }
 
   const fill = (path: string, id: string) => path.replace(/:(\w+)/g, () => encodeURIComponent(id));
@@ -46,28 +84,58 @@ describe('Fuzzing every route', () => {
   async function counts(userId: string): Promise<number[]> {
     const db = stack.api.app.get(DataSource);
     const tables = ['workflows', 'workflow_runs', 'tools', 'schedules', 'trigger_events', 'workflow_agent_states', 'mcp_servers'];
-    return Promise.all(tables.map(async (table) => Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, [userId]))[0].n)));
+    return Promise.all(
+      tables.map(async (table) => Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`, [userId]))[0].n)),
+    );
   }
 
   it('answers at least 150 malformed requests with coded 4xx errors and writes nothing', async () => {
     const [owner, intruder] = [stack.user, await stack.api.newUser()];
     // The owner's resources, which the intruder aims at.
     const workflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: {} } });
-    const tool = (await owner.post('/tools', { name: `t_${randomUUID().slice(0, 6)}`, description: 'd', parameters: { type: 'object' }, endpoint_url: 'http://127.0.0.1:9/x' })).body;
-    const mcpServer = (await owner.post('/mcp-servers', { name: `m_${randomUUID().slice(0, 6)}`, transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer x' } })).body;
+    const tool = (
+      await owner.post('/tools', {
+        name: `t_${randomUUID().slice(0, 6)}`,
+        description: 'd',
+        parameters: { type: 'object' },
+        endpoint_url: 'http://127.0.0.1:9/x',
+      })
+    ).body;
+    const mcpServer = (
+      await owner.post('/mcp-servers', {
+        name: `m_${randomUUID().slice(0, 6)}`,
+        transport: 'streamable_http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: 'Bearer x' },
+      })
+    ).body;
     const session = (await owner.post('/assistant/sessions', { mode: 'create' })).body;
-    const before = { owner: await counts(owner.userId), intruder: await counts(intruder.userId), updated: (await owner.get(`/workflows/${workflow.uuid}`)).body.updated_at };
+    const before = {
+      owner: await counts(owner.userId),
+      intruder: await counts(intruder.userId),
+      updated: (await owner.get(`/workflows/${workflow.uuid}`)).body.updated_at,
+    };
     const theirs = [workflow.uuid, workflow.steps[0].uuid, workflow.trigger!.uuid, tool.uuid, session.uuid, mcpServer.uuid];
 
     const replies: { what: string; reply: Reply }[] = [];
-    const send = async (what: string, client: ApiClient, method: string, path: string, body?: string) => replies.push({ what: `${what}: ${method} ${path.slice(0, 80)}`, reply: await client.call(method, path, body) });
+    const send = async (what: string, client: ApiClient, method: string, path: string, body?: string) =>
+      replies.push({ what: `${what}: ${method} ${path.slice(0, 80)}`, reply: await client.call(method, path, body) });
 
     for (const { method, path } of routes()) {
       const hasBody = ['POST', 'PUT', 'PATCH'].includes(method);
       const id = path.includes(':') ? randomUUID() : '';
       if (hasBody) for (const [name, body] of BAD_BODIES) await send(name, intruder, method, fill(path, id), body);
-      if (path.includes(':')) for (const odd of ODD_IDS) await send('odd id', intruder, method, fill(path, odd), hasBody ? '{}' : undefined);
-      if (path.includes(':')) for (const owned of theirs) await send("another user's resource", intruder, method, fill(path, owned), hasBody ? JSON.stringify({ name: 'mine now', trigger_output: {} }) : undefined);
+      if (path.includes(':'))
+        for (const odd of ODD_IDS) await send('odd id', intruder, method, fill(path, odd), hasBody ? '{}' : undefined);
+      if (path.includes(':'))
+        for (const owned of theirs)
+          await send(
+            "another user's resource",
+            intruder,
+            method,
+            fill(path, owned),
+            hasBody ? JSON.stringify({ name: 'mine now', trigger_output: {} }) : undefined,
+          );
       for (const query of QUERIES[path] ?? []) await send('bad query', intruder, method, `${fill(path, workflow.uuid)}?${query}`);
     }
 

@@ -18,12 +18,18 @@ describe('Graph runs', () => {
   const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
 
   it('lets a router choose its path: writer, back to the router, then END', async () => {
-    const router = agentStep({ name: 'Router', system_prompt: 'Route the work on <<trigger_output.topic>>. Last draft: <<step_output.WRITER|none>>' });
+    const router = agentStep({
+      name: 'Router',
+      system_prompt: 'Route the work on <<trigger_output.topic>>. Last draft: <<step_output.WRITER|none>>',
+    });
     const writer = llmStep({ name: 'Writer', system_prompt: 'Write about <<trigger_output.topic>>' });
     router.system_prompt = router.system_prompt.replace('WRITER', writer.uuid);
     stack.model.script(reply.json({ next: 'Writer' }), reply.text('a draft about prices'), reply.json({ next: 'END' }));
 
-    const done = await run([router, writer], { entry_node: router.uuid, edges: [graphEdge(router, writer, 'Writer'), graphEdge(router, null, 'END'), graphEdge(writer, router)] });
+    const done = await run([router, writer], {
+      entry_node: router.uuid,
+      edges: [graphEdge(router, writer, 'Writer'), graphEdge(router, null, 'END'), graphEdge(writer, router)],
+    });
 
     expect(done.status).toBe('completed');
     const [first, , second] = stack.model.requests;
@@ -35,7 +41,11 @@ describe('Graph runs', () => {
     const routerRow = stepNamed(done, 'Router');
     expect(routerRow).toMatchObject({ status: 'completed', iteration_count: 2, output: { raw_data: { next: 'END' } } });
     expect(routerRow.iterations.map((execution: RunBody) => execution.output.raw_data)).toEqual([{ next: 'Writer' }, { next: 'END' }]);
-    expect(stepNamed(done, 'Writer')).toMatchObject({ status: 'completed', iteration_count: 1, output: { raw_data: 'a draft about prices' } });
+    expect(stepNamed(done, 'Writer')).toMatchObject({
+      status: 'completed',
+      iteration_count: 1,
+      output: { raw_data: 'a draft about prices' },
+    });
   });
 
   it('sends an invalid choice back for correction, then fails the step naming the choices', async () => {
@@ -49,7 +59,10 @@ describe('Graph runs', () => {
     stack.model.reset();
     const [stubborn, target] = [llmStep({ name: 'Router', max_correction_attempts: 1 }), llmStep({ name: 'Done' })];
     stack.model.script(reply.json({ next: 'Elsewhere' }), reply.json({ next: 'Nowhere' }));
-    const failed = await run([stubborn, target], { entry_node: stubborn.uuid, edges: [graphEdge(stubborn, target, 'Done'), graphEdge(stubborn, null, 'END')] });
+    const failed = await run([stubborn, target], {
+      entry_node: stubborn.uuid,
+      edges: [graphEdge(stubborn, target, 'Done'), graphEdge(stubborn, null, 'END')],
+    });
     expect(failed).toMatchObject({ status: 'failed', error_message: expect.stringContaining('next must be one of "Done", "END"') });
     expect(stepNamed(failed, 'Router')).toMatchObject({ status: 'failed', iterations: [{ status: 'failed' }] });
     expect(stepNamed(failed, 'Done').status).toBe('skipped');
@@ -62,13 +75,21 @@ describe('Graph runs', () => {
     const bad = llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } });
     const after = llmStep({ name: 'after good', system_prompt: 'Finish $previous_output' });
     stack.model.script(reply.text('started'));
-    stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`)));
+    stack.model.respondWith((request) =>
+      request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`),
+    );
 
-    const done = await run([start, good, bad, after], { entry_node: start.uuid, edges: [graphEdge(start, good), graphEdge(start, bad), graphEdge(good, after), graphEdge(bad, after), graphEdge(after, null)] });
+    const done = await run([start, good, bad, after], {
+      entry_node: start.uuid,
+      edges: [graphEdge(start, good), graphEdge(start, bad), graphEdge(good, after), graphEdge(bad, after), graphEdge(after, null)],
+    });
 
     expect(done.status).toBe('partial_success');
     expect(done.error_message).toContain('Step "bad" failed');
-    expect(stepNamed(done, 'bad')).toMatchObject({ status: 'failed', iterations: [{ status: 'failed', error_message: expect.stringContaining('400') }] });
+    expect(stepNamed(done, 'bad')).toMatchObject({
+      status: 'failed',
+      iterations: [{ status: 'failed', error_message: expect.stringContaining('400') }],
+    });
     expect(stepNamed(done, 'good')).toMatchObject({ status: 'completed', output: { raw_data: 'from good-model' } });
     expect(stepNamed(done, 'after good')).toMatchObject({ status: 'completed', iteration_count: 1 });
     const finish = stack.model.requests.find((request) => systemPromptOf(request).startsWith('Finish'));
@@ -96,12 +117,20 @@ describe('Graph runs', () => {
 
   it('resumes from the failed node of a graph, the completed steps carried over', async () => {
     const start = llmStep({ name: 'start' });
-    const [good, bad] = [llmStep({ name: 'good' }), llmStep({ name: 'bad', model: 'bad-model', system_prompt: 'Fix $previous_output', retry_policy: { max_attempts: 1 } })];
+    const [good, bad] = [
+      llmStep({ name: 'good' }),
+      llmStep({ name: 'bad', model: 'bad-model', system_prompt: 'Fix $previous_output', retry_policy: { max_attempts: 1 } }),
+    ];
     const after = llmStep({ name: 'after bad', system_prompt: 'Finish $previous_output with <<step_output.START>>' });
     after.system_prompt = after.system_prompt.replace('START', start.uuid);
     stack.model.script(reply.text('started'));
-    stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`)));
-    const parent = await run([start, good, bad, after], { entry_node: start.uuid, edges: [graphEdge(start, good), graphEdge(start, bad), graphEdge(bad, after)] });
+    stack.model.respondWith((request) =>
+      request.body.model === 'bad-model' ? reply.error(400) : reply.text(`from ${request.body.model}`),
+    );
+    const parent = await run([start, good, bad, after], {
+      entry_node: start.uuid,
+      edges: [graphEdge(start, good), graphEdge(start, bad), graphEdge(bad, after)],
+    });
     expect(parent.status).toBe('partial_success');
 
     expect((await stack.user.call('PATCH', `/steps/${bad.uuid}`, { model: 'fixed-model' })).status).toBe(200);
@@ -118,6 +147,10 @@ describe('Graph runs', () => {
     expect(systemPromptOf(stack.model.requests[1])).toBe('Finish from fixed-model with started');
     expect(stepNamed(child, 'start')).toMatchObject({ status: 'completed', carried_from_run_uuid: parent.uuid });
     expect(stepNamed(child, 'good')).toMatchObject({ status: 'completed', carried_from_run_uuid: parent.uuid });
-    expect(stepNamed(child, 'bad')).toMatchObject({ status: 'completed', carried_from_run_uuid: null, output: { raw_data: 'from fixed-model' } });
+    expect(stepNamed(child, 'bad')).toMatchObject({
+      status: 'completed',
+      carried_from_run_uuid: null,
+      output: { raw_data: 'from fixed-model' },
+    });
   });
 });

@@ -25,7 +25,10 @@ describe('A worker crash during a graph run', () => {
     const notes = llmStep({ name: 'notes', system_prompt: 'Take notes on $previous_output' });
     const executor = toolExecutorStep();
     // No edge leaves the tool executor: each answer goes back to the Worker's conversation.
-    const graph = { entry_node: plan.uuid, edges: [graphEdge(plan, looker), graphEdge(plan, notes), graphEdge(looker, executor, 'tool_executor')] };
+    const graph = {
+      entry_node: plan.uuid,
+      edges: [graphEdge(plan, looker), graphEdge(plan, notes), graphEdge(looker, executor, 'tool_executor')],
+    };
     const wf = await user.post('/workflows', { name: 'graph crash', steps: [plan, looker, notes, executor], graph });
     expect(wf.status).toBe(201);
 
@@ -57,7 +60,8 @@ describe('A worker crash during a graph run', () => {
     expect(model.requests).toHaveLength(7);
     model.assertDone();
     // The Worker's conversation went on across the crash: its last turn saw each answer once, in order.
-    const toolAnswers = (request: RecordedRequest) => request.body.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+    const toolAnswers = (request: RecordedRequest) =>
+      request.body.messages.filter((message) => message.role === 'tool').map((message) => message.content);
     expect(requestsOf('Look up').map((request) => toolAnswers(request).length)).toEqual([0, 1, 2, 3, 4]);
     expect(toolAnswers(requestsOf('Look up')[4])).toEqual([1, 2, 3, 4].map((n) => JSON.stringify({ n, value: n * 10 })));
 
@@ -66,7 +70,10 @@ describe('A worker crash during a graph run', () => {
     const path = executions.sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at)).map((execution) => execution.name);
     expect(path[0]).toBe('plan');
     expect(path.filter((step) => step === 'notes')).toHaveLength(1);
-    expect(path.filter((step) => step !== 'plan' && step !== 'notes')).toEqual([...Array(4).fill(['Worker', 'tool_executor']).flat(), 'Worker']);
+    expect(path.filter((step) => step !== 'plan' && step !== 'notes')).toEqual([
+      ...Array(4).fill(['Worker', 'tool_executor']).flat(),
+      'Worker',
+    ]);
     expect(executions.map((execution) => execution.status)).toEqual(executions.map(() => 'completed'));
 
     type AuditedCall = { input: { n: number }; attempt: number; status: string; error_message: string | null };

@@ -13,7 +13,10 @@ describe('Health and readiness', () => {
   beforeAll(async () => {
     temporal = await TemporalDevServer.start();
   });
-  useStack((started) => (stack = started), () => ({ temporalAddress: temporal.address }));
+  useStack(
+    (started) => (stack = started),
+    () => ({ temporalAddress: temporal.address }),
+  );
   afterAll(() => temporal?.dispose());
 
   const ready = () => stack.api.anonymous().get('/health/ready');
@@ -30,7 +33,10 @@ describe('Health and readiness', () => {
 
   it('is live and ready while MySQL, Temporal and a worker are there', async () => {
     expect(await stack.api.anonymous().get('/health/live')).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await answeredReadiness()).toMatchObject({ status: 200, body: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } } });
+    expect(await answeredReadiness()).toMatchObject({
+      status: 200,
+      body: { status: 'ok', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } },
+    });
   });
 
   it('is not ready without a worker polling the task queue, and names it', async () => {
@@ -39,7 +45,10 @@ describe('Health and readiness', () => {
     try {
       expect(await lonely.anonymous().get('/health/ready')).toMatchObject({
         status: 503,
-        body: { status: 'unavailable', checks: { database: 'ok', temporal: 'ok', worker: expect.stringContaining('no worker polls task queue test-') } },
+        body: {
+          status: 'unavailable',
+          checks: { database: 'ok', temporal: 'ok', worker: expect.stringContaining('no worker polls task queue test-') },
+        },
       });
     } finally {
       await lonely.close();

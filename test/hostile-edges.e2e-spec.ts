@@ -26,7 +26,8 @@ async function followToFinal(user: ApiClient, session: string, after: number): P
   return seen;
 }
 
-const statusCounts = (replies: Reply[]) => replies.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+const statusCounts = (replies: Reply[]) =>
+  replies.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 describe('Event streams that end (SSE_IDLE_SECONDS=1)', () => {
   let stack: Stack;
@@ -35,7 +36,10 @@ describe('Event streams that end (SSE_IDLE_SECONDS=1)', () => {
   it("refuses to follow from an id past the session's last event, by header or ?after=, naming it", async () => {
     const session = await newSession(stack.user);
     const byHeader = await followEvents(stack.user, session, 999_999);
-    expect(byHeader).toMatchObject({ status: 422, error: { code: 'VALIDATION_FAILED', details: { field: 'Last-Event-ID', last_event_id: 0 } } });
+    expect(byHeader).toMatchObject({
+      status: 422,
+      error: { code: 'VALIDATION_FAILED', details: { field: 'Last-Event-ID', last_event_id: 0 } },
+    });
     const byQuery = await openSse(`${stack.user.baseUrl}/assistant/sessions/${session}/events?after=5`, { key: stack.user.key! });
     expect(byQuery).toMatchObject({ status: 422, error: { code: 'VALIDATION_FAILED', details: { field: 'after' } } });
   });
@@ -53,7 +57,9 @@ describe('Event streams that end (SSE_IDLE_SECONDS=1)', () => {
     const quiet = await sendMessage(stack.user, session, 'Summarise');
     expect(await quiet.done).toEqual([]);
     const resumed = await followToFinal(stack.user, session, 0);
-    expect(resumed.map((event) => [event.data.response_type, event.data.message, event.data.is_final])).toEqual([['MESSAGE', 'Which language?', true]]);
+    expect(resumed.map((event) => [event.data.response_type, event.data.message, event.data.is_final])).toEqual([
+      ['MESSAGE', 'Which language?', true],
+    ]);
   }, 30_000);
 });
 
@@ -61,7 +67,10 @@ describe('Limits per key and per address (SSE_MAX_STREAMS_PER_KEY=2, ADDRESS_RAT
   let stack: Stack;
   let second: ApiClient;
   // One token a minute after the burst: what each flood gets through is the burst, give or take one.
-  useStack((started) => (stack = started), { assistant: { maxStreamsPerKey: 2 }, quotas: { addressRequestsPerMinute: 1, addressRequestBurst: 50 } });
+  useStack((started) => (stack = started), {
+    assistant: { maxStreamsPerKey: 2 },
+    quotas: { addressRequestsPerMinute: 1, addressRequestBurst: 50 },
+  });
   // Both keys authenticate once before any flood: seen to work, they pass whatever the floods leave.
   beforeAll(async () => {
     second = await stack.api.newUser();
@@ -95,7 +104,10 @@ describe('Limits per key and per address (SSE_MAX_STREAMS_PER_KEY=2, ADDRESS_RAT
 
   it('answers a flood of bad keys from one address with 429 RATE_LIMITED and Retry-After; a key seen to work still works, and liveness answers throughout', async () => {
     // Naming other addresses in X-Forwarded-For changes nothing: no proxy is trusted (API_TRUST_PROXY off).
-    const guess = (i: number) => new ApiClient(stack.api.baseUrl, `sk_guess_${i}_${randomUUID()}`, 'guesser').call('GET', '/workflows', undefined, { 'x-forwarded-for': `203.0.113.${i % 250}` });
+    const guess = (i: number) =>
+      new ApiClient(stack.api.baseUrl, `sk_guess_${i}_${randomUUID()}`, 'guesser').call('GET', '/workflows', undefined, {
+        'x-forwarded-for': `203.0.113.${i % 250}`,
+      });
     const guesses = await flood(500, 50, guess);
     const live = await flood(100, 50, () => stack.api.anonymous().get('/health/live'));
 
@@ -125,7 +137,12 @@ describe('Limits per key and per address (SSE_MAX_STREAMS_PER_KEY=2, ADDRESS_RAT
     expect(statusCounts(hooks)[401]).toBeLessThanOrEqual(51);
     expect(statusCounts(hooks)[429]).toBeGreaterThanOrEqual(29);
     expect(statusCounts(ready)[429]).toBeGreaterThanOrEqual(29);
-    expect(hooks.concat(ready).filter((reply) => reply.status === 429).every((reply) => reply.body.code === 'RATE_LIMITED')).toBe(true);
+    expect(
+      hooks
+        .concat(ready)
+        .filter((reply) => reply.status === 429)
+        .every((reply) => reply.body.code === 'RATE_LIMITED'),
+    ).toBe(true);
     expect(statusCounts(live)).toEqual({ 200: 200 });
   });
 });
@@ -150,12 +167,19 @@ describe('Codec requests capped in payloads (TEMPORAL_CODEC_MAX_PAYLOADS=3, TEMP
   });
   afterAll(() => api?.close());
 
-  const payload = (text: string) => ({ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from(JSON.stringify(text)).toString('base64') });
+  const payload = (text: string) => ({
+    metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+    data: Buffer.from(JSON.stringify(text)).toString('base64'),
+  });
 
   it('refuses more payloads than allowed, or more bytes, with 413 PAYLOAD_TOO_LARGE naming payloads, on decode and encode', async () => {
     const four = { payloads: ['a', 'b', 'c', 'd'].map(payload) };
     const heavy = { payloads: [payload('x'.repeat(40)), payload('y'.repeat(40))] };
-    const answers = await Promise.all([user.post('/temporal-codec/decode', four), user.post('/temporal-codec/encode', four), user.post('/temporal-codec/encode', heavy)]);
+    const answers = await Promise.all([
+      user.post('/temporal-codec/decode', four),
+      user.post('/temporal-codec/encode', four),
+      user.post('/temporal-codec/encode', heavy),
+    ]);
     expect(answers.map((answer) => [answer.status, answer.body.code, answer.body.details])).toEqual([
       [413, 'PAYLOAD_TOO_LARGE', { field: 'payloads', limit: 3 }],
       [413, 'PAYLOAD_TOO_LARGE', { field: 'payloads', limit: 3 }],
@@ -171,7 +195,11 @@ describe('API_TRUST_PROXY=loopback: a client is the address its proxy forwarded'
   let api: TestApi;
   beforeAll(async () => {
     const base = testConfig();
-    api = await startApi({ ...base, api: { ...base.api, trustProxy: ['loopback'] }, quotas: { ...base.quotas, addressRequestsPerMinute: 1, addressRequestBurst: 3 } });
+    api = await startApi({
+      ...base,
+      api: { ...base.api, trustProxy: ['loopback'] },
+      quotas: { ...base.quotas, addressRequestsPerMinute: 1, addressRequestBurst: 3 },
+    });
   });
   afterAll(() => api?.close());
 

@@ -51,66 +51,150 @@ describe('Hostile expressions', () => {
 
   it('refuses at save a filter rule, stop condition or predicate that fans out, naming the field', async () => {
     const name = () => `wf-${randomUUID().slice(0, 6)}`;
-    const fanOut = { any: [{ path: '$.type', operator: 'exists' }, { path: '$..a..a..a..a..a', operator: 'exists' }] };
-    const created = await stack.user.post('/workflows', { name: name(), steps: [llmStep()], trigger: { type: 'webhook', filter_rules: fanOut } });
-    expect(created).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', message: expect.stringContaining('recursive descents'), details: { field: 'trigger.filter_rules.any[1].path' } } });
+    const fanOut = {
+      any: [
+        { path: '$.type', operator: 'exists' },
+        { path: '$..a..a..a..a..a', operator: 'exists' },
+      ],
+    };
+    const created = await stack.user.post('/workflows', {
+      name: name(),
+      steps: [llmStep()],
+      trigger: { type: 'webhook', filter_rules: fanOut },
+    });
+    expect(created).toMatchObject({
+      status: 422,
+      body: {
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining('recursive descents'),
+        details: { field: 'trigger.filter_rules.any[1].path' },
+      },
+    });
 
     const workflow = await stack.createWorkflow([llmStep()]);
-    const put = await stack.user.put(`/workflows/${workflow.uuid}/trigger`, { type: 'webhook', filter_rules: { path: '$.items[*][*][*][*]', operator: 'exists' } });
+    const put = await stack.user.put(`/workflows/${workflow.uuid}/trigger`, {
+      type: 'webhook',
+      filter_rules: { path: '$.items[*][*][*][*]', operator: 'exists' },
+    });
     expect(put).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', details: { field: 'filter_rules.path' } } });
 
     const step = llmStep();
-    const checker = { uuid: randomUUID(), type: 'stop_checker', name: 'stop', stop_conditions: [{ step_definition_uuid: step.uuid, extraction_json_path: '$..a..b', operator: 'equals', target_value: 1 }] };
+    const checker = {
+      uuid: randomUUID(),
+      type: 'stop_checker',
+      name: 'stop',
+      stop_conditions: [{ step_definition_uuid: step.uuid, extraction_json_path: '$..a..b', operator: 'equals', target_value: 1 }],
+    };
     const stop = await stack.user.post('/workflows', { name: name(), steps: [step, checker] });
-    expect(stop).toMatchObject({ status: 422, body: { code: 'INVALID_JSON_PATH', details: { field: 'steps[1].stop_conditions[0].extraction_json_path' } } });
-    const loop = await stack.user.post('/workflows', { name: name(), steps: [llmStep({ loop: { type: 'repeat_until', predicate_path: '$..a[?(@.v)]..b', predicate_value: true } })] });
+    expect(stop).toMatchObject({
+      status: 422,
+      body: { code: 'INVALID_JSON_PATH', details: { field: 'steps[1].stop_conditions[0].extraction_json_path' } },
+    });
+    const loop = await stack.user.post('/workflows', {
+      name: name(),
+      steps: [llmStep({ loop: { type: 'repeat_until', predicate_path: '$..a[?(@.v)]..b', predicate_value: true } })],
+    });
     expect(loop).toMatchObject({ status: 422, body: { code: 'INVALID_JSON_PATH', details: { field: 'steps[0].loop.predicate_path' } } });
 
-    expect((await stack.user.post('/workflows', { name: name(), steps: [llmStep()], trigger: { type: 'webhook', filter_rules: { path: LARGEST_PATH, operator: 'exists' } } })).status).toBe(201);
+    expect(
+      (
+        await stack.user.post('/workflows', {
+          name: name(),
+          steps: [llmStep()],
+          trigger: { type: 'webhook', filter_rules: { path: LARGEST_PATH, operator: 'exists' } },
+        })
+      ).status,
+    ).toBe(201);
   });
 
-  it('ends the largest allowed path over the widest, deepest body with EXPRESSION_BUDGET_EXCEEDED while liveness answers, writing nothing', async () => {
-    const { workflow, trigger, secret } = await hook({ path: LARGEST_PATH, operator: 'exists' });
-    const body = JSON.stringify(widestDeepBody());
-    const { delivery, ms, probes } = await deliverWhileProbing(trigger, secret, body);
-    console.log(`${LARGEST_PATH} over ${body.length} bytes, 31 levels: ${delivery.status} ${delivery.body.code} in ${ms} ms; ${probes.length} GET /health/live meanwhile`);
-    expect(delivery).toMatchObject({ status: 422, body: { code: 'EXPRESSION_BUDGET_EXCEEDED', details: { field: 'filter_rules.path', path: LARGEST_PATH } } });
-    expect(probes.map((probe) => probe.status)).toEqual(probes.map(() => 200));
-    expect([await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid), await rowsOf('trigger_events', 'trigger_uuid', trigger)]).toEqual([0, 0]);
-  }, DEADLINE_MS);
+  it(
+    'ends the largest allowed path over the widest, deepest body with EXPRESSION_BUDGET_EXCEEDED while liveness answers, writing nothing',
+    async () => {
+      const { workflow, trigger, secret } = await hook({ path: LARGEST_PATH, operator: 'exists' });
+      const body = JSON.stringify(widestDeepBody());
+      const { delivery, ms, probes } = await deliverWhileProbing(trigger, secret, body);
+      console.log(
+        `${LARGEST_PATH} over ${body.length} bytes, 31 levels: ${delivery.status} ${delivery.body.code} in ${ms} ms; ${probes.length} GET /health/live meanwhile`,
+      );
+      expect(delivery).toMatchObject({
+        status: 422,
+        body: { code: 'EXPRESSION_BUDGET_EXCEEDED', details: { field: 'filter_rules.path', path: LARGEST_PATH } },
+      });
+      expect(probes.map((probe) => probe.status)).toEqual(probes.map(() => 200));
+      expect([
+        await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid),
+        await rowsOf('trigger_events', 'trigger_uuid', trigger),
+      ]).toEqual([0, 0]);
+    },
+    DEADLINE_MS,
+  );
 
-  it('filters a deep body under the largest allowed path when the data is small enough, and records the event', async () => {
-    const { trigger, secret } = await hook({ path: LARGEST_PATH, operator: 'exists', value: false });
-    const body = { deep: chain(30), a: Array.from({ length: 2_000 }, (_, i) => [[{ v: i % 2 }]]) };
-    const { delivery, ms } = await deliverWhileProbing(trigger, secret, body);
-    console.log(`${LARGEST_PATH} over ${JSON.stringify(body).length} bytes, 31 levels: ${delivery.status} matched=${delivery.body.matched} in ${ms} ms`);
-    expect(delivery).toMatchObject({ status: 200, body: { matched: false } });
-    expect(await rowsOf('trigger_events', 'trigger_uuid', trigger)).toBe(1);
-  }, DEADLINE_MS);
+  it(
+    'filters a deep body under the largest allowed path when the data is small enough, and records the event',
+    async () => {
+      const { trigger, secret } = await hook({ path: LARGEST_PATH, operator: 'exists', value: false });
+      const body = { deep: chain(30), a: Array.from({ length: 2_000 }, (_, i) => [[{ v: i % 2 }]]) };
+      const { delivery, ms } = await deliverWhileProbing(trigger, secret, body);
+      console.log(
+        `${LARGEST_PATH} over ${JSON.stringify(body).length} bytes, 31 levels: ${delivery.status} matched=${delivery.body.matched} in ${ms} ms`,
+      );
+      expect(delivery).toMatchObject({ status: 200, body: { matched: false } });
+      expect(await rowsOf('trigger_events', 'trigger_uuid', trigger)).toBe(1);
+    },
+    DEADLINE_MS,
+  );
 
-  it('stops a rule saved before paths were checked (five recursive descents) over a deep body with the coded error', async () => {
-    const { workflow, trigger, secret } = await hook({ path: '$.type', operator: 'exists' });
-    // What a workflow saved before this release may hold: written past the save-time check, straight into its row.
-    const db = stack.api.app.get(DataSource);
-    const [row] = await db.query('SELECT details FROM triggers WHERE uuid = ?', [trigger]);
-    const details = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
-    const legacy = '$..a..a..a..a..a';
-    await db.query('UPDATE triggers SET details = ? WHERE uuid = ?', [JSON.stringify({ ...details, filter_rules: { all: [{ path: '$.deep', operator: 'exists' }, { path: legacy, operator: 'exists' }] } }), trigger]);
-    const body = { deep: chain(30) };
-    const { delivery, ms, probes } = await deliverWhileProbing(trigger, secret, body);
-    console.log(`${legacy} (saved before the check) over 31 levels: ${delivery.status} ${delivery.body.code} in ${ms} ms; ${probes.length} GET /health/live meanwhile`);
-    expect(delivery).toMatchObject({ status: 422, body: { code: 'EXPRESSION_BUDGET_EXCEEDED', details: { field: 'filter_rules.all[1].path', path: legacy } } });
-    expect(probes.every((probe) => probe.status === 200)).toBe(true);
-    expect(await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid)).toBe(0);
-  }, DEADLINE_MS);
+  it(
+    'stops a rule saved before paths were checked (five recursive descents) over a deep body with the coded error',
+    async () => {
+      const { workflow, trigger, secret } = await hook({ path: '$.type', operator: 'exists' });
+      // What a workflow saved before this release may hold: written past the save-time check, straight into its row.
+      const db = stack.api.app.get(DataSource);
+      const [row] = await db.query('SELECT details FROM triggers WHERE uuid = ?', [trigger]);
+      const details = typeof row.details === 'string' ? JSON.parse(row.details) : row.details;
+      const legacy = '$..a..a..a..a..a';
+      await db.query('UPDATE triggers SET details = ? WHERE uuid = ?', [
+        JSON.stringify({
+          ...details,
+          filter_rules: {
+            all: [
+              { path: '$.deep', operator: 'exists' },
+              { path: legacy, operator: 'exists' },
+            ],
+          },
+        }),
+        trigger,
+      ]);
+      const body = { deep: chain(30) };
+      const { delivery, ms, probes } = await deliverWhileProbing(trigger, secret, body);
+      console.log(
+        `${legacy} (saved before the check) over 31 levels: ${delivery.status} ${delivery.body.code} in ${ms} ms; ${probes.length} GET /health/live meanwhile`,
+      );
+      expect(delivery).toMatchObject({
+        status: 422,
+        body: { code: 'EXPRESSION_BUDGET_EXCEEDED', details: { field: 'filter_rules.all[1].path', path: legacy } },
+      });
+      expect(probes.every((probe) => probe.status === 200)).toBe(true);
+      expect(await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid)).toBe(0);
+    },
+    DEADLINE_MS,
+  );
 
   it('refuses a body MySQL would not store (32 levels, a lone surrogate) with a coded 422 naming it, writing nothing', async () => {
     const { workflow, trigger, secret } = await hook({});
     for (const body of [JSON.stringify({ deep: chain(31) }), '{"text": "half a pair: \\ud83d"}', '{"\\udc00": 1}']) {
       const { delivery } = await deliverWhileProbing(trigger, secret, body);
-      expect([body.slice(0, 30), delivery.status, delivery.body.code, delivery.body.details?.field]).toEqual([body.slice(0, 30), 422, 'VALIDATION_FAILED', 'body']);
+      expect([body.slice(0, 30), delivery.status, delivery.body.code, delivery.body.details?.field]).toEqual([
+        body.slice(0, 30),
+        422,
+        'VALIDATION_FAILED',
+        'body',
+      ]);
     }
-    expect([await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid), await rowsOf('trigger_events', 'trigger_uuid', trigger)]).toEqual([0, 0]);
+    expect([
+      await rowsOf('workflow_runs', 'workflow_uuid', workflow.uuid),
+      await rowsOf('trigger_events', 'trigger_uuid', trigger),
+    ]).toEqual([0, 0]);
     // The deepest storable body is taken, and stored.
     stack.model.script(reply.text('done'));
     const { delivery } = await deliverWhileProbing(trigger, secret, { deep: chain(30) });

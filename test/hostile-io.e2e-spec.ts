@@ -31,7 +31,13 @@ describe('What the worker reads from tools and sends them', () => {
 
   async function registerTool(path: string): Promise<string> {
     const name = `hostile_${randomUUID().slice(0, 8)}`;
-    const created = await stack.user.post('/tools', { name, description: 'a hostile tool', parameters: { type: 'object' }, endpoint_url: hostile.url(path), timeout_ms: 60_000 });
+    const created = await stack.user.post('/tools', {
+      name,
+      description: 'a hostile tool',
+      parameters: { type: 'object' },
+      endpoint_url: hostile.url(path),
+      timeout_ms: 60_000,
+    });
     expect(created.status).toBe(201);
     return name;
   }
@@ -49,7 +55,12 @@ describe('What the worker reads from tools and sends them', () => {
 
   it('ends tool calls whose answers stream far past the cap with TOOL_ANSWER_TOO_LARGE, a few MB of 200 read, while another tenant runs', async () => {
     const tool = await registerTool(`/huge?json=1&bytes=${HUGE}`);
-    const server = await stack.user.post('/mcp-servers', { name: `hostile_${randomUUID().slice(0, 6)}`, transport: 'streamable_http', url: hostile.url('/mcp'), timeout_ms: 60_000 });
+    const server = await stack.user.post('/mcp-servers', {
+      name: `hostile_${randomUUID().slice(0, 6)}`,
+      transport: 'streamable_http',
+      url: hostile.url('/mcp'),
+      timeout_ms: 60_000,
+    });
     expect(server.status).toBe(201);
     const tenantA = await stack.api.newUser();
     stack.model.respondWith((request) => {
@@ -104,28 +115,45 @@ describe('What the worker reads from tools and sends them', () => {
       ['completed', 200],
     ]);
     const [landedElsewhere] = elsewhere.seen('/landing').slice(before.elsewhere);
-    expect([landedElsewhere.method, landedElsewhere.headers.authorization, landedElsewhere.headers['x-api-key']]).toEqual(['POST', undefined, undefined]);
+    expect([landedElsewhere.method, landedElsewhere.headers.authorization, landedElsewhere.headers['x-api-key']]).toEqual([
+      'POST',
+      undefined,
+      undefined,
+    ]);
     const [landedWithin] = hostile.seen('/landing').slice(before.hostile);
     expect([landedWithin.headers.authorization, landedWithin.headers['x-api-key']]).toEqual([headers.authorization, headers['x-api-key']]);
   });
 
   it('sends a notification redirected to another origin without its signature', async () => {
     const notify_url = hostile.url(`/redirect?to=${encodeURIComponent(elsewhere.url('/hook'))}`);
-    const workflow = await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, notify_url, notify_on_complete: true, steps: [llmStep()] });
+    const workflow = await stack.user.post('/workflows', {
+      name: `wf-${randomUUID().slice(0, 8)}`,
+      notify_url,
+      notify_on_complete: true,
+      steps: [llmStep()],
+    });
     expect(workflow.status).toBe(201);
     stack.model.script(reply.text('done'));
 
-    const run = await stack.waitForRun((await stack.startRun(workflow.body.uuid)).uuid, (body) => body.notification !== null && body.notification !== undefined, 30_000);
+    const run = await stack.waitForRun(
+      (await stack.startRun(workflow.body.uuid)).uuid,
+      (body) => body.notification !== null && body.notification !== undefined,
+      30_000,
+    );
 
     expect(run.notification).toMatchObject({ status: 'delivered' });
     const delivered = elsewhere.seen('/hook').at(-1)!;
     expect(delivered.method).toBe('POST');
-    expect(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => delivered.headers[name])).toEqual([undefined, undefined, undefined]);
+    expect(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => delivered.headers[name])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const first = hostile.seen('/redirect').find((request) => request.headers['webhook-signature'] !== undefined);
     expect(first?.headers['webhook-signature']).toMatch(/^v1,/); // signed for the origin it was sent to
   });
 
-  it('keeps a failing tool\'s query string and the key its error echoes out of every failure message and of Temporal', async () => {
+  it("keeps a failing tool's query string and the key its error echoes out of every failure message and of Temporal", async () => {
     const secret = 'qs-secret-0123456789abcdef';
     const tool = await registerTool(`/fail?api_key=${secret}&region=eu`);
     stack.model.script(reply.toolCalls([{ name: tool, arguments: {} }]));
@@ -134,7 +162,11 @@ describe('What the worker reads from tools and sends them', () => {
 
     expect(run.status).toBe('failed');
     const messages = [run.error_message, run.steps[0].error_message, ...run.steps[0].tool_calls.map((call: RunBody) => call.error_message)];
-    expect(messages).toEqual([expect.stringContaining(`tool ${tool} answered 500`), expect.stringContaining(`tool ${tool} answered 500`), expect.stringContaining(`tool ${tool} answered 500`)]);
+    expect(messages).toEqual([
+      expect.stringContaining(`tool ${tool} answered 500`),
+      expect.stringContaining(`tool ${tool} answered 500`),
+      expect.stringContaining(`tool ${tool} answered 500`),
+    ]);
     expect(messages.filter((message) => message.includes(secret) || message.includes('region=eu'))).toEqual([]);
     const history = JSON.stringify(await (await stack.temporal()).workflow.getHandle(`run-${run.uuid}`).fetchHistory());
     expect(history).toContain('answered 500');

@@ -22,9 +22,18 @@ describe('Hostile schemas, schedules and durations', () => {
   // Registered before useStack's: runs while the stack is still up.
   afterAll(async () => {
     const client = await stack.temporal();
-    await Promise.all(made.map((id) => client.schedule.getHandle(id).delete().catch(() => undefined)));
+    await Promise.all(
+      made.map((id) =>
+        client.schedule
+          .getHandle(id)
+          .delete()
+          .catch(() => undefined),
+      ),
+    );
   });
-  useStack((started) => (stack = started), { quotas: { scheduleMinIntervalSeconds: 60, maxSchedulesPerWorkflow: 3, maxSchedulesPerUser: 5 } });
+  useStack((started) => (stack = started), {
+    quotas: { scheduleMinIntervalSeconds: 60, maxSchedulesPerWorkflow: 3, maxSchedulesPerUser: 5 },
+  });
   const recorded = <T extends { status: number; body: { id?: string } }>(answer: T): T => {
     if (answer.status === 201 && answer.body.id) made.push(answer.body.id);
     return answer;
@@ -37,12 +46,23 @@ describe('Hostile schemas, schedules and durations', () => {
 
   it('refuses a schema whose smallest instance is gigantic at save, naming the field, wherever the schema comes in, and saves nothing', async () => {
     const user = await stack.api.newUser();
-    expect(await user.post('/workflows', named({ steps: [llmStep({ output_schema: GIGANTIC })] }))).toMatchObject(tooLarge('steps[0].output_schema'));
+    expect(await user.post('/workflows', named({ steps: [llmStep({ output_schema: GIGANTIC })] }))).toMatchObject(
+      tooLarge('steps[0].output_schema'),
+    );
     const waits = { uuid: randomUUID(), type: 'human_input', name: 'ask', prompt: 'Rows?', input_schema: { allOf: [{ $ref: '#' }] } };
     expect(await user.post('/workflows', named({ steps: [waits] }))).toMatchObject(tooLarge('steps[0].input_schema'));
-    expect(await user.post('/tools', { name: `t_${randomUUID().slice(0, 6)}`, description: 'rows', parameters: GIGANTIC, endpoint_url: 'http://127.0.0.1:9/rows' })).toMatchObject(tooLarge('parameters'));
+    expect(
+      await user.post('/tools', {
+        name: `t_${randomUUID().slice(0, 6)}`,
+        description: 'rows',
+        parameters: GIGANTIC,
+        endpoint_url: 'http://127.0.0.1:9/rows',
+      }),
+    ).toMatchObject(tooLarge('parameters'));
     expect((await user.get('/workflows')).body.total).toBe(0);
-    expect((await user.get('/tools')).body.items.filter((tool: { source?: string; name: string }) => tool.name.startsWith('t_'))).toEqual([]);
+    expect((await user.get('/tools')).body.items.filter((tool: { source?: string; name: string }) => tool.name.startsWith('t_'))).toEqual(
+      [],
+    );
 
     const workflow = (await user.post('/workflows', named({ steps: [llmStep()] }))).body;
     const stepUuid = workflow.steps[0].uuid;
@@ -53,16 +73,23 @@ describe('Hostile schemas, schedules and durations', () => {
   it('fails a dry run step whose tool asks for arguments too large to make up, and the worker goes on serving runs', async () => {
     const user = await stack.api.newUser();
     const name = `rows_${randomUUID().slice(0, 6)}`;
-    expect((await user.post('/tools', { name, description: 'rows', parameters: { type: 'object' }, endpoint_url: 'http://127.0.0.1:9/rows' })).status).toBe(201);
+    expect(
+      (await user.post('/tools', { name, description: 'rows', parameters: { type: 'object' }, endpoint_url: 'http://127.0.0.1:9/rows' }))
+        .status,
+    ).toBe(201);
     // As a tool saved before the bound was: its schema reaches the dry-run model unchecked.
-    await stack.api.app.get(DataSource).query('UPDATE tools SET parameters = ? WHERE user_id = ? AND name = ?', [JSON.stringify(GIGANTIC), user.userId, name]);
+    await stack.api.app
+      .get(DataSource)
+      .query('UPDATE tools SET parameters = ? WHERE user_id = ? AND name = ?', [JSON.stringify(GIGANTIC), user.userId, name]);
     const workflow = (await user.post('/workflows', named({ steps: [agentStep({ tools: [name] })] }))).body;
 
     for (let attempt = 0; attempt < 2; attempt++) {
       const started = await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {}, dry_run: true });
       const run = await waitForEnd(user, started.body.uuid);
       expect(run.status).toBe('failed');
-      expect(run.steps[0].error_message).toContain(`A dry run cannot make up arguments for ${name}: the schema's smallest value passes 262144 bytes (EXAMPLE_MAX_BYTES)`);
+      expect(run.steps[0].error_message).toContain(
+        `A dry run cannot make up arguments for ${name}: the schema's smallest value passes 262144 bytes (EXAMPLE_MAX_BYTES)`,
+      );
     }
 
     stack.model.script(reply.text('still here'));
@@ -73,7 +100,8 @@ describe('Hostile schemas, schedules and durations', () => {
   it('holds the floor between fires whatever the syntax: @every, six or seven fields, interval_seconds, and on patch', async () => {
     const user = await stack.api.newUser();
     const workflow = (await user.post('/workflows', named({ steps: [llmStep()] }))).body;
-    const create = async (timing: Record<string, unknown>) => recorded(await user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', start_at: tomorrow(), ...timing }));
+    const create = async (timing: Record<string, unknown>) =>
+      recorded(await user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', start_at: tomorrow(), ...timing }));
     for (const [timing, field] of [
       [{ cron_expression: '@every 1s' }, 'cron_expression'],
       [{ cron_expression: '@every 59s/10s' }, 'cron_expression'],
@@ -82,7 +110,10 @@ describe('Hostile schemas, schedules and durations', () => {
       [{ cron_expression: '0-59/20 * * * * * *' }, 'cron_expression'],
       [{ interval_seconds: 1 }, 'interval_seconds'],
     ] as const) {
-      expect([timing, await create(timing)]).toMatchObject([timing, { status: 422, body: { code: 'VALIDATION_FAILED', details: { field } } }]);
+      expect([timing, await create(timing)]).toMatchObject([
+        timing,
+        { status: 422, body: { code: 'VALIDATION_FAILED', details: { field } } },
+      ]);
     }
 
     // What passes fires no closer than the floor in Temporal's own reckoning.
@@ -95,51 +126,90 @@ describe('Hostile schemas, schedules and durations', () => {
       for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(60_000);
       accepted.push(created.body.id as string);
     }
-    expect(await user.patch(`/schedules/${accepted[0]}`, { cron_expression: '@every 1s' })).toMatchObject({ status: 422, body: { details: { field: 'cron_expression' } } });
+    expect(await user.patch(`/schedules/${accepted[0]}`, { cron_expression: '@every 1s' })).toMatchObject({
+      status: 422,
+      body: { details: { field: 'cron_expression' } },
+    });
     for (const id of accepted) expect((await user.delete(`/schedules/${id}`)).status).toBe(204);
   });
 
   it('caps schedules per workflow and per user, exactly under concurrent creates', async () => {
     const user = await stack.api.newUser();
-    const [first, second] = [(await user.post('/workflows', named({ steps: [llmStep()] }))).body, (await user.post('/workflows', named({ steps: [llmStep()] }))).body];
-    const create = async (workflowUuid: string) => recorded(await user.post(`/workflows/${workflowUuid}/schedules`, { schedule_type: 'recurring', interval_seconds: 3600, start_at: tomorrow() }));
+    const [first, second] = [
+      (await user.post('/workflows', named({ steps: [llmStep()] }))).body,
+      (await user.post('/workflows', named({ steps: [llmStep()] }))).body,
+    ];
+    const create = async (workflowUuid: string) =>
+      recorded(
+        await user.post(`/workflows/${workflowUuid}/schedules`, {
+          schedule_type: 'recurring',
+          interval_seconds: 3600,
+          start_at: tomorrow(),
+        }),
+      );
 
     const racing = await Promise.all(Array.from({ length: 8 }, () => create(first.uuid)));
     expect(racing.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
     for (const refused of racing.filter((answer) => answer.status === 409)) {
-      expect(refused.body).toMatchObject({ code: 'TOO_MANY_SCHEDULES', details: { field: 'workflow_uuid', limit: 3, setting: 'SCHEDULES_MAX_PER_WORKFLOW' } });
+      expect(refused.body).toMatchObject({
+        code: 'TOO_MANY_SCHEDULES',
+        details: { field: 'workflow_uuid', limit: 3, setting: 'SCHEDULES_MAX_PER_WORKFLOW' },
+      });
     }
     expect((await user.get(`/workflows/${first.uuid}/schedules`)).body.total).toBe(3);
 
     expect((await create(second.uuid)).status).toBe(201);
     expect((await create(second.uuid)).status).toBe(201);
-    expect(await create(second.uuid)).toMatchObject({ status: 409, body: { code: 'TOO_MANY_SCHEDULES', details: { limit: 5, setting: 'SCHEDULES_MAX_PER_USER' } } });
+    expect(await create(second.uuid)).toMatchObject({
+      status: 409,
+      body: { code: 'TOO_MANY_SCHEDULES', details: { limit: 5, setting: 'SCHEDULES_MAX_PER_USER' } },
+    });
     // Another user's schedules are not counted.
     const other = await stack.api.newUser();
     const theirs = (await other.post('/workflows', named({ steps: [llmStep()] }))).body;
-    expect(recorded(await other.post(`/workflows/${theirs.uuid}/schedules`, { schedule_type: 'recurring', interval_seconds: 3600, start_at: tomorrow() })).status).toBe(201);
+    expect(
+      recorded(
+        await other.post(`/workflows/${theirs.uuid}/schedules`, {
+          schedule_type: 'recurring',
+          interval_seconds: 3600,
+          start_at: tomorrow(),
+        }),
+      ).status,
+    ).toBe(201);
 
     const [oneOfFirst] = (await user.get(`/workflows/${first.uuid}/schedules`)).body.items;
     expect((await user.delete(`/schedules/${oneOfFirst.id}`)).status).toBe(204);
     expect((await create(second.uuid)).status).toBe(201);
-    for (const [client, workflowUuid] of [[user, first.uuid], [user, second.uuid], [other, theirs.uuid]] as const) expect((await client.delete(`/workflows/${workflowUuid}`)).status).toBe(204);
+    for (const [client, workflowUuid] of [
+      [user, first.uuid],
+      [user, second.uuid],
+      [other, theirs.uuid],
+    ] as const)
+      expect((await client.delete(`/workflows/${workflowUuid}`)).status).toBe(204);
   });
 
   it('refuses retry intervals Temporal cannot read, naming the field, and runs a step that retries after a millisecond', async () => {
     const user = await stack.api.newUser();
     const refused = async (retry_policy: object, field: string) =>
-      expect(await user.post('/workflows', named({ steps: [llmStep({ retry_policy })] }))).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', details: { field: `steps[0].retry_policy.${field}` } } });
+      expect(await user.post('/workflows', named({ steps: [llmStep({ retry_policy })] }))).toMatchObject({
+        status: 422,
+        body: { code: 'VALIDATION_FAILED', details: { field: `steps[0].retry_policy.${field}` } },
+      });
     await refused({ initial_interval_seconds: 1e-7 }, 'initial_interval_seconds');
     await refused({ maximum_interval_seconds: 0.0015 }, 'maximum_interval_seconds');
     await refused({ maximum_interval_seconds: 1e300 }, 'maximum_interval_seconds');
     const workflow = (await user.post('/workflows', named({ steps: [llmStep()] }))).body;
-    expect(await user.post(`/workflows/${workflow.uuid}/steps`, llmStep({ retry_policy: { initial_interval_seconds: 1e-7 } }))).toMatchObject({
+    expect(
+      await user.post(`/workflows/${workflow.uuid}/steps`, llmStep({ retry_policy: { initial_interval_seconds: 1e-7 } })),
+    ).toMatchObject({
       status: 422,
       body: { details: { field: 'retry_policy.initial_interval_seconds' } },
     });
 
     stack.model.script(reply.error(500), reply.text('second attempt'));
-    const run = await stack.runSteps([llmStep({ retry_policy: { max_attempts: 2, initial_interval_seconds: 0.001, maximum_interval_seconds: 0.001 } })]);
+    const run = await stack.runSteps([
+      llmStep({ retry_policy: { max_attempts: 2, initial_interval_seconds: 0.001, maximum_interval_seconds: 0.001 } }),
+    ]);
     expect(run).toMatchObject({ status: 'completed', steps: [{ output: { raw_data: 'second attempt' } }] });
   });
 });

@@ -22,7 +22,8 @@ const HUGE_ANSWER = 200 * 1024 * 1024;
 
 /** `{a: {a: ... {v: 1}}}`, `depth` objects deep. */
 const chain = (depth: number): unknown => Array.from({ length: depth - 1 }).reduce<unknown>((inner) => ({ a: inner }), { v: 1 });
-const nested = (depth: number): unknown => (depth === 0 ? { type: 'string', minLength: 1000 } : { type: 'array', minItems: 1000, items: nested(depth - 1) });
+const nested = (depth: number): unknown =>
+  depth === 0 ? { type: 'string', minLength: 1000 } : { type: 'array', minItems: 1000, items: nested(depth - 1) };
 const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
 
 interface Refusal {
@@ -38,7 +39,9 @@ describe('A hostile tenant', () => {
   beforeAll(async () => (hostile = await HostileServer.start()));
   afterAll(() => hostile?.close());
   // The product's floors and per-address limits, which the other specs raise out of their way.
-  useStack((started) => (stack = started), { quotas: { scheduleMinIntervalSeconds: 60, addressRequestsPerMinute: 60, addressRequestBurst: 100 } });
+  useStack((started) => (stack = started), {
+    quotas: { scheduleMinIntervalSeconds: 60, addressRequestsPerMinute: 60, addressRequestBurst: 100 },
+  });
   beforeAll(async () => (tenantB = await stack.api.newUser()));
 
   /** GET /health/live, again and again until `done`: each answer's status and time. */
@@ -65,58 +68,110 @@ describe('A hostile tenant', () => {
   async function attack(b: ApiClient): Promise<{ refusals: Refusal[]; toolRun: string }> {
     const name = () => `wf-${randomUUID().slice(0, 8)}`;
     const refusals: Refusal[] = [];
-    const refused = async (what: string, answer: Promise<Reply>, expected: Refusal['expected']) => refusals.push({ what, answer: await answer, expected });
+    const refused = async (what: string, answer: Promise<Reply>, expected: Refusal['expected']) =>
+      refusals.push({ what, answer: await answer, expected });
 
-    await refused('a filter rule that fans out', b.post('/workflows', { name: name(), steps: [llmStep()], trigger: { type: 'webhook', filter_rules: { path: '$..a..a..a..a..a', operator: 'exists' } } }), {
-      status: 422,
-      code: 'VALIDATION_FAILED',
-      field: 'trigger.filter_rules.path',
+    await refused(
+      'a filter rule that fans out',
+      b.post('/workflows', {
+        name: name(),
+        steps: [llmStep()],
+        trigger: { type: 'webhook', filter_rules: { path: '$..a..a..a..a..a', operator: 'exists' } },
+      }),
+      {
+        status: 422,
+        code: 'VALIDATION_FAILED',
+        field: 'trigger.filter_rules.path',
+      },
+    );
+
+    const hook = await b.post('/workflows', {
+      name: name(),
+      steps: [llmStep()],
+      trigger: { type: 'webhook', filter_rules: { path: '$..a[*][*][?(@.v > 0)]', operator: 'exists' } },
     });
-
-    const hook = await b.post('/workflows', { name: name(), steps: [llmStep()], trigger: { type: 'webhook', filter_rules: { path: '$..a[*][*][?(@.v > 0)]', operator: 'exists' } } });
     expect(hook.status).toBe(201);
     const { secret } = (await b.post(`/triggers/${hook.body.trigger.uuid}/rotate-secret`)).body;
     const body = JSON.stringify({ deep: chain(30), a: [Array.from({ length: 400_000 }, () => 0)] });
-    await refused('the largest path over the widest, deepest body', stack.api.anonymous().call('POST', `/hooks/${hook.body.trigger.uuid}`, body, { 'x-stepwise-secret': secret }), {
-      status: 422,
-      code: 'EXPRESSION_BUDGET_EXCEEDED',
-      field: 'filter_rules.path',
-    });
+    await refused(
+      'the largest path over the widest, deepest body',
+      stack.api.anonymous().call('POST', `/hooks/${hook.body.trigger.uuid}`, body, { 'x-stepwise-secret': secret }),
+      {
+        status: 422,
+        code: 'EXPRESSION_BUDGET_EXCEEDED',
+        field: 'filter_rules.path',
+      },
+    );
 
-    await refused('a schema whose smallest instance is gigantic', b.post('/workflows', { name: name(), steps: [llmStep({ output_schema: nested(3) })] }), {
-      status: 422,
-      code: 'SCHEMA_TOO_LARGE',
-      field: 'steps[0].output_schema',
-    });
-    await refused('a retry interval Temporal cannot read', b.post('/workflows', { name: name(), steps: [llmStep({ retry_policy: { initial_interval_seconds: 1e-7 } })] }), {
-      status: 422,
-      code: 'VALIDATION_FAILED',
-      field: 'steps[0].retry_policy.initial_interval_seconds',
-    });
-    await refused('a schedule every second', b.post(`/workflows/${hook.body.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '@every 1s' }), {
-      status: 422,
-      code: 'VALIDATION_FAILED',
-      field: 'cron_expression',
-    });
+    await refused(
+      'a schema whose smallest instance is gigantic',
+      b.post('/workflows', { name: name(), steps: [llmStep({ output_schema: nested(3) })] }),
+      {
+        status: 422,
+        code: 'SCHEMA_TOO_LARGE',
+        field: 'steps[0].output_schema',
+      },
+    );
+    await refused(
+      'a retry interval Temporal cannot read',
+      b.post('/workflows', { name: name(), steps: [llmStep({ retry_policy: { initial_interval_seconds: 1e-7 } })] }),
+      {
+        status: 422,
+        code: 'VALIDATION_FAILED',
+        field: 'steps[0].retry_policy.initial_interval_seconds',
+      },
+    );
+    await refused(
+      'a schedule every second',
+      b.post(`/workflows/${hook.body.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '@every 1s' }),
+      {
+        status: 422,
+        code: 'VALIDATION_FAILED',
+        field: 'cron_expression',
+      },
+    );
 
     const aWorkflow = await stack.createWorkflow([llmStep()], { trigger: { type: 'webhook', filter_rules: {} } });
     expect((await stack.user.delete(`/workflows/${aWorkflow.uuid}`)).status).toBe(204);
     const takeover = { name: name(), steps: [llmStep()], trigger: { uuid: aWorkflow.trigger!.uuid, type: 'webhook', filter_rules: {} } };
-    await refused("another tenant's deleted trigger uuid", b.post('/workflows', takeover), { status: 409, code: 'UUID_TAKEN', field: 'trigger.uuid' });
-
-    const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('1').toString('base64') };
-    await refused('a codec request of too many payloads', b.post('/temporal-codec/decode', { payloads: Array.from({ length: 1001 }, () => payload) }), {
-      status: 413,
-      code: 'PAYLOAD_TOO_LARGE',
-      field: 'payloads',
+    await refused("another tenant's deleted trigger uuid", b.post('/workflows', takeover), {
+      status: 409,
+      code: 'UUID_TAKEN',
+      field: 'trigger.uuid',
     });
 
-    const guesses = await Promise.all(Array.from({ length: 300 }, (_, i) => new ApiClient(stack.api.baseUrl, `sk_guess_${i}`, 'guesser').get('/workflows')));
-    refusals.push({ what: 'a storm of bad keys (the last guess)', answer: guesses[guesses.length - 1], expected: { status: 429, code: 'RATE_LIMITED' } });
+    const payload = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('1').toString('base64') };
+    await refused(
+      'a codec request of too many payloads',
+      b.post('/temporal-codec/decode', { payloads: Array.from({ length: 1001 }, () => payload) }),
+      {
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        field: 'payloads',
+      },
+    );
+
+    const guesses = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => new ApiClient(stack.api.baseUrl, `sk_guess_${i}`, 'guesser').get('/workflows')),
+    );
+    refusals.push({
+      what: 'a storm of bad keys (the last guess)',
+      answer: guesses[guesses.length - 1],
+      expected: { status: 429, code: 'RATE_LIMITED' },
+    });
 
     // A tool whose answer streams 200 MB: the worker reads a capped stream, the call fails for good, the run goes on.
     const tool = `hostile_${randomUUID().slice(0, 8)}`;
-    expect((await b.post('/tools', { name: tool, description: 'dumps', parameters: { type: 'object' }, endpoint_url: hostile.url(`/huge?json=1&bytes=${HUGE_ANSWER}`) })).status).toBe(201);
+    expect(
+      (
+        await b.post('/tools', {
+          name: tool,
+          description: 'dumps',
+          parameters: { type: 'object' },
+          endpoint_url: hostile.url(`/huge?json=1&bytes=${HUGE_ANSWER}`),
+        })
+      ).status,
+    ).toBe(201);
     const agent = await b.post('/workflows', { name: name(), steps: [agentStep({ system_prompt: 'tenant B dumps', tools: [tool] })] });
     const started = await b.post(`/workflows/${agent.body.uuid}/runs`, { trigger_output: { text: 'dump' } });
     return { refusals, toolRun: started.body.uuid };
@@ -126,7 +181,9 @@ describe('A hostile tenant', () => {
     stack.model.respondWith((request) => {
       if (systemPromptOf(request).includes('tenant A')) return reply.text('A is done');
       if (request.body.messages.some((message) => message.role === 'tool')) return reply.text('the answer was too large');
-      return reply.toolCalls([{ name: request.body.tools!.find((tool) => tool.function.name.startsWith('hostile_'))!.function.name, arguments: {} }]);
+      return reply.toolCalls([
+        { name: request.body.tools!.find((tool) => tool.function.name.startsWith('hostile_'))!.function.name, arguments: {} },
+      ]);
     });
     let attacking = true;
     const liveness = probeLiveness(() => !attacking);
@@ -137,15 +194,24 @@ describe('A hostile tenant', () => {
     const [probes, aStatuses] = await Promise.all([liveness, tenantA]);
 
     for (const { what, answer, expected } of refusals) {
-      expect([what, answer.status, answer.body.code, ...(expected.field ? [answer.body.details?.field] : [])]).toEqual([what, expected.status, expected.code, ...(expected.field ? [expected.field] : [])]);
+      expect([what, answer.status, answer.body.code, ...(expected.field ? [answer.body.details?.field] : [])]).toEqual([
+        what,
+        expected.status,
+        expected.code,
+        ...(expected.field ? [expected.field] : []),
+      ]);
     }
     expect(bRun.status).toBe('completed');
-    expect(bRun.steps[0].tool_calls.map((call: { error_message: string }) => call.error_message)).toEqual([expect.stringContaining('TOO_LARGE')]);
+    expect(bRun.steps[0].tool_calls.map((call: { error_message: string }) => call.error_message)).toEqual([
+      expect.stringContaining('TOO_LARGE'),
+    ]);
     expect(aStatuses.length).toBeGreaterThanOrEqual(3);
     expect(new Set(aStatuses)).toEqual(new Set(['completed']));
     const times = probes.map((probe) => probe.ms).sort((x, y) => x - y);
     const p90 = times[Math.floor(times.length * 0.9)];
-    console.log(`tenant A: ${aStatuses.length} runs completed; /health/live: ${probes.length} probes, median ${times[times.length >> 1].toFixed(1)} ms, p90 ${p90.toFixed(1)} ms, slowest ${times[times.length - 1].toFixed(1)} ms`);
+    console.log(
+      `tenant A: ${aStatuses.length} runs completed; /health/live: ${probes.length} probes, median ${times[times.length >> 1].toFixed(1)} ms, p90 ${p90.toFixed(1)} ms, slowest ${times[times.length - 1].toFixed(1)} ms`,
+    );
     expect(probes.every((probe) => probe.status === 200)).toBe(true);
     expect(p90).toBeLessThan(LIVENESS_MS);
     expect(times[times.length - 1]).toBeLessThan(NEVER_BLOCKED_MS);

@@ -16,7 +16,12 @@ const humanStep = (overrides: Record<string, unknown> = {}) => ({
 });
 
 type Step = { uuid: string; name: string };
-const always = (source: Step, target: Step | null) => ({ source_step_uuid: source.uuid, target_step_uuid: target?.uuid ?? null, condition_type: 'ALWAYS', condition_value: null });
+const always = (source: Step, target: Step | null) => ({
+  source_step_uuid: source.uuid,
+  target_step_uuid: target?.uuid ?? null,
+  condition_type: 'ALWAYS',
+  condition_value: null,
+});
 
 describe('Human input', () => {
   let stack: Stack;
@@ -44,7 +49,10 @@ describe('Human input', () => {
     expect(listed.body.items.map((item: RunBody) => item.uuid)).toContain(run.uuid);
 
     const bad = await answer(run, approve, { approved: 'yes' });
-    expect(bad).toMatchObject({ status: 422, body: { code: 'INVALID_HUMAN_INPUT', details: { field: 'input', errors: ['approved must be boolean'] } } });
+    expect(bad).toMatchObject({
+      status: 422,
+      body: { code: 'INVALID_HUMAN_INPUT', details: { field: 'input', errors: ['approved must be boolean'] } },
+    });
     expect(await answer(run, summarise, { approved: true })).toMatchObject({ status: 409, body: { code: 'STEP_NOT_AWAITING_INPUT' } });
     expect((await stack.user.get(`/runs/${run.uuid}`)).body.status).toBe('awaiting_input');
 
@@ -60,7 +68,10 @@ describe('Human input', () => {
   it("refuses, in the workflow's update validator, an answer for a human step that does not wait yet", async () => {
     const [first, second] = [humanStep({ input_schema: null }), humanStep({ input_schema: null })];
     const run = await startWaiting([first, second]);
-    expect(await answer(run, second, 'too early')).toMatchObject({ status: 409, body: { code: 'STEP_NOT_AWAITING_INPUT', message: expect.stringContaining('not waiting') } });
+    expect(await answer(run, second, 'too early')).toMatchObject({
+      status: 409,
+      body: { code: 'STEP_NOT_AWAITING_INPUT', message: expect.stringContaining('not waiting') },
+    });
     expect(await answer(run, first, 'one')).toMatchObject({ status: 200 });
     const next = await stack.waitForRun(run.uuid, (candidate) => candidate.steps[1].status === 'awaiting_input');
     expect(await answer(next, second, 'two')).toMatchObject({ status: 200 });
@@ -71,12 +82,19 @@ describe('Human input', () => {
   it('takes the default when timeout_seconds pass without an answer', async () => {
     const approve = humanStep({ timeout_seconds: 1, default: { approved: false, note: 'nobody answered' } });
     const done = await stack.runSteps([approve], {});
-    expect(done).toMatchObject({ status: 'completed', steps: [{ status: 'completed', output: { raw_data: { approved: false, note: 'nobody answered' } } }] });
+    expect(done).toMatchObject({
+      status: 'completed',
+      steps: [{ status: 'completed', output: { raw_data: { approved: false, note: 'nobody answered' } } }],
+    });
   });
 
   it('fails the step, naming the timeout, when no answer comes and there is no default', async () => {
     const done = await stack.runSteps([humanStep({ timeout_seconds: 1 })], {});
-    expect(done).toMatchObject({ status: 'failed', error_message: expect.stringContaining('No answer within 1 s'), steps: [{ status: 'failed' }] });
+    expect(done).toMatchObject({
+      status: 'failed',
+      error_message: expect.stringContaining('No answer within 1 s'),
+      steps: [{ status: 'failed' }],
+    });
   });
 
   it('cancels a run while it waits', async () => {
@@ -100,25 +118,41 @@ describe('Human input', () => {
     const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
     const handoff = humanStep({ name: 'handoff', prompt: 'The run is stuck: what now?', input_schema: null });
     stack.model.respondWith(() => reply.text(`again ${stack.model.requests.length}`)); // a new output each time: the cycle makes progress
-    const graph = { entry_node: ping.uuid, max_steps: 3, human_handoff_step_uuid: handoff.uuid, edges: [always(ping, pong), always(pong, ping)] };
+    const graph = {
+      entry_node: ping.uuid,
+      max_steps: 3,
+      human_handoff_step_uuid: handoff.uuid,
+      edges: [always(ping, pong), always(pong, ping)],
+    };
 
     const run = await startWaiting([ping, pong, handoff], { graph });
     expect(stack.model.requests).toHaveLength(3);
     const handoffRow = run.steps.find((step: RunBody) => step.name === 'handoff');
-    expect(handoffRow!.iterations[0]).toMatchObject({ status: 'awaiting_input', input_data: { prompt: expect.stringContaining('Guard max_steps reached'), reason: expect.stringContaining('max_steps') } });
+    expect(handoffRow!.iterations[0]).toMatchObject({
+      status: 'awaiting_input',
+      input_data: { prompt: expect.stringContaining('Guard max_steps reached'), reason: expect.stringContaining('max_steps') },
+    });
     expect(handoffRow!.iterations[0].input_data.prompt).toMatch(/^The run is stuck: what now\?/);
 
     expect(await answer(run, handoff, 'stop here')).toMatchObject({ status: 200 });
     const done = await stack.waitForRun(run.uuid);
     expect(done.status).toBe('completed');
-    expect(done.steps.find((step: RunBody) => step.name === 'handoff')).toMatchObject({ status: 'completed', output: { raw_data: 'stop here' } });
+    expect(done.steps.find((step: RunBody) => step.name === 'handoff')).toMatchObject({
+      status: 'completed',
+      output: { raw_data: 'stop here' },
+    });
   });
 
   it('hands a cycle that repeats without new input to the hand-off step, with the guard as the reason', async () => {
     const [ping, pong] = [llmStep({ name: 'ping' }), llmStep({ name: 'pong' })];
     const handoff = humanStep({ name: 'handoff', prompt: 'Stuck?', input_schema: null });
     stack.model.respondWith(() => reply.text('the same answer'));
-    const graph = { entry_node: ping.uuid, max_steps: 4, human_handoff_step_uuid: handoff.uuid, edges: [always(ping, pong), always(pong, ping)] };
+    const graph = {
+      entry_node: ping.uuid,
+      max_steps: 4,
+      human_handoff_step_uuid: handoff.uuid,
+      edges: [always(ping, pong), always(pong, ping)],
+    };
 
     const run = await startWaiting([ping, pong, handoff], { graph });
     expect(stack.model.requests).toHaveLength(3);

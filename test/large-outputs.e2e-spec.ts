@@ -55,7 +55,10 @@ describe('Large outputs', () => {
     const data = { count: rows.length, rows };
     expect(JSON.stringify(data).length).toBeGreaterThan(5 * MiB);
     const first = llmStep({ name: 'extract', system_prompt: 'Extract every row', output_schema: { type: 'object' } });
-    const second = llmStep({ name: 'count', system_prompt: `Rows: <<step_output.${first.uuid}>> (count <<step_output.${first.uuid}.count>>)` });
+    const second = llmStep({
+      name: 'count',
+      system_prompt: `Rows: <<step_output.${first.uuid}>> (count <<step_output.${first.uuid}.count>>)`,
+    });
     stack.model.script(reply.json(data), reply.text('counted'));
 
     const done = await run([first, second]);
@@ -73,14 +76,25 @@ describe('Large outputs', () => {
     const extract = llmStep({ name: 'extract', system_prompt: 'Extract every row', output_schema: { type: 'object' } });
     const [many, few] = [llmStep({ name: 'many', system_prompt: `Rows: <<step_output.${extract.uuid}>>` }), llmStep({ name: 'few' })];
     const count = (operator: string) => ({ conditions: { all: [{ path: '$.count', operator, value: 1000 }] } });
-    const graph = { entry_node: extract.uuid, edges: [graphEdge(extract, many, null, count('greater_than')), graphEdge(extract, few, null, count('less_than')), graphEdge(many, null)] };
+    const graph = {
+      entry_node: extract.uuid,
+      edges: [
+        graphEdge(extract, many, null, count('greater_than')),
+        graphEdge(extract, few, null, count('less_than')),
+        graphEdge(many, null),
+      ],
+    };
     stack.model.script(reply.json(data), reply.text('many rows'));
 
     const done = await stack.runSteps([extract, many, few], { text: 'go' }, { fields: { graph } });
 
     expect(done.status).toBe('completed');
     expect(stack.model.requests[1].body.messages[0].content === `Rows: ${JSON.stringify(data, null, 2)}`).toBe(true);
-    expect(done.steps.map((step: { name: string; status: string }) => [step.name, step.status])).toEqual([['extract', 'completed'], ['many', 'completed'], ['few', 'skipped']]);
+    expect(done.steps.map((step: { name: string; status: string }) => [step.name, step.status])).toEqual([
+      ['extract', 'completed'],
+      ['many', 'completed'],
+      ['few', 'skipped'],
+    ]);
     // The step's row references its execution's output: one copy of the 5 MiB in MySQL.
     expect(done.steps[0].output!.uuid).toBe(done.steps[0].iterations[0].output.uuid);
     console.log(`5 MiB JSON graph run: ${done.duration_ms} ms, ${await expectSmallHistory(done.temporal.workflow_id)}`);

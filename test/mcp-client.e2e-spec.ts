@@ -35,7 +35,12 @@ describe('MCP servers as tool sources', () => {
   });
 
   const register = async (body: Record<string, unknown>, user = stack.user): Promise<RunBody> => {
-    const created = await user.post('/mcp-servers', { name: `kit_${randomUUID().slice(0, 6)}`, transport: 'streamable_http', url: kit.url, ...body });
+    const created = await user.post('/mcp-servers', {
+      name: `kit_${randomUUID().slice(0, 6)}`,
+      transport: 'streamable_http',
+      url: kit.url,
+      ...body,
+    });
     expect(created.status).toBe(201);
     return created.body;
   };
@@ -74,7 +79,11 @@ describe('MCP servers as tool sources', () => {
     const stdio = await stack.user.post('/mcp-servers', { name: 'local', transport: 'stdio', command: process.execPath });
     expect(stdio.status).toBe(422);
     expect(stdio.body).toMatchObject({ code: 'MCP_STDIO_DISABLED', details: { field: 'transport' } });
-    const metadata = await stack.user.post('/mcp-servers', { name: 'meta', transport: 'streamable_http', url: 'http://169.254.169.254/mcp' });
+    const metadata = await stack.user.post('/mcp-servers', {
+      name: 'meta',
+      transport: 'streamable_http',
+      url: 'http://169.254.169.254/mcp',
+    });
     expect(metadata.status).toBe(422);
     expect(metadata.body).toMatchObject({ code: 'EGRESS_DENIED', details: { field: 'url' } });
     const noUrl = await stack.user.post('/mcp-servers', { name: 'nourl', transport: 'streamable_http' });
@@ -87,7 +96,7 @@ describe('MCP servers as tool sources', () => {
     expect((await stack.user.get('/mcp-servers')).body.items.filter((item: RunBody) => item.name === server.name)).toHaveLength(1);
   });
 
-  it('lists a server\'s tools live, and names an unreachable server in a coded error', async () => {
+  it("lists a server's tools live, and names an unreachable server in a coded error", async () => {
     const server = await register({});
     const tools = (await stack.user.get(`/mcp-servers/${server.uuid}/tools`)).body.items;
     expect(tools.map((tool: RunBody) => tool.tool).sort()).toEqual(['add', 'big', 'echo', 'fail', 'lookup', 'slow']);
@@ -98,11 +107,19 @@ describe('MCP servers as tool sources', () => {
       tool: 'lookup',
       model_name: `${server.name}__lookup`,
       description: 'Look a widget up by id',
-      input_schema: expect.objectContaining({ type: 'object', properties: { id: { type: 'string', description: 'The widget id' } }, required: ['id'] }),
+      input_schema: expect.objectContaining({
+        type: 'object',
+        properties: { id: { type: 'string', description: 'The widget id' } },
+        required: ['id'],
+      }),
       annotations: { readOnlyHint: true },
     });
 
-    const down = await register({ name: `down_${randomUUID().slice(0, 6)}`, url: `http://127.0.0.1:${await closedPort()}/mcp`, timeout_ms: 2000 });
+    const down = await register({
+      name: `down_${randomUUID().slice(0, 6)}`,
+      url: `http://127.0.0.1:${await closedPort()}/mcp`,
+      timeout_ms: 2000,
+    });
     const failed = await stack.user.get(`/mcp-servers/${down.uuid}/tools`);
     expect(failed.status).toBe(502);
     expect(failed.body).toMatchObject({ code: 'MCP_SERVER_UNAVAILABLE', details: { server: down.name } });
@@ -115,7 +132,10 @@ describe('MCP servers as tool sources', () => {
   });
 
   it('refuses at save a step naming an MCP server the user does not have', async () => {
-    const refused = await stack.user.post('/workflows', { name: 'wf-unknown-mcp', steps: [agentStep({ tools: ['http_request', 'nowhere.lookup'] })] });
+    const refused = await stack.user.post('/workflows', {
+      name: 'wf-unknown-mcp',
+      steps: [agentStep({ tools: ['http_request', 'nowhere.lookup'] })],
+    });
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'UNKNOWN_MCP_SERVER', details: { field: 'steps[0].tools[1]', server: 'nowhere' } });
   });
@@ -125,7 +145,10 @@ describe('MCP servers as tool sources', () => {
     const sessionsBefore = kit.sessionsOpened;
     const lookup = `${server.name}__lookup`;
     stack.model.script(
-      reply.toolCalls([{ name: lookup, arguments: { id: '7' } }, { name: `${server.name}__add`, arguments: { a: 2, b: 3 } }]),
+      reply.toolCalls([
+        { name: lookup, arguments: { id: '7' } },
+        { name: `${server.name}__add`, arguments: { a: 2, b: 3 } },
+      ]),
       reply.toolCalls([{ name: `${server.name}__fail`, arguments: {} }]),
       reply.text('Widget 7, 5, and out of stock'),
     );
@@ -133,16 +156,43 @@ describe('MCP servers as tool sources', () => {
     expect(run.status).toBe('completed');
 
     const [first, second, third] = stack.model.requests;
-    expect(offered(first).map((tool) => tool.name).sort()).toEqual(['get_output', `${server.name}__add`, `${server.name}__fail`, lookup]);
-    expect(offered(first).find((tool) => tool.name === lookup)).toMatchObject({ description: 'Look a widget up by id', parameters: { properties: { id: { type: 'string' } }, required: ['id'] } });
+    expect(
+      offered(first)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(['get_output', `${server.name}__add`, `${server.name}__fail`, lookup]);
+    expect(offered(first).find((tool) => tool.name === lookup)).toMatchObject({
+      description: 'Look a widget up by id',
+      parameters: { properties: { id: { type: 'string' } }, required: ['id'] },
+    });
     expect(toolMessages(second).map((message) => JSON.parse(message.content!))).toEqual([{ id: '7', title: 'Widget 7' }, '5']);
     expect(JSON.parse(toolMessages(third)[2].content!)).toEqual({ error: expect.stringContaining('widget 42 is out of stock') });
 
     const calls = run.steps[0].tool_calls;
     expect(calls).toEqual([
-      expect.objectContaining({ tool_name: `${server.name}.lookup`, mcp_server: server.name, status: 'completed', input: { id: '7' }, output: { id: '7', title: 'Widget 7' }, error_message: null, duration_ms: expect.any(Number) }),
-      expect.objectContaining({ tool_name: `${server.name}.add`, mcp_server: server.name, status: 'completed', input: { a: 2, b: 3 }, output: '5' }),
-      expect.objectContaining({ tool_name: `${server.name}.fail`, mcp_server: server.name, status: 'failed', output: null, error_message: expect.stringContaining('out of stock') }),
+      expect.objectContaining({
+        tool_name: `${server.name}.lookup`,
+        mcp_server: server.name,
+        status: 'completed',
+        input: { id: '7' },
+        output: { id: '7', title: 'Widget 7' },
+        error_message: null,
+        duration_ms: expect.any(Number),
+      }),
+      expect.objectContaining({
+        tool_name: `${server.name}.add`,
+        mcp_server: server.name,
+        status: 'completed',
+        input: { a: 2, b: 3 },
+        output: '5',
+      }),
+      expect.objectContaining({
+        tool_name: `${server.name}.fail`,
+        mcp_server: server.name,
+        status: 'failed',
+        output: null,
+        error_message: expect.stringContaining('out of stock'),
+      }),
     ]);
     expect(kit.calls.filter((call) => call.tool === 'lookup' && call.args.id === '7')).toHaveLength(1);
     // One session for the save's discovery (the API's pool), one for the agent's listing and its three calls (the worker's).
@@ -164,7 +214,9 @@ describe('MCP servers as tool sources', () => {
   it('records a changed tool schema as drift on the next run', async () => {
     const server = await register({});
     const workflow = await stack.createWorkflow([agentStep({ tools: [`${server.name}.lookup`] })]);
-    expect(workflow.tool_manifest).toEqual([expect.objectContaining({ name: `${server.name}.lookup`, description: 'Look a widget up by id' })]);
+    expect(workflow.tool_manifest).toEqual([
+      expect.objectContaining({ name: `${server.name}.lookup`, description: 'Look a widget up by id' }),
+    ]);
     kit.changeLookupSchema();
     stack.model.script(reply.text('done'));
     const started = await stack.startRun(workflow.uuid);
@@ -177,7 +229,13 @@ describe('MCP servers as tool sources', () => {
     expect(created.status).toBe(201);
     const tools = (await stack.user.get(`/mcp-servers/${created.body.uuid}/tools`)).body.items.map((tool: RunBody) => tool.tool);
     expect(tools).toEqual(expect.arrayContaining(['echo', 'get-sum']));
-    stack.model.script(reply.toolCalls([{ name: 'everything__echo', arguments: { message: 'hi there' } }, { name: 'everything__get-sum', arguments: { a: 20, b: 22 } }]), reply.text('ok'));
+    stack.model.script(
+      reply.toolCalls([
+        { name: 'everything__echo', arguments: { message: 'hi there' } },
+        { name: 'everything__get-sum', arguments: { a: 20, b: 22 } },
+      ]),
+      reply.text('ok'),
+    );
     const run = await stack.runSteps([agentStep({ tools: ['everything.echo', 'everything.get-sum'] })]);
     expect(run.status).toBe('completed');
     const answers = toolMessages(stack.model.requests[1]).map((message) => JSON.parse(message.content!));

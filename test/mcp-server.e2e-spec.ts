@@ -35,7 +35,8 @@ describe('MCP server', () => {
   beforeAll(async () => (mcp = await McpTestClient.connect(stack.user)));
   afterAll(() => mcp?.close());
 
-  const createWorkflow = async (steps: Record<string, unknown>[]) => mcp.ok('create_workflow', { name: `mcp-${randomUUID().slice(0, 8)}`, steps });
+  const createWorkflow = async (steps: Record<string, unknown>[]) =>
+    mcp.ok('create_workflow', { name: `mcp-${randomUUID().slice(0, 8)}`, steps });
   const runToEnd = async (workflowUuid: string, trigger_output: unknown = { text: 'hello' }) => {
     const started = await mcp.ok('run_workflow', { workflow_uuid: workflowUuid, trigger_output });
     return mcp.waitForRun(started.run.uuid, finished);
@@ -60,7 +61,11 @@ describe('MCP server', () => {
     expect(workflow).toMatchObject({ name: expect.stringMatching(/^mcp-/), steps: [{ name: 'summarise', type: 'custom_llm' }] });
 
     const done = await runToEnd(workflow.uuid, { text: 'a long text' });
-    expect(done).toMatchObject({ workflow_uuid: workflow.uuid, status: 'completed', steps: [{ name: 'summarise', status: 'completed', output: { raw_data: 'a short summary' } }] });
+    expect(done).toMatchObject({
+      workflow_uuid: workflow.uuid,
+      status: 'completed',
+      steps: [{ name: 'summarise', status: 'completed', output: { raw_data: 'a short summary' } }],
+    });
     expect(stack.model.requests[0].body.messages[0].content).toContain('a long text');
     expect((await mcp.ok('get_workflow', { workflow_uuid: workflow.uuid })).steps[0].system_prompt).toBe('Summarise <<trigger_output>>');
     expect((await mcp.ok('list_workflows')).items.map((item: Structured) => item.uuid)).toContain(workflow.uuid);
@@ -78,7 +83,10 @@ describe('MCP server', () => {
 
     const resumed = await mcp.ok('resume_run', { run_uuid: failed.uuid });
     expect(resumed).toMatchObject({ created: true, run: { parent_run_uuid: failed.uuid } });
-    expect(await mcp.waitForRun(resumed.run.uuid, finished)).toMatchObject({ status: 'completed', steps: [{ output: { raw_data: 'second try' } }] });
+    expect(await mcp.waitForRun(resumed.run.uuid, finished)).toMatchObject({
+      status: 'completed',
+      steps: [{ output: { raw_data: 'second try' } }],
+    });
   });
 
   it('cancels a run that waits for a person', async () => {
@@ -87,7 +95,11 @@ describe('MCP server', () => {
     expect((await mcp.ok('run_workflow', { workflow_uuid: workflow.uuid, idempotency_key: 'mcp-cancel' })).run.uuid).toBe(started.run.uuid);
     await mcp.waitForRun(started.run.uuid, (run) => run.status === 'awaiting_input');
 
-    expect(await mcp.ok('cancel_workflow', { run_uuid: started.run.uuid })).toEqual({ uuid: started.run.uuid, status: 'awaiting_input', cancel_requested: true });
+    expect(await mcp.ok('cancel_workflow', { run_uuid: started.run.uuid })).toEqual({
+      uuid: started.run.uuid,
+      status: 'awaiting_input',
+      cancel_requested: true,
+    });
     expect(await mcp.waitForRun(started.run.uuid, finished)).toMatchObject({ status: 'cancelled' });
     const again = await mcp.call('cancel_workflow', { run_uuid: started.run.uuid });
     expect(again).toMatchObject({ isError: true, structured: { code: 'RUN_NOT_ACTIVE', details: { status: 'cancelled' } } });
@@ -95,7 +107,13 @@ describe('MCP server', () => {
 
   it('describes step types: every field with its type, enum values, default and an example', async () => {
     const { step_types } = await mcp.ok('list_step_types');
-    expect(step_types.map((type: Structured) => type.type)).toEqual(['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input']);
+    expect(step_types.map((type: Structured) => type.type)).toEqual([
+      'custom_llm',
+      'custom_agent',
+      'stop_checker',
+      'tool_executor',
+      'human_input',
+    ]);
     expect(step_types[0]).toMatchObject({ name: 'LLM call', required_fields: ['type', 'name', 'model', 'system_prompt'] });
 
     const llm = await mcp.ok('get_step_type', { type: 'custom_llm' });
@@ -104,44 +122,81 @@ describe('MCP server', () => {
     expect(fields.loop.description).toContain('for_each');
     expect(llm.example).toMatchObject({ type: 'custom_llm', name: expect.any(String), model: expect.any(String) });
     // The example is a step create_workflow accepts as it is.
-    expect(await mcp.call('create_workflow', { name: `mcp-${randomUUID().slice(0, 8)}`, steps: [llm.example] })).toMatchObject({ isError: false });
+    expect(await mcp.call('create_workflow', { name: `mcp-${randomUUID().slice(0, 8)}`, steps: [llm.example] })).toMatchObject({
+      isError: false,
+    });
 
-    expect(await mcp.call('get_step_type', { type: 'TRIGGER' })).toMatchObject({ isError: true, structured: { code: 'VALIDATION_FAILED', field: 'type' } });
+    expect(await mcp.call('get_step_type', { type: 'TRIGGER' })).toMatchObject({
+      isError: true,
+      structured: { code: 'VALIDATION_FAILED', field: 'type' },
+    });
   });
 
   it('lists built-in and registered tools', async () => {
-    const registered = await stack.user.post('/tools', { name: `lookup_${randomUUID().slice(0, 8)}`, description: 'Look up', parameters: { type: 'object' }, endpoint_url: 'http://127.0.0.1:9/x' });
+    const registered = await stack.user.post('/tools', {
+      name: `lookup_${randomUUID().slice(0, 8)}`,
+      description: 'Look up',
+      parameters: { type: 'object' },
+      endpoint_url: 'http://127.0.0.1:9/x',
+    });
     expect(registered.status).toBe(201);
     const { tools } = await mcp.ok('list_tools');
-    expect(tools).toEqual(expect.arrayContaining([
-      expect.objectContaining({ name: 'http_request', source: 'builtin' }),
-      { name: registered.body.name, description: 'Look up', parameters: { type: 'object' }, source: 'registered' },
-    ]));
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'http_request', source: 'builtin' }),
+        { name: registered.body.name, description: 'Look up', parameters: { type: 'object' }, source: 'registered' },
+      ]),
+    );
   });
 
   it('schedules a workflow', async () => {
     const workflow = await createWorkflow([llmStep()]);
-    const schedule = await mcp.ok('schedule_workflow', { workflow_uuid: workflow.uuid, schedule_type: 'recurring', cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris' });
-    expect(schedule).toMatchObject({ id: expect.stringMatching(/^sched-/), schedule_type: 'recurring', workflow_uuid: workflow.uuid, next_action_times: expect.any(Array) });
+    const schedule = await mcp.ok('schedule_workflow', {
+      workflow_uuid: workflow.uuid,
+      schedule_type: 'recurring',
+      cron_expression: '0 9 * * MON-FRI',
+      timezone: 'Europe/Paris',
+    });
+    expect(schedule).toMatchObject({
+      id: expect.stringMatching(/^sched-/),
+      schedule_type: 'recurring',
+      workflow_uuid: workflow.uuid,
+      next_action_times: expect.any(Array),
+    });
     expect((await stack.user.delete(`/schedules/${schedule.id}`)).status).toBe(204);
   });
 
   it('refuses a bad call with the coded error the REST API gives, as a tool error', async () => {
-    const refused = await mcp.call('create_workflow', { name: 'bad', steps: [{ type: 'custom_llm', name: 'x', model: 'm', system_prompt: 'Read <<step_output.6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f>>' }] });
+    const refused = await mcp.call('create_workflow', {
+      name: 'bad',
+      steps: [{ type: 'custom_llm', name: 'x', model: 'm', system_prompt: 'Read <<step_output.6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f>>' }],
+    });
     expect(refused).toMatchObject({ isError: true, structured: { code: 'UNKNOWN_STEP_REFERENCE', field: 'steps[0].system_prompt' } });
     expect(refused.text).toContain('UNKNOWN_STEP_REFERENCE');
-    expect(await mcp.call('get_workflow', { workflow_uuid: 'not-a-uuid' })).toMatchObject({ isError: true, structured: { code: 'VALIDATION_FAILED', field: 'workflow_uuid' } });
+    expect(await mcp.call('get_workflow', { workflow_uuid: 'not-a-uuid' })).toMatchObject({
+      isError: true,
+      structured: { code: 'VALIDATION_FAILED', field: 'workflow_uuid' },
+    });
     expect(await mcp.call('no_such_tool')).toMatchObject({ isError: true, structured: { code: 'NOT_FOUND', field: 'name' } });
   });
 
   it('serves the same tools over the HTTP shims, a refused call as the coded 4xx', async () => {
     const listed = await stack.user.get('/mcp/tools');
     expect(listed.body.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
-    const created = await stack.user.post('/mcp/invoke', { name: 'create_workflow', arguments: { name: `shim-${randomUUID().slice(0, 8)}`, steps: [llmStep()] } });
+    const created = await stack.user.post('/mcp/invoke', {
+      name: 'create_workflow',
+      arguments: { name: `shim-${randomUUID().slice(0, 8)}`, steps: [llmStep()] },
+    });
     expect(created).toMatchObject({ status: 200, body: { result: { structuredContent: { uuid: expect.any(String) } } } });
-    const got = await stack.user.post('/mcp/invoke', { name: 'get_workflow', arguments: { workflow_uuid: created.body.result.structuredContent.uuid } });
+    const got = await stack.user.post('/mcp/invoke', {
+      name: 'get_workflow',
+      arguments: { workflow_uuid: created.body.result.structuredContent.uuid },
+    });
     expect(got.body.result.structuredContent.uuid).toBe(created.body.result.structuredContent.uuid);
-    expect(await stack.user.post('/mcp/invoke', { name: 'get_workflow', arguments: { workflow_uuid: randomUUID() } })).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await stack.user.post('/mcp/invoke', { name: 'get_workflow', arguments: { workflow_uuid: randomUUID() } })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
     expect((await stack.api.anonymous().get('/mcp/tools')).status).toBe(401);
   });
 
@@ -153,9 +208,18 @@ describe('MCP server', () => {
     try {
       expect(await other.ok('list_workflows')).toMatchObject({ items: [], total: 0 });
       expect(await other.ok('list_failed_runs')).toMatchObject({ items: [], total: 0 });
-      expect(await other.call('get_workflow', { workflow_uuid: workflow.uuid })).toMatchObject({ isError: true, structured: { code: 'NOT_FOUND' } });
-      expect(await other.call('get_workflow_run', { run_uuid: run.uuid })).toMatchObject({ isError: true, structured: { code: 'NOT_FOUND' } });
-      expect(await other.call('run_workflow', { workflow_uuid: workflow.uuid })).toMatchObject({ isError: true, structured: { code: 'NOT_FOUND' } });
+      expect(await other.call('get_workflow', { workflow_uuid: workflow.uuid })).toMatchObject({
+        isError: true,
+        structured: { code: 'NOT_FOUND' },
+      });
+      expect(await other.call('get_workflow_run', { run_uuid: run.uuid })).toMatchObject({
+        isError: true,
+        structured: { code: 'NOT_FOUND' },
+      });
+      expect(await other.call('run_workflow', { workflow_uuid: workflow.uuid })).toMatchObject({
+        isError: true,
+        structured: { code: 'NOT_FOUND' },
+      });
     } finally {
       await other.close();
     }
@@ -164,9 +228,18 @@ describe('MCP server', () => {
   it('answers 401 with a WWW-Authenticate challenge without a key or with a bad one', async () => {
     await expect(McpTestClient.connect(stack.user, null)).rejects.toThrow(/401|UNAUTHORIZED/);
     await expect(McpTestClient.connect(stack.user, 'sk_not_a_key')).rejects.toThrow(/401|UNAUTHORIZED/);
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+    };
     const post = (headers: Record<string, string>) =>
-      fetch(mcpUrl(stack.user), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(initialize) });
+      fetch(mcpUrl(stack.user), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
     const anonymous = await post({});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="stepwise"');

@@ -33,7 +33,7 @@ describe('A worker crash during an MCP tool call', () => {
   });
 
   async function runEnd(runUuid: string): Promise<RunBody> {
-    for (const deadline = Date.now() + 90_000; ; ) {
+    for (const deadline = Date.now() + 90_000; ;) {
       const body = (await owner.get(`/runs/${runUuid}`)).body;
       if (body.status !== 'running' || Date.now() > deadline) return body;
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -42,14 +42,16 @@ describe('A worker crash during an MCP tool call', () => {
   it('repeats only the interrupted call, and the audit shows the lost attempt and its retry', async () => {
     owner = await api.newUser();
     const server = (await owner.post('/mcp-servers', { name: 'kit', transport: 'streamable_http', url: kit.url })).body;
-    const workflow = (await owner.post('/workflows', { name: 'mcp-crash', steps: [agentStep({ name: 'adder', tools: ['kit.add'] })] })).body;
+    const workflow = (await owner.post('/workflows', { name: 'mcp-crash', steps: [agentStep({ name: 'adder', tools: ['kit.add'] })] }))
+      .body;
     expect(server.name).toBe('kit');
     model.script(...[1, 2, 3, 4].map((a) => reply.toolCalls([{ name: 'kit__add', arguments: { a, b: 10 } }])), reply.json({ total: 80 }));
 
     worker = await WorkerProcess.start(api.config);
     const run = (await owner.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
     for (const deadline = Date.now() + 60_000; !killed; await new Promise((resolve) => setTimeout(resolve, 100))) {
-      if (Date.now() > deadline) throw new Error(`the third MCP call never arrived: ${JSON.stringify(kit.calls.map((call) => call.args))}\n${worker.output}`);
+      if (Date.now() > deadline)
+        throw new Error(`the third MCP call never arrived: ${JSON.stringify(kit.calls.map((call) => call.args))}\n${worker.output}`);
     }
     worker = await WorkerProcess.start(api.config);
     const body = await runEnd(run.uuid);
@@ -59,9 +61,18 @@ describe('A worker crash during an MCP tool call', () => {
     expect([1, 2, 3, 4].map(executed)).toEqual([1, 1, 2, 1]); // the interrupted call, then its retry; no other twice
     expect(model.requests).toHaveLength(5);
     model.assertDone();
-    type AuditedCall = { input: { a: number }; attempt: number; status: string; error_message: string | null; tool_name: string; mcp_server: string };
+    type AuditedCall = {
+      input: { a: number };
+      attempt: number;
+      status: string;
+      error_message: string | null;
+      tool_name: string;
+      mcp_server: string;
+    };
     const audited: AuditedCall[] = body.steps[0].tool_calls;
-    expect(audited.filter((call) => call.status === 'completed').map((call) => [call.input.a, call.tool_name, call.mcp_server])).toEqual([1, 2, 3, 4].map((a) => [a, 'kit.add', 'kit']));
+    expect(audited.filter((call) => call.status === 'completed').map((call) => [call.input.a, call.tool_name, call.mcp_server])).toEqual(
+      [1, 2, 3, 4].map((a) => [a, 'kit.add', 'kit']),
+    );
     expect(audited.filter((call) => call.input.a === 3).map((call) => [call.attempt, call.status, call.error_message])).toEqual([
       [1, 'failed', expect.stringMatching(/^Lost: the worker stopped/)],
       [2, 'completed', null],

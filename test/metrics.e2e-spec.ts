@@ -18,7 +18,12 @@ function freePort(): Promise<number> {
 
 /** The value of one sample line (`name{labels} value`), 0 when it is not there yet. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && Object.entries(labels).every(([key, value]) => candidate.includes(`${key}="${value}"`)));
+  const line = text
+    .split('\n')
+    .find(
+      (candidate) =>
+        candidate.startsWith(`${name}{`) && Object.entries(labels).every(([key, value]) => candidate.includes(`${key}="${value}"`)),
+    );
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
@@ -50,17 +55,28 @@ describe('Metrics', () => {
     expect((await runLookupAgent(user, model, tools)).status).toBe('completed');
 
     const [apiAfter, workerAfter] = await Promise.all([scrape(apiPort), scrape(workerPort)]);
-    const moved = (before: string, after: string, name: string, labels?: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    const moved = (before: string, after: string, name: string, labels?: Record<string, string>) =>
+      sample(after, name, labels) - sample(before, name, labels);
     expect(moved(apiBefore, apiAfter, 'stepwise_runs_started_total')).toBe(1);
-    expect(moved(apiBefore, apiAfter, 'stepwise_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/workflows/:uuid/runs', status: '201' })).toBe(1);
+    expect(
+      moved(apiBefore, apiAfter, 'stepwise_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/v1/workflows/:uuid/runs',
+        status: '201',
+      }),
+    ).toBe(1);
     expect(apiAfter).toMatch(/^stepwise_runs_awaiting_input\{service="api"\} \d+$/m);
 
     expect(moved(workerBefore, workerAfter, 'stepwise_runs_finished_total', { status: 'completed' })).toBe(1);
-    expect(moved(workerBefore, workerAfter, 'stepwise_model_calls_total', { provider: 'openai', model: 'test-model', outcome: 'completed' })).toBe(2);
+    expect(
+      moved(workerBefore, workerAfter, 'stepwise_model_calls_total', { provider: 'openai', model: 'test-model', outcome: 'completed' }),
+    ).toBe(2);
     expect(moved(workerBefore, workerAfter, 'stepwise_model_tokens_total', { model: 'test-model', kind: 'prompt' })).toBe(31);
     expect(moved(workerBefore, workerAfter, 'stepwise_model_tokens_total', { model: 'test-model', kind: 'completion' })).toBe(8);
     expect(moved(workerBefore, workerAfter, 'stepwise_tool_calls_total', { transport: 'http', outcome: 'completed' })).toBe(1);
-    expect(moved(workerBefore, workerAfter, 'stepwise_activity_duration_seconds_count', { activity: 'callTool', outcome: 'completed' })).toBe(1);
+    expect(
+      moved(workerBefore, workerAfter, 'stepwise_activity_duration_seconds_count', { activity: 'callTool', outcome: 'completed' }),
+    ).toBe(1);
     // The SDK's own: task slots, polls, schedule-to-start latency.
     expect(workerAfter).toMatch(/^temporal_worker_task_slots_available\{/m);
     expect(workerAfter).toMatch(/^temporal_activity_schedule_to_start_latency/m);

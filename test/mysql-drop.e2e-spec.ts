@@ -19,7 +19,10 @@ describe('MySQL connections dropped during a step', () => {
     admin = await MysqlAdmin.connect();
     ({ user: workerUser, databaseUrl: workerDatabaseUrl } = await admin.createUser());
   });
-  useStack((started) => (stack = started), () => ({ workerDatabaseUrl }));
+  useStack(
+    (started) => (stack = started),
+    () => ({ workerDatabaseUrl }),
+  );
   afterAll(() => admin?.close()); // after the stack has closed: registered after useStack
 
   it('completes the run with every step once and its whole audit', async () => {
@@ -52,7 +55,10 @@ describe('MySQL connections dropped during a step', () => {
 
     expect(killed).toBeGreaterThan(0);
     expect(done.status).toBe('completed');
-    expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([expect.stringMatching(/^Step first: /), 'Step second: one']);
+    expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([
+      expect.stringMatching(/^Step first: /),
+      'Step second: one',
+    ]);
     expectEachStepOnce(await auditOf(stack.api.app.get(DataSource), run.uuid));
   });
 });

@@ -40,8 +40,14 @@ describe('Run-end notifications', () => {
   const deliveredFor = async (runUuid: string) => stack.waitForRun(runUuid, (run) => run.notification?.status === 'delivered', 30_000);
 
   it('posts a signed summary when a run completes, after a failed first attempt', async () => {
-    const wf = (await stack.user.post('/workflows', { name: 'notified', notify_url: url(), notify_on_complete: true, steps: [llmStep()] })).body;
-    expect(wf).toMatchObject({ notify_url: url(), notify_on_complete: true, notify_on_failure: true, notify_secret: expect.stringMatching(/^whsec_/) });
+    const wf = (await stack.user.post('/workflows', { name: 'notified', notify_url: url(), notify_on_complete: true, steps: [llmStep()] }))
+      .body;
+    expect(wf).toMatchObject({
+      notify_url: url(),
+      notify_on_complete: true,
+      notify_on_failure: true,
+      notify_secret: expect.stringMatching(/^whsec_/),
+    });
     // Shown once: no read gives it again, and the database keeps it sealed.
     expect((await stack.user.get(`/workflows/${wf.uuid}`)).body).not.toHaveProperty('notify_secret');
     expect((await stack.user.get(`/workflows/${wf.uuid}/details`)).body).not.toHaveProperty('notify_secret');
@@ -80,7 +86,8 @@ describe('Run-end notifications', () => {
   });
 
   it('rotates the secret: the next notification verifies with the new one only', async () => {
-    const wf = (await stack.user.post('/workflows', { name: 'rotated', notify_url: url(), notify_on_complete: true, steps: [llmStep()] })).body;
+    const wf = (await stack.user.post('/workflows', { name: 'rotated', notify_url: url(), notify_on_complete: true, steps: [llmStep()] }))
+      .body;
     const rotated = await stack.user.post(`/workflows/${wf.uuid}/rotate-notify-secret`);
     expect(rotated).toMatchObject({ status: 201, body: { workflow_uuid: wf.uuid, notify_secret: expect.stringMatching(/^whsec_/) } });
     stack.model.script(reply.text('done'));

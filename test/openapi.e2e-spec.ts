@@ -10,11 +10,20 @@ import { REQUEST_BODIES } from '../libs/domain/src';
 import { startApi, type TestApi } from './support/api';
 
 type Content = Record<string, { schema?: { $ref?: string } }>;
-type Operation = { requestBody?: { required?: boolean; content?: Content }; responses: Record<string, { content?: Content }>; security?: unknown[] };
+type Operation = {
+  requestBody?: { required?: boolean; content?: Content };
+  responses: Record<string, { content?: Content }>;
+  security?: unknown[];
+};
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
 
 /** Actions whose request carries no body. */
-const BODILESS = new Set(['POST /api/v1/runs/{uuid}/cancel', 'POST /api/v1/triggers/{triggerUuid}/rotate-secret', 'POST /api/v1/schedules/{id}/trigger', 'POST /api/v1/workflows/{uuid}/rotate-notify-secret']);
+const BODILESS = new Set([
+  'POST /api/v1/runs/{uuid}/cancel',
+  'POST /api/v1/triggers/{triggerUuid}/rotate-secret',
+  'POST /api/v1/schedules/{id}/trigger',
+  'POST /api/v1/workflows/{uuid}/rotate-notify-secret',
+]);
 const PUBLIC = /^\/api\/v1\/(health|hooks)\b/;
 /** Routes whose body no one request body of the domain checks, and what does: each a debt, paid by a body in REQUEST_BODIES. */
 const CHECKED_OTHERWISE: Record<string, string> = {
@@ -48,10 +57,14 @@ describe('OpenAPI document', () => {
 
   /** Every route Express serves under /api/v1, as `METHOD /path/{param}`. */
   function servedRoutes(): string[] {
-    const express = api.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
+    const express = api.app.getHttpAdapter().getInstance() as {
+      router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+    };
     return express.router.stack
       .filter((layer) => layer.route?.path.startsWith('/api/v1/'))
-      .flatMap(({ route }) => Object.keys(route!.methods).map((method) => `${method.toUpperCase()} ${route!.path.replace(/:(\w+)/g, '{$1}')}`));
+      .flatMap(({ route }) =>
+        Object.keys(route!.methods).map((method) => `${method.toUpperCase()} ${route!.path.replace(/:(\w+)/g, '{$1}')}`),
+      );
   }
 
   it('documents every route with its body, answers, coded errors and security', () => {
@@ -64,11 +77,27 @@ describe('OpenAPI document', () => {
       const statuses = Object.keys(operation.responses);
       return [
         ...(statuses.some((status) => /^2/.test(status)) ? [] : [`${route}: no success answer`]),
-        ...statuses.filter((status) => /^2/.test(status) && status !== '204' && !operation.responses[status].content).map((status) => `${route}: its ${status} answer has no schema`),
-        ...statuses.filter((status) => /^2/.test(status) && operation.responses[status].content?.['application/json']?.schema?.$ref === '#/components/schemas/Error').map((status) => `${route}: its ${status} answer is an Error`),
-        ...statuses.filter((status) => /^[45]/.test(status) && !/^\/api\/v1\/health/.test(routePath) && operation.responses[status].content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error').map((status) => `${route}: ${status} is not a coded Error`),
+        ...statuses
+          .filter((status) => /^2/.test(status) && status !== '204' && !operation.responses[status].content)
+          .map((status) => `${route}: its ${status} answer has no schema`),
+        ...statuses
+          .filter(
+            (status) =>
+              /^2/.test(status) && operation.responses[status].content?.['application/json']?.schema?.$ref === '#/components/schemas/Error',
+          )
+          .map((status) => `${route}: its ${status} answer is an Error`),
+        ...statuses
+          .filter(
+            (status) =>
+              /^[45]/.test(status) &&
+              !/^\/api\/v1\/health/.test(routePath) &&
+              operation.responses[status].content?.['application/json']?.schema?.$ref !== '#/components/schemas/Error',
+          )
+          .map((status) => `${route}: ${status} is not a coded Error`),
         ...(!PUBLIC.test(routePath) && !statuses.includes('401') ? [`${route}: no 401`] : []),
-        ...(['POST', 'PUT', 'PATCH'].includes(method) && !BODILESS.has(route) && !operation.requestBody ? [`${route}: no request body`] : []),
+        ...(['POST', 'PUT', 'PATCH'].includes(method) && !BODILESS.has(route) && !operation.requestBody
+          ? [`${route}: no request body`]
+          : []),
         ...(!PUBLIC.test(routePath) && !operation.security?.length ? [`${route}: no security scheme`] : []),
       ];
     });
@@ -85,14 +114,17 @@ describe('OpenAPI document', () => {
       if (!requestBody) return [];
       const name = requestBody.content?.['application/json']?.schema?.$ref?.replace('#/components/schemas/', '');
       const body = name === undefined ? undefined : bodies.get(name);
-      if (!body) return route in CHECKED_OTHERWISE ? [] : [`${route}: its body (${name ?? 'inline'}) is no request body the domain validates`];
+      if (!body)
+        return route in CHECKED_OTHERWISE ? [] : [`${route}: its body (${name ?? 'inline'}) is no request body the domain validates`];
       shown[`${route} ${body.name}`] = { schema: document.components.schemas[body.name], required: requestBody.required ?? false };
       validated[`${route} ${body.name}`] = { schema: toOpenApi(body.schema), required: body.required };
       return [];
     });
     expect(problems).toEqual([]);
     expect(shown).toEqual(validated);
-    expect(REQUEST_BODIES.map((body) => body.name).filter((name) => !Object.keys(shown).some((key) => key.endsWith(` ${name}`)))).toEqual([]);
+    expect(REQUEST_BODIES.map((body) => body.name).filter((name) => !Object.keys(shown).some((key) => key.endsWith(` ${name}`)))).toEqual(
+      [],
+    );
   });
 
   it('generates a typed client that compiles', () => {
@@ -100,7 +132,9 @@ describe('OpenAPI document', () => {
     // The generator's own CLI (an ES module: jest's CommonJS runtime cannot load it here).
     writeFileSync(path.join(folder, 'openapi.json'), JSON.stringify(document));
     const cli = path.resolve(__dirname, '../node_modules/openapi-typescript/bin/cli.js');
-    const generated = spawnSync(process.execPath, [cli, path.join(folder, 'openapi.json'), '-o', path.join(folder, 'api.ts')], { encoding: 'utf8' });
+    const generated = spawnSync(process.execPath, [cli, path.join(folder, 'openapi.json'), '-o', path.join(folder, 'api.ts')], {
+      encoding: 'utf8',
+    });
     expect(generated.status).toBe(0);
     writeFileSync(
       path.join(folder, 'client.ts'),
@@ -116,7 +150,14 @@ export const finished = (run: Run): boolean => run.status !== 'running' && run.s
 export const firstTool = (list: components['schemas']['ToolList']): string | undefined => list.items?.[0]?.name;
 `,
     );
-    const program = ts.createProgram([path.join(folder, 'client.ts')], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], types: [] });
+    const program = ts.createProgram([path.join(folder, 'client.ts')], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: [],
+    });
     const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
     expect(errors).toEqual([]);
   });

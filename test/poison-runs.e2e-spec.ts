@@ -39,7 +39,10 @@ describe('A run whose call kills the workers that take it', () => {
   });
 
   /** Kills the worker running now once `inFlight(death)` holds, `LIMIT` times, each time starting the next one. */
-  async function killWorkersInTurn(inFlight: (death: number) => Promise<void>, startNext = (death: number) => death < LIMIT): Promise<void> {
+  async function killWorkersInTurn(
+    inFlight: (death: number) => Promise<void>,
+    startNext = (death: number) => death < LIMIT,
+  ): Promise<void> {
     for (let death = 1; death <= LIMIT; death++) {
       await inFlight(death);
       await fixture.worker!.kill();
@@ -52,48 +55,71 @@ describe('A run whose call kills the workers that take it', () => {
   it.each([
     ['a queued LLM step', { execution: 'queued' }],
     ["a chain's LLM step (a local activity)", {}],
-  ])('fails the run with RUN_QUARANTINED at the limit instead of sending the call again (%s), and the next worker completes another run', async (_kind, execution) => {
-    const { model, api } = fixture;
-    model.reset();
-    const user = await api.newUser();
-    const poisonous = llmStep({ name: 'poisonous', ...execution, retry_policy: MANY_RETRIES });
-    const workflow = (await user.post('/workflows', { name: `poison-${randomUUID().slice(0, 6)}`, steps: [poisonous] })).body;
-    // The answer never comes in time: every attempt is in flight when its worker dies.
-    model.respondWith(() => reply.text('too late', { delayMs: 60_000 }));
+  ])(
+    'fails the run with RUN_QUARANTINED at the limit instead of sending the call again (%s), and the next worker completes another run',
+    async (_kind, execution) => {
+      const { model, api } = fixture;
+      model.reset();
+      const user = await api.newUser();
+      const poisonous = llmStep({ name: 'poisonous', ...execution, retry_policy: MANY_RETRIES });
+      const workflow = (await user.post('/workflows', { name: `poison-${randomUUID().slice(0, 6)}`, steps: [poisonous] })).body;
+      // The answer never comes in time: every attempt is in flight when its worker dies.
+      model.respondWith(() => reply.text('too late', { delayMs: 60_000 }));
 
-    fixture.worker = await WorkerProcess.start(api.config);
-    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: { text: 'x' } })).body;
-    await killWorkersInTurn((death) => model.waitForRequests(death, 60_000), () => true);
-    const body: RunBody = await runEnd(user, run.uuid);
+      fixture.worker = await WorkerProcess.start(api.config);
+      const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: { text: 'x' } })).body;
+      await killWorkersInTurn(
+        (death) => model.waitForRequests(death, 60_000),
+        () => true,
+      );
+      const body: RunBody = await runEnd(user, run.uuid);
 
-    expect(body.status).toBe('failed');
-    expect(body.error_message).toMatch(/^Step "poisonous" failed: RUN_QUARANTINED: the model call \(turn 1\) was in flight on 3 workers that died \(POISON_ATTEMPTS_LIMIT is 3\)/);
-    expect(body.steps[0]).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/^RUN_QUARANTINED: /) });
-    // Three attempts died with their workers; the fourth was refused before it reached the model.
-    expect(attemptsOf(body.steps[0].model_calls)).toEqual([...died, [4, 'failed', expect.stringMatching(/^RUN_QUARANTINED: /)]]);
-    expect(model.requests).toHaveLength(LIMIT);
-    // Temporal's execution failed with the same code, not retried further.
-    const handle = (await api.app.get(TemporalClient).get()).workflow.getHandle(`run-${run.uuid}`);
-    const failure = await handle.result().catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(WorkflowFailedError);
-    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'RUN_QUARANTINED' });
+      expect(body.status).toBe('failed');
+      expect(body.error_message).toMatch(
+        /^Step "poisonous" failed: RUN_QUARANTINED: the model call \(turn 1\) was in flight on 3 workers that died \(POISON_ATTEMPTS_LIMIT is 3\)/,
+      );
+      expect(body.steps[0]).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/^RUN_QUARANTINED: /) });
+      // Three attempts died with their workers; the fourth was refused before it reached the model.
+      expect(attemptsOf(body.steps[0].model_calls)).toEqual([...died, [4, 'failed', expect.stringMatching(/^RUN_QUARANTINED: /)]]);
+      expect(model.requests).toHaveLength(LIMIT);
+      // Temporal's execution failed with the same code, not retried further.
+      const handle = (await api.app.get(TemporalClient).get()).workflow.getHandle(`run-${run.uuid}`);
+      const failure = await handle.result().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(WorkflowFailedError);
+      expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'RUN_QUARANTINED' });
 
-    // The worker that refused the call is alive and takes the next run.
-    model.respondWith(null).script(reply.text('healthy'));
-    const next = (await user.post(`/workflows/${(await user.post('/workflows', { name: `healthy-${randomUUID().slice(0, 6)}`, steps: [llmStep()] })).body.uuid}/runs`, { trigger_output: {} })).body;
-    expect(await runEnd(user, next.uuid)).toMatchObject({ status: 'completed', steps: [{ output: { raw_data: 'healthy' } }] });
-    model.assertDone();
-    // And the reconciler leaves the quarantined run alone: it is no longer running.
-    expect((await user.get(`/runs/${run.uuid}`)).body.status).toBe('failed');
-  });
+      // The worker that refused the call is alive and takes the next run.
+      model.respondWith(null).script(reply.text('healthy'));
+      const next = (
+        await user.post(
+          `/workflows/${(await user.post('/workflows', { name: `healthy-${randomUUID().slice(0, 6)}`, steps: [llmStep()] })).body.uuid}/runs`,
+          { trigger_output: {} },
+        )
+      ).body;
+      expect(await runEnd(user, next.uuid)).toMatchObject({ status: 'completed', steps: [{ output: { raw_data: 'healthy' } }] });
+      model.assertDone();
+      // And the reconciler leaves the quarantined run alone: it is no longer running.
+      expect((await user.get(`/runs/${run.uuid}`)).body.status).toBe('failed');
+    },
+  );
 
   it('is not started again by the reconciler when its execution is lost after its call killed the limit of workers', async () => {
     const { model, api } = fixture;
     model.reset();
     const user = await api.newUser();
     const tool = `poison_${randomUUID().slice(0, 6)}`;
-    await user.post('/tools', { name: tool, description: 'never answers', parameters: { type: 'object' }, endpoint_url: tools.url('poison') });
-    const workflow = (await user.post('/workflows', { name: `poison-tool-${randomUUID().slice(0, 6)}`, steps: [agentStep({ name: 'caller', tools: [tool], retry_policy: MANY_RETRIES })] })).body;
+    await user.post('/tools', {
+      name: tool,
+      description: 'never answers',
+      parameters: { type: 'object' },
+      endpoint_url: tools.url('poison'),
+    });
+    const workflow = (
+      await user.post('/workflows', {
+        name: `poison-tool-${randomUUID().slice(0, 6)}`,
+        steps: [agentStep({ name: 'caller', tools: [tool], retry_policy: MANY_RETRIES })],
+      })
+    ).body;
     model.script(reply.toolCalls([{ name: tool, arguments: { n: 1 } }]));
     const before = tools.calls.length;
 
@@ -101,11 +127,28 @@ describe('A run whose call kills the workers that take it', () => {
     const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
     // The third worker dies too, and no fourth comes: the execution is then lost (a Temporal that lost its
     // state, an execution deleted) while the run's row still says running, which the reconciler restarts.
-    await killWorkersInTurn((death) => tools.waitUntil(() => tools.calls.length >= before + death, 60_000, () => `tool call ${death}`));
+    await killWorkersInTurn((death) =>
+      tools.waitUntil(
+        () => tools.calls.length >= before + death,
+        60_000,
+        () => `tool call ${death}`,
+      ),
+    );
     const temporal = await api.app.get(TemporalClient).get();
-    await temporal.workflowService.deleteWorkflowExecution({ namespace: api.config.temporal.namespace, workflowExecution: { workflowId: `run-${run.uuid}` } });
-    const gone = () => temporal.workflow.getHandle(`run-${run.uuid}`).describe().then(() => false, (error: unknown) => error instanceof WorkflowNotFoundError);
-    for (const deadline = Date.now() + 30_000; !(await gone()) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 200));
+    await temporal.workflowService.deleteWorkflowExecution({
+      namespace: api.config.temporal.namespace,
+      workflowExecution: { workflowId: `run-${run.uuid}` },
+    });
+    const gone = () =>
+      temporal.workflow
+        .getHandle(`run-${run.uuid}`)
+        .describe()
+        .then(
+          () => false,
+          (error: unknown) => error instanceof WorkflowNotFoundError,
+        );
+    for (const deadline = Date.now() + 30_000; !(await gone()) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await gone()).toBe(true);
     // Older than the reconciler's age, so that the pass reaches it without a pass at age 0 reaching other specs' fresh runs.
     await api.app.get(DataSource).query('UPDATE workflow_runs SET created_at = created_at - INTERVAL 2 MINUTE WHERE uuid = ?', [run.uuid]);

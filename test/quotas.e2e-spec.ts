@@ -27,7 +27,10 @@ describe('Models and max_tokens', () => {
 
   it('refuses a model outside MODELS_ALLOWED and max_tokens over the maximum, and sends a ceiling on every call', async () => {
     const named = async (step: object, field: string, code: string) =>
-      expect(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [step] })).toMatchObject({ status: 422, body: { code, details: { field } } });
+      expect(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 6)}`, steps: [step] })).toMatchObject({
+        status: 422,
+        body: { code, details: { field } },
+      });
     await named(llmStep({ model: 'gpt-9' }), 'steps[0].model', 'MODEL_NOT_ALLOWED');
     await named(llmStep({ max_tokens: 5000 }), 'steps[0].max_tokens', 'VALIDATION_FAILED');
 
@@ -40,12 +43,16 @@ describe('Models and max_tokens', () => {
 
 describe('Runs in flight and schedules', () => {
   let stack: Stack;
-  useStack((started) => (stack = started), { quotas: { maxRunsInFlightPerUser: 10, scheduleMinIntervalSeconds: 60, backfillMaxSpanSeconds: 86_400 } });
+  useStack((started) => (stack = started), {
+    quotas: { maxRunsInFlightPerUser: 10, scheduleMinIntervalSeconds: 60, backfillMaxSpanSeconds: 86_400 },
+  });
 
   // What each refused start writes (nothing) and how the place is counted: test/medium/runs/run-creation.medium-spec.ts.
   it('admits exactly the limit out of 50 concurrent starts, lists no run for the others, and frees a place when a run ends', async () => {
     const user = await stack.api.newUser();
-    const workflow = (await user.post('/workflows', { name: 'waits', steps: [{ uuid: randomUUID(), type: 'human_input', name: 'wait', prompt: 'Go on?' }] })).body;
+    const workflow = (
+      await user.post('/workflows', { name: 'waits', steps: [{ uuid: randomUUID(), type: 'human_input', name: 'wait', prompt: 'Go on?' }] })
+    ).body;
     const starts = await Promise.all(Array.from({ length: 50 }, () => user.post(`/workflows/${workflow.uuid}/runs`, {})));
     const admitted = starts.filter((start) => start.status === 201);
     const refused = starts.filter((start) => start.status === 429);
@@ -65,14 +72,26 @@ describe('Runs in flight and schedules', () => {
   it('refuses schedules that fire more often than the floor, and backfills over the span', async () => {
     const workflow = await stack.createWorkflow([llmStep()]);
     const refuse = async (body: object, field: string) =>
-      expect(await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', ...body })).toMatchObject({ status: 422, body: { details: { field } } });
+      expect(await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', ...body })).toMatchObject({
+        status: 422,
+        body: { details: { field } },
+      });
     await refuse({ interval_seconds: 30 }, 'interval_seconds');
     await refuse({ cron_expression: '*/5 * * * * *' }, 'cron_expression');
-    const hourly = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 * * * *' });
+    const hourly = await stack.user.post(`/workflows/${workflow.uuid}/schedules`, {
+      schedule_type: 'recurring',
+      cron_expression: '0 * * * *',
+    });
     expect(hourly.status).toBe(201);
-    expect(await stack.user.patch(`/schedules/${hourly.body.id}`, { interval_seconds: 10 })).toMatchObject({ status: 422, body: { details: { field: 'interval_seconds' } } });
+    expect(await stack.user.patch(`/schedules/${hourly.body.id}`, { interval_seconds: 10 })).toMatchObject({
+      status: 422,
+      body: { details: { field: 'interval_seconds' } },
+    });
     const now = Date.now();
-    const backfill = await stack.user.post(`/schedules/${hourly.body.id}/backfill`, { start: new Date(now - 3 * 86_400_000).toISOString(), end: new Date(now).toISOString() });
+    const backfill = await stack.user.post(`/schedules/${hourly.body.id}/backfill`, {
+      start: new Date(now - 3 * 86_400_000).toISOString(),
+      end: new Date(now).toISOString(),
+    });
     expect(backfill).toMatchObject({ status: 422, body: { details: { field: 'end' } } });
     await stack.user.delete(`/schedules/${hourly.body.id}`);
   });

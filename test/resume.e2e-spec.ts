@@ -15,7 +15,12 @@ describe('Resume and partial success', () => {
     const steps = [
       collect,
       llmStep({ name: 'clean', system_prompt: 'Clean $previous_output' }),
-      llmStep({ name: 'analyse', model: 'broken-model', system_prompt: `Analyse <<step_output.${collect.uuid}>>`, retry_policy: { max_attempts: 2, initial_interval_seconds: 1 } }),
+      llmStep({
+        name: 'analyse',
+        model: 'broken-model',
+        system_prompt: `Analyse <<step_output.${collect.uuid}>>`,
+        retry_policy: { max_attempts: 2, initial_interval_seconds: 1 },
+      }),
       llmStep({ name: 'report', system_prompt: 'Report on $previous_output' }),
     ];
     return { steps, wf: await stack.createWorkflow(steps) };
@@ -65,7 +70,9 @@ describe('Resume and partial success', () => {
     expect(child.tokens.total).toBe(child.steps[2].tokens.total + child.steps[3].tokens.total);
 
     const parent = (await stack.user.get(`/runs/${run.uuid}`)).body;
-    expect(parent.resumed_by).toEqual([expect.objectContaining({ uuid: child.uuid, status: 'completed', resumed_from_step_uuid: steps[2].uuid })]);
+    expect(parent.resumed_by).toEqual([
+      expect.objectContaining({ uuid: child.uuid, status: 'completed', resumed_from_step_uuid: steps[2].uuid }),
+    ]);
     expect((await stack.user.get(`/workflows/${wf.uuid}`)).body).toMatchObject({ total_runs: 2, failed_runs: 1, successful_runs: 1 });
   });
 
@@ -100,7 +107,12 @@ describe('Resume and partial success', () => {
     ];
     for (const [body, status, code, field] of refusals) {
       const refused = await stack.user.post(`/runs/${run.uuid}/resume`, body);
-      expect({ body, status: refused.status, code: refused.body.code, field: refused.body.details?.field }).toEqual({ body, status, code, field });
+      expect({ body, status: refused.status, code: refused.body.code, field: refused.body.details?.field }).toEqual({
+        body,
+        status,
+        code,
+        field,
+      });
     }
     // A step removed from the workflow is not in the current definition.
     expect((await stack.user.call('DELETE', `/workflows/${wf.uuid}/steps/${steps[3].uuid}`)).status).toBe(200);

@@ -9,17 +9,31 @@ import { ToolServer } from './support/tool-server';
 import { decryptedHistory, fetchRunHistory } from './support/temporal-history';
 
 /** What each competitor charges today, by `product@competitor`. */
-const PRICES: Record<string, number> = { 'iPhone 15 Pro@Amazon': 999, 'iPhone 15 Pro@Walmart': 989, 'Galaxy S24@Amazon': 799, 'Galaxy S24@Walmart': 849 };
+const PRICES: Record<string, number> = {
+  'iPhone 15 Pro@Amazon': 999,
+  'iPhone 15 Pro@Walmart': 989,
+  'Galaxy S24@Amazon': 799,
+  'Galaxy S24@Walmart': 849,
+};
 
 function searchWeb(args: unknown) {
   const { product, competitor } = args as { product: string; competitor: string };
-  return { product, competitor, price: PRICES[`${product}@${competitor}`], url: `https://${competitor.toLowerCase()}.example/${encodeURIComponent(product)}` };
+  return {
+    product,
+    competitor,
+    price: PRICES[`${product}@${competitor}`],
+    url: `https://${competitor.toLowerCase()}.example/${encodeURIComponent(product)}`,
+  };
 }
 
 const searchWebTool = (name: string, endpoint_url: string) => ({
   name,
   description: 'Search a competitor for a product price',
-  parameters: { type: 'object', properties: { product: { type: 'string' }, competitor: { type: 'string' } }, required: ['product', 'competitor'] },
+  parameters: {
+    type: 'object',
+    properties: { product: { type: 'string' }, competitor: { type: 'string' } },
+    required: ['product', 'competitor'],
+  },
   endpoint_url,
   timeout_ms: 5000,
 });
@@ -38,10 +52,16 @@ describe('Runs', () => {
       execution: 'queued',
     });
     const wf = await stack.createWorkflow([first, second]);
-    stack.model.script(reply.json({ summary: 'short', count: 2 }, { usage: { prompt_tokens: 20, completion_tokens: 7 } }), reply.json({ label: 'greeting' }));
+    stack.model.script(
+      reply.json({ summary: 'short', count: 2 }, { usage: { prompt_tokens: 20, completion_tokens: 7 } }),
+      reply.json({ label: 'greeting' }),
+    );
 
     const started = await stack.startRun(wf.uuid);
-    expect(started).toMatchObject({ status: 'running', steps: [{ status: expect.stringMatching(/pending|running/) }, { status: 'pending' }] });
+    expect(started).toMatchObject({
+      status: 'running',
+      steps: [{ status: expect.stringMatching(/pending|running/) }, { status: 'pending' }],
+    });
     const run = await stack.waitForRun(started.uuid);
 
     expect(run).toMatchObject({ status: 'completed', error_message: null, tokens: { prompt: 30, completion: 12, total: 42 } });
@@ -53,7 +73,10 @@ describe('Runs', () => {
     expect(firstRequest.messages[0]).toEqual({ role: 'system', content: 'Summarise: hello' });
     expect(firstRequest.response_format).toBeUndefined();
     expect(secondRequest.messages[0].content).toBe(`Label ${JSON.stringify({ summary: 'short', count: 2 }, null, 2)} (count 2)`);
-    expect(secondRequest.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { type: 'object', required: ['label'] } } });
+    expect(secondRequest.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { schema: { type: 'object', required: ['label'] } },
+    });
 
     const output = await stack.user.get(`/outputs/${run.steps[0].output!.uuid}`);
     expect(output.body).toMatchObject({ uuid: run.steps[0].output!.uuid, raw_data: { summary: 'short', count: 2 } });
@@ -63,11 +86,18 @@ describe('Runs', () => {
     // activity's marker, the queued step's as an activity of the task queue.
     const handle = (await stack.temporal()).workflow.getHandle(run.temporal.workflow_id);
     const description = await handle.describe();
-    expect(description.searchAttributes).toMatchObject({ StepwiseRunUuid: [started.uuid], StepwiseWorkflowUuid: [wf.uuid], StepwiseWorkflowName: [wf.name], StepwiseUserId: [stack.user.userId] });
+    expect(description.searchAttributes).toMatchObject({
+      StepwiseRunUuid: [started.uuid],
+      StepwiseWorkflowUuid: [wf.uuid],
+      StepwiseWorkflowName: [wf.name],
+      StepwiseUserId: [stack.user.userId],
+    });
     expect(description.memo).toMatchObject({ run_uuid: started.uuid, workflow_name: wf.name });
     const history = await fetchRunHistory(run.temporal.workflow_id);
-    const summaryOf = (e: (typeof history.events & object)[number]) => e.userMetadata?.summary?.data && Buffer.from(e.userMetadata.summary.data).toString();
-    const named = (e: (typeof history.events & object)[number]) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes;
+    const summaryOf = (e: (typeof history.events & object)[number]) =>
+      e.userMetadata?.summary?.data && Buffer.from(e.userMetadata.summary.data).toString();
+    const named = (e: (typeof history.events & object)[number]) =>
+      e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes;
     expect(history.events!.filter(named).map(summaryOf).join()).not.toContain('summarise');
     const decrypted = decryptedHistory(history, stack.api.config.security.keyring).events!;
     expect(decrypted.filter((e) => e.activityTaskScheduledEventAttributes).map(summaryOf)).toEqual(['"label (custom_llm)"']);
@@ -79,14 +109,41 @@ describe('Runs', () => {
     try {
       const toolName = `search_web_${randomUUID().slice(0, 6)}`;
       expect((await stack.user.post('/tools', searchWebTool(toolName, tools.url('search_web')))).status).toBe(201);
-      const fetcher = agentStep({ name: 'Price Fetcher', tools: [toolName], system_prompt: 'You are a price fetcher. For EACH product, search Amazon and Walmart (4 searches).' });
-      const comparator = llmStep({ name: 'Price Comparator', system_prompt: `Compare these prices with yesterday's and flag changes over 10%:\n<<step_output.${fetcher.uuid}>>`, output_schema: { type: 'object', required: ['alerts', 'summary'] } });
-      const checker = stopChecker(comparator.uuid, { name: 'No alerts', stop_conditions: [{ step_definition_uuid: comparator.uuid, extraction_json_path: '$.alerts.length', operator: 'equals', target_value: 0 }] });
+      const fetcher = agentStep({
+        name: 'Price Fetcher',
+        tools: [toolName],
+        system_prompt: 'You are a price fetcher. For EACH product, search Amazon and Walmart (4 searches).',
+      });
+      const comparator = llmStep({
+        name: 'Price Comparator',
+        system_prompt: `Compare these prices with yesterday's and flag changes over 10%:\n<<step_output.${fetcher.uuid}>>`,
+        output_schema: { type: 'object', required: ['alerts', 'summary'] },
+      });
+      const checker = stopChecker(comparator.uuid, {
+        name: 'No alerts',
+        stop_conditions: [
+          { step_definition_uuid: comparator.uuid, extraction_json_path: '$.alerts.length', operator: 'equals', target_value: 0 },
+        ],
+      });
       const wf = await stack.createWorkflow([fetcher, comparator, checker]);
-      const searches = Object.keys(PRICES).map((key) => ({ name: toolName, arguments: { product: key.split('@')[0], competitor: key.split('@')[1] } }));
-      const fetched = { prices: searches.map(({ arguments: { product, competitor } }) => ({ product, competitor, price: PRICES[`${product}@${competitor}`] })) };
+      const searches = Object.keys(PRICES).map((key) => ({
+        name: toolName,
+        arguments: { product: key.split('@')[0], competitor: key.split('@')[1] },
+      }));
+      const fetched = {
+        prices: searches.map(({ arguments: { product, competitor } }) => ({
+          product,
+          competitor,
+          price: PRICES[`${product}@${competitor}`],
+        })),
+      };
       const alerts = { alerts: [{ product: 'Galaxy S24', old_price: 699, new_price: 799, change_percent: 14.3 }], summary: '1 alert' };
-      stack.model.script(reply.toolCalls(searches.slice(0, 2)), reply.toolCalls(searches.slice(2)), reply.json(fetched), reply.json(alerts));
+      stack.model.script(
+        reply.toolCalls(searches.slice(0, 2)),
+        reply.toolCalls(searches.slice(2)),
+        reply.json(fetched),
+        reply.json(alerts),
+      );
 
       const run = await stack.waitForRun((await stack.startRun(wf.uuid, { products: ['iPhone 15 Pro', 'Galaxy S24'] })).uuid);
 
@@ -111,9 +168,18 @@ describe('Runs', () => {
 
   it('resolves $previous_output past a stop checker, gives LLM steps markdown for text, and the previous output as the user message without placeholders', async () => {
     const report = llmStep({ name: 'report', system_prompt: 'Write a report on <<trigger_output.topic>>' });
-    const check = stopChecker(report.uuid, { stop_conditions: [{ step_definition_uuid: report.uuid, extraction_json_path: '$.length', operator: 'equals', target_value: 0 }] });
-    const review = llmStep({ name: 'review', system_prompt: 'Review this:\n$previous_output', output_schema: { type: 'object', required: ['score'] } });
-    const score = llmStep({ name: 'score', system_prompt: `The score was $previous_output.score; the report <<step_output.${report.uuid}|none>>; an older one <<step_output.${report.uuid}[-2]|none>>.` });
+    const check = stopChecker(report.uuid, {
+      stop_conditions: [{ step_definition_uuid: report.uuid, extraction_json_path: '$.length', operator: 'equals', target_value: 0 }],
+    });
+    const review = llmStep({
+      name: 'review',
+      system_prompt: 'Review this:\n$previous_output',
+      output_schema: { type: 'object', required: ['score'] },
+    });
+    const score = llmStep({
+      name: 'score',
+      system_prompt: `The score was $previous_output.score; the report <<step_output.${report.uuid}|none>>; an older one <<step_output.${report.uuid}[-2]|none>>.`,
+    });
     const plain = llmStep({ name: 'plain', system_prompt: 'Say something about what you are given.' });
     const wf = await stack.createWorkflow([report, check, review, score, plain]);
     const markdown = '# Prices\n\n- all *stable*';
@@ -123,11 +189,16 @@ describe('Runs', () => {
 
     expect(run.status).toBe('completed');
     const [first, second, third, fourth] = stack.model.requests.map((r) => r.body);
-    expect(first.messages).toEqual([{ role: 'system', content: 'Write a report on prices' }, { role: 'user', content: 'Execute your task.' }]);
+    expect(first.messages).toEqual([
+      { role: 'system', content: 'Write a report on prices' },
+      { role: 'user', content: 'Execute your task.' },
+    ]);
     expect(second.messages[0].content).toBe(`Review this:\n${markdown}`);
     expect(third.messages[0].content).toBe(`The score was 7; the report ${markdown}; an older one none.`);
     expect(fourth.messages[1].content).toBe('Previous output:\nfine');
-    expect(run.steps[2].input_data).toMatchObject({ references: [{ placeholder: '$previous_output', output_id: run.steps[0].output!.uuid }] });
+    expect(run.steps[2].input_data).toMatchObject({
+      references: [{ placeholder: '$previous_output', output_id: run.steps[0].output!.uuid }],
+    });
     expect(run.steps[0].output).toMatchObject({ raw_data: markdown, markdown_representation: markdown });
     expect(run.steps[2].output).toMatchObject({ raw_data: { score: 7, notes: ['ok'] }, markdown_representation: null });
   });
@@ -163,7 +234,11 @@ describe('Runs', () => {
 
   it('cancels a scheduled run through its own Temporal execution', async () => {
     const wf = await stack.createWorkflow([llmStep({ name: 'slow' })]);
-    const schedule = await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 0 1 1 *', timezone: 'UTC' });
+    const schedule = await stack.user.post(`/workflows/${wf.uuid}/schedules`, {
+      schedule_type: 'recurring',
+      cron_expression: '0 0 1 1 *',
+      timezone: 'UTC',
+    });
     expect(schedule.status).toBe(201);
     try {
       stack.model.script(reply.text('too late', { delayMs: 60_000 }));
@@ -201,9 +276,13 @@ describe('Runs', () => {
       ['failed', 'Interrupted: Terminated in Temporal: operator stopped it'],
       ['skipped', null],
     ]);
-    expect(await stack.user.post(`/runs/${started.uuid}/cancel`)).toMatchObject({ status: 409, body: { code: 'RUN_NOT_ACTIVE', details: { status: 'failed' } } });
+    expect(await stack.user.post(`/runs/${started.uuid}/cancel`)).toMatchObject({
+      status: 409,
+      body: { code: 'RUN_NOT_ACTIVE', details: { status: 'failed' } },
+    });
     // The worker notices too: the heartbeat of the orphaned activity is refused and the model call aborted.
-    for (const deadline = Date.now() + 15_000; !stack.model.requests[0].aborted && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    for (const deadline = Date.now() + 15_000; !stack.model.requests[0].aborted && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
     expect(stack.model.requests[0].aborted).toBe(true);
   });
 
@@ -272,7 +351,10 @@ describe('Runs', () => {
     expect((await stack.user.get('/runs?status=bogus')).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'status' } });
     expect((await stack.user.post(`/workflows/${randomUUID()}/runs`, {})).status).toBe(404);
     const empty = await stack.createWorkflow([]);
-    expect((await stack.user.post(`/workflows/${empty.uuid}/runs`, {})).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'steps' } });
+    expect((await stack.user.post(`/workflows/${empty.uuid}/runs`, {})).body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'steps' },
+    });
     const other = await stack.api.newUser();
     expect((await other.get(`/runs/${run.uuid}`)).status).toBe(404);
     expect((await other.get(`/outputs/${run.steps[0].output!.uuid}`)).status).toBe(404);
@@ -309,7 +391,17 @@ describe('Tools API', () => {
   });
 
   it.each([
-    ['a duplicate name', async () => { const t = tool(); await user.post('/tools', t); return t; }, 409, 'CONFLICT', 'name'],
+    [
+      'a duplicate name',
+      async () => {
+        const t = tool();
+        await user.post('/tools', t);
+        return t;
+      },
+      409,
+      'CONFLICT',
+      'name',
+    ],
     ['a built-in name', async () => tool({ name: 'get_output' }), 409, 'CONFLICT', 'name'],
     ['a bad name', async () => tool({ name: 'has space' }), 422, 'VALIDATION_FAILED', 'name'],
     ['invalid parameters', async () => tool({ parameters: { type: 'nope' } }), 422, 'INVALID_OUTPUT_SCHEMA', 'parameters'],
@@ -319,4 +411,3 @@ describe('Tools API', () => {
     expect(reply).toMatchObject({ status, body: { code, details: { field } } });
   });
 });
-

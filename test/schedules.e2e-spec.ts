@@ -17,8 +17,10 @@ describe('Schedules', () => {
   });
   afterAll(() => stack.close());
 
-  const workflow = async () => (await stack.user.post('/workflows', { name: `sched-${randomUUID().slice(0, 6)}`, steps: [llmStep()] })).body;
-  const runsOf = async (scheduleId: string): Promise<RunBody[]> => (await stack.user.get(`/runs?schedule_id=${scheduleId}&limit=200`)).body.items;
+  const workflow = async () =>
+    (await stack.user.post('/workflows', { name: `sched-${randomUUID().slice(0, 6)}`, steps: [llmStep()] })).body;
+  const runsOf = async (scheduleId: string): Promise<RunBody[]> =>
+    (await stack.user.get(`/runs?schedule_id=${scheduleId}&limit=200`)).body.items;
 
   async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
@@ -30,8 +32,16 @@ describe('Schedules', () => {
 
   it('runs a recurring schedule on its own, pauses it, triggers it now, and keeps it across an API restart', async () => {
     const wf = await workflow();
-    const created = await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', interval_seconds: 2, trigger_output: { source: 'schedule' }, note: 'every 2 s' });
-    expect(created).toMatchObject({ status: 201, body: { schedule_type: 'recurring', interval_seconds: 2, paused: false, exists_in_temporal: true } });
+    const created = await stack.user.post(`/workflows/${wf.uuid}/schedules`, {
+      schedule_type: 'recurring',
+      interval_seconds: 2,
+      trigger_output: { source: 'schedule' },
+      note: 'every 2 s',
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { schedule_type: 'recurring', interval_seconds: 2, paused: false, exists_in_temporal: true },
+    });
     const id = created.body.id as string;
     expect(created.body.next_action_times.length).toBeGreaterThan(0);
 
@@ -83,7 +93,9 @@ describe('Schedules', () => {
     // 1 while it waits; 0 when a loaded machine answered the create after the fire time already.
     expect(created.body).toMatchObject({ schedule_type: 'scheduled', run_at: runAt, remaining_actions: expect.any(Number) });
     expect(created.body.remaining_actions).toBeLessThanOrEqual(1);
-    const [run] = await until('the one-off run', async () => ((await runsOf(created.body.id)).length ? runsOf(created.body.id) : undefined));
+    const [run] = await until('the one-off run', async () =>
+      (await runsOf(created.body.id)).length ? runsOf(created.body.id) : undefined,
+    );
     await stack.waitForRun(run.uuid);
     const after = await stack.user.get(`/schedules/${created.body.id}`);
     expect(after.body).toMatchObject({ remaining_actions: 0, next_action_times: [] });
@@ -92,14 +104,22 @@ describe('Schedules', () => {
 
   it('backfills the runs a past window would have started', async () => {
     const wf = await workflow();
-    const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 * * * *', timezone: 'UTC' })).body;
+    const { id } = (
+      await stack.user.post(`/workflows/${wf.uuid}/schedules`, {
+        schedule_type: 'recurring',
+        cron_expression: '0 * * * *',
+        timezone: 'UTC',
+      })
+    ).body;
     const hour = 3_600_000;
     const lastHour = Math.floor(Date.now() / hour) * hour;
     const window = { start: new Date(lastHour - 2 * hour - 1000).toISOString(), end: new Date(lastHour - 1000).toISOString() };
     expect((await stack.user.post(`/schedules/${id}/backfill`, window)).status).toBe(202);
     const runs = await until('two backfilled runs', async () => ((await runsOf(id)).length >= 2 ? runsOf(id) : undefined));
     expect(runs).toHaveLength(2);
-    expect((await stack.user.post(`/schedules/${id}/backfill`, { start: window.end, end: window.start })).body).toMatchObject({ details: { field: 'end' } });
+    expect((await stack.user.post(`/schedules/${id}/backfill`, { start: window.end, end: window.start })).body).toMatchObject({
+      details: { field: 'end' },
+    });
     await stack.user.delete(`/schedules/${id}`);
   });
 
@@ -128,7 +148,10 @@ describe('Schedules', () => {
     expect((await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'active' })).status).toBe(200);
     expect((await stack.user.get(`/schedules/${id}`)).body.paused).toBe(false);
     await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'archived' });
-    expect(await stack.user.post(`/workflows/${wf.uuid}/runs`, {})).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'status' } } });
+    expect(await stack.user.post(`/workflows/${wf.uuid}/runs`, {})).toMatchObject({
+      status: 409,
+      body: { code: 'CONFLICT', details: { field: 'status' } },
+    });
     expect((await stack.user.get(`/schedules/${id}`)).body.paused).toBe(true);
     expect((await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'deleted' })).body).toMatchObject({ details: { field: 'status' } });
   });
@@ -137,9 +160,15 @@ describe('Schedules', () => {
     const wf = await workflow();
     const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', interval_seconds: 3600 })).body;
     await stack.user.patch(`/workflows/${wf.uuid}`, { status: 'paused' });
-    expect(await stack.user.post(`/schedules/${id}/trigger`)).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'status' } } });
+    expect(await stack.user.post(`/schedules/${id}/trigger`)).toMatchObject({
+      status: 409,
+      body: { code: 'CONFLICT', details: { field: 'status' } },
+    });
     const window = { start: new Date(Date.now() - 3 * 3600_000).toISOString(), end: new Date().toISOString() };
-    expect(await stack.user.post(`/schedules/${id}/backfill`, window)).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'status' } } });
+    expect(await stack.user.post(`/schedules/${id}/backfill`, window)).toMatchObject({
+      status: 409,
+      body: { code: 'CONFLICT', details: { field: 'status' } },
+    });
     const byHand = await stack.user.post(`/workflows/${wf.uuid}/runs`, {});
     expect(byHand.status).toBe(201);
     expect(await stack.waitForRun(byHand.body.uuid)).toMatchObject({ status: 'completed' });
@@ -148,8 +177,18 @@ describe('Schedules', () => {
 
   it('pauses schedules of a deactivated workflow and deletes them with the workflow', async () => {
     const wf = await workflow();
-    const { id } = (await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'recurring', cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris' })).body;
-    expect((await stack.user.get(`/schedules/${id}`)).body).toMatchObject({ cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris', paused: false });
+    const { id } = (
+      await stack.user.post(`/workflows/${wf.uuid}/schedules`, {
+        schedule_type: 'recurring',
+        cron_expression: '0 9 * * MON-FRI',
+        timezone: 'Europe/Paris',
+      })
+    ).body;
+    expect((await stack.user.get(`/schedules/${id}`)).body).toMatchObject({
+      cron_expression: '0 9 * * MON-FRI',
+      timezone: 'Europe/Paris',
+      paused: false,
+    });
     await stack.user.patch(`/workflows/${wf.uuid}`, { is_active: false });
     expect((await stack.user.get(`/schedules/${id}`)).body.paused).toBe(true);
     const other = await stack.api.newUser();

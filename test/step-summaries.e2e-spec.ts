@@ -10,7 +10,7 @@ describe('Step summaries', () => {
   useStack((started) => (stack = started), { summaries: true });
 
   async function summaryOf(stepUuid: string, done: (step: RunBody) => boolean): Promise<RunBody> {
-    for (const deadline = Date.now() + 30_000; ; ) {
+    for (const deadline = Date.now() + 30_000; ;) {
       const { body } = await stack.user.get(`/steps/${stepUuid}`);
       if (done(body) || Date.now() > deadline) return body;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -34,7 +34,10 @@ describe('Step summaries', () => {
     // A new prompt: pending at once, then the new summary.
     stack.model.script(reply.text('Translates the order into French.'));
     await stack.user.patch(`/steps/${llm.uuid}`, { system_prompt: 'Translate <<trigger_output>> into French' });
-    expect((await stack.user.get(`/steps/${llm.uuid}`)).body).toMatchObject({ generated_summary_status: 'pending', generated_summary: 'Summarises the incoming order.' });
+    expect((await stack.user.get(`/steps/${llm.uuid}`)).body).toMatchObject({
+      generated_summary_status: 'pending',
+      generated_summary: 'Summarises the incoming order.',
+    });
     await summaryOf(llm.uuid, (step) => step.generated_summary_status === 'ready');
     const details = (await stack.user.get(`/workflows/${workflow.uuid}/details`)).body;
     expect(details.steps[0]).toMatchObject({ generated_summary: 'Translates the order into French.', generated_summary_status: 'ready' });
@@ -49,7 +52,10 @@ describe('Step summaries', () => {
     const events = await (await sendMessage(stack.user, await newSession(stack.user), 'Summarise what I send, then translate it')).done;
     expect(events.map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
     for (const step of candidate.steps) {
-      expect(await summaryOf(step.uuid as string, (body) => body.generated_summary_status !== 'pending')).toMatchObject({ generated_summary: summary, generated_summary_status: 'ready' });
+      expect(await summaryOf(step.uuid as string, (body) => body.generated_summary_status !== 'pending')).toMatchObject({
+        generated_summary: summary,
+        generated_summary_status: 'ready',
+      });
     }
   });
 
@@ -62,6 +68,8 @@ describe('Step summaries', () => {
 
     stack.model.script(reply.text('Summarises the input.'));
     await stack.user.patch(`/steps/${llm.uuid}`, { name: 'again' });
-    expect(await summaryOf(llm.uuid, (step) => step.generated_summary_status === 'ready')).toMatchObject({ generated_summary: 'Summarises the input.' });
+    expect(await summaryOf(llm.uuid, (step) => step.generated_summary_status === 'ready')).toMatchObject({
+      generated_summary: 'Summarises the input.',
+    });
   });
 });

@@ -24,7 +24,11 @@ describe('Structured output', () => {
 
     const body = await run([label]);
 
-    expect(body).toMatchObject({ status: 'completed', error_message: null, steps: [{ status: 'completed', output: { raw_data: { label: 'spam', score: 0.9 } } }] });
+    expect(body).toMatchObject({
+      status: 'completed',
+      error_message: null,
+      steps: [{ status: 'completed', output: { raw_data: { label: 'spam', score: 0.9 } } }],
+    });
     const [first, second] = stack.model.requests.map((request) => request.body);
     expect(first.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: LABEL_SCHEMA } });
     expect(second.messages.slice(0, 2)).toEqual(first.messages);

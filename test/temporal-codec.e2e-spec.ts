@@ -30,7 +30,8 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000)
   }
   throw new Error(`nothing after ${timeoutMs} ms`);
 }
-const storedText = (history: temporal.api.history.v1.IHistory) => Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
+const storedText = (history: temporal.api.history.v1.IHistory) =>
+  Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
 
 describe('Temporal payload encryption', () => {
   let stack: Stack;
@@ -44,11 +45,20 @@ describe('Temporal payload encryption', () => {
     const tools = await ToolServer.start({ lookup: (args) => ({ found: args }) });
     try {
       const tool = `lookup_${randomUUID().slice(0, 6)}`;
-      await stack.user.post('/tools', { name: tool, description: 'looks up', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
+      await stack.user.post('/tools', {
+        name: tool,
+        description: 'looks up',
+        parameters: { type: 'object' },
+        endpoint_url: tools.url('lookup'),
+      });
       const human = { uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Approve?' };
       const agent = agentStep({ name: 'researcher', system_prompt: `${PROMPT} research`, tools: [tool] });
       const wf = await stack.createWorkflow([human, agent, llmStep({ name: 'write', system_prompt: `${PROMPT} write` })]);
-      stack.model.script(reply.toolCalls([{ name: tool, arguments: { query: TOOL_ARGUMENT } }]), reply.text('found it'), reply.text('written'));
+      stack.model.script(
+        reply.toolCalls([{ name: tool, arguments: { query: TOOL_ARGUMENT } }]),
+        reply.text('found it'),
+        reply.text('written'),
+      );
       const started = await stack.startRun(wf.uuid);
       await stack.waitForRun(started.uuid, (run) => run.status === 'awaiting_input');
       expect((await stack.user.post(`/runs/${started.uuid}/steps/${human.uuid}/input`, { input: { note: ANSWER } })).status).toBe(200);
@@ -75,13 +85,20 @@ describe('Temporal payload encryption', () => {
 
   it("encrypts a schedule's trigger in its action and in the runs it starts, readable by the schedule's owner", async () => {
     const wf = await stack.createWorkflow([llmStep({ name: 'scheduled' })]);
-    const created = await stack.user.post(`/workflows/${wf.uuid}/schedules`, { schedule_type: 'scheduled', run_at: new Date(Date.now() + 86_400_000).toISOString(), trigger_output: { text: TRIGGER } });
+    const created = await stack.user.post(`/workflows/${wf.uuid}/schedules`, {
+      schedule_type: 'scheduled',
+      run_at: new Date(Date.now() + 86_400_000).toISOString(),
+      trigger_output: { text: TRIGGER },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
 
     const connection = await Connection.connect({ address: stack.api.config.temporal.address });
     try {
-      const { schedule } = await connection.workflowService.describeSchedule({ namespace: stack.api.config.temporal.namespace, scheduleId: id });
+      const { schedule } = await connection.workflowService.describeSchedule({
+        namespace: stack.api.config.temporal.namespace,
+        scheduleId: id,
+      });
       const input = schedule!.action!.startWorkflow!.input!.payloads!;
       expect(Buffer.from(input[0].data!).toString('latin1')).not.toContain(TRIGGER);
       expect(textOf((await decode(stack.user, input)).body.payloads)).toContain(TRIGGER);
@@ -124,12 +141,21 @@ describe('Temporal payload encryption', () => {
     expect(textOf(decoded.body.payloads)).toContain(PROMPT);
     // Anywhere else the cookie is no key.
     expect((await browser.call('GET', '/workflows', undefined, { cookie })).status).toBe(401);
-    expect((await browser.call('DELETE', '/temporal-codec/session', undefined, { cookie })).headers.get('set-cookie')).toMatch(/^stepwise_codec=; .*Max-Age=0/);
+    expect((await browser.call('DELETE', '/temporal-codec/session', undefined, { cookie })).headers.get('set-cookie')).toMatch(
+      /^stepwise_codec=; .*Max-Age=0/,
+    );
   });
 
-  it('answers the Web UI\'s preflight for its origin only', async () => {
+  it("answers the Web UI's preflight for its origin only", async () => {
     const preflight = (origin: string) =>
-      fetch(`${stack.api.baseUrl}/temporal-codec/decode`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-namespace' } });
+      fetch(`${stack.api.baseUrl}/temporal-codec/decode`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type,x-namespace',
+        },
+      });
     const uiOrigin = stack.api.config.temporal.codecCorsOrigins[0];
     const allowed = await preflight(uiOrigin);
     expect(allowed.status).toBe(204);
@@ -137,10 +163,19 @@ describe('Temporal payload encryption', () => {
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
     expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
 
-    const answer = await stack.user.post('/temporal-codec/encode', { payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"hi"').toString('base64') }] }, { origin: uiOrigin });
+    const answer = await stack.user.post(
+      '/temporal-codec/encode',
+      {
+        payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"hi"').toString('base64') }],
+      },
+      { origin: uiOrigin },
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe(uiOrigin);
     expect(Buffer.from(answer.body.payloads[0].metadata.encoding, 'base64').toString()).toBe('binary/encrypted');
-    expect((await stack.user.post('/temporal-codec/decode', { payloads: [{ data: 'not base64!' }] })).body).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'payloads[0].data' } });
+    expect((await stack.user.post('/temporal-codec/decode', { payloads: [{ data: 'not base64!' }] })).body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'payloads[0].data' },
+    });
   });
 });

@@ -19,7 +19,10 @@ describe('A Temporal server restart during a run', () => {
   beforeAll(async () => {
     temporal = await TemporalDevServer.start();
   });
-  useStack((started) => (stack = started), () => ({ temporalAddress: temporal.address }));
+  useStack(
+    (started) => (stack = started),
+    () => ({ temporalAddress: temporal.address }),
+  );
   beforeAll(() => {
     db = stack.api.app.get(DataSource);
   });

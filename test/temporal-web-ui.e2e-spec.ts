@@ -46,7 +46,10 @@ describe.each<UiSettings>(['npm start', 'docker compose'])('The Temporal Web UI 
     await closeBrowser?.();
     await ui?.stop();
   });
-  useStack((started) => (stack = started), () => ({ webUiUrl: uiUrl }));
+  useStack(
+    (started) => (stack = started),
+    () => ({ webUiUrl: uiUrl }),
+  );
   beforeAll(async () => {
     ui = await TemporalUiServer.start(settings, uiUrl, `${stack.api.baseUrl}/temporal-codec`);
     stranger = await stack.api.newUser();
@@ -71,7 +74,8 @@ describe.each<UiSettings>(['npm start', 'docker compose'])('The Temporal Web UI 
 
   // Strings, not functions: they run in the page, whose DOM types this project does not compile against.
   const bodyText = (page: Page) => page.evaluate('document.body.innerText') as Promise<string>;
-  const showText = (page: Page, text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, { timeout: 30_000 });
+  const showText = (page: Page, text: string) =>
+    page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, { timeout: 30_000 });
 
   it("shows the owner the run's input and its steps' summaries decoded, without the codec banner", async () => {
     const page = await openRunAs(stack.user.key!);
@@ -94,12 +98,27 @@ describe.each<UiSettings>(['npm start', 'docker compose'])('The Temporal Web UI 
     await page.browserContext().close();
   });
 
-  it('decodes for the temporal CLI given the owner\'s key, and for no one else', async () => {
+  it("decodes for the temporal CLI given the owner's key, and for no one else", async () => {
     const show = async (key: string) => {
-      const args = ['workflow', 'show', '--address', process.env.TEMPORAL_ADDRESS!, '-w', run.temporal.workflow_id, '--codec-endpoint', `${stack.api.baseUrl}/temporal-codec`, '--codec-auth', `Bearer ${key}`, '-o', 'json'];
+      const args = [
+        'workflow',
+        'show',
+        '--address',
+        process.env.TEMPORAL_ADDRESS!,
+        '-w',
+        run.temporal.workflow_id,
+        '--codec-endpoint',
+        `${stack.api.baseUrl}/temporal-codec`,
+        '--codec-auth',
+        `Bearer ${key}`,
+        '-o',
+        'json',
+      ];
       const { stdout } = await promisify(execFile)(process.env.TEMPORAL_CLI_PATH!, args, { maxBuffer: 16 * 1024 * 1024 });
       // Its JSON gives each payload's data in base64.
-      return [...stdout.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map(([, data]) => Buffer.from(data, 'base64').toString('utf8')).join('\n');
+      return [...stdout.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)]
+        .map(([, data]) => Buffer.from(data, 'base64').toString('utf8'))
+        .join('\n');
     };
     expect(await show(stack.user.key!)).toContain(marker);
     expect(await show(stranger.key!)).not.toContain(marker);

@@ -12,14 +12,21 @@ type Step = { uuid: string; name: string };
 
 /** Every execution of the run's graph steps under its step's name, in the order they started. */
 function executions(done: RunView): { name: string; execution: StepView & { iteration: number } }[] {
-  const all = done.steps.flatMap((step) => (step.iterations ?? []).map((execution: StepView & { iteration: number }) => ({ name: step.name, execution })));
-  return all.sort((a, b) => a.execution.started_at!.localeCompare(b.execution.started_at!) || a.execution.iteration - b.execution.iteration);
+  const all = done.steps.flatMap((step) =>
+    (step.iterations ?? []).map((execution: StepView & { iteration: number }) => ({ name: step.name, execution })),
+  );
+  return all.sort(
+    (a, b) => a.execution.started_at!.localeCompare(b.execution.started_at!) || a.execution.iteration - b.execution.iteration,
+  );
 }
 
 const pathOf = (done: RunView) => executions(done).map(({ name }) => name);
 
 /** The run's tool calls with the step whose execution made them, as the run's view lists them. */
-const toolCallsOf = (done: RunView) => executions(done).flatMap(({ name, execution }) => execution.tool_calls.map((call) => ({ tool_name: call.tool_name, step_name: name, status: call.status })));
+const toolCallsOf = (done: RunView) =>
+  executions(done).flatMap(({ name, execution }) =>
+    execution.tool_calls.map((call) => ({ tool_name: call.tool_name, step_name: name, status: call.status })),
+  );
 
 describe('Tool executor runs', () => {
   let stack: Stack;
@@ -27,13 +34,22 @@ describe('Tool executor runs', () => {
 
   useStack((started) => (stack = started));
   beforeAll(async () => {
-    tools = await ToolServer.start({ research: (args) => ({ found: 'cheap prices', asked: args }), lookup: (args) => ({ looked_up: args }) });
+    tools = await ToolServer.start({
+      research: (args) => ({ found: 'cheap prices', asked: args }),
+      lookup: (args) => ({ looked_up: args }),
+    });
   });
   afterAll(() => tools?.close());
 
   async function registerTool(handler: string): Promise<string> {
     const name = `${handler}_${randomUUID().slice(0, 8)}`;
-    const created = await stack.user.post('/tools', { name, description: `the ${handler} tool`, parameters: { type: 'object' }, endpoint_url: tools.url(handler), timeout_ms: 5000 });
+    const created = await stack.user.post('/tools', {
+      name,
+      description: `the ${handler} tool`,
+      parameters: { type: 'object' },
+      endpoint_url: tools.url(handler),
+      timeout_ms: 5000,
+    });
     expect(created.status).toBe(201);
     return name;
   }
@@ -41,7 +57,8 @@ describe('Tool executor runs', () => {
   const run = (steps: Step[], graph: Record<string, unknown>) => stack.runSteps(steps, { topic: 'prices' }, { fields: { graph } });
   const stepNamed = (done: RunView, name: string) => done.steps.find((step) => step.name === name)!;
   const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
-  const outputsOf = (done: RunView, name: string) => stepNamed(done, name).iterations.map((execution: StepView) => execution.output!.raw_data);
+  const outputsOf = (done: RunView, name: string) =>
+    stepNamed(done, name).iterations.map((execution: StepView) => execution.output!.raw_data);
 
   it('routes a tool result to the agent its tool names, another tool along the ALWAYS edge back to the router', async () => {
     const [research, lookup] = [await registerTool('research'), await registerTool('lookup')];
@@ -77,14 +94,22 @@ describe('Tool executor runs', () => {
     expect(systemPromptOf(routerFirst)).toContain('one of "Worker", "END"');
     // Tool calls alone take the Worker to the tool executor: it is not asked for a `next`.
     expect(systemPromptOf(workerFirst)).not.toContain('"next"');
-    expect((workerFirst.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name)).toEqual(expect.arrayContaining([research, lookup]));
+    expect((workerFirst.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name)).toEqual(
+      expect.arrayContaining([research, lookup]),
+    );
     // Tier 1: the research tool's result is the Research agent's $previous_output (an agent gets it as a reference).
     const researched = [{ tool: research, arguments: { q: 'prices' }, result: { found: 'cheap prices', asked: { q: 'prices' } } }];
     const previous = JSON.parse(String(researchRequest.body.messages[1].content).replace('Previous output:\n', ''));
     expect((await stack.user.get(`/outputs/${previous.output_id}`)).body.raw_data).toEqual(researched);
 
-    expect(outputsOf(done, 'Worker')).toEqual([{ tool_calls: [{ name: research, arguments: { q: 'prices' } }] }, { tool_calls: [{ name: lookup, arguments: { id: 7 } }] }]);
-    expect(outputsOf(done, 'tool_executor')).toEqual([researched, [{ tool: lookup, arguments: { id: 7 }, result: { looked_up: { id: 7 } } }]]);
+    expect(outputsOf(done, 'Worker')).toEqual([
+      { tool_calls: [{ name: research, arguments: { q: 'prices' } }] },
+      { tool_calls: [{ name: lookup, arguments: { id: 7 } }] },
+    ]);
+    expect(outputsOf(done, 'tool_executor')).toEqual([
+      researched,
+      [{ tool: lookup, arguments: { id: 7 }, result: { looked_up: { id: 7 } } }],
+    ]);
     expect(outputsOf(done, 'Router')).toEqual([{ next: 'Worker' }, { next: 'Worker' }, { next: 'END' }]);
     expect([tools.countOf('research'), tools.countOf('lookup')]).toEqual([1, 1]);
     expect(toolCallsOf(done)).toEqual([
@@ -122,7 +147,10 @@ describe('Tool executor runs', () => {
     const [alpha, beta] = ['Alpha', 'Beta'].map((name) => agentStep({ name, system_prompt: `You are ${name}`, tools: [lookup] }));
     const executor = toolExecutorStep();
     // Beta's edge to the tool executor is ALWAYS: tool calls take it just the same.
-    const graph = { entry_node: start.uuid, edges: [graphEdge(start, alpha), graphEdge(start, beta), graphEdge(alpha, executor, 'tool_executor'), graphEdge(beta, executor)] };
+    const graph = {
+      entry_node: start.uuid,
+      edges: [graphEdge(start, alpha), graphEdge(start, beta), graphEdge(alpha, executor, 'tool_executor'), graphEdge(beta, executor)],
+    };
     stack.model.respondWith((request) => {
       const prompt = systemPromptOf(request);
       if (prompt.startsWith('Start')) return reply.text('go');

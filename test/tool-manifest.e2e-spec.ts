@@ -8,7 +8,11 @@ import { useStack, type RunBody, type Stack } from './support/stack';
 
 const ENDPOINT = 'http://127.0.0.1:9/tool';
 const oldParameters = { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] };
-const newParameters = { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } }, required: ['query', 'limit'] };
+const newParameters = {
+  type: 'object',
+  properties: { query: { type: 'string' }, limit: { type: 'integer' } },
+  required: ['query', 'limit'],
+};
 
 describe('Tool manifests', () => {
   let stack: Stack;
@@ -55,7 +59,11 @@ describe('Tool manifests', () => {
     await registerTool(later);
     const added = await stack.user.post(`/workflows/${wf.uuid}/steps`, llmStep());
     expect(added.status).toBe(201);
-    expect(added.body.tool_manifest.find((entry: RunBody) => entry.name === later)).toEqual({ name: later, description: 'Search the index', parameters: oldParameters });
+    expect(added.body.tool_manifest.find((entry: RunBody) => entry.name === later)).toEqual({
+      name: later,
+      description: 'Search the index',
+      parameters: oldParameters,
+    });
     expect(added.body.tool_manifest_hash).not.toBe(wf.tool_manifest_hash);
 
     // A step edit that drops the tools empties it; an import recomputes it whatever the document says.
@@ -79,12 +87,18 @@ describe('Tool manifests', () => {
 
     expect((await stack.user.delete(`/tools/${uuid}`)).status).toBe(204);
     const removed = await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} });
-    expect(removed).toMatchObject({ status: 409, body: { code: 'TOOL_DRIFT', details: { field: 'tool_drift', tools: [{ name, change: 'removed' }] } } });
+    expect(removed).toMatchObject({
+      status: 409,
+      body: { code: 'TOOL_DRIFT', details: { field: 'tool_drift', tools: [{ name, change: 'removed' }] } },
+    });
 
     await registerTool(name, newParameters);
     const changed = await stack.user.post(`/workflows/${wf.uuid}/runs`, { trigger_output: {} });
     expect(changed.status).toBe(409);
-    expect(changed.body).toMatchObject({ code: 'TOOL_DRIFT', details: { tools: [{ name, change: 'changed', fields: ['parameters'] }], saved_hash: wf.tool_manifest_hash } });
+    expect(changed.body).toMatchObject({
+      code: 'TOOL_DRIFT',
+      details: { tools: [{ name, change: 'changed', fields: ['parameters'] }], saved_hash: wf.tool_manifest_hash },
+    });
     expect(changed.body.message).toContain(name);
     expect(await runsOf(wf.uuid)).toEqual([]);
     expect((await stack.user.get(`/workflows/${wf.uuid}`)).body.total_runs).toBe(0);
@@ -102,11 +116,17 @@ describe('Tool manifests', () => {
     const run = await stack.waitForRun(started.body.uuid);
     expect(run.status).toBe('completed');
     const currentManifest = [{ name, description: 'Search the index', parameters: newParameters }];
-    const drift = { tools: [{ name, change: 'changed', fields: ['parameters'] }], saved_hash: wf.tool_manifest_hash, current_hash: manifestHash(currentManifest) };
+    const drift = {
+      tools: [{ name, change: 'changed', fields: ['parameters'] }],
+      saved_hash: wf.tool_manifest_hash,
+      current_hash: manifestHash(currentManifest),
+    };
     expect(run.tool_drift).toEqual(drift);
     expect((await runsOf(wf.uuid))[0].tool_drift).toEqual(drift);
     // The agent was offered the tool as registered now.
-    expect(stack.model.requests[0].body.tools?.find((tool: RunBody) => tool.function.name === name)?.function.parameters).toEqual(newParameters);
+    expect(stack.model.requests[0].body.tools?.find((tool: RunBody) => tool.function.name === name)?.function.parameters).toEqual(
+      newParameters,
+    );
 
     const saved = await stack.user.patch(`/workflows/${wf.uuid}`, { description: 'accepts the new search' });
     expect(saved.body.tool_manifest_hash).toBe(drift.current_hash);

@@ -33,9 +33,11 @@ describe('Tracing', () => {
     const run = await runLookupAgent(user, model, tools);
     expect(run.status).toBe('completed');
 
-    const root = (spans: ReceivedSpan[]) => spans.find((span) => span.service === 'stepwise-api' && span.name === 'POST /api/v1/workflows/:uuid/runs');
+    const root = (spans: ReceivedSpan[]) =>
+      spans.find((span) => span.service === 'stepwise-api' && span.name === 'POST /api/v1/workflows/:uuid/runs');
     const inTrace = (spans: ReceivedSpan[]) => spans.filter((span) => span.traceId === root(spans)?.traceId);
-    const has = (spans: ReceivedSpan[], service: string, name: RegExp) => inTrace(spans).some((span) => span.service === service && name.test(span.name));
+    const has = (spans: ReceivedSpan[], service: string, name: RegExp) =>
+      inTrace(spans).some((span) => span.service === service && name.test(span.name));
     const spans = await receiver.waitFor(
       (received) =>
         Boolean(root(received)) &&
@@ -47,7 +49,13 @@ describe('Tracing', () => {
     const trace = inTrace(spans);
     expect(trace.some((span) => span.service === 'stepwise-api' && /^StartWorkflow:/.test(span.name))).toBe(true);
     const chat = trace.find((span) => span.name === 'chat test-model' && span.attributes['gen_ai.usage.input_tokens'] === 11);
-    expect(chat?.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'openai', 'gen_ai.request.model': 'test-model', 'gen_ai.usage.output_tokens': 5, 'stepwise.run_uuid': run.uuid });
+    expect(chat?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.system': 'openai',
+      'gen_ai.request.model': 'test-model',
+      'gen_ai.usage.output_tokens': 5,
+      'stepwise.run_uuid': run.uuid,
+    });
     // Each model call hangs under its activity's span.
     const parent = trace.find((span) => span.spanId === chat?.parentSpanId);
     expect(parent?.name).toMatch(/^RunActivity:/);

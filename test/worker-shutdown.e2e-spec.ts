@@ -19,7 +19,8 @@ describe('A worker stopped with SIGTERM mid model call', () => {
 
     fixture.worker = await WorkerProcess.start(api.config);
     const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: { text: 'x' } })).body;
-    for (const deadline = Date.now() + 30_000; model.requests.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const deadline = Date.now() + 30_000; model.requests.length === 0 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(model.requests).toHaveLength(1);
 
     const stopping = Date.now();

@@ -27,7 +27,8 @@ const recording = (scenario: string) => RECORD === '1' || RECORD.split(',').incl
 
 // Plain JSON through the SDK's own protobuf classes (its historyToJSON trips over two protobufjs versions here).
 const { History } = temporal.api.history.v1;
-const toFixture = (history: temporal.api.history.v1.IHistory) => `${JSON.stringify(History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String }), null, 1)}\n`;
+const toFixture = (history: temporal.api.history.v1.IHistory) =>
+  `${JSON.stringify(History.toObject(History.fromObject(history), { longs: String, enums: String, bytes: String }), null, 1)}\n`;
 const fromFixture = (text: string) => History.fromObject(JSON.parse(text));
 
 // With the workers' data converter: fresh histories are encrypted, recorded ones (older, plain) pass through it.
@@ -39,7 +40,11 @@ describe('Run workflow replay', () => {
   useStack((started) => (stack = started));
 
   /** Starts a run over REST, waits for its end, and returns its Temporal history. */
-  async function historyOf(steps: Record<string, unknown>[], before?: (runUuid: string) => Promise<void>, fields: Record<string, unknown> = {}) {
+  async function historyOf(
+    steps: Record<string, unknown>[],
+    before?: (runUuid: string) => Promise<void>,
+    fields: Record<string, unknown> = {},
+  ) {
     const wf = await stack.user.post('/workflows', { name: `replay-${randomUUID().slice(0, 8)}`, steps, ...fields });
     const started = (await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: { products: ['a', 'b'] } })).body;
     await before?.(started.uuid);
@@ -59,11 +64,18 @@ describe('Run workflow replay', () => {
       const scenarios: Record<string, () => ReturnType<typeof historyOf>> = {
         'agent-llm-stop-checker-completed': () => {
           stack.model.script(
-            reply.toolCalls([{ name, arguments: { product: 'a' } }, { name, arguments: { product: 'b' } }]),
+            reply.toolCalls([
+              { name, arguments: { product: 'a' } },
+              { name, arguments: { product: 'b' } },
+            ]),
             reply.json({ prices: [10, 10] }),
             reply.json({ alerts: [1] }),
           );
-          const checker = stopChecker(compare.uuid, { stop_conditions: [{ step_definition_uuid: compare.uuid, extraction_json_path: '$.alerts.length', operator: 'equals', target_value: 0 }] });
+          const checker = stopChecker(compare.uuid, {
+            stop_conditions: [
+              { step_definition_uuid: compare.uuid, extraction_json_path: '$.alerts.length', operator: 'equals', target_value: 0 },
+            ],
+          });
           return historyOf([agent, compare, checker]);
         },
         'stop-checker-stopped': () => {
@@ -92,7 +104,11 @@ describe('Run workflow replay', () => {
         },
         'conversation-ended': () => {
           const chat = agentStep({ name: 'chat', system_prompt: 'Chat with the user.' });
-          const graph = { entry_node: chat.uuid, is_conversational: true, edges: [{ source_step_uuid: chat.uuid, target_step_uuid: null, condition_type: 'ALWAYS', condition_value: null }] };
+          const graph = {
+            entry_node: chat.uuid,
+            is_conversational: true,
+            edges: [{ source_step_uuid: chat.uuid, target_step_uuid: null, condition_type: 'ALWAYS', condition_value: null }],
+          };
           stack.model.script(reply.text('hello'), reply.toolCalls([{ name: 'end', arguments: {} }]), reply.text('bye'));
           const send = (runUuid: string, content: string) => stack.user.post(`/runs/${runUuid}/messages`, { content });
           return historyOf(
@@ -108,17 +124,33 @@ describe('Run workflow replay', () => {
         'local-chain-completed': () => {
           // A chain's short work as local activities: a call, a loop's start, iterations and end, a stop checker.
           const first = llmStep({ name: 'first' });
-          const each = llmStep({ name: 'each', system_prompt: 'Price <<item>>', loop: { type: 'for_each', input_path: '<<trigger_output.products>>' } });
+          const each = llmStep({
+            name: 'each',
+            system_prompt: 'Price <<item>>',
+            loop: { type: 'for_each', input_path: '<<trigger_output.products>>' },
+          });
           stack.model.respondWith(() => reply.json({ status: 'go' }));
           return historyOf([first, each, stopChecker(first.uuid), llmStep({ name: 'last' })]);
         },
         'graph-branches-partial': () => {
           // Two branches from the entry, one failing; a data condition picks the step after the other.
-          const [plan, good, bad, cheap, dear] = [llmStep({ name: 'plan' }), llmStep({ name: 'good' }), llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } }), llmStep({ name: 'cheap' }), llmStep({ name: 'dear' })];
+          const [plan, good, bad, cheap, dear] = [
+            llmStep({ name: 'plan' }),
+            llmStep({ name: 'good' }),
+            llmStep({ name: 'bad', model: 'bad-model', retry_policy: { max_attempts: 1 } }),
+            llmStep({ name: 'cheap' }),
+            llmStep({ name: 'dear' }),
+          ];
           const price = (operator: string) => ({ conditions: { all: [{ path: '$.price', operator, value: 10 }] } });
           const graph = {
             entry_node: plan.uuid,
-            edges: [graphEdge(plan, good), graphEdge(plan, bad), graphEdge(good, cheap, null, price('less_than')), graphEdge(good, dear, null, price('greater_than')), graphEdge(cheap, null)],
+            edges: [
+              graphEdge(plan, good),
+              graphEdge(plan, bad),
+              graphEdge(good, cheap, null, price('less_than')),
+              graphEdge(good, dear, null, price('greater_than')),
+              graphEdge(cheap, null),
+            ],
           };
           stack.model.respondWith((request) => (request.body.model === 'bad-model' ? reply.error(400) : reply.json({ price: 5 })));
           return historyOf([plan, good, bad, cheap, dear], undefined, { graph });
@@ -170,7 +202,11 @@ describe('Run workflow replay', () => {
     expect(histories.length).toBeGreaterThanOrEqual(2);
     for (const [i, history] of histories.entries()) {
       await expect(replay(history, `${assistantWorkflowId(session)}#${i}`, stack.api.config)).resolves.toBeUndefined();
-      if (recording('assistant-session')) writeFileSync(path.join(FIXTURES, `assistant-session-${i + 1}.json`), toFixture(decryptedHistory(history, stack.api.config.security.keyring)));
+      if (recording('assistant-session'))
+        writeFileSync(
+          path.join(FIXTURES, `assistant-session-${i + 1}.json`),
+          toFixture(decryptedHistory(history, stack.api.config.security.keyring)),
+        );
     }
   });
 
@@ -179,7 +215,10 @@ describe('Run workflow replay', () => {
     const { code } = await bundleWorkflowCode({
       workflowsPath: path.join(__dirname, 'fixtures', 'incompatible', 'workflows.ts'),
       logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
-      webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), ...aliasesFor() } } }),
+      webpackConfigHook: (config) => ({
+        ...config,
+        resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), ...aliasesFor() } },
+      }),
     });
     const file = 'agent-llm-stop-checker-completed.json';
     const history = fromFixture(readFileSync(path.join(FIXTURES, file), 'utf8'));

@@ -13,7 +13,13 @@ export interface BareWorker {
 export async function startBareWorker(config: AppConfig, workflowsPath: string, activities: object): Promise<BareWorker> {
   const taskQueue = `bench-bare-${randomUUID()}`;
   const nativeConnection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await Worker.create({ connection: nativeConnection, namespace: config.temporal.namespace, taskQueue, workflowsPath, activities });
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    namespace: config.temporal.namespace,
+    taskQueue,
+    workflowsPath,
+    activities,
+  });
   const running = worker.run();
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });

@@ -14,7 +14,11 @@ export function createBareActivities(model: ModelClient, toolUrl: string): BareA
       return response.message.content;
     },
     async callTool(call) {
-      const response = await fetch(toolUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ call }) });
+      const response = await fetch(toolUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ call }),
+      });
       return response.json();
     },
   };

@@ -20,8 +20,18 @@ export async function floorRunners(config: AppConfig, modelBaseUrl: string, tool
   const notMeasured = () => Promise.reject(new Error('not measured on this baseline'));
   const idle = async () => {};
   return {
-    local: { name: 'bare Temporal, local activities', prepareChain: async (steps) => worker.execute('bareLocalChain', steps), prepareAgent: notMeasured, close: idle },
-    agent: { name: 'bare Temporal agent', prepareChain: async (steps) => worker.execute('bareChain', steps), prepareAgent: async (toolCalls) => worker.execute('bareToolAgent', toolCalls), close: idle },
+    local: {
+      name: 'bare Temporal, local activities',
+      prepareChain: async (steps) => worker.execute('bareLocalChain', steps),
+      prepareAgent: notMeasured,
+      close: idle,
+    },
+    agent: {
+      name: 'bare Temporal agent',
+      prepareChain: async (steps) => worker.execute('bareChain', steps),
+      prepareAgent: async (toolCalls) => worker.execute('bareToolAgent', toolCalls),
+      close: idle,
+    },
     close: () => worker.close(),
   };
 }

@@ -17,7 +17,10 @@ export async function bareLocalChain(steps: number): Promise<void> {
 }
 
 export async function bareToolAgent(toolCalls: number): Promise<void> {
-  let messages: ChatMessage[] = [{ role: 'system', content: agentPrompt(toolCalls) }, { role: 'user', content: 'Execute your task.' }];
+  let messages: ChatMessage[] = [
+    { role: 'system', content: agentPrompt(toolCalls) },
+    { role: 'user', content: 'Execute your task.' },
+  ];
   for (;;) {
     const message = await modelTurn(messages);
     messages = [...messages, message];

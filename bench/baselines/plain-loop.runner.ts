@@ -40,31 +40,59 @@ export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, mo
     const started_at = new Date();
     const response = await model.complete({ model: BENCH_MODEL, messages, tools });
     await calls.recordModelCall({
-      run_uuid: context.run_uuid, step_instance_uuid: context.instance_uuid, turn, attempt: 1, provider: model.provider, model: BENCH_MODEL, status: 'completed', error_message: null,
-      request: { messages }, response: { message: response.message }, ...response.usage, duration_ms: response.duration_ms, started_at, finished_at: new Date(),
+      run_uuid: context.run_uuid,
+      step_instance_uuid: context.instance_uuid,
+      turn,
+      attempt: 1,
+      provider: model.provider,
+      model: BENCH_MODEL,
+      status: 'completed',
+      error_message: null,
+      request: { messages },
+      response: { message: response.message },
+      ...response.usage,
+      duration_ms: response.duration_ms,
+      started_at,
+      finished_at: new Date(),
     });
     return response;
   }
 
-  const context = (runUuid: string, instance: string): StepContext => ({ run_uuid: runUuid, user_id: userId, instance_uuid: instance, previous_step_uuid: null });
+  const context = (runUuid: string, instance: string): StepContext => ({
+    run_uuid: runUuid,
+    user_id: userId,
+    instance_uuid: instance,
+    previous_step_uuid: null,
+  });
 
   return withDeadlockRetry({
     name: 'plain loop',
     prepareChain: async (steps) => async () => {
       const { runUuid, instances } = await newRun(steps, 'custom_llm');
       for (const instance of instances) {
-        const messages: ChatMessage[] = [{ role: 'system', content: 'Summarise' }, { role: 'user', content: 'Execute your task.' }];
+        const messages: ChatMessage[] = [
+          { role: 'system', content: 'Summarise' },
+          { role: 'user', content: 'Execute your task.' },
+        ];
         await stepRows.startStep(instance, { system_prompt: 'Summarise' });
         const response = await modelTurn(context(runUuid, instance), 1, messages);
-        await stepRows.completeStep(instance, newOutput(context(runUuid, instance), response.message.content), { messages: [...messages, response.message] });
+        await stepRows.completeStep(instance, newOutput(context(runUuid, instance), response.message.content), {
+          messages: [...messages, response.message],
+        });
       }
       await runs.end(runEnding(runUuid, { status: 'completed', error_message: null }));
     },
     prepareAgent: async () => async () => {
-      const { runUuid, instances: [instance] } = await newRun(1, 'custom_agent');
+      const {
+        runUuid,
+        instances: [instance],
+      } = await newRun(1, 'custom_agent');
       const ctx = context(runUuid, instance);
       await stepRows.startStep(instance, { system_prompt: 'Use your tools' });
-      let messages: ChatMessage[] = [{ role: 'system', content: 'Use your tools' }, { role: 'user', content: 'Execute your task.' }];
+      let messages: ChatMessage[] = [
+        { role: 'system', content: 'Use your tools' },
+        { role: 'user', content: 'Execute your task.' },
+      ];
       for (let turn = 1; ; turn++) {
         const { message } = await modelTurn(ctx, turn, messages, AGENT_TOOLS);
         messages = [...messages, message];
@@ -72,8 +100,23 @@ export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, mo
         if (!message.tool_calls?.length) break;
         for (const call of message.tool_calls) {
           const started_at = new Date();
-          const output = await (await fetch(toolUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.arguments })).json();
-          await calls.recordToolCall({ run_uuid: runUuid, step_instance_uuid: instance, tool_call_id: call.id, attempt: 1, tool_name: BENCH_TOOL, input: JSON.parse(call.arguments), output, status: 'completed', error_message: null, duration_ms: Date.now() - started_at.getTime(), started_at, finished_at: new Date() });
+          const output = await (
+            await fetch(toolUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: call.arguments })
+          ).json();
+          await calls.recordToolCall({
+            run_uuid: runUuid,
+            step_instance_uuid: instance,
+            tool_call_id: call.id,
+            attempt: 1,
+            tool_name: BENCH_TOOL,
+            input: JSON.parse(call.arguments),
+            output,
+            status: 'completed',
+            error_message: null,
+            duration_ms: Date.now() - started_at.getTime(),
+            started_at,
+            finished_at: new Date(),
+          });
           messages = [...messages, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) }];
         }
       }

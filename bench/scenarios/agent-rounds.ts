@@ -29,14 +29,25 @@ function roundReplies(request: RecordedRequest) {
 function stepwiseAgent(system: System, toolUrl: string): Runner {
   const chain = stepwiseRunner(system, toolUrl);
   const post = (route: string, body: unknown) =>
-    fetch(`${system.apiUrl}${route}`, { method: 'POST', headers: { authorization: `Bearer ${system.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${system.apiUrl}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${system.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   return {
     name: chain.name,
     prepareChain: (steps) => chain.prepareChain(steps),
     async prepareAgent(toolCalls) {
       // The tool may be registered already (scenario 5): a 409 then, and the registered one is used.
       await post('/tools', { name: BENCH_TOOL, description: 'look up', parameters: { type: 'object' }, endpoint_url: toolUrl });
-      const agent = { type: 'custom_agent', name: 'agent', model: BENCH_MODEL, system_prompt: agentPrompt(toolCalls), tools: [BENCH_TOOL], max_iterations: toolCalls + 1 };
+      const agent = {
+        type: 'custom_agent',
+        name: 'agent',
+        model: BENCH_MODEL,
+        system_prompt: agentPrompt(toolCalls),
+        tools: [BENCH_TOOL],
+        max_iterations: toolCalls + 1,
+      };
       const workflowUuid = await system.createWorkflow([agent]);
       return async () => {
         const result = await system.waitForRun(await system.startRun(workflowUuid));
@@ -47,7 +58,14 @@ function stepwiseAgent(system: System, toolUrl: string): Runner {
   };
 }
 
-export async function measureAgentRounds(input: { system: System; toolUrl: string; model: ModelFake; replies: ReplyHandler; bareAgent: Runner; runs: number }): Promise<AgentRoundsResult[]> {
+export async function measureAgentRounds(input: {
+  system: System;
+  toolUrl: string;
+  model: ModelFake;
+  replies: ReplyHandler;
+  bareAgent: Runner;
+  runs: number;
+}): Promise<AgentRoundsResult[]> {
   const ours = stepwiseAgent(input.system, input.toolUrl);
   const results: AgentRoundsResult[] = [];
   input.model.respondWith(roundReplies);
@@ -55,7 +73,12 @@ export async function measureAgentRounds(input: { system: System; toolUrl: strin
     for (const rounds of AGENT_ROUNDS) {
       const stepwise = await measureAgent(ours, input.runs, 1, rounds);
       const bare = await measureAgent(input.bareAgent, input.runs, 1, rounds);
-      results.push({ rounds, stepwise, bare_agent: bare, vs_bare_agent: round(stepwise.per_tool_call_round_ms / bare.per_tool_call_round_ms, 2) });
+      results.push({
+        rounds,
+        stepwise,
+        bare_agent: bare,
+        vs_bare_agent: round(stepwise.per_tool_call_round_ms / bare.per_tool_call_round_ms, 2),
+      });
     }
   } finally {
     input.model.respondWith(input.replies);

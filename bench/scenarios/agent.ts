@@ -26,5 +26,10 @@ export async function measureAgent(runner: Runner, runs: number, warmup: number,
   };
   const agentMs = await time(agent);
   const oneStepMs = await time(oneStep);
-  return { tool_calls: toolCalls, agent_run_ms: agentMs, one_step_run_ms: oneStepMs, per_tool_call_round_ms: round((agentMs - oneStepMs) / toolCalls) };
+  return {
+    tool_calls: toolCalls,
+    agent_run_ms: agentMs,
+    one_step_run_ms: oneStepMs,
+    per_tool_call_round_ms: round((agentMs - oneStepMs) / toolCalls),
+  };
 }

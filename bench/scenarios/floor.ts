@@ -36,30 +36,98 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
   const chain = overhead.map((o, i) => {
     const [localMs, bareMs] = [local[i].run_ms.p50, bare[i].run_ms.p50];
     return {
-      steps: o.steps, run_ms_p50: o.run_ms.p50, per_step_overhead_ms_p50: round(o.per_step_overhead_ms.p50), bare_local_run_ms: local[i].run_ms, bare_run_ms_p50: bareMs,
-      bare_local_per_step_ms_p50: round(localMs / o.steps), bare_per_step_ms_p50: round(bareMs / o.steps),
-      run_vs_bare_local: ratio(o.run_ms.p50, localMs), per_step_vs_bare_local: ratio(o.per_step_overhead_ms.p50, localMs / o.steps), per_step_vs_bare: ratio(o.per_step_overhead_ms.p50, bareMs / o.steps),
+      steps: o.steps,
+      run_ms_p50: o.run_ms.p50,
+      per_step_overhead_ms_p50: round(o.per_step_overhead_ms.p50),
+      bare_local_run_ms: local[i].run_ms,
+      bare_run_ms_p50: bareMs,
+      bare_local_per_step_ms_p50: round(localMs / o.steps),
+      bare_per_step_ms_p50: round(bareMs / o.steps),
+      run_vs_bare_local: ratio(o.run_ms.p50, localMs),
+      per_step_vs_bare_local: ratio(o.per_step_overhead_ms.p50, localMs / o.steps),
+      per_step_vs_bare: ratio(o.per_step_overhead_ms.p50, bareMs / o.steps),
     };
   });
-  print(table('Floor 1. Chain against bare Temporal with local activities (p50 ms; bare per step = run / steps)', ['steps', 'run', 'bare-local run', 'vs bare-local', 'per-step overhead', 'bare-local per step', 'vs bare-local', 'bare per step', 'vs bare'],
-    chain.map((c) => [c.steps, c.run_ms_p50, c.bare_local_run_ms.p50, c.run_vs_bare_local, c.per_step_overhead_ms_p50, c.bare_local_per_step_ms_p50, c.per_step_vs_bare_local, c.bare_per_step_ms_p50, c.per_step_vs_bare])));
+  print(
+    table(
+      'Floor 1. Chain against bare Temporal with local activities (p50 ms; bare per step = run / steps)',
+      [
+        'steps',
+        'run',
+        'bare-local run',
+        'vs bare-local',
+        'per-step overhead',
+        'bare-local per step',
+        'vs bare-local',
+        'bare per step',
+        'vs bare',
+      ],
+      chain.map((c) => [
+        c.steps,
+        c.run_ms_p50,
+        c.bare_local_run_ms.p50,
+        c.run_vs_bare_local,
+        c.per_step_overhead_ms_p50,
+        c.bare_local_per_step_ms_p50,
+        c.per_step_vs_bare_local,
+        c.bare_per_step_ms_p50,
+        c.per_step_vs_bare,
+      ]),
+    ),
+  );
 
-  const singleStep = throughput.filter((row) => row.steps === 1).map((row) => {
-    const [o, b] = [(row.stepwise as Rate).runs_per_second.median, (row['bare Temporal'] as Rate).runs_per_second.median];
-    return { concurrency: row.concurrency as number, runs_per_second: o, bare_runs_per_second: b, vs_bare: ratio(o, b) };
-  });
-  print(table('Floor 2. Single-step throughput against bare Temporal (runs/s, from 2.)', ['concurrency', 'runs/s', 'bare runs/s', 'vs bare'], singleStep.map((t) => [t.concurrency, t.runs_per_second, t.bare_runs_per_second, t.vs_bare])));
+  const singleStep = throughput
+    .filter((row) => row.steps === 1)
+    .map((row) => {
+      const [o, b] = [(row.stepwise as Rate).runs_per_second.median, (row['bare Temporal'] as Rate).runs_per_second.median];
+      return { concurrency: row.concurrency as number, runs_per_second: o, bare_runs_per_second: b, vs_bare: ratio(o, b) };
+    });
+  print(
+    table(
+      'Floor 2. Single-step throughput against bare Temporal (runs/s, from 2.)',
+      ['concurrency', 'runs/s', 'bare runs/s', 'vs bare'],
+      singleStep.map((t) => [t.concurrency, t.runs_per_second, t.bare_runs_per_second, t.vs_bare]),
+    ),
+  );
 
   const agent = await measureAgentRounds({ system, toolUrl, model, replies, bareAgent: floor.agent, runs: mode.agentRuns });
   const agentGrowth = { stepwise: growth(agent, 'stepwise'), bare_agent: growth(agent, 'bare_agent') };
-  print(table('Floor 3. Agent rounds against a bare agent with the same activities (per round ms)', ['rounds', 'per round', 'bare agent per round', 'vs bare agent'],
-    agent.map((a) => [a.rounds, a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent])));
-  print(`   per round at ${agent.at(-1)!.rounds} rounds / at ${agent[0].rounds}: stepwise ${agentGrowth.stepwise}, bare agent ${agentGrowth.bare_agent}`);
+  print(
+    table(
+      'Floor 3. Agent rounds against a bare agent with the same activities (per round ms)',
+      ['rounds', 'per round', 'bare agent per round', 'vs bare agent'],
+      agent.map((a) => [a.rounds, a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent]),
+    ),
+  );
+  print(
+    `   per round at ${agent.at(-1)!.rounds} rounds / at ${agent[0].rounds}: stepwise ${agentGrowth.stepwise}, bare agent ${agentGrowth.bare_agent}`,
+  );
 
   const start = await measureStartRate(system, mode.periodMs);
-  print(table(`Floor 4. POST /runs alone (no worker polls; ${start.concurrency} at a time, ${mode.periodMs / 1000} s)`, ['requests/s', 'errors', 'latency p50', 'p99', 'bare starts/s', 'vs bare', 'terminated'],
-    [[round(start.requests_per_second), start.errors, start.latency_ms.p50, start.latency_ms.p99, round(start.bare_starts_per_second), start.vs_bare, start.terminated]]));
+  print(
+    table(
+      `Floor 4. POST /runs alone (no worker polls; ${start.concurrency} at a time, ${mode.periodMs / 1000} s)`,
+      ['requests/s', 'errors', 'latency p50', 'p99', 'bare starts/s', 'vs bare', 'terminated'],
+      [
+        [
+          round(start.requests_per_second),
+          start.errors,
+          start.latency_ms.p50,
+          start.latency_ms.p99,
+          round(start.bare_starts_per_second),
+          start.vs_bare,
+          start.terminated,
+        ],
+      ],
+    ),
+  );
   for (const [reason, count] of Object.entries(start.failures)) print(`   POST /runs alone: ${count} failed with ${reason}`);
 
-  return { chain, single_step_throughput: singleStep, agent_rounds: agent, agent_round_growth: agentGrowth, post_runs_alone: { ...start, requests_per_second: round(start.requests_per_second) } };
+  return {
+    chain,
+    single_step_throughput: singleStep,
+    agent_rounds: agent,
+    agent_round_growth: agentGrowth,
+    post_runs_alone: { ...start, requests_per_second: round(start.requests_per_second) },
+  };
 }

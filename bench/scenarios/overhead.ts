@@ -12,10 +12,23 @@ export interface OverheadResult {
   first_model_request_ms: Distribution;
 }
 
-export async function measureOverhead(system: System, model: ModelFake, sizes: number[], runs: number, warmup: number): Promise<OverheadResult[]> {
+export async function measureOverhead(
+  system: System,
+  model: ModelFake,
+  sizes: number[],
+  runs: number,
+  warmup: number,
+): Promise<OverheadResult[]> {
   const results: OverheadResult[] = [];
   for (const steps of sizes) {
-    const workflowUuid = await system.createWorkflow(Array.from({ length: steps }, (_, i) => ({ type: 'custom_llm', name: `s${i}`, model: 'bench-model', system_prompt: 'Summarise <<trigger_output>>' })));
+    const workflowUuid = await system.createWorkflow(
+      Array.from({ length: steps }, (_, i) => ({
+        type: 'custom_llm',
+        name: `s${i}`,
+        model: 'bench-model',
+        system_prompt: 'Summarise <<trigger_output>>',
+      })),
+    );
     const runMs: number[] = [];
     const overhead: number[] = [];
     const firstRequest: number[] = [];
@@ -32,13 +45,23 @@ export async function measureOverhead(system: System, model: ModelFake, sizes: n
       overhead.push((total - modelMs) / steps);
       firstRequest.push(model.requests[before].received_at - started);
     }
-    results.push({ steps, run_ms: distribution(runMs), per_step_overhead_ms: distribution(overhead), first_model_request_ms: distribution(firstRequest) });
+    results.push({
+      steps,
+      run_ms: distribution(runMs),
+      per_step_overhead_ms: distribution(overhead),
+      first_model_request_ms: distribution(firstRequest),
+    });
   }
   return results;
 }
 
 /** The same sequential runs on a baseline: run time only. */
-export async function measureSequential(runner: Runner, sizes: number[], runs: number, warmup: number): Promise<{ steps: number; run_ms: Distribution }[]> {
+export async function measureSequential(
+  runner: Runner,
+  sizes: number[],
+  runs: number,
+  warmup: number,
+): Promise<{ steps: number; run_ms: Distribution }[]> {
   const results = [];
   for (const steps of sizes) {
     const runOnce = await runner.prepareChain(steps);

@@ -29,10 +29,16 @@ export interface StartRateResult {
 export async function measureStartRate(system: System, periodMs: number, concurrency = START_CONCURRENCY): Promise<StartRateResult> {
   const port = Number(system.env.API_PORT) + 1;
   const taskQueue = `bench-unpolled-${randomUUID()}`;
-  const api = await startProcess('apps/api/src/main.js', { ...system.env, API_PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue }, 'API listening');
+  const api = await startProcess(
+    'apps/api/src/main.js',
+    { ...system.env, API_PORT: String(port), TEMPORAL_TASK_QUEUE: taskQueue },
+    'API listening',
+  );
   const started: string[] = [];
   try {
-    const workflowUuid = await system.createWorkflow([{ type: 'custom_llm', name: 'step', model: 'bench-model', system_prompt: 'Summarise <<trigger_output>>' }]);
+    const workflowUuid = await system.createWorkflow([
+      { type: 'custom_llm', name: 'step', model: 'bench-model', system_prompt: 'Summarise <<trigger_output>>' },
+    ]);
     const startRun = async () => {
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/workflows/${workflowUuid}/runs`, {
         method: 'POST',
@@ -74,10 +80,23 @@ async function bareStart(system: System, taskQueue: string, definition: Workflow
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     taskQueue,
-    args: [{ run_uuid: runUuid, user_id: userId, definition, instances: definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() })), heartbeat_timeout_seconds: 30 }],
+    args: [
+      {
+        run_uuid: runUuid,
+        user_id: userId,
+        definition,
+        instances: definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() })),
+        heartbeat_timeout_seconds: 30,
+      },
+    ],
     staticSummary: `${definition.name} — run ${runUuid}`,
     memo: { run_uuid: runUuid, workflow_uuid: definition.uuid, workflow_name: definition.name, user_id: userId },
-    typedSearchAttributes: runSearchAttributes({ run_uuid: runUuid, workflow_uuid: definition.uuid, workflow_name: definition.name, user_id: userId }),
+    typedSearchAttributes: runSearchAttributes({
+      run_uuid: runUuid,
+      workflow_uuid: definition.uuid,
+      workflow_name: definition.name,
+      user_id: userId,
+    }),
   });
   started.push(runUuid);
 }
@@ -85,6 +104,8 @@ async function bareStart(system: System, taskQueue: string, definition: Workflow
 /** Terminates the executions, twenty at a time, so none is left open on the shared server. */
 async function terminateAll(system: System, runUuids: string[]): Promise<void> {
   for (let i = 0; i < runUuids.length; i += 20) {
-    await Promise.all(runUuids.slice(i, i + 20).map((uuid) => system.temporal.workflow.getHandle(runWorkflowId(uuid)).terminate('bench: POST /runs alone')));
+    await Promise.all(
+      runUuids.slice(i, i + 20).map((uuid) => system.temporal.workflow.getHandle(runWorkflowId(uuid)).terminate('bench: POST /runs alone')),
+    );
   }
 }

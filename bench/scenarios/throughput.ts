@@ -32,5 +32,11 @@ export async function measureThroughput(runOnce: () => Promise<void>, concurrenc
   };
   await Promise.all(Array.from({ length: concurrency }, loop));
   const elapsed = (Date.now() - started) / 1000;
-  return { runs_per_second: latencies.length / elapsed, completed: latencies.length, errors, failures, latency_ms: distribution(latencies.length ? latencies : [NaN]) };
+  return {
+    runs_per_second: latencies.length / elapsed,
+    completed: latencies.length,
+    errors,
+    failures,
+    latency_ms: distribution(latencies.length ? latencies : [NaN]),
+  };
 }

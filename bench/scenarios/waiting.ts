@@ -13,7 +13,12 @@ export interface WaitingResult {
 }
 
 /** Starts `runs` runs, a few milliseconds apart, and waits for them all while sampling memory. */
-export async function measureWaiting(runOnce: () => Promise<void>, runs: number, processes: Record<string, number>, modelDelayMs: number): Promise<WaitingResult> {
+export async function measureWaiting(
+  runOnce: () => Promise<void>,
+  runs: number,
+  processes: Record<string, number>,
+  modelDelayMs: number,
+): Promise<WaitingResult> {
   const peak: Record<string, number> = Object.fromEntries(Object.keys(processes).map((name) => [name, 0]));
   const sample = () => {
     for (const [name, pid] of Object.entries(processes)) peak[name] = Math.max(peak[name], memoryOf(pid).rss_mb);

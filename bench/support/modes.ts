@@ -15,7 +15,37 @@ export interface BenchMode {
 }
 
 export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
-  smoke: { sizes: [1, 5], runs: 2, warmup: 1, concurrency: [1, 10], periodMs: 1500, reps: 1, waitingRuns: 20, waitingDelayMs: 500, agentRuns: 1 },
-  quick: { sizes: [1, 5, 20], runs: 5, warmup: 2, concurrency: [1, 10, 50, 200], periodMs: 2500, reps: 1, waitingRuns: 100, waitingDelayMs: 2000, agentRuns: 2 },
-  full: { sizes: [1, 5, 20], runs: 30, warmup: 3, concurrency: [1, 10, 50, 200], periodMs: 6000, reps: 3, waitingRuns: 2000, waitingDelayMs: 2000, agentRuns: 5 },
+  smoke: {
+    sizes: [1, 5],
+    runs: 2,
+    warmup: 1,
+    concurrency: [1, 10],
+    periodMs: 1500,
+    reps: 1,
+    waitingRuns: 20,
+    waitingDelayMs: 500,
+    agentRuns: 1,
+  },
+  quick: {
+    sizes: [1, 5, 20],
+    runs: 5,
+    warmup: 2,
+    concurrency: [1, 10, 50, 200],
+    periodMs: 2500,
+    reps: 1,
+    waitingRuns: 100,
+    waitingDelayMs: 2000,
+    agentRuns: 2,
+  },
+  full: {
+    sizes: [1, 5, 20],
+    runs: 30,
+    warmup: 3,
+    concurrency: [1, 10, 50, 200],
+    periodMs: 6000,
+    reps: 3,
+    waitingRuns: 2000,
+    waitingDelayMs: 2000,
+    agentRuns: 5,
+  },
 };

@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { BENCH_MODEL, BENCH_TOOL, type Runner } from './runner';
 import type { System } from './system';
 
-const llmStep = (i: number) => ({ uuid: randomUUID(), type: 'custom_llm', name: `step ${i + 1}`, model: BENCH_MODEL, system_prompt: 'Summarise <<trigger_output>>' });
+const llmStep = (i: number) => ({
+  uuid: randomUUID(),
+  type: 'custom_llm',
+  name: `step ${i + 1}`,
+  model: BENCH_MODEL,
+  system_prompt: 'Summarise <<trigger_output>>',
+});
 
 const post = (system: System, route: string, body: unknown) =>
-  fetch(`${system.apiUrl}${route}`, { method: 'POST', headers: { authorization: `Bearer ${system.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${system.apiUrl}${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${system.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /**
  * stepwise itself: POST /runs on the API, the run workflow on the worker, the audit in MySQL. Its agent
@@ -30,7 +40,11 @@ export function stepwiseRunner(system: System, toolUrl: string, mcpUrl?: string)
         toolRegistered = true;
       }
       const tools = [mcpUrl ? 'bench.echo' : BENCH_TOOL];
-      return runOnce(await system.createWorkflow([{ type: 'custom_agent', name: 'agent', model: BENCH_MODEL, system_prompt: 'Use your tools', tools, max_iterations: 11 }]));
+      return runOnce(
+        await system.createWorkflow([
+          { type: 'custom_agent', name: 'agent', model: BENCH_MODEL, system_prompt: 'Use your tools', tools, max_iterations: 11 },
+        ]),
+      );
     },
     close: async () => {},
   };

@@ -30,7 +30,10 @@ export function memoryOf(pid: number): ProcessMemory {
  */
 export function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: string, nodeArgs: string[] = []): Promise<ChildProcess> {
   const benchArgs = env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, ...benchArgs, path.join(DIST, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, ...benchArgs, path.join(DIST, entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), 60_000);
@@ -71,7 +74,12 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
   const base = loadConfig();
   const port = 3400 + Math.floor(Math.random() * 500);
   const taskQueue = `bench-${randomUUID()}`;
-  const config: AppConfig = { ...base, temporal: { ...base.temporal, taskQueue }, api: { ...base.api, port }, providers: { ...base.providers, openai: { ...base.providers.openai, baseUrl: modelBaseUrl } } };
+  const config: AppConfig = {
+    ...base,
+    temporal: { ...base.temporal, taskQueue },
+    api: { ...base.api, port },
+    providers: { ...base.providers, openai: { ...base.providers.openai, baseUrl: modelBaseUrl } },
+  };
   await migrateDatabase(config.databaseUrl);
 
   const dataSource = await createDataSource(config.databaseUrl).initialize();
@@ -124,8 +132,10 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     api,
     worker,
     temporal,
-    createWorkflow: async (steps) => (await call('POST', '/workflows', { name: `bench-${randomUUID().slice(0, 8)}`, steps })).uuid as string,
-    startRun: async (workflowUuid) => (await call('POST', `/workflows/${workflowUuid}/runs`, { trigger_output: { bench: true } })).uuid as string,
+    createWorkflow: async (steps) =>
+      (await call('POST', '/workflows', { name: `bench-${randomUUID().slice(0, 8)}`, steps })).uuid as string,
+    startRun: async (workflowUuid) =>
+      (await call('POST', `/workflows/${workflowUuid}/runs`, { trigger_output: { bench: true } })).uuid as string,
     waitForRun: (runUuid) => resultOf(temporal, runUuid),
     get: (route) => call('GET', route),
     async stop() {
@@ -158,6 +168,7 @@ async function resultOf(temporal: Client, runUuid: string): Promise<{ status: st
 /** An error's message with its causes' (fetch wraps the socket error), cut to one line. */
 export function reasonOf(error: unknown): string {
   const parts: string[] = [];
-  for (let current = error as { message?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current) parts.push(current.message ?? String(current));
+  for (let current = error as { message?: string; cause?: unknown } | undefined; current; current = current.cause as typeof current)
+    parts.push(current.message ?? String(current));
   return parts.join(': ').slice(0, 200);
 }

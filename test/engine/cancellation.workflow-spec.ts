@@ -16,15 +16,17 @@ describe('Run workflow: cancellation', () => {
     finishRun: async () => void order.push('finishRun'),
   });
   /** A model call that runs until cancelled, then takes `stopMs` to stop. */
-  const cancellable = (order: string[], stopMs = 0) => async () => {
-    try {
-      return await untilCancelled();
-    } catch (error) {
-      await new Promise((resolve) => setTimeout(resolve, stopMs));
-      order.push('model call cancelled');
-      throw error;
-    }
-  };
+  const cancellable =
+    (order: string[], stopMs = 0) =>
+    async () => {
+      try {
+        return await untilCancelled();
+      } catch (error) {
+        await new Promise((resolve) => setTimeout(resolve, stopMs));
+        order.push('model call cancelled');
+        throw error;
+      }
+    };
 
   it('a graph run cancelled while a person is asked closes the waiting execution, then every step’s row, then ends cancelled', async () => {
     const [first, person] = [llmStep('first'), humanStep('person')];
@@ -38,7 +40,12 @@ describe('Run workflow: cancellation', () => {
 
     await expect(sut.failure()).resolves.toBeInstanceOf(CancelledFailure);
     const [waiting] = fake.inputsOf('awaitHumanInput');
-    expect(order).toEqual([`failStep ${waiting.instance_uuid}`, `closeGraphStep ${rowOf(run, first)}`, `closeGraphStep ${rowOf(run, person)}`, 'finishRun']);
+    expect(order).toEqual([
+      `failStep ${waiting.instance_uuid}`,
+      `closeGraphStep ${rowOf(run, first)}`,
+      `closeGraphStep ${rowOf(run, person)}`,
+      'finishRun',
+    ]);
     expect(fake.inputsOf('failStep')).toEqual([{ instance_uuid: waiting.instance_uuid, error_message: CANCELLED }]);
     expect(fake.inputsOf('finishRun')).toEqual([{ run_uuid: run.run_uuid, status: 'cancelled', error_message: 'Cancelled by request' }]);
   });
@@ -68,15 +75,23 @@ describe('Run workflow: cancellation', () => {
     const run = graphRun([first, left, right], { edges: [edge(first, left), edge(first, right)] }, { heartbeat_timeout_seconds: 2 });
     const order: string[] = [];
     // right's call is slow to stop: the run still waits for it (and its row) before it ends.
-    const fake = new FakeActivities({ ...endings(order), runLlmStep: llmAnswers({ first: () => output(), left: cancellable(order), right: cancellable(order, 1_000) }) });
+    const fake = new FakeActivities({
+      ...endings(order),
+      runLlmStep: llmAnswers({ first: () => output(), left: cancellable(order), right: cancellable(order, 1_000) }),
+    });
 
     const sut = await engine.start(run, fake);
     await fake.called('runLlmStep', 3);
     await sut.handle.cancel();
 
     await expect(sut.failure()).resolves.toBeInstanceOf(CancelledFailure);
-    const branches = fake.inputsOf('runLlmStep').slice(1).map((input) => input.instance_uuid);
-    expect(order.slice(0, 4).sort()).toEqual([...branches.map((row) => `failStep ${row}`), 'model call cancelled', 'model call cancelled'].sort());
+    const branches = fake
+      .inputsOf('runLlmStep')
+      .slice(1)
+      .map((input) => input.instance_uuid);
+    expect(order.slice(0, 4).sort()).toEqual(
+      [...branches.map((row) => `failStep ${row}`), 'model call cancelled', 'model call cancelled'].sort(),
+    );
     expect(order.slice(4)).toEqual([first, left, right].map((step) => `closeGraphStep ${rowOf(run, step)}`).concat('finishRun'));
     expect(fake.inputsOf('failStep').map((input) => input.error_message)).toEqual([CANCELLED, CANCELLED]);
   });

@@ -11,11 +11,15 @@ import { ENGINE_BUNDLE_ENV } from './support/engine-bundle';
 const WORKFLOWS = path.resolve(__dirname, '../../libs/engine/src/workflows');
 
 export default async function globalSetup(): Promise<void> {
-  if (!process.env.TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS must be set: run the tests with `npm test` (or export it for a Temporal server you run)');
+  if (!process.env.TEMPORAL_ADDRESS)
+    throw new Error('TEMPORAL_ADDRESS must be set: run the tests with `npm test` (or export it for a Temporal server you run)');
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS,
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
-    webpackConfigHook: (config) => ({ ...config, resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), ...aliasesFor() } } }),
+    webpackConfigHook: (config) => ({
+      ...config,
+      resolve: { ...config.resolve, alias: { ...(config.resolve?.alias as object), ...aliasesFor() } },
+    }),
   });
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'stepwise-engine-')), 'workflow-bundle.js');
   writeFileSync(file, code);

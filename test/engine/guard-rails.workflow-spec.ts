@@ -33,11 +33,17 @@ describe('Run workflow: guard rails', () => {
     const { a, b, edges } = cycle();
     const run = graphRun([a, b], { edges });
     // The same answers again: b's second activation would see nothing new.
-    const fake = new FakeActivities({ ...runEnd(), runLlmStep: llmAnswers({ a: () => output({ digest: 'same a' }), b: () => output({ digest: 'same b' }) }) });
+    const fake = new FakeActivities({
+      ...runEnd(),
+      runLlmStep: llmAnswers({ a: () => output({ digest: 'same a' }), b: () => output({ digest: 'same b' }) }),
+    });
 
     const sut = await engine.start(run, fake);
 
-    await expect(sut.failure()).resolves.toMatchObject({ type: 'RepeatedInput', message: expect.stringContaining('step "b" was reached again') });
+    await expect(sut.failure()).resolves.toMatchObject({
+      type: 'RepeatedInput',
+      message: expect.stringContaining('step "b" was reached again'),
+    });
     expect(ran(fake)).toEqual(['a', 'b', 'a']);
   });
 
@@ -48,7 +54,10 @@ describe('Run workflow: guard rails', () => {
 
     const sut = await engine.start(run, fake);
 
-    await expect(sut.failure()).resolves.toMatchObject({ type: 'TimeoutReached', message: 'Guard timeout_seconds reached: the run walked for more than 1 s without ending' });
+    await expect(sut.failure()).resolves.toMatchObject({
+      type: 'TimeoutReached',
+      message: 'Guard timeout_seconds reached: the run walked for more than 1 s without ending',
+    });
     expect(ran(fake)).toEqual(['slow']);
   });
 
@@ -56,7 +65,12 @@ describe('Run workflow: guard rails', () => {
     const [first, last] = [llmStep('first'), llmStep('last')];
     const ask = humanStep('ask');
     const run = graphRun([first, ask, last], { edges: [edge(first, ask), edge(ask, last)], timeout_seconds: 2 });
-    const fake = new FakeActivities({ ...runEnd(), runLlmStep: answering(first, last), awaitHumanInput: recorded, answerHumanInput: async () => output() });
+    const fake = new FakeActivities({
+      ...runEnd(),
+      runLlmStep: answering(first, last),
+      awaitHumanInput: recorded,
+      answerHumanInput: async () => output(),
+    });
 
     const sut = await engine.start(run, fake);
     await fake.called('awaitHumanInput');
@@ -70,15 +84,29 @@ describe('Run workflow: guard rails', () => {
   it('with a human hand-off step, a guard rail asks the person why instead of failing, and the walk goes on from their answer', async () => {
     const { a, b, edges } = cycle();
     const [person, after] = [humanStep('person'), llmStep('after')];
-    const run = graphRun([a, b, person, after], { edges: [...edges, edge(person, after)], max_steps: 2, human_handoff_step_uuid: person.uuid });
-    const fake = new FakeActivities({ ...runEnd(), runLlmStep: answering(a, b, after), awaitHumanInput: recorded, answerHumanInput: async () => output() });
+    const run = graphRun([a, b, person, after], {
+      edges: [...edges, edge(person, after)],
+      max_steps: 2,
+      human_handoff_step_uuid: person.uuid,
+    });
+    const fake = new FakeActivities({
+      ...runEnd(),
+      runLlmStep: answering(a, b, after),
+      awaitHumanInput: recorded,
+      answerHumanInput: async () => output(),
+    });
 
     const sut = await engine.start(run, fake);
     await fake.called('awaitHumanInput');
     await answer(sut.handle, { step_uuid: person.uuid, input: { decision: 'stop the cycle' } });
 
     await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
-    expect(fake.inputsOf('awaitHumanInput')).toEqual([expect.objectContaining({ reason: 'Guard max_steps reached: the run made 2 step executions without ending', previous_step_uuid: null })]);
+    expect(fake.inputsOf('awaitHumanInput')).toEqual([
+      expect.objectContaining({
+        reason: 'Guard max_steps reached: the run made 2 step executions without ending',
+        previous_step_uuid: null,
+      }),
+    ]);
     expect(fake.inputsOf('answerHumanInput').map((input) => input.input)).toEqual([{ decision: 'stop the cycle' }]);
     // The guard rails count again from the hand-off: person and after are its first two executions.
     expect(ran(fake)).toEqual(['a', 'b', 'after']);

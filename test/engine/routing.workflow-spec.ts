@@ -11,17 +11,28 @@ describe('Run workflow: routing', () => {
   const engine = useEngine();
   const ran = (fake: FakeActivities) => fake.inputsOf('runLlmStep').map((input) => input.step.name);
   const closed = (fake: FakeActivities) => fake.inputsOf('closeGraphStep').map(({ instance_uuid, failed }) => ({ instance_uuid, failed }));
-  const rowsOf = (run: ReturnType<typeof graphRun>, ...steps: StepDefinition[]) => steps.map((step) => ({ instance_uuid: rowOf(run, step), failed: false }));
+  const rowsOf = (run: ReturnType<typeof graphRun>, ...steps: StepDefinition[]) =>
+    steps.map((step) => ({ instance_uuid: rowOf(run, step), failed: false }));
 
   it('walks a chain in order, each step on its own row, $previous_output the step before', async () => {
     const [a, b, c] = ['a', 'b', 'c'].map((name) => llmStep(name));
     const run = chainRun([a, b, c]);
-    const fake = new FakeActivities({ runLlmStep: llmAnswers({ a: () => output(), b: () => output(), c: () => output() }), finishRun: recorded });
+    const fake = new FakeActivities({
+      runLlmStep: llmAnswers({ a: () => output(), b: () => output(), c: () => output() }),
+      finishRun: recorded,
+    });
 
     const sut = await engine.start(run, fake);
 
     await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
-    expect(fake.inputsOf('runLlmStep').map(({ step, instance_uuid, previous_step_uuid, execution }) => ({ step: step.name, instance_uuid, previous_step_uuid, execution }))).toEqual([
+    expect(
+      fake.inputsOf('runLlmStep').map(({ step, instance_uuid, previous_step_uuid, execution }) => ({
+        step: step.name,
+        instance_uuid,
+        previous_step_uuid,
+        execution,
+      })),
+    ).toEqual([
       { step: 'a', instance_uuid: rowOf(run, a), previous_step_uuid: null, execution: undefined },
       { step: 'b', instance_uuid: rowOf(run, b), previous_step_uuid: a.uuid, execution: undefined },
       { step: 'c', instance_uuid: rowOf(run, c), previous_step_uuid: b.uuid, execution: undefined },
@@ -32,7 +43,11 @@ describe('Run workflow: routing', () => {
   it('ends a chain stopped by its stop checker, the steps after it never run', async () => {
     const a = llmStep('a');
     const run = chainRun([a, stopCheckerStep('check', a), llmStep('never')]);
-    const fake = new FakeActivities({ runLlmStep: llmAnswers({ a: () => output() }), runStopChecker: async () => ({ stopped: true, reason: 'nothing to do' }), finishRun: recorded });
+    const fake = new FakeActivities({
+      runLlmStep: llmAnswers({ a: () => output() }),
+      runStopChecker: async () => ({ stopped: true, reason: 'nothing to do' }),
+      finishRun: recorded,
+    });
 
     const sut = await engine.start(run, fake);
 
@@ -44,9 +59,18 @@ describe('Run workflow: routing', () => {
     const router = llmStep('router');
     const [writer, reviewer, log] = ['writer', 'reviewer', 'log'].map((name) => llmStep(name));
     const graph = {
-      edges: [edge(router, writer, { condition_value: 'Writer' }), edge(router, reviewer, { condition_value: 'Reviewer' }), edge(router, null, { condition_value: 'END' }), edge(router, log)],
+      edges: [
+        edge(router, writer, { condition_value: 'Writer' }),
+        edge(router, reviewer, { condition_value: 'Reviewer' }),
+        edge(router, null, { condition_value: 'END' }),
+        edge(router, log),
+      ],
     };
-    const routedTo = (route: string) => new FakeActivities({ ...runEnd(), runLlmStep: llmAnswers({ router: () => output({ route }), writer: () => output(), reviewer: () => output(), log: () => output() }) });
+    const routedTo = (route: string) =>
+      new FakeActivities({
+        ...runEnd(),
+        runLlmStep: llmAnswers({ router: () => output({ route }), writer: () => output(), reviewer: () => output(), log: () => output() }),
+      });
 
     it('is offered its CONDITIONAL edges’ values; its choice (any case) and every ALWAYS edge fire', async () => {
       const run = graphRun([router, writer, reviewer, log], graph);
@@ -90,7 +114,11 @@ describe('Run workflow: routing', () => {
 
     await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
     expect(fake.inputsOf('evaluateEdgeConditions')).toEqual([
-      { user_id: run.user_id, output_id: answer.output_id, edges: [toHigh, toLow, toBoth].map(({ uuid, conditions }) => ({ uuid, conditions })) },
+      {
+        user_id: run.user_id,
+        output_id: answer.output_id,
+        edges: [toHigh, toLow, toBoth].map(({ uuid, conditions }) => ({ uuid, conditions })),
+      },
     ]);
     expect(ran(fake)).toEqual(['a', 'high']);
   });
@@ -102,7 +130,12 @@ describe('Run workflow: routing', () => {
       const fake: FakeActivities = new FakeActivities({
         ...runEnd(),
         // b and c each wait until the other has started: they end only if they run at once.
-        runLlmStep: llmAnswers({ a: () => output(), b: async () => (await fake.called('runLlmStep', 3), output()), c: async () => (await fake.called('runLlmStep', 3), output()), join: () => output() }),
+        runLlmStep: llmAnswers({
+          a: () => output(),
+          b: async () => (await fake.called('runLlmStep', 3), output()),
+          c: async () => (await fake.called('runLlmStep', 3), output()),
+          join: () => output(),
+        }),
       });
 
       const sut = await engine.start(run, fake);
@@ -115,7 +148,10 @@ describe('Run workflow: routing', () => {
     it('runs a step again when branches reach it in different waves, each execution on a row of its own beneath the step’s', async () => {
       const [a, b, c, x, join] = ['a', 'b', 'c', 'x', 'join'].map((name) => llmStep(name));
       const run = graphRun([a, b, c, x, join], { edges: [edge(a, b), edge(a, c), edge(b, join), edge(c, x), edge(x, join)] });
-      const fake = new FakeActivities({ ...runEnd(), runLlmStep: llmAnswers(Object.fromEntries(['a', 'b', 'c', 'x', 'join'].map((name) => [name, () => output()]))) });
+      const fake = new FakeActivities({
+        ...runEnd(),
+        runLlmStep: llmAnswers(Object.fromEntries(['a', 'b', 'c', 'x', 'join'].map((name) => [name, () => output()]))),
+      });
 
       const sut = await engine.start(run, fake);
 
@@ -134,7 +170,14 @@ describe('Run workflow: routing', () => {
       const run = graphRun([a, bad, c, d], { edges: [edge(a, bad), edge(a, c), edge(c, d), edge(bad, d)] });
       const fake = new FakeActivities({
         ...runEnd(),
-        runLlmStep: llmAnswers({ a: () => output(), bad: () => { throw ApplicationFailure.nonRetryable('the model refused'); }, c: () => output(), d: () => output() }),
+        runLlmStep: llmAnswers({
+          a: () => output(),
+          bad: () => {
+            throw ApplicationFailure.nonRetryable('the model refused');
+          },
+          c: () => output(),
+          d: () => output(),
+        }),
       });
 
       const sut = await engine.start(run, fake);
@@ -144,7 +187,9 @@ describe('Run workflow: routing', () => {
       expect(fake.inputsOf('failStep')).toEqual([{ instance_uuid: badRun.instance_uuid, error_message: 'the model refused' }]);
       expect(ran(fake).sort()).toEqual(['a', 'bad', 'c', 'd']);
       expect(closed(fake)).toEqual([...rowsOf(run, a), { instance_uuid: rowOf(run, bad), failed: true }, ...rowsOf(run, c, d)]);
-      expect(fake.inputsOf('finishRun')).toEqual([{ run_uuid: run.run_uuid, status: 'partial_success', error_message: 'Step "bad" failed: the model refused' }]);
+      expect(fake.inputsOf('finishRun')).toEqual([
+        { run_uuid: run.run_uuid, status: 'partial_success', error_message: 'Step "bad" failed: the model refused' },
+      ]);
     });
   });
 
@@ -152,7 +197,9 @@ describe('Run workflow: routing', () => {
     const agent = agentStep('agent');
     const tools = toolExecutorStep('tools');
     const research = llmStep('research');
-    const run = graphRun([agent, tools, research], { edges: [edge(agent, tools, { condition_value: 'tool_executor' }), edge(tools, research, { condition_value: 'search' })] });
+    const run = graphRun([agent, tools, research], {
+      edges: [edge(agent, tools, { condition_value: 'tool_executor' }), edge(tools, research, { condition_value: 'search' })],
+    });
     const call = (name: string) => ({ id: `call-${name}`, name, arguments: '{}' });
     const turns: AgentTurnResult[] = [
       { tool_calls: [call('lookup')], conversation_length: 2, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
@@ -175,8 +222,12 @@ describe('Run workflow: routing', () => {
     await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
     const [first] = fake.inputsOf('startAgentStep');
     // lookup has no edge of its own and the executor no ALWAYS edge: the caller goes on with its conversation.
-    expect(fake.inputsOf('continueAgentStep').map(({ from }) => from)).toEqual([{ instance_uuid: first.instance_uuid, conversation_length: 3 }]);
-    expect(fake.inputsOf('callTool').map(({ call, position, conversation_uuid }) => ({ tool: call.name, position, conversation_uuid }))).toEqual([
+    expect(fake.inputsOf('continueAgentStep').map(({ from }) => from)).toEqual([
+      { instance_uuid: first.instance_uuid, conversation_length: 3 },
+    ]);
+    expect(
+      fake.inputsOf('callTool').map(({ call, position, conversation_uuid }) => ({ tool: call.name, position, conversation_uuid })),
+    ).toEqual([
       { tool: 'lookup', position: 2, conversation_uuid: first.instance_uuid },
       { tool: 'search', position: 4, conversation_uuid: fake.inputsOf('continueAgentStep')[0].instance_uuid },
     ]);

@@ -9,7 +9,7 @@ import type { ToolServer } from './tool-server';
 /** Polls GET /runs/{uuid} as `user` until the run no longer runs or waits. */
 export async function runEnd(user: ApiClient, runUuid: string, timeoutMs = 60_000): Promise<RunBody> {
   let body = (await user.get(`/runs/${runUuid}`)).body;
-  for (const deadline = Date.now() + timeoutMs; (body.status === 'running' || body.status === 'awaiting_input') && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + timeoutMs; (body.status === 'running' || body.status === 'awaiting_input') && Date.now() < deadline;) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     body = (await user.get(`/runs/${runUuid}`)).body;
   }
@@ -20,6 +20,9 @@ export async function runEnd(user: ApiClient, runUuid: string, timeoutMs = 60_00
 export async function runLookupAgent(user: ApiClient, model: ModelFake, tools: ToolServer): Promise<RunBody> {
   await user.post('/tools', { name: 'lookup', description: 'look up', parameters: { type: 'object' }, endpoint_url: tools.url('lookup') });
   const workflow = (await user.post('/workflows', { name: 'lookup agent', steps: [agentStep({ tools: ['lookup'] })] })).body;
-  model.script(reply.toolCalls([{ name: 'lookup', arguments: { q: 'x' } }], { usage: { prompt_tokens: 11, completion_tokens: 5 } }), reply.json({ done: true }, { usage: { prompt_tokens: 20, completion_tokens: 3 } }));
+  model.script(
+    reply.toolCalls([{ name: 'lookup', arguments: { q: 'x' } }], { usage: { prompt_tokens: 11, completion_tokens: 5 } }),
+    reply.json({ done: true }, { usage: { prompt_tokens: 20, completion_tokens: 3 } }),
+  );
   return runEnd(user, (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body.uuid);
 }

@@ -37,7 +37,16 @@ function message(content: Record<string, unknown>[], stopReason: string, options
   return {
     status: 200,
     delayMs: options.delayMs,
-    body: { id: `msg_fake_${++messageCounter}`, type: 'message', role: 'assistant', model: ECHO_MODEL, content, stop_reason: options.stopReason ?? stopReason, stop_sequence: null, usage },
+    body: {
+      id: `msg_fake_${++messageCounter}`,
+      type: 'message',
+      role: 'assistant',
+      model: ECHO_MODEL,
+      content,
+      stop_reason: options.stopReason ?? stopReason,
+      stop_sequence: null,
+      usage,
+    },
   };
 }
 
@@ -47,7 +56,10 @@ export const anthropicReply = {
   /** `tool_use` blocks with ids `toolu_1`, `toolu_2`... (unique within the process), after an optional text block. */
   toolUse: (calls: { name: string; input: unknown; id?: string }[], options: AnthropicReplyOptions & { text?: string } = {}): FakeReply =>
     message(
-      [...(options.text ? [{ type: 'text', text: options.text }] : []), ...calls.map((call) => ({ type: 'tool_use', id: call.id ?? `toolu_${++toolUseCounter}`, name: call.name, input: call.input }))],
+      [
+        ...(options.text ? [{ type: 'text', text: options.text }] : []),
+        ...calls.map((call) => ({ type: 'tool_use', id: call.id ?? `toolu_${++toolUseCounter}`, name: call.name, input: call.input })),
+      ],
       'tool_use',
       options,
     ),
@@ -56,7 +68,10 @@ export const anthropicReply = {
     status,
     delayMs: options.delayMs,
     headers: retryHeaders(options),
-    body: { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message: options.message ?? `anthropic fake: error ${status}` } },
+    body: {
+      type: 'error',
+      error: { type: ERROR_TYPES[status] ?? 'api_error', message: options.message ?? `anthropic fake: error ${status}` },
+    },
   }),
   /** 529: Anthropic is overloaded (and says when to come back). */
   overloaded: (retryAfterSeconds?: number): FakeReply => anthropicReply.error(529, { message: 'Overloaded', retryAfterSeconds }),

@@ -5,7 +5,8 @@ import { loadConfig, type AppConfig } from '../../libs/config/src';
 import { ApiKeyService } from '../../apps/api/src/auth/api-key.service';
 import { type ApiAppOptions, createApiApp } from '../../apps/api/src/create-app';
 
-export interface Reply<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface Reply<T = any> {
   status: number;
   body: T;
   headers: Headers;
@@ -49,14 +50,34 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl: string; bodyLimitBytes: number; temporalAddress: string; loopIterationsPerExecution: number }> = {}): AppConfig {
+export function testConfig(
+  overrides: Partial<{
+    taskQueue: string;
+    modelBaseUrl: string;
+    bodyLimitBytes: number;
+    temporalAddress: string;
+    loopIterationsPerExecution: number;
+  }> = {},
+): AppConfig {
   const base = loadConfig();
   return {
     ...base,
-    temporal: { ...base.temporal, address: overrides.temporalAddress ?? base.temporal.address, taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`, heartbeatTimeoutSeconds: 3, conversationTurnsPerExecution: 2, loopIterationsPerExecution: overrides.loopIterationsPerExecution ?? base.temporal.loopIterationsPerExecution },
+    temporal: {
+      ...base.temporal,
+      address: overrides.temporalAddress ?? base.temporal.address,
+      taskQueue: overrides.taskQueue ?? `test-${randomUUID()}`,
+      heartbeatTimeoutSeconds: 3,
+      conversationTurnsPerExecution: 2,
+      loopIterationsPerExecution: overrides.loopIterationsPerExecution ?? base.temporal.loopIterationsPerExecution,
+    },
     api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
     // Only the fakes: a key in the developer's environment must not send specs to a real provider.
-    providers: { default: 'openai', openai: { ...base.providers.openai, baseUrl: overrides.modelBaseUrl ?? base.providers.openai.baseUrl }, anthropic: null, openrouter: null },
+    providers: {
+      default: 'openai',
+      openai: { ...base.providers.openai, baseUrl: overrides.modelBaseUrl ?? base.providers.openai.baseUrl },
+      anthropic: null,
+      openrouter: null,
+    },
     log: { level: 'warn', format: 'json' },
     metrics: { host: '127.0.0.1', apiPort: 0, workerPort: 0 },
     tracing: { otlpEndpoint: null },
@@ -65,7 +86,14 @@ export function testConfig(overrides: Partial<{ taskQueue: string; modelBaseUrl:
     // Specs fire hundreds of requests a second; the quota spec sets its own.
     // Specs call the reconciler themselves.
     reconciler: { intervalSeconds: null, afterSeconds: 60 },
-    quotas: { ...base.quotas, requestsPerMinute: 1_000_000, requestBurst: 100_000, addressRequestsPerMinute: 1_000_000, addressRequestBurst: 100_000, scheduleMinIntervalSeconds: 1 },
+    quotas: {
+      ...base.quotas,
+      requestsPerMinute: 1_000_000,
+      requestBurst: 100_000,
+      addressRequestsPerMinute: 1_000_000,
+      addressRequestBurst: 100_000,
+      scheduleMinIntervalSeconds: 1,
+    },
     // Specs script the model call by call: a summary request of every save would get in their way.
     summaries: { ...base.summaries, enabled: false },
   };

@@ -15,19 +15,29 @@ export const sendMessage = (user: ApiClient, session: string, text: string): Pro
   openSse(`${user.baseUrl}/assistant/sessions/${session}/messages`, { method: 'POST', key: user.key!, body: { text } });
 
 export const followEvents = (user: ApiClient, session: string, lastEventId?: number): Promise<SseStream> =>
-  openSse(`${user.baseUrl}/assistant/sessions/${session}/events`, { key: user.key!, headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) } });
+  openSse(`${user.baseUrl}/assistant/sessions/${session}/events`, {
+    key: user.key!,
+    headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
+  });
 
 /** An event as `TYPE` or `TYPE:previous>current` for a STATUS_CHANGE: what a sequence assertion compares. */
 export const shapeOf = ({ data }: SseEvent): string =>
-  data.response_type === 'STATUS_CHANGE' ? `STATUS_CHANGE:${data.status_change.previous_stage}>${data.status_change.current_stage}` : data.response_type;
+  data.response_type === 'STATUS_CHANGE'
+    ? `STATUS_CHANGE:${data.status_change.previous_stage}>${data.status_change.current_stage}`
+    : data.response_type;
 
 export const clarifier = {
-  asks: (question: string, intent = 'Summarise articles'): FakeReply => reply.json({ intent_summary: intent, clarification_question: question, ready: false }),
-  ready: (intent = 'Summarise English articles in three bullet points'): FakeReply => reply.json({ intent_summary: intent, clarification_question: null, ready: true }),
+  asks: (question: string, intent = 'Summarise articles'): FakeReply =>
+    reply.json({ intent_summary: intent, clarification_question: question, ready: false }),
+  ready: (intent = 'Summarise English articles in three bullet points'): FakeReply =>
+    reply.json({ intent_summary: intent, clarification_question: null, ready: true }),
 };
 
 /** A two-step chain as the model writes it; `broken` makes its second step read a step that does not exist. */
-export function chainCandidate(name = `assistant-${randomUUID().slice(0, 8)}`, broken = false): { name: string; description: string; steps: Record<string, unknown>[] } {
+export function chainCandidate(
+  name = `assistant-${randomUUID().slice(0, 8)}`,
+  broken = false,
+): { name: string; description: string; steps: Record<string, unknown>[] } {
   const first = llmStep({ name: 'summarise', system_prompt: 'Summarise <<trigger_output.text>>' });
   const reads = broken ? randomUUID() : first.uuid;
   const second = llmStep({ name: 'translate', system_prompt: `Translate <<step_output.${reads}>>` });

@@ -24,7 +24,10 @@ export class EverythingHttpServer {
   /** Resolves once the server says it listens (it logs to stderr). */
   static async start(timeoutMs = 30_000): Promise<EverythingHttpServer> {
     const port = await freePort();
-    const child = spawn(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let printed = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server-everything did not start in ${timeoutMs} ms: ${printed}`)), timeoutMs);

@@ -31,7 +31,12 @@ export const stopChecker = (stepUuid: string, overrides: Record<string, unknown>
 type Node = { uuid: string };
 
 /** A graph edge: ALWAYS without a value (or data conditions), CONDITIONAL with one; `target` null is END. */
-export const graphEdge = (source: Node, target: Node | null, condition_value: string | null = null, extra: Record<string, unknown> = {}) => ({
+export const graphEdge = (
+  source: Node,
+  target: Node | null,
+  condition_value: string | null = null,
+  extra: Record<string, unknown> = {},
+) => ({
   source_step_uuid: source.uuid,
   target_step_uuid: target?.uuid ?? null,
   condition_type: condition_value === null && !extra.conditions ? 'ALWAYS' : 'CONDITIONAL',

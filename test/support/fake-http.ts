@@ -37,7 +37,7 @@ export function send(res: ServerResponse, answer: FakeReply, requestedModel?: st
   let text = answer.raw;
   if (text === undefined) {
     const body = answer.body as { model?: unknown } | undefined;
-    text = JSON.stringify(body?.model === ECHO_MODEL ? { ...body, model: requestedModel || 'fake-model' } : body ?? null);
+    text = JSON.stringify(body?.model === ECHO_MODEL ? { ...body, model: requestedModel || 'fake-model' } : (body ?? null));
   }
   res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
   res.end(text);

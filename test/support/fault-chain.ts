@@ -17,5 +17,9 @@ export async function startFaultChain(stack: Stack): Promise<RunBody> {
 
 /** Each step asked the model once, with the previous step's answer. */
 export function expectEachStepAskedOnce(stack: Stack): void {
-  expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([expect.stringMatching(/^Step first: /), 'Step second: one', 'Step third: two']);
+  expect(stack.model.requests.map((request) => request.body.messages[0].content)).toEqual([
+    expect.stringMatching(/^Step first: /),
+    'Step second: one',
+    'Step third: two',
+  ]);
 }

@@ -9,6 +9,7 @@ export default async function globalSetup(): Promise<void> {
   if (!databaseUrl || !process.env.TEMPORAL_ADDRESS) {
     throw new Error('DATABASE_URL and TEMPORAL_ADDRESS must be set: run the tests with `npm test`');
   }
-  if (!existsSync(WORKFLOW_BUNDLE_PATH)) throw new Error(`${WORKFLOW_BUNDLE_PATH} is missing: run the tests with \`npm test\`, which builds it`);
+  if (!existsSync(WORKFLOW_BUNDLE_PATH))
+    throw new Error(`${WORKFLOW_BUNDLE_PATH} is missing: run the tests with \`npm test\`, which builds it`);
   await migrateDatabase(databaseUrl);
 }

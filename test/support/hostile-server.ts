@@ -83,7 +83,9 @@ export class HostileServer {
       case '/redirect':
         return void response.writeHead(307, { location: url.searchParams.get('to') ?? '/' }).end();
       case '/fail':
-        return void response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `refused ${url.search}`, api_key: url.searchParams.get('api_key') }));
+        return void response
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: `refused ${url.search}`, api_key: url.searchParams.get('api_key') }));
       default:
         return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
     }
@@ -92,7 +94,10 @@ export class HostileServer {
   /** `bytes` of body between `prefix` and `suffix`, a chunk at a time as the client reads. */
   private stream(path: string, response: ServerResponse, bytes: number, prefix: string, suffix: string): void {
     let written = 0;
-    this.streams.set(path, new Promise((resolve) => response.on('close', () => resolve({ written, whole: written === bytes && response.writableFinished }))));
+    this.streams.set(
+      path,
+      new Promise((resolve) => response.on('close', () => resolve({ written, whole: written === bytes && response.writableFinished }))),
+    );
     response.write(prefix);
     const pump = () => {
       while (written < bytes && !response.destroyed) {
@@ -108,21 +113,40 @@ export class HostileServer {
   /** Enough of MCP's streamable HTTP for a client to connect, list `dump` and call it. */
   private mcp(request: IncomingMessage, response: ServerResponse, body: string): void {
     if (request.method !== 'POST') return void response.writeHead(405).end();
-    const message = JSON.parse(body || '{}') as { id?: number; method?: string; params?: { protocolVersion?: string; arguments?: { bytes?: number } } };
+    const message = JSON.parse(body || '{}') as {
+      id?: number;
+      method?: string;
+      params?: { protocolVersion?: string; arguments?: { bytes?: number } };
+    };
     if (message.id === undefined) return void response.writeHead(202).end();
-    const answer = (result: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    const answer = (result: unknown) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     switch (message.method) {
       case 'initialize':
-        return void answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1.0.0' } });
+        return void answer({
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'hostile', version: '1.0.0' },
+        });
       case 'tools/list':
-        return void answer({ tools: [{ name: 'dump', description: 'answers `bytes` bytes', inputSchema: { type: 'object', properties: { bytes: { type: 'number' } } } }] });
+        return void answer({
+          tools: [
+            {
+              name: 'dump',
+              description: 'answers `bytes` bytes',
+              inputSchema: { type: 'object', properties: { bytes: { type: 'number' } } },
+            },
+          ],
+        });
       case 'tools/call': {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         const head = `event: message\ndata: {"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"text","text":"`;
         return this.stream('/mcp', response, Number(message.params?.arguments?.bytes ?? 0), head, '"}]}}\n\n');
       }
       default:
-        return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no such method' } }));
+        return void response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no such method' } }));
     }
   }
 }

@@ -30,7 +30,11 @@ export class McpTestClient {
   async call(name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> {
     const result = await this.client.callTool({ name, arguments: args });
     const content = result.content as { type: string; text?: string }[];
-    return { isError: result.isError === true, structured: (result.structuredContent ?? {}) as Structured, text: content.map((part) => part.text ?? '').join('') };
+    return {
+      isError: result.isError === true,
+      structured: (result.structuredContent ?? {}) as Structured,
+      text: content.map((part) => part.text ?? '').join(''),
+    };
   }
 
   /** The tool's structured content; throws with the coded error when the call was refused. */

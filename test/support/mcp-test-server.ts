@@ -44,7 +44,10 @@ export class McpTestServer {
       server.currentHeaders = req.headers;
       const sessionId = req.headers['mcp-session-id'];
       const transport = typeof sessionId === 'string' ? server.sessions.get(sessionId) : server.newSession();
-      if (!transport) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      if (!transport)
+        return void res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
       transport.handleRequest(req, res).catch((error: unknown) => res.headersSent || res.writeHead(500).end(String(error)));
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -94,11 +97,18 @@ export class McpTestServer {
     const server = new McpServer({ name: 'kit', version: '1.0.0' });
     const lookup = server.registerTool(
       'lookup',
-      { description: 'Look a widget up by id', inputSchema: this.lookupWithLocale ? LOOKUP_WITH_LOCALE : LOOKUP_BASE, annotations: { readOnlyHint: true } },
+      {
+        description: 'Look a widget up by id',
+        inputSchema: this.lookupWithLocale ? LOOKUP_WITH_LOCALE : LOOKUP_BASE,
+        annotations: { readOnlyHint: true },
+      },
       async (args) => {
         const call = await this.record('lookup', args);
         call.completed = true;
-        return { content: [{ type: 'text', text: JSON.stringify({ id: args.id, title: `Widget ${args.id}` }) }], structuredContent: { id: args.id, title: `Widget ${args.id}` } };
+        return {
+          content: [{ type: 'text', text: JSON.stringify({ id: args.id, title: `Widget ${args.id}` }) }],
+          structuredContent: { id: args.id, title: `Widget ${args.id}` },
+        };
       },
     );
     this.lookups.push(lookup);

@@ -65,7 +65,14 @@ function completion(message: Record<string, unknown>, finish: string, options: R
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: ECHO_MODEL,
-      choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, finish_reason: options.finishReason ?? finish, logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', refusal: null, ...message },
+          finish_reason: options.finishReason ?? finish,
+          logprobs: null,
+        },
+      ],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     },
   };
@@ -87,7 +94,10 @@ export const reply = {
         tool_calls: calls.map((call) => ({
           id: call.id ?? `call_${++toolCallCounter}`,
           type: 'function',
-          function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}) },
+          function: {
+            name: call.name,
+            arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+          },
         })),
       },
       'tool_calls',
@@ -101,7 +111,11 @@ export const reply = {
     body: { error: { message: options.message ?? `model fake: error ${status}`, type: 'fake_error', param: null, code: null } },
   }),
   /** A 200 whose body is not JSON. */
-  malformed: (options: { delayMs?: number; raw?: string } = {}): FakeReply => ({ status: 200, raw: options.raw ?? 'this is not json', delayMs: options.delayMs }),
+  malformed: (options: { delayMs?: number; raw?: string } = {}): FakeReply => ({
+    status: 200,
+    raw: options.raw ?? 'this is not json',
+    delayMs: options.delayMs,
+  }),
 };
 
 /**
@@ -174,7 +188,11 @@ export class ModelFake {
 
   /** Resolves once `count` requests in all have arrived. */
   waitForRequests(count: number, timeoutMs = 30_000): Promise<void> {
-    return this.waitUntil(() => this.requests.length >= count, timeoutMs, () => `${this.requests.length}/${count} requests`);
+    return this.waitUntil(
+      () => this.requests.length >= count,
+      timeoutMs,
+      () => `${this.requests.length}/${count} requests`,
+    );
   }
 
   /** Resolves when `condition` holds, checked whenever a request arrives, is answered or is abandoned. */
@@ -185,7 +203,8 @@ export class ModelFake {
   /** Throws if a request went unanswered as scripted or scripted answers were never requested. */
   assertDone(): void {
     const problems: string[] = [];
-    for (const { request, reason } of this.unexpected) problems.push(`${request.method} ${request.path}: ${reason} (${describeRequest(request)})`);
+    for (const { request, reason } of this.unexpected)
+      problems.push(`${request.method} ${request.path}: ${reason} (${describeRequest(request)})`);
     if (this.queue.length) problems.push(`${this.queue.length} scripted response(s) were never requested`);
     if (problems.length) throw new Error(`model fake:\n  ${problems.join('\n  ')}`);
   }
@@ -214,7 +233,10 @@ export class ModelFake {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/v1/models') {
-      send(res, { status: 200, body: { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'model-fake' }] } });
+      send(res, {
+        status: 200,
+        body: { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'model-fake' }] },
+      });
       return;
     }
 

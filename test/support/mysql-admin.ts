@@ -31,7 +31,10 @@ export class MysqlAdmin {
 
   /** KILLs every connection of `user` (as a server restart or a network cut would end them); returns how many. */
   async killConnectionsOf(user: string): Promise<number> {
-    const [rows] = await this.connection.query('SELECT ID AS id FROM information_schema.PROCESSLIST WHERE USER = ? AND ID <> CONNECTION_ID()', [user]);
+    const [rows] = await this.connection.query(
+      'SELECT ID AS id FROM information_schema.PROCESSLIST WHERE USER = ? AND ID <> CONNECTION_ID()',
+      [user],
+    );
     const ids = (rows as { id: number }[]).map((row) => row.id);
     for (const id of ids) {
       await this.connection.query('KILL ?', [id]).catch(() => undefined); // gone already
@@ -51,8 +54,11 @@ export class MysqlAdmin {
 
   /** Resolves once a statement of `user` starting with `prefix` (e.g. UPDATE `workflow_step_instances`) is running. */
   async waitForStatement(user: string, prefix: string, timeoutMs = 30_000): Promise<void> {
-    for (const deadline = Date.now() + timeoutMs; ; ) {
-      const [rows] = await this.connection.query('SELECT INFO AS info FROM information_schema.PROCESSLIST WHERE USER = ? AND INFO LIKE ?', [user, `${prefix}%`]);
+    for (const deadline = Date.now() + timeoutMs; ;) {
+      const [rows] = await this.connection.query('SELECT INFO AS info FROM information_schema.PROCESSLIST WHERE USER = ? AND INFO LIKE ?', [
+        user,
+        `${prefix}%`,
+      ]);
       if ((rows as unknown[]).length) return;
       if (Date.now() > deadline) throw new Error(`no statement of ${user} starting with ${prefix} after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -11,11 +11,19 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>;
 }
 
-type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values: AnyValue[] } };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values: AnyValue[] };
+};
 type KeyValue = { key: string; value: AnyValue };
 
 const valueOf = (value: AnyValue): unknown =>
-  value.arrayValue ? value.arrayValue.values.map(valueOf) : (value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue)));
+  value.arrayValue
+    ? value.arrayValue.values.map(valueOf)
+    : (value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue)));
 const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
 /** Ids arrive as hex, or as base64 from encoders that do not hex them. */
 const hex = (id: string | undefined) => (!id ? '' : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex'));
@@ -46,7 +54,7 @@ export class OtlpReceiver {
 
   /** Waits until `done` holds for the spans received (exporters batch, so spans come late). */
   async waitFor(done: (spans: ReceivedSpan[]) => boolean, timeoutMs = 20_000): Promise<ReceivedSpan[]> {
-    for (const deadline = Date.now() + timeoutMs; !done(this.spans); ) {
+    for (const deadline = Date.now() + timeoutMs; !done(this.spans);) {
       if (Date.now() > deadline) throw new Error(`spans received: ${this.spans.map((span) => `${span.service}:${span.name}`).join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -57,12 +65,24 @@ export class OtlpReceiver {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private record(request: { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: (Record<string, string> & { attributes?: KeyValue[] })[] }[] }[] }) {
+  private record(request: {
+    resourceSpans?: {
+      resource?: { attributes?: KeyValue[] };
+      scopeSpans?: { spans?: (Record<string, string> & { attributes?: KeyValue[] })[] }[];
+    }[];
+  }) {
     for (const resource of request.resourceSpans ?? []) {
       const service = String(attributesOf(resource.resource?.attributes)['service.name'] ?? '');
       for (const scope of resource.scopeSpans ?? []) {
         for (const span of scope.spans ?? []) {
-          this.spans.push({ service, name: span.name, traceId: hex(span.traceId), spanId: hex(span.spanId), parentSpanId: hex(span.parentSpanId), attributes: attributesOf(span.attributes) });
+          this.spans.push({
+            service,
+            name: span.name,
+            traceId: hex(span.traceId),
+            spanId: hex(span.spanId),
+            parentSpanId: hex(span.parentSpanId),
+            attributes: attributesOf(span.attributes),
+          });
         }
       }
     }

@@ -1,8 +1,11 @@
 // A server-sent events client for the specs: reads a text/event-stream response as it comes, event by
 // event (`id` and the JSON `data`), until the server ends it or the spec stops reading.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface SseEvent { id: number; data: Record<string, any> }
+export interface SseEvent {
+  id: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: Record<string, any>;
+}
 
 export interface SseStream {
   status: number;
@@ -17,12 +20,20 @@ export interface SseStream {
   abort(): void;
 }
 
-export async function openSse(url: string, init: { method?: string; key: string; body?: unknown; headers?: Record<string, string> }): Promise<SseStream> {
+export async function openSse(
+  url: string,
+  init: { method?: string; key: string; body?: unknown; headers?: Record<string, string> },
+): Promise<SseStream> {
   const controller = new AbortController();
   const response = await fetch(url, {
     method: init.method ?? 'GET',
     signal: controller.signal,
-    headers: { authorization: `Bearer ${init.key}`, accept: 'text/event-stream', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    headers: {
+      authorization: `Bearer ${init.key}`,
+      accept: 'text/event-stream',
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    },
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
   });
   const events: SseEvent[] = [];
@@ -46,7 +57,11 @@ export async function openSse(url: string, init: { method?: string; key: string;
         };
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`${events.length} of ${count} events after ${timeoutMs} ms: ${JSON.stringify(events.map((e) => e.data.response_type))}`));
+          reject(
+            new Error(
+              `${events.length} of ${count} events after ${timeoutMs} ms: ${JSON.stringify(events.map((e) => e.data.response_type))}`,
+            ),
+          );
         }, timeoutMs);
         listeners.add(check);
         void done.finally(check);
@@ -66,7 +81,12 @@ async function read(response: Response, events: SseEvent[], changed: () => void)
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const fields = Object.fromEntries(block.split('\n').filter((line) => line && !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+        const fields = Object.fromEntries(
+          block
+            .split('\n')
+            .filter((line) => line && !line.startsWith(':'))
+            .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+        );
         if (fields.data !== undefined) events.push({ id: Number(fields.id), data: JSON.parse(fields.data) });
       }
       changed();

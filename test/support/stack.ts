@@ -24,7 +24,11 @@ export interface Stack {
   /** POST /workflows/{uuid}/runs; throws unless 201. */
   startRun(workflowUuid: string, trigger_output?: unknown): Promise<RunView>;
   /** A new workflow of these steps, run once to its end. */
-  runSteps(steps: Record<string, unknown>[], trigger_output?: unknown, options?: { fields?: Record<string, unknown>; timeoutMs?: number }): Promise<RunView>;
+  runSteps(
+    steps: Record<string, unknown>[],
+    trigger_output?: unknown,
+    options?: { fields?: Record<string, unknown>; timeoutMs?: number },
+  ): Promise<RunView>;
   /** Polls GET /runs/{uuid} (as `user`, stack.user by default) until `done` holds (or the deadline passes): no sleeping on workflows. */
   waitForRun(runUuid: string, done?: (run: RunView) => boolean, timeoutMs?: number, user?: ApiClient): Promise<RunView>;
   startWorker(): Promise<RunWorker>;
@@ -52,7 +56,10 @@ let runtimeInstalled = false;
  */
 function quietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+  });
   runtimeInstalled = true;
 }
 
@@ -87,7 +94,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   quietRuntime();
   const model = await ModelFake.start();
   const anthropic = options.anthropic ? await startAnthropicFake() : null;
-  const base = testConfig({ modelBaseUrl: model.baseUrl, temporalAddress: options.temporalAddress, loopIterationsPerExecution: options.loopIterationsPerExecution });
+  const base = testConfig({
+    modelBaseUrl: model.baseUrl,
+    temporalAddress: options.temporalAddress,
+    loopIterationsPerExecution: options.loopIterationsPerExecution,
+  });
   const config = {
     ...base,
     summaries: { ...base.summaries, enabled: options.summaries ?? false },
@@ -112,16 +123,25 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     worker: null as unknown as RunWorker,
     user: await api.newUser(),
     async startWorker() {
-      const worker = await createRunWorker({ ...config, databaseUrl: options.workerDatabaseUrl ?? config.databaseUrl }, { workflowBundle: bundle });
+      const worker = await createRunWorker(
+        { ...config, databaseUrl: options.workerDatabaseUrl ?? config.databaseUrl },
+        { workflowBundle: bundle },
+      );
       void worker.run();
       stack.worker = worker;
       return worker;
     },
     async createWorkflow(steps, fields = {}) {
-      return created<WorkflowDetailsView>(await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps, ...fields }), 'POST /workflows');
+      return created<WorkflowDetailsView>(
+        await stack.user.post('/workflows', { name: `wf-${randomUUID().slice(0, 8)}`, steps, ...fields }),
+        'POST /workflows',
+      );
     },
     async startRun(workflowUuid, trigger_output = { text: 'hello' }) {
-      return created<RunView>(await stack.user.post(`/workflows/${workflowUuid}/runs`, { trigger_output }), `POST /workflows/${workflowUuid}/runs`);
+      return created<RunView>(
+        await stack.user.post(`/workflows/${workflowUuid}/runs`, { trigger_output }),
+        `POST /workflows/${workflowUuid}/runs`,
+      );
     },
     temporal: () => api.app.get(TemporalClient).get(),
     async runSteps(steps, trigger_output, options = {}) {
@@ -135,7 +155,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         // A 404 (another user's run) has no status: it would pass for a finished run.
         if (status !== 200) throw new Error(`GET /runs/${runUuid}: ${status} ${JSON.stringify(body)}`);
         if (done(body)) return body;
-        if (Date.now() > deadline) throw new Error(`run ${runUuid} still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body.steps?.map((s) => [s.name, s.status, s.error_message]))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `run ${runUuid} still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body.steps?.map((s) => [s.name, s.status, s.error_message]))}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },

@@ -25,11 +25,17 @@ function temporalCli(): string {
   const cache = process.env.STEPWISE_CACHE_DIR ?? path.join(homedir(), '.cache', 'stepwise');
   const candidates = [
     process.env.TEMPORAL_CLI_PATH,
-    ...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'temporal')),
+    ...(process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter(Boolean)
+      .map((dir) => path.join(dir, 'temporal')),
     path.join(cache, 'bin', 'temporal'),
   ];
   const found = candidates.find((file) => file && executable(file));
-  if (!found) throw new Error('no temporal CLI found (TEMPORAL_CLI_PATH, PATH, ~/.cache/stepwise/bin): run the tests with `npm test`, whose bring-up provides it');
+  if (!found)
+    throw new Error(
+      'no temporal CLI found (TEMPORAL_CLI_PATH, PATH, ~/.cache/stepwise/bin): run the tests with `npm test`, whose bring-up provides it',
+    );
   return found;
 }
 
@@ -68,12 +74,29 @@ export class TemporalDevServer {
   /** Starts the server on its ports and file (again, after stop()), and resolves once it serves the namespace with our search attributes. */
   async launch(timeoutMs = 60_000): Promise<void> {
     const args = [
-      'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--namespace', NAMESPACE,
-      '--port', String(this.ports.grpc), '--http-port', String(this.ports.http), '--metrics-port', String(this.ports.metrics),
-      '--db-filename', path.join(this.folder, 'temporal.db'),
-      '--dynamic-config-value', 'history.transferProcessorMaxPollRPS=10000',
-      '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal',
-      '--log-level', 'warn',
+      'server',
+      'start-dev',
+      '--headless',
+      '--ip',
+      '127.0.0.1',
+      '--namespace',
+      NAMESPACE,
+      '--port',
+      String(this.ports.grpc),
+      '--http-port',
+      String(this.ports.http),
+      '--metrics-port',
+      String(this.ports.metrics),
+      '--db-filename',
+      path.join(this.folder, 'temporal.db'),
+      '--dynamic-config-value',
+      'history.transferProcessorMaxPollRPS=10000',
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
+      '--log-level',
+      'warn',
       ...Object.entries(searchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
     ];
     const child = spawn(this.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,7 +106,8 @@ export class TemporalDevServer {
     const deadline = Date.now() + timeoutMs;
     while (!(await this.ready())) {
       if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with ${child.exitCode}:\n${this.output.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`Temporal at ${this.address} not ready after ${timeoutMs} ms:\n${this.output.slice(-2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`Temporal at ${this.address} not ready after ${timeoutMs} ms:\n${this.output.slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }

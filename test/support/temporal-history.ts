@@ -23,8 +23,11 @@ export async function executionHistories(workflowId: string, address = process.e
     const client = new Client({ connection });
     const histories: History[] = [];
     // The raw description: describe() would decode the memo, encrypted here.
-    const { workflowExecutionInfo } = await client.workflowService.describeWorkflowExecution({ namespace: client.options.namespace, execution: { workflowId } });
-    for (let runId: string | undefined = workflowExecutionInfo?.execution?.runId ?? undefined; runId; ) {
+    const { workflowExecutionInfo } = await client.workflowService.describeWorkflowExecution({
+      namespace: client.options.namespace,
+      execution: { workflowId },
+    });
+    for (let runId: string | undefined = workflowExecutionInfo?.execution?.runId ?? undefined; runId;) {
       const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
       histories.unshift(history);
       runId = history.events![0].workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
@@ -59,7 +62,12 @@ export function historyPayloads(history: History): Payload[] {
   const walk = (value: unknown): void => {
     if (!value || typeof value !== 'object' || value instanceof Uint8Array) return;
     const record = value as Record<string, unknown>;
-    if (record.metadata && typeof record.metadata === 'object' && (record.metadata as Record<string, unknown>).encoding instanceof Uint8Array) found.push(record as Payload);
+    if (
+      record.metadata &&
+      typeof record.metadata === 'object' &&
+      (record.metadata as Record<string, unknown>).encoding instanceof Uint8Array
+    )
+      found.push(record as Payload);
     else Object.values(record).forEach(walk);
   };
   (history.events ?? []).forEach(walk);

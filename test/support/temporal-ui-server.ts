@@ -20,7 +20,10 @@ function goModuleCache(): string {
 /** The server's arguments and environment (beside the port and the codec endpoint) for each kind of settings. */
 function launchOf(settings: UiSettings): { args: string[]; env: Record<string, string> } {
   if (settings === 'npm start') {
-    return { args: ['--root', path.join(__dirname, '..', '..', 'scripts'), '--config', 'temporal-ui', '--env', 'stepwise'], env: { TEMPORAL_UI_HOST: '127.0.0.1' } };
+    return {
+      args: ['--root', path.join(__dirname, '..', '..', 'scripts'), '--config', 'temporal-ui', '--env', 'stepwise'],
+      env: { TEMPORAL_UI_HOST: '127.0.0.1' },
+    };
   }
   // docker-compose.yml's temporal-ui service: what it sets about the codec (the spec checks the file says so).
   const env = { TEMPORAL_CODEC_INCLUDE_CREDENTIALS: 'true', TEMPORAL_CODEC_PASS_ACCESS_TOKEN: 'false' };
@@ -45,7 +48,8 @@ export class TemporalUiServer {
 
   static async start(settings: UiSettings, url: string, codecEndpoint: string, timeoutMs = 30_000): Promise<TemporalUiServer> {
     const server = process.env.TEMPORAL_UI_SERVER_PATH;
-    if (!server || !existsSync(server)) throw new Error('TEMPORAL_UI_SERVER_PATH is not set to the UI server: run the tests with `npm test`, whose bring-up builds it');
+    if (!server || !existsSync(server))
+      throw new Error('TEMPORAL_UI_SERVER_PATH is not set to the UI server: run the tests with `npm test`, whose bring-up builds it');
     const launch = launchOf(settings);
     const env = {
       ...process.env,
@@ -58,7 +62,8 @@ export class TemporalUiServer {
     const ui = new TemporalUiServer(child, url);
     for (const deadline = Date.now() + timeoutMs; !(await ui.answers()); await new Promise((resolve) => setTimeout(resolve, 200))) {
       if (child.exitCode !== null) throw new Error(`the UI server exited with ${child.exitCode}:\n${ui.output.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`the UI server at ${url} did not answer within ${timeoutMs} ms:\n${ui.output.slice(-2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`the UI server at ${url} did not answer within ${timeoutMs} ms:\n${ui.output.slice(-2000)}`);
     }
     return ui;
   }
@@ -71,6 +76,9 @@ export class TemporalUiServer {
   }
 
   private async answers(): Promise<boolean> {
-    return fetch(`${this.url}/api/v1/settings`).then((response) => response.ok, () => false);
+    return fetch(`${this.url}/api/v1/settings`).then(
+      (response) => response.ok,
+      () => false,
+    );
   }
 }

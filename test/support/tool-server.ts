@@ -50,7 +50,10 @@ export interface ToolScriptStep {
 
 export const toolScript = {
   /** Answer `status` with `{"error": message}`. */
-  fail: (status = 500, message = `tool server: scripted ${status}`, delayMs?: number): ToolScriptStep => ({ delayMs, response: ToolResponse.json({ error: message }, status) }),
+  fail: (status = 500, message = `tool server: scripted ${status}`, delayMs?: number): ToolScriptStep => ({
+    delayMs,
+    response: ToolResponse.json({ error: message }, status),
+  }),
   /** Wait, then run the handler (interrupted when the client goes away). */
   delay: (delayMs: number): ToolScriptStep => ({ delayMs }),
   respond: (response: ToolResponse, delayMs?: number): ToolScriptStep => ({ delayMs, response }),
@@ -59,7 +62,6 @@ export const toolScript = {
 export interface ToolServerOptions {
   handlers: Record<string, ToolHandler>;
 }
-
 
 export class ToolServer {
   readonly calls: ToolCallSeen[] = [];
@@ -76,7 +78,9 @@ export class ToolServer {
     const handlers = isOptions(options) ? options.handlers : options;
     const tools: ToolServer = new ToolServer(
       createServer((req, res) => {
-        tools.handle(req, res).catch((error: unknown) => answer(res, ToolResponse.json({ error: `tool server crashed: ${String(error)}` }, 500)));
+        tools
+          .handle(req, res)
+          .catch((error: unknown) => answer(res, ToolResponse.json({ error: `tool server crashed: ${String(error)}` }, 500)));
       }),
       { ...handlers },
     );
@@ -121,14 +125,17 @@ export class ToolServer {
   /** Resolves once `count` calls in all (or of `name`) have arrived. */
   waitForCalls(count: number, options: { name?: string; timeoutMs?: number } = {}): Promise<void> {
     const seen = () => (options.name === undefined ? this.calls.length : this.countOf(options.name));
-    return this.waitUntil(() => seen() >= count, options.timeoutMs, () => `${seen()}/${count} calls${options.name ? ` of ${options.name}` : ''}`);
+    return this.waitUntil(
+      () => seen() >= count,
+      options.timeoutMs,
+      () => `${seen()}/${count} calls${options.name ? ` of ${options.name}` : ''}`,
+    );
   }
 
   /** Resolves when `condition` holds, checked whenever a call arrives, is answered or is abandoned. */
   waitUntil(condition: () => boolean, timeoutMs = 30_000, describe: () => string = () => 'condition not met'): Promise<void> {
     return this.waiters.until(condition, timeoutMs, describe);
   }
-
 
   /** Forgets calls and scripts; handlers stay. */
   reset(): void {
@@ -146,7 +153,6 @@ export class ToolServer {
     this.waiters.notify();
   }
 
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -159,7 +165,16 @@ export class ToolServer {
     } catch {
       // not JSON: the handler gets the text
     }
-    const seen: ToolCallSeen = { name, args, headers: req.headers, method: req.method ?? 'GET', received_at: Date.now(), status: null, completed: false, aborted: false };
+    const seen: ToolCallSeen = {
+      name,
+      args,
+      headers: req.headers,
+      method: req.method ?? 'GET',
+      received_at: Date.now(),
+      status: null,
+      completed: false,
+      aborted: false,
+    };
     this.calls.push(seen);
     res.on('close', () => {
       if (!res.writableFinished) seen.aborted = true;

@@ -34,7 +34,11 @@ export function useWorkerCrash(): WorkerCrash {
           // and then for this call's socket to close means the answer below is never written.
           killed = true;
           await worker!.kill();
-          await crash.tools.waitUntil(() => call.aborted, 10_000, () => 'the killed worker\'s connection is still open');
+          await crash.tools.waitUntil(
+            () => call.aborted,
+            10_000,
+            () => "the killed worker's connection is still open",
+          );
         }
         return { n, value: n * 10 };
       },
@@ -48,12 +52,16 @@ export function useWorkerCrash(): WorkerCrash {
     worker = await WorkerProcess.start(crash.api.config);
   };
   crash.restartAfterCrash = async () => {
-    await crash.tools.waitUntil(() => killed && crash.tools.calls.some((call) => call.aborted), 60_000, () => 'the third tool call never arrived');
+    await crash.tools.waitUntil(
+      () => killed && crash.tools.calls.some((call) => call.aborted),
+      60_000,
+      () => 'the third tool call never arrived',
+    );
     worker = await WorkerProcess.start(crash.api.config);
   };
   crash.runEnd = async (user, runUuid) => {
     let body = (await user.get(`/runs/${runUuid}`)).body;
-    for (const deadline = Date.now() + 90_000; body.status === 'running' && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 90_000; body.status === 'running' && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       body = (await user.get(`/runs/${runUuid}`)).body;
     }

@@ -22,7 +22,21 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), ObservabilityModule, PersistenceModule, TemporalModule, AuthModule, WorkflowDefinitionsModule, RunsModule, ToolsModule, HooksModule, McpModule, TemporalCodecModule, McpServersModule, AssistantModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        ObservabilityModule,
+        PersistenceModule,
+        TemporalModule,
+        AuthModule,
+        WorkflowDefinitionsModule,
+        RunsModule,
+        ToolsModule,
+        HooksModule,
+        McpModule,
+        TemporalCodecModule,
+        McpServersModule,
+        AssistantModule,
+      ],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -39,7 +39,13 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
   // The MCP endpoint sits at /mcp, where MCP clients look for it, and the pages at /assistant and /temporal-ui;
   // every other route is under /api/v1.
-  app.setGlobalPrefix('api/v1', { exclude: [{ path: 'mcp', method: RequestMethod.ALL }, { path: 'assistant', method: RequestMethod.GET }, { path: 'temporal-ui', method: RequestMethod.GET }] });
+  app.setGlobalPrefix('api/v1', {
+    exclude: [
+      { path: 'mcp', method: RequestMethod.ALL },
+      { path: 'assistant', method: RequestMethod.GET },
+      { path: 'temporal-ui', method: RequestMethod.GET },
+    ],
+  });
   app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,
@@ -50,7 +56,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       .addBearerAuth()
       .build(),
   );
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...openApiComponents(), ...runComponents(), ...mcpComponents(), ...assistantComponents() } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...openApiComponents(), ...runComponents(), ...mcpComponents(), ...assistantComponents() },
+  };
   SwaggerModule.setup('api/docs', app, document);
   return app;
 }

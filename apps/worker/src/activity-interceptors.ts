@@ -23,7 +23,10 @@ export function activityInterceptors(metrics: Metrics): ActivityInterceptorsFact
           step = stepOf(input.args);
           const started = process.hrtime.bigint();
           const observe = (outcome: string) =>
-            metrics.activityDuration.observe({ activity: context.info.activityType, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+            metrics.activityDuration.observe(
+              { activity: context.info.activityType, outcome },
+              Number(process.hrtime.bigint() - started) / 1e9,
+            );
           try {
             const result = await next(input);
             observe('completed');

@@ -32,8 +32,16 @@ import { createAssistantActivities } from './activities/assistant.activities';
 @Module({})
 export class WorkerRootModule {
   static forRoot(config: AppConfig, metrics: Metrics): DynamicModule {
-    const metricsModule: DynamicModule = { module: WorkerRootModule, global: true, providers: [{ provide: Metrics, useValue: metrics }], exports: [Metrics] };
-    return { ...metricsModule, imports: [ConfigModule.forRoot(config), PersistenceModule, RunLifeServicesModule, WorkerModule, AssistantWorkerModule] };
+    const metricsModule: DynamicModule = {
+      module: WorkerRootModule,
+      global: true,
+      providers: [{ provide: Metrics, useValue: metrics }],
+      exports: [Metrics],
+    };
+    return {
+      ...metricsModule,
+      imports: [ConfigModule.forRoot(config), PersistenceModule, RunLifeServicesModule, WorkerModule, AssistantWorkerModule],
+    };
   }
 }
 
@@ -75,13 +83,19 @@ function activitiesOf(context: INestApplicationContext, metrics: Metrics) {
     preparer: context.get(RunPreparer),
     metrics,
   });
-  return { ...runActivities, ...createSummaryActivities(context.get(StepSummaryService)), ...createAssistantActivities(context.get(AssistantModelService), context.get(AssistantStagesService)) };
+  return {
+    ...runActivities,
+    ...createSummaryActivities(context.get(StepSummaryService)),
+    ...createAssistantActivities(context.get(AssistantModelService), context.get(AssistantStagesService)),
+  };
 }
 
 export async function createRunWorker(config: AppConfig, workflows: WorkflowSource, options: RunWorkerOptions = {}): Promise<RunWorker> {
   const metrics = new Metrics('worker');
   const tracing = config.tracing.otlpEndpoint ? startTracing('stepwise-worker', config.tracing.otlpEndpoint) : null;
-  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), { logger: options.logger ?? ['error', 'warn'] });
+  const context: INestApplicationContext = await NestFactory.createApplicationContext(WorkerRootModule.forRoot(config, metrics), {
+    logger: options.logger ?? ['error', 'warn'],
+  });
   const connection = await NativeConnection.connect({ ...config.temporal.connection, address: config.temporal.address });
   const worker = await Worker.create({
     connection,
@@ -105,7 +119,14 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
   // plain fetch (the egress policy would refuse loopback, and it guards users' URLs only).
   const sdkMetrics = options.sdkMetricsUrl;
   const metricsServer =
-    workerPort === null ? null : await serveMetrics(workerPort, host, () => metrics.registry.metrics(), sdkMetrics ? () => fetch(sdkMetrics).then((answer) => answer.text()) : undefined);
+    workerPort === null
+      ? null
+      : await serveMetrics(
+          workerPort,
+          host,
+          () => metrics.registry.metrics(),
+          sdkMetrics ? () => fetch(sdkMetrics).then((answer) => answer.text()) : undefined,
+        );
   let running: Promise<void> | null = null;
   return {
     worker,

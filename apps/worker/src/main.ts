@@ -37,7 +37,15 @@ async function main(): Promise<void> {
   });
   // The SDK shuts the worker down on SIGINT/SIGTERM; run() resolves once in-flight tasks have drained.
   const heapLimitMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
-  logger.info({ task_queue: config.temporal.taskQueue, address: config.temporal.address, metrics_port: runWorker.metricsPort, heap_limit_mb: heapLimitMb }, `worker polling task queue ${config.temporal.taskQueue}`);
+  logger.info(
+    {
+      task_queue: config.temporal.taskQueue,
+      address: config.temporal.address,
+      metrics_port: runWorker.metricsPort,
+      heap_limit_mb: heapLimitMb,
+    },
+    `worker polling task queue ${config.temporal.taskQueue}`,
+  );
   await runWorker.run();
   logger.info('worker stopped');
   logger.flush();

@@ -2,7 +2,16 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { Metrics } from '@app/observability';
 import { CallAuditRepository, OutputRepository, PersistenceModule } from '@app/persistence';
-import { BuiltinToolTransport, EgressPolicy, HttpToolTransport, McpClientModule, McpClientPool, McpToolTransport, ModelClients, ToolTransport } from '@app/providers';
+import {
+  BuiltinToolTransport,
+  EgressPolicy,
+  HttpToolTransport,
+  McpClientModule,
+  McpClientPool,
+  McpToolTransport,
+  ModelClients,
+  ToolTransport,
+} from '@app/providers';
 import { modelClientsOf } from './model-clients';
 import { AgentTranscript } from './execution/agent-transcript.service';
 import { CallQuarantine } from './execution/call-quarantine.service';
@@ -39,8 +48,15 @@ import { ToolCallService } from './execution/tool-call.service';
     },
     {
       provide: ToolCallService,
-      useFactory: (tools: AgentToolsService, outputs: OutputRepository, calls: CallAuditRepository, transcript: AgentTranscript, transports: ToolTransport[], metrics: Metrics, quarantine: CallQuarantine) =>
-        new ToolCallService(tools, outputs, calls, transcript, transports, metrics, quarantine),
+      useFactory: (
+        tools: AgentToolsService,
+        outputs: OutputRepository,
+        calls: CallAuditRepository,
+        transcript: AgentTranscript,
+        transports: ToolTransport[],
+        metrics: Metrics,
+        quarantine: CallQuarantine,
+      ) => new ToolCallService(tools, outputs, calls, transcript, transports, metrics, quarantine),
       inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentTranscript, ToolTransport, Metrics, CallQuarantine],
     },
     CallQuarantine,
@@ -60,6 +76,19 @@ import { ToolCallService } from './execution/tool-call.service';
     ConversationService,
     NotificationService,
   ],
-  exports: [ModelClients, LlmStepService, AgentStepService, ToolCallService, StopCheckerService, LoopService, GraphService, ToolExecutorService, HumanInputService, ConversationService, NotificationService, StepSummaryService],
+  exports: [
+    ModelClients,
+    LlmStepService,
+    AgentStepService,
+    ToolCallService,
+    StopCheckerService,
+    LoopService,
+    GraphService,
+    ToolExecutorService,
+    HumanInputService,
+    ConversationService,
+    NotificationService,
+    StepSummaryService,
+  ],
 })
 export class WorkerModule {}

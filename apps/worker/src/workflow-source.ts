@@ -12,5 +12,7 @@ export const WORKFLOWS_PATH = require.resolve('../../../libs/engine/src/workflow
 export const WORKFLOW_BUNDLE_PATH = path.resolve(__dirname, '../workflow-bundle.js');
 
 export function workflowSource(tracing: boolean): WorkflowSource {
-  return !tracing && existsSync(WORKFLOW_BUNDLE_PATH) ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH };
+  return !tracing && existsSync(WORKFLOW_BUNDLE_PATH)
+    ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } }
+    : { workflowsPath: WORKFLOWS_PATH };
 }

@@ -6,13 +6,21 @@ const env = (extra: Record<string, string>) => ({ ENCRYPTION_KEYS: `k1:${randomB
 describe(`${loadConfig.name} TEMPORAL_CODEC_CORS_ORIGINS`, () => {
   it("lets the Web UI's origin call the codec endpoint by default, or the origins given", () => {
     expect(loadConfig(env({})).temporal.codecCorsOrigins).toEqual(['http://127.0.0.1:8233']);
-    expect(loadConfig(env({ TEMPORAL_UI_URL: 'https://temporal.example.com/ui/' })).temporal.codecCorsOrigins).toEqual(['https://temporal.example.com']);
-    expect(loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'https://a.example, http://localhost:8080/' })).temporal.codecCorsOrigins).toEqual(['https://a.example', 'http://localhost:8080']);
+    expect(loadConfig(env({ TEMPORAL_UI_URL: 'https://temporal.example.com/ui/' })).temporal.codecCorsOrigins).toEqual([
+      'https://temporal.example.com',
+    ]);
+    expect(loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'https://a.example, http://localhost:8080/' })).temporal.codecCorsOrigins).toEqual(
+      ['https://a.example', 'http://localhost:8080'],
+    );
   });
 
   it('refuses what is not an origin, naming the setting', () => {
-    expect(() => loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'https://a.example/path' }))).toThrow(new ConfigError('TEMPORAL_CODEC_CORS_ORIGINS: "https://a.example/path" is not an origin (scheme://host[:port], no path)'));
-    expect(() => loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'a.example' }))).toThrow(/^TEMPORAL_CODEC_CORS_ORIGINS must be a comma-separated list of origins/);
+    expect(() => loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'https://a.example/path' }))).toThrow(
+      new ConfigError('TEMPORAL_CODEC_CORS_ORIGINS: "https://a.example/path" is not an origin (scheme://host[:port], no path)'),
+    );
+    expect(() => loadConfig(env({ TEMPORAL_CODEC_CORS_ORIGINS: 'a.example' }))).toThrow(
+      /^TEMPORAL_CODEC_CORS_ORIGINS must be a comma-separated list of origins/,
+    );
   });
 });
 
@@ -29,8 +37,14 @@ describe(`${loadConfig.name} WORKER_MAX_CACHED_WORKFLOWS`, () => {
   });
 
   it('refuses fewer cached runs than workflow-task slots, naming both settings', () => {
-    expect(() => loadConfig(env({ WORKER_MAX_CACHED_WORKFLOWS: '50' }))).toThrow(new ConfigError('WORKER_MAX_CACHED_WORKFLOWS (50) must be at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (100): a task needs its run in the cache'));
-    expect(loadConfig(env({ WORKER_MAX_CACHED_WORKFLOWS: '50', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '50' })).worker.maxCachedWorkflows).toBe(50);
+    expect(() => loadConfig(env({ WORKER_MAX_CACHED_WORKFLOWS: '50' }))).toThrow(
+      new ConfigError(
+        'WORKER_MAX_CACHED_WORKFLOWS (50) must be at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (100): a task needs its run in the cache',
+      ),
+    );
+    expect(
+      loadConfig(env({ WORKER_MAX_CACHED_WORKFLOWS: '50', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '50' })).worker.maxCachedWorkflows,
+    ).toBe(50);
   });
 });
 
@@ -38,15 +52,26 @@ describe(`${loadConfig.name} POISON_ATTEMPTS_LIMIT`, () => {
   it('quarantines a run after 3 workers died on one call by default, and takes no limit below 1', () => {
     expect(loadConfig(env({})).worker.poisonAttemptsLimit).toBe(3);
     expect(loadConfig(env({ POISON_ATTEMPTS_LIMIT: '1' })).worker.poisonAttemptsLimit).toBe(1);
-    expect(() => loadConfig(env({ POISON_ATTEMPTS_LIMIT: '0' }))).toThrow(new ConfigError('POISON_ATTEMPTS_LIMIT must be a positive integer, got "0"'));
+    expect(() => loadConfig(env({ POISON_ATTEMPTS_LIMIT: '0' }))).toThrow(
+      new ConfigError('POISON_ATTEMPTS_LIMIT must be a positive integer, got "0"'),
+    );
   });
 });
 
 describe(`${loadConfig.name} schedules`, () => {
   it('caps schedules per workflow and per user, and keeps the floor between fires within a day', () => {
-    expect(loadConfig(env({})).quotas).toMatchObject({ scheduleMinIntervalSeconds: 60, maxSchedulesPerWorkflow: 10, maxSchedulesPerUser: 100 });
-    expect(loadConfig(env({ SCHEDULES_MAX_PER_WORKFLOW: '3', SCHEDULES_MAX_PER_USER: '7' })).quotas).toMatchObject({ maxSchedulesPerWorkflow: 3, maxSchedulesPerUser: 7 });
-    expect(() => loadConfig(env({ SCHEDULE_MIN_INTERVAL_SECONDS: '86401' }))).toThrow(new ConfigError('SCHEDULE_MIN_INTERVAL_SECONDS must be at most 86400 (a day), got 86401'));
+    expect(loadConfig(env({})).quotas).toMatchObject({
+      scheduleMinIntervalSeconds: 60,
+      maxSchedulesPerWorkflow: 10,
+      maxSchedulesPerUser: 100,
+    });
+    expect(loadConfig(env({ SCHEDULES_MAX_PER_WORKFLOW: '3', SCHEDULES_MAX_PER_USER: '7' })).quotas).toMatchObject({
+      maxSchedulesPerWorkflow: 3,
+      maxSchedulesPerUser: 7,
+    });
+    expect(() => loadConfig(env({ SCHEDULE_MIN_INTERVAL_SECONDS: '86401' }))).toThrow(
+      new ConfigError('SCHEDULE_MIN_INTERVAL_SECONDS must be at most 86400 (a day), got 86401'),
+    );
     expect(() => loadConfig(env({ SCHEDULES_MAX_PER_USER: '0' }))).toThrow(/^SCHEDULES_MAX_PER_USER must be a positive integer/);
   });
 });
@@ -56,7 +81,12 @@ describe(`${loadConfig.name} API_TRUST_PROXY`, () => {
     expect(loadConfig(env({})).api.trustProxy).toBe(false);
     expect(loadConfig(env({ API_TRUST_PROXY: 'off' })).api.trustProxy).toBe(false);
     expect(loadConfig(env({ API_TRUST_PROXY: '2' })).api.trustProxy).toBe(2);
-    expect(loadConfig(env({ API_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1' })).api.trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.1']);
+    expect(loadConfig(env({ API_TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.1' })).api.trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.1',
+    ]);
   });
 
   it('refuses "all", a host name or a bad prefix, naming the setting: any client could then name its own address', () => {

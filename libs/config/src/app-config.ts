@@ -11,8 +11,26 @@ export abstract class AppConfig {
   /** Connections each process (API, worker) keeps to MySQL at most. */
   declare readonly databasePoolSize: number;
   /** `poisonAttemptsLimit`: attempts of one call that may die in flight with their worker before its run is quarantined. */
-  declare readonly worker: { shutdownGraceSeconds: number; maxConcurrentActivities: number; maxConcurrentWorkflowTasks: number; maxCachedWorkflows: number; poisonAttemptsLimit: number };
-  declare readonly temporal: { connection: Omit<TemporalConnectionOptions, 'address'>; address: string; namespace: string; taskQueue: string; webUiUrl: string; codecCorsOrigins: string[]; codecMaxPayloads: number; codecMaxBytes: number; heartbeatTimeoutSeconds: number; conversationTurnsPerExecution: number; loopIterationsPerExecution: number };
+  declare readonly worker: {
+    shutdownGraceSeconds: number;
+    maxConcurrentActivities: number;
+    maxConcurrentWorkflowTasks: number;
+    maxCachedWorkflows: number;
+    poisonAttemptsLimit: number;
+  };
+  declare readonly temporal: {
+    connection: Omit<TemporalConnectionOptions, 'address'>;
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    webUiUrl: string;
+    codecCorsOrigins: string[];
+    codecMaxPayloads: number;
+    codecMaxBytes: number;
+    heartbeatTimeoutSeconds: number;
+    conversationTurnsPerExecution: number;
+    loopIterationsPerExecution: number;
+  };
   /** `trustProxy`: Express's `trust proxy` (false: a client is its socket's address; see trustProxy below). */
   declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number; trustProxy: TrustProxy };
   /**
@@ -22,7 +40,12 @@ export abstract class AppConfig {
    * a provider that wants a key answers 401, which fails the step for good with the provider's own message.
    * The others are null when their key is not set (not offered then).
    */
-  declare readonly providers: { default: ModelProvider; openai: { baseUrl: string; apiKey: string | null }; anthropic: ProviderSettings | null; openrouter: ProviderSettings | null };
+  declare readonly providers: {
+    default: ModelProvider;
+    openai: { baseUrl: string; apiKey: string | null };
+    anthropic: ProviderSettings | null;
+    openrouter: ProviderSettings | null;
+  };
   /** The keys that seal secrets at rest and Temporal payloads (ENCRYPTION_KEYS, first one active). */
   declare readonly security: { keyring: Keyring };
   declare readonly log: LogSettings;
@@ -44,7 +67,17 @@ export abstract class AppConfig {
   /** How often the API looks for runs recorded but never started (null: never), and how old they must be. */
   declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
   /** `address*`: per client address, requests no API key pays for (bad keys, webhooks, readiness). */
-  declare readonly quotas: { requestsPerMinute: number; requestBurst: number; addressRequestsPerMinute: number; addressRequestBurst: number; maxRunsInFlightPerUser: number; scheduleMinIntervalSeconds: number; backfillMaxSpanSeconds: number; maxSchedulesPerWorkflow: number; maxSchedulesPerUser: number };
+  declare readonly quotas: {
+    requestsPerMinute: number;
+    requestBurst: number;
+    addressRequestsPerMinute: number;
+    addressRequestBurst: number;
+    maxRunsInFlightPerUser: number;
+    scheduleMinIntervalSeconds: number;
+    backfillMaxSpanSeconds: number;
+    maxSchedulesPerWorkflow: number;
+    maxSchedulesPerUser: number;
+  };
   /** The step summary (generated_summary) of LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
   /** The assistant: the model a session uses when it names none; how long an SSE stream waits without an event, and how many one key holds open. */
@@ -70,7 +103,11 @@ export function offeredProviders(config: Pick<AppConfig, 'providers'>): ModelPro
 
 /** The settings the definition checks apply (the domain's ModelPolicy). */
 export function modelPolicyOf(config: Pick<AppConfig, 'models' | 'providers'>) {
-  return { allowed: config.models.allowed, maxMaxTokens: config.models.maxMaxTokens, providers: { offered: offeredProviders(config), default: config.providers.default } };
+  return {
+    allowed: config.models.allowed,
+    maxMaxTokens: config.models.maxMaxTokens,
+    providers: { offered: offeredProviders(config), default: config.providers.default },
+  };
 }
 
 export class ConfigError extends Error {}
@@ -139,9 +176,15 @@ function trustProxy(env: Env, key: string): TrustProxy {
   const raw = (env[key] ?? '').trim();
   if (raw === '' || raw === 'off') return false;
   if (/^\d+$/.test(raw)) return integer(env, key, 1);
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const bad = entries.find((entry) => !PROXY_RANGES.includes(entry) && !isAddressOrCidr(entry));
-  if (bad !== undefined) throw new ConfigError(`${key} must be off, a number of proxy hops, or a comma-separated list of proxy addresses, CIDRs, ${PROXY_RANGES.join(', ')}; got "${bad}"`);
+  if (bad !== undefined)
+    throw new ConfigError(
+      `${key} must be off, a number of proxy hops, or a comma-separated list of proxy addresses, CIDRs, ${PROXY_RANGES.join(', ')}; got "${bad}"`,
+    );
   return entries;
 }
 
@@ -167,16 +210,23 @@ function provider(env: Env, prefix: string, defaultUrl: string): ProviderSetting
 }
 
 function providers(env: Env): AppConfig['providers'] {
-  const configured = { anthropic: provider(env, 'ANTHROPIC', 'https://api.anthropic.com'), openrouter: provider(env, 'OPENROUTER', 'https://openrouter.ai/api/v1') };
+  const configured = {
+    anthropic: provider(env, 'ANTHROPIC', 'https://api.anthropic.com'),
+    openrouter: provider(env, 'OPENROUTER', 'https://openrouter.ai/api/v1'),
+  };
   const chosen = oneOf(env, 'DEFAULT_PROVIDER', MODEL_PROVIDERS, 'openai');
-  if (chosen !== 'openai' && !configured[chosen]) throw new ConfigError(`DEFAULT_PROVIDER is ${chosen}, but ${chosen.toUpperCase()}_API_KEY is not set`);
+  if (chosen !== 'openai' && !configured[chosen])
+    throw new ConfigError(`DEFAULT_PROVIDER is ${chosen}, but ${chosen.toUpperCase()}_API_KEY is not set`);
   // OPENAI_API_KEY is optional by design: see AppConfig.providers.
   const openai = { baseUrl: url(env, 'OPENAI_BASE_URL', 'https://api.openai.com/v1'), apiKey: env.OPENAI_API_KEY || null };
   return { default: chosen, openai, ...configured };
 }
 
 function egressAllow(env: Env, key: string): string[] {
-  const entries = (env[key] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (env[key] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const issue = entries.map(egressAllowIssue).find(Boolean);
   if (issue) throw new ConfigError(`${key}: ${issue}`);
   return entries;
@@ -184,7 +234,10 @@ function egressAllow(env: Env, key: string): string[] {
 
 /** Origins allowed to call the codec endpoint from a browser: the Web UI's by default. */
 function origins(env: Env, key: string, fallback: string): string[] {
-  const entries = (env[key] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (env[key] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return (entries.length ? entries : [new URL(fallback).origin]).map((entry) => {
     let origin: string;
     try {
@@ -208,7 +261,10 @@ function temporalConnection(env: Env): Omit<TemporalConnectionOptions, 'address'
 
 function keyring(env: Env, key: string): Keyring {
   const raw = env[key];
-  if (!raw) throw new ConfigError(`${key} must be set: id:base64key[,id:base64key...] with 32-byte keys (openssl rand -base64 32); npm start and npm test make one in their data folder`);
+  if (!raw)
+    throw new ConfigError(
+      `${key} must be set: id:base64key[,id:base64key...] with 32-byte keys (openssl rand -base64 32); npm start and npm test make one in their data folder`,
+    );
   try {
     return parseKeyring(raw);
   } catch (error) {
@@ -255,7 +311,9 @@ function workerSettings(env: Env): AppConfig['worker'] {
     poisonAttemptsLimit: integer(env, 'POISON_ATTEMPTS_LIMIT', 3),
   };
   if (worker.maxCachedWorkflows < worker.maxConcurrentWorkflowTasks) {
-    throw new ConfigError(`WORKER_MAX_CACHED_WORKFLOWS (${worker.maxCachedWorkflows}) must be at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (${worker.maxConcurrentWorkflowTasks}): a task needs its run in the cache`);
+    throw new ConfigError(
+      `WORKER_MAX_CACHED_WORKFLOWS (${worker.maxCachedWorkflows}) must be at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS (${worker.maxConcurrentWorkflowTasks}): a task needs its run in the cache`,
+    );
   }
   return worker;
 }
@@ -281,12 +339,18 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mcp: { stdioAllowed: oneOf(env, 'MCP_STDIO', ['on', 'off'] as const, 'off') === 'on' },
     webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
     models: {
-      allowed: (env.MODELS_ALLOWED ?? '').split(',').map((model) => model.trim()).filter(Boolean),
+      allowed: (env.MODELS_ALLOWED ?? '')
+        .split(',')
+        .map((model) => model.trim())
+        .filter(Boolean),
       defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 4096),
       maxMaxTokens: integer(env, 'MAX_MAX_TOKENS', 32_768),
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
     },
-    reconciler: { intervalSeconds: optionalPositive(env, 'RECONCILE_INTERVAL_SECONDS', 30), afterSeconds: integer(env, 'RECONCILE_AFTER_SECONDS', 60) },
+    reconciler: {
+      intervalSeconds: optionalPositive(env, 'RECONCILE_INTERVAL_SECONDS', 30),
+      afterSeconds: integer(env, 'RECONCILE_AFTER_SECONDS', 60),
+    },
     quotas: {
       requestsPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600),
       requestBurst: integer(env, 'RATE_LIMIT_BURST', 100),
@@ -299,7 +363,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxSchedulesPerWorkflow: integer(env, 'SCHEDULES_MAX_PER_WORKFLOW', 10),
       maxSchedulesPerUser: integer(env, 'SCHEDULES_MAX_PER_USER', 100),
     },
-    summaries: { enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on', model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini' },
+    summaries: {
+      enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on',
+      model: env.SUMMARY_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini',
+    },
     assistant: {
       model: env.ASSISTANT_MODEL || env.DEFAULT_MODEL || 'gpt-4o-mini',
       // Longer than a model call (MODEL_TIMEOUT_MS): a turn's stream rarely goes this long without an event.
@@ -307,8 +374,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxStreamsPerKey: integer(env, 'SSE_MAX_STREAMS_PER_KEY', 5),
     },
     tracing: { otlpEndpoint: tracesEndpoint(env) },
-    metrics: { host: env.METRICS_HOST || '127.0.0.1', apiPort: optionalPort(env, 'API_METRICS_PORT', 9464), workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465) },
+    metrics: {
+      host: env.METRICS_HOST || '127.0.0.1',
+      apiPort: optionalPort(env, 'API_METRICS_PORT', 9464),
+      workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465),
+    },
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
-    log: { level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'), format: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto') },
+    log: {
+      level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+      format: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
+    },
   };
 }

@@ -15,7 +15,10 @@ export class ConfigModule {
     rememberSecrets(settingSecrets(config));
     return {
       module: ConfigModule,
-      providers: [{ provide: AppConfig, useValue: config }, { provide: SecretBox, useValue: new SecretBox(config.security.keyring) }],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: SecretBox, useValue: new SecretBox(config.security.keyring) },
+      ],
       exports: [AppConfig, SecretBox],
     };
   }

@@ -1,6 +1,15 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
-import type { CustomAgentStep, CustomLlmStep, HumanInputStep, JsonObject, JsonValue, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
+import type {
+  CustomAgentStep,
+  CustomLlmStep,
+  HumanInputStep,
+  JsonObject,
+  JsonValue,
+  LoopStopReason,
+  StopCheckerStep,
+  WorkflowDefinition,
+} from './definition';
 import type { ContinuedConversation } from './conversation';
 import type { RunBudget } from './budget';
 import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
@@ -208,9 +217,13 @@ export interface RunActivities {
   /** Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. */
   runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<StepResultRef>;
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
-  agentTurn(input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number }): Promise<AgentTurnResult>;
+  agentTurn(
+    input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number },
+  ): Promise<AgentTurnResult>;
   /** Runs the call and puts its answer at `position` in the transcript (`conversation_uuid`: the caller's, for a tool executor). */
-  callTool(input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; conversation_uuid?: string }): Promise<ToolCallResult>;
+  callTool(
+    input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; conversation_uuid?: string },
+  ): Promise<ToolCallResult>;
   completeAgentStep(input: StepContext & { step: CustomAgentStep; conversation_length: number }): Promise<StepResultRef>;
   runStopChecker(input: StepContext & { step: StopCheckerStep }): Promise<StopCheckResult>;
   /** Graph runs: an agent execution that hands its tool calls to a tool executor ends with them as its output. */
@@ -232,7 +245,11 @@ export interface RunActivities {
   /** human_input: no answer within timeout_seconds and no default. */
   expireHumanInput(input: StepContext & { step: HumanInputStep; error_message: string }): Promise<void>;
   /** Graph runs: the uuids of the edges whose data conditions hold on the output. */
-  evaluateEdgeConditions(input: { user_id: string; output_id: string; edges: { uuid: string; conditions: JsonObject }[] }): Promise<string[]>;
+  evaluateEdgeConditions(input: {
+    user_id: string;
+    output_id: string;
+    edges: { uuid: string; conditions: JsonObject }[];
+  }): Promise<string[]>;
   /** Graph runs: a step's own row once the run ends, from its executions (the latest output, or failed). */
   closeGraphStep(input: { run_uuid: string; user_id: string; instance_uuid: string; failed: boolean }): Promise<void>;
   /** Conversational runs: the run waits for its first message (awaiting_input). */
@@ -240,7 +257,13 @@ export interface RunActivities {
   /** Conversational runs: the user's message goes into the transcript and the run is running its turn. */
   receiveMessage(input: { run_uuid: string; turn: number; content: string }): Promise<void>;
   /** Conversational runs: the reply (the text of `output_id`) goes into the transcript; the run waits again unless `closing`. */
-  answerTurn(input: { run_uuid: string; user_id: string; turn: number; output_id: string | null; closing: boolean }): Promise<string | null>;
+  answerTurn(input: {
+    run_uuid: string;
+    user_id: string;
+    turn: number;
+    output_id: string | null;
+    closing: boolean;
+  }): Promise<string | null>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
   /** Budgeted runs: the tokens the run's model calls used so far. */

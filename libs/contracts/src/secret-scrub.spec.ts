@@ -1,10 +1,21 @@
 import fc from 'fast-check';
 import { failureMessage } from './failure-message';
-import { MIN_KNOWN_SECRET_CHARS, REDACTED, scrubSecrets, shortened, TOOL_ERROR_DETAIL_CHARS, toolErrorDetail, withoutQueryStrings } from './secret-scrub';
+import {
+  MIN_KNOWN_SECRET_CHARS,
+  REDACTED,
+  scrubSecrets,
+  shortened,
+  TOOL_ERROR_DETAIL_CHARS,
+  toolErrorDetail,
+  withoutQueryStrings,
+} from './secret-scrub';
 
 describe(withoutQueryStrings.name, () => {
   it.each([
-    ['http_request GET https://api.example.com/v1/items?api_key=abc123&q=x failed', `http_request GET https://api.example.com/v1/items?${REDACTED} failed`],
+    [
+      'http_request GET https://api.example.com/v1/items?api_key=abc123&q=x failed',
+      `http_request GET https://api.example.com/v1/items?${REDACTED} failed`,
+    ],
     ['see "https://x.example/a?token=t#frag", then', `see "https://x.example/a?${REDACTED}#${REDACTED}", then`],
     ['mysql://root:hunter2@db:3306/stepwise', `mysql://${REDACTED}@db:3306/stepwise`],
     ['http://127.0.0.1:9/ refused', 'http://127.0.0.1:9/ refused'],
@@ -36,7 +47,8 @@ describe(scrubSecrets.name, () => {
   });
 
   it('leaves ordinary messages as they are: uuids, paths, statuses, words about tokens', () => {
-    const text = 'Step "fetch" failed: tool lookup answered 503 at /api/v1/runs/6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f/steps; the token expired, password is wrong, status: 503';
+    const text =
+      'Step "fetch" failed: tool lookup answered 503 at /api/v1/runs/6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f/steps; the token expired, password is wrong, status: 503';
     expect(scrubSecrets(text)).toBe(text);
   });
 
@@ -51,11 +63,17 @@ describe(scrubSecrets.name, () => {
 
   it('takes out any known secret from any text holding it, wherever it sits', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 200 }), fc.string({ minLength: MIN_KNOWN_SECRET_CHARS, maxLength: 40 }), fc.string({ maxLength: 200 }), fc.string({ minLength: MIN_KNOWN_SECRET_CHARS, maxLength: 40 }), (before, secret, after, other) => {
-        fc.pre(!REDACTED.includes(secret) && !REDACTED.includes(other));
-        const scrubbed = scrubSecrets(`${before}${secret}${after}${secret}`, [other, secret]);
-        expect(scrubbed.includes(secret)).toBe(false);
-      }),
+      fc.property(
+        fc.string({ maxLength: 200 }),
+        fc.string({ minLength: MIN_KNOWN_SECRET_CHARS, maxLength: 40 }),
+        fc.string({ maxLength: 200 }),
+        fc.string({ minLength: MIN_KNOWN_SECRET_CHARS, maxLength: 40 }),
+        (before, secret, after, other) => {
+          fc.pre(!REDACTED.includes(secret) && !REDACTED.includes(other));
+          const scrubbed = scrubSecrets(`${before}${secret}${after}${secret}`, [other, secret]);
+          expect(scrubbed.includes(secret)).toBe(false);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -73,8 +91,37 @@ describe(scrubSecrets.name, () => {
     );
   });
 
-  it('stays linear on any unit of the patterns\' pieces repeated to 256 KiB', () => {
-    const pieces = ['sk-', 'sk_', 'eyJ', 'xoxb-', 'AIza', 'whsec_', 'token', 'password', 'Bearer ', 'http://', 'a://', '=', ':', '"', "'", ' ', '?', '#', '@', '/', '.', '-', '_', 'a', 'Z', '1', '\n', '-----BEGIN PRIVATE KEY-----'];
+  it("stays linear on any unit of the patterns' pieces repeated to 256 KiB", () => {
+    const pieces = [
+      'sk-',
+      'sk_',
+      'eyJ',
+      'xoxb-',
+      'AIza',
+      'whsec_',
+      'token',
+      'password',
+      'Bearer ',
+      'http://',
+      'a://',
+      '=',
+      ':',
+      '"',
+      "'",
+      ' ',
+      '?',
+      '#',
+      '@',
+      '/',
+      '.',
+      '-',
+      '_',
+      'a',
+      'Z',
+      '1',
+      '\n',
+      '-----BEGIN PRIVATE KEY-----',
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 8 }), (unit) => {
         const once = unit.join('');

@@ -20,7 +20,8 @@ const SCHEME_PATTERN = /\b([Bb]earer|BEARER|Basic|Digest|Token)(\s+)(?![a-z]+\b)
 const PAIR_NAME = /(?<![\w-])([A-Za-z][\w-]{0,63})(["']?\s{0,8}[:=]\s{0,8})/g;
 /** The value after a pair's sign: quoted, or up to a space or a delimiter. */
 const PAIR_VALUE = /"[^"\n]*"|'[^'\n]*'|[^\s"'&,;}<>]+/y;
-const SECRET_NAME = /api[_-]?key|apikey|access[_-]?key|secret|passw(or)?d|pwd|token|authorization|cookie|session[_-]?id|private[_-]?key|signature|credential/i;
+const SECRET_NAME =
+  /api[_-]?key|apikey|access[_-]?key|secret|passw(or)?d|pwd|token|authorization|cookie|session[_-]?id|private[_-]?key|signature|credential/i;
 
 /**
  * Formats credentials come in: provider keys, ours (sk_, whsec_), GitHub, Slack, AWS, Google, JWTs, PEM
@@ -48,16 +49,27 @@ const BARE_QUERY_PATTERN = /\?[\w.%[\]-]{1,64}=[^\s"'<>`#]*/g;
 /** The URLs in `text` without their query string, fragment or user info, and any other query string too. */
 export function withoutQueryStrings(text: string): string {
   return text
-    .replace(URL_PATTERN, (_match, scheme: string, userInfo: string | undefined, host: string, path: string, query: string | undefined, fragment: string | undefined) =>
-      `${scheme}${userInfo ? `${REDACTED}@` : ''}${host}${path}${query ? `?${REDACTED}` : ''}${fragment ? `#${REDACTED}` : ''}`,
+    .replace(
+      URL_PATTERN,
+      (
+        _match,
+        scheme: string,
+        userInfo: string | undefined,
+        host: string,
+        path: string,
+        query: string | undefined,
+        fragment: string | undefined,
+      ) => `${scheme}${userInfo ? `${REDACTED}@` : ''}${host}${path}${query ? `?${REDACTED}` : ''}${fragment ? `#${REDACTED}` : ''}`,
     )
     .replace(BARE_QUERY_PATTERN, `?${REDACTED}`);
 }
 
 /** `text` with what looks like a secret replaced by [redacted], and every `known` secret by value. */
 export function scrubSecrets(text: string, known: readonly string[] = []): string {
-  let scrubbed = withoutQueryStrings(text)
-    .replace(SCHEME_PATTERN, (_match, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
+  let scrubbed = withoutQueryStrings(text).replace(
+    SCHEME_PATTERN,
+    (_match, scheme: string, space: string) => `${scheme}${space}${REDACTED}`,
+  );
   scrubbed = withoutSecretValues(scrubbed);
   for (const pattern of TOKEN_PATTERNS) scrubbed = scrubbed.replace(pattern, REDACTED);
   scrubbed = scrubbed.replace(RANDOM_RUN, (run) => (/\d/.test(run) && /[A-Za-z]/.test(run) ? REDACTED : run));
@@ -89,7 +101,9 @@ function withoutSecretValues(text: string): string {
 
 /** Every occurrence of each known secret replaced, longest first, until none is left (a replacement may join two halves). */
 function withoutKnown(text: string, known: readonly string[]): string {
-  const secrets = known.filter((secret) => secret.length >= MIN_KNOWN_SECRET_CHARS && !REDACTED.includes(secret)).sort((a, b) => b.length - a.length);
+  const secrets = known
+    .filter((secret) => secret.length >= MIN_KNOWN_SECRET_CHARS && !REDACTED.includes(secret))
+    .sort((a, b) => b.length - a.length);
   let result = text;
   for (let pass = 0; pass < 4 && secrets.some((secret) => result.includes(secret)); pass++) {
     for (const secret of secrets) result = result.split(secret).join(REDACTED);

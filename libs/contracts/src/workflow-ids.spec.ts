@@ -10,12 +10,16 @@ describe(workflowIdSubject.name, () => {
     expect(workflowIdSubject(runWorkflowId(uuid))).toEqual({ kind: 'run', run_uuid: uuid });
     expect(workflowIdSubject(scheduleWorkflowId(`sched-${uuid}`))).toEqual({ kind: 'schedule', schedule_id: `sched-${uuid}` });
     // What Temporal names each execution a schedule starts.
-    expect(workflowIdSubject(`${scheduleWorkflowId(`sched-${uuid}`)}-2026-11-24T13:00:00Z`)).toEqual({ kind: 'schedule', schedule_id: `sched-${uuid}` });
+    expect(workflowIdSubject(`${scheduleWorkflowId(`sched-${uuid}`)}-2026-11-24T13:00:00Z`)).toEqual({
+      kind: 'schedule',
+      schedule_id: `sched-${uuid}`,
+    });
     expect(workflowIdSubject(summaryWorkflowId(uuid, 'a'.repeat(64)))).toEqual({ kind: 'summary', step_uuid: uuid });
     expect(workflowIdSubject(assistantWorkflowId(uuid))).toEqual({ kind: 'assistant', session_uuid: uuid });
   });
 
   it('names nothing for ids it does not make', () => {
-    for (const id of ['bare-1', `run-${uuid}-x`, 'run-', `scheduled-${uuid}`, `summary-${uuid}`, `assistant-${uuid}-x`]) expect(workflowIdSubject(id)).toBeNull();
+    for (const id of ['bare-1', `run-${uuid}-x`, 'run-', `scheduled-${uuid}`, `summary-${uuid}`, `assistant-${uuid}-x`])
+      expect(workflowIdSubject(id)).toBeNull();
   });
 });

@@ -5,7 +5,11 @@
 /** A schedule's action: Temporal appends `-<time>` for each execution it starts. */
 export const scheduleWorkflowId = (scheduleId: string): string => `scheduled-${scheduleId}`;
 
-export type WorkflowIdSubject = { kind: 'run'; run_uuid: string } | { kind: 'schedule'; schedule_id: string } | { kind: 'summary'; step_uuid: string } | { kind: 'assistant'; session_uuid: string };
+export type WorkflowIdSubject =
+  | { kind: 'run'; run_uuid: string }
+  | { kind: 'schedule'; schedule_id: string }
+  | { kind: 'summary'; step_uuid: string }
+  | { kind: 'assistant'; session_uuid: string };
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const RUN = new RegExp(`^run-(${UUID})$`);

@@ -18,6 +18,7 @@ export class EgressGuard {
   async assertReachable(url: string | null | undefined, field: string): Promise<void> {
     if (!url) return;
     const refusal = await this.policy.refusalAtSave(url);
-    if (refusal) throw new DomainError(ErrorCode.EgressDenied, `${field}: ${refusal}; an operator may allow it with EGRESS_ALLOW`, { field });
+    if (refusal)
+      throw new DomainError(ErrorCode.EgressDenied, `${field}: ${refusal}; an operator may allow it with EGRESS_ALLOW`, { field });
   }
 }

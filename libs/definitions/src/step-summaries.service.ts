@@ -31,7 +31,11 @@ export class StepSummaries {
       const input = { step_uuid: step.uuid, user_id: userId, source_hash: source.hash };
       await this.launcher.start(input).catch(async (error: unknown) => {
         this.logger.warn(`the summary of step ${step.uuid} could not be asked for: ${(error as Error).message}`);
-        await this.summaries.fail(step.uuid, source.hash, 'The summary could not be asked for (Temporal unavailable); save the step again to retry');
+        await this.summaries.fail(
+          step.uuid,
+          source.hash,
+          'The summary could not be asked for (Temporal unavailable); save the step again to retry',
+        );
       });
     }
   }

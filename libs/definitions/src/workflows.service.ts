@@ -61,7 +61,10 @@ export class WorkflowsService {
     await this.egress.assertReachable(input.notify_url, 'notify_url');
     await this.store.assertUuidsFree(userId, newUuidsOf(input, '', true));
     const secret = newNotifySecret();
-    return { ...toDetailsView(await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, this.secrets.seal(secret))), notify_secret: secret };
+    return {
+      ...toDetailsView(await this.store.create(userId, { ...input, uuid: input.uuid ?? randomUUID() }, this.secrets.seal(secret))),
+      notify_secret: secret,
+    };
   }
 
   /** A new secret for the workflow's notifications, shown this once; the previous one stops at once. */
@@ -112,7 +115,9 @@ export class WorkflowsService {
    * one of the user's workflows: replaces it whole. Otherwise: creates it. `guard` may refuse either.
    */
   async import(userId: string, body: unknown, guard?: ReplaceGuard): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
-    const input = isAgenticDocument(body) ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID) : parseWorkflowDocument(body, randomUUID);
+    const input = isAgenticDocument(body)
+      ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID)
+      : parseWorkflowDocument(body, randomUUID);
     await this.egress.assertReachable(input.notify_url, 'workflow.notify_url');
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {
@@ -124,7 +129,10 @@ export class WorkflowsService {
       return { created: true, workflow: { ...toDetailsView(created), notify_secret: secret } };
     }
     const kept = new Set([...existing.steps.map((s) => s.uuid), existing.trigger?.uuid]);
-    await this.store.assertUuidsFree(userId, newUuidsOf(input, 'workflow.', false).filter(({ uuid }) => !kept.has(uuid)));
+    await this.store.assertUuidsFree(
+      userId,
+      newUuidsOf(input, 'workflow.', false).filter(({ uuid }) => !kept.has(uuid)),
+    );
     const replacement: WorkflowDefinition = { ...input, uuid: existing.uuid };
     const replace = (current: WorkflowDefinition) => {
       guard?.(current, replacement);
@@ -140,9 +148,12 @@ export class WorkflowsService {
    */
   private async fromAgentic(userId: string, document: object): Promise<Record<string, unknown>> {
     const { id, nodes, edges } = document as { id?: unknown; nodes?: Partial<AgenticNode>[]; edges?: Partial<AgenticEdge>[] };
-    const uuidFor = (kind: 'workflow' | 'node' | 'edge', documentId: string) => (isUuid(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId));
+    const uuidFor = (kind: 'workflow' | 'node' | 'edge', documentId: string) =>
+      isUuid(documentId) ? documentId.toLowerCase() : nameBasedUuid(userId, 'agentic', String(id), kind, documentId);
     const listed = Array.isArray(nodes) ? nodes : [];
-    const agentIds = listed.map((node) => node?.agentId).filter((agentId): agentId is string => typeof agentId === 'string' && isUuid(agentId));
+    const agentIds = listed
+      .map((node) => node?.agentId)
+      .filter((agentId): agentId is string => typeof agentId === 'string' && isUuid(agentId));
     const found = await this.store.workflows.findSteps(userId, { uuids: [...new Set(agentIds.map((agentId) => agentId.toLowerCase()))] });
     const agents = new Map(found.flatMap(({ step }) => (step.type === 'custom_agent' ? [[step.uuid, step] as const] : [])));
     const agentsByName = await this.agentStepsNamedIn(userId, listed, edges, typeof id === 'string' ? uuidFor('workflow', id) : null);
@@ -158,10 +169,19 @@ export class WorkflowsService {
    * names the import may infer nodes from), leaving out those of the workflow the import replaces: they are
    * its last import's copies, about to go.
    */
-  private async agentStepsNamedIn(userId: string, nodes: Partial<AgenticNode>[], edges: unknown, replacedUuid: string | null): Promise<CustomAgentStep[]> {
+  private async agentStepsNamedIn(
+    userId: string,
+    nodes: Partial<AgenticNode>[],
+    edges: unknown,
+    replacedUuid: string | null,
+  ): Promise<CustomAgentStep[]> {
     const listed = new Set(nodes.map((node) => node?.id));
-    const intoUnlisted = Array.isArray(edges) ? (edges as Partial<AgenticEdge>[]).filter((edge) => typeof edge?.targetNodeId === 'string' && !listed.has(edge.targetNodeId)) : [];
-    const names = [...new Set(intoUnlisted.map((edge) => edge.conditionValue).filter((value): value is string => typeof value === 'string'))];
+    const intoUnlisted = Array.isArray(edges)
+      ? (edges as Partial<AgenticEdge>[]).filter((edge) => typeof edge?.targetNodeId === 'string' && !listed.has(edge.targetNodeId))
+      : [];
+    const names = [
+      ...new Set(intoUnlisted.map((edge) => edge.conditionValue).filter((value): value is string => typeof value === 'string')),
+    ];
     const found = await this.store.workflows.findSteps(userId, { names });
     return found.flatMap(({ workflow_uuid, step }) => (step.type === 'custom_agent' && workflow_uuid !== replacedUuid ? [step] : []));
   }

@@ -21,7 +21,12 @@ export interface RequestBodyOptions {
 }
 
 /** `read` takes a body that passed the schema: what a schema cannot say (storable JSON, defaults) goes there. */
-export function requestBody<T = Record<string, unknown>>(name: string, schema: JsonSchema, read: (body: Record<string, unknown>) => T = (body) => body as T, options: RequestBodyOptions = {}): RequestBody<T> {
+export function requestBody<T = Record<string, unknown>>(
+  name: string,
+  schema: JsonSchema,
+  read: (body: Record<string, unknown>) => T = (body) => body as T,
+  options: RequestBodyOptions = {},
+): RequestBody<T> {
   const absentIsEmpty = options.absentIsEmpty ?? false;
   const required = !absentIsEmpty || (Array.isArray(schema.required) && schema.required.length > 0);
   return {

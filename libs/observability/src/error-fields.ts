@@ -12,7 +12,15 @@ interface FailureLike {
   cause?: unknown;
 }
 
-const EXPECTED = new Set(['ApplicationFailure', 'ActivityFailure', 'CancelledFailure', 'TimeoutFailure', 'DomainError', 'ToolCallError', 'ModelCallError']);
+const EXPECTED = new Set([
+  'ApplicationFailure',
+  'ActivityFailure',
+  'CancelledFailure',
+  'TimeoutFailure',
+  'DomainError',
+  'ToolCallError',
+  'ModelCallError',
+]);
 
 export function errorFields(error: unknown): Record<string, unknown> {
   if (!error || typeof error !== 'object') return { message: String(error) };

@@ -21,7 +21,16 @@ describe(createLogger.name, () => {
   it('redacts fields named like secrets, at the top and two levels down', async () => {
     const { lines, sut } = capturing();
 
-    sut.info({ authorization: 'Bearer a', headers: { Authorization: 'Bearer b', cookie: 'c=1', 'x-api-key': 'k' }, connection: { settings: { password: 'p', token: 't' } }, api_key: 'k2', kept: 'ok' }, 'calling');
+    sut.info(
+      {
+        authorization: 'Bearer a',
+        headers: { Authorization: 'Bearer b', cookie: 'c=1', 'x-api-key': 'k' },
+        connection: { settings: { password: 'p', token: 't' } },
+        api_key: 'k2',
+        kept: 'ok',
+      },
+      'calling',
+    );
     await flushed();
 
     expect(lines[0]).toMatchObject({
@@ -42,15 +51,24 @@ describe(createLogger.name, () => {
     sut.error({ context: 'Filter' }, 'request failed: password=hunter22');
     await flushed();
 
-    expect(lines.map((line) => line.msg)).toEqual(['run x: GET https://api.example/v1/items?[redacted] failed with Bearer [redacted] as [redacted]', 'request failed: password=[redacted]']);
+    expect(lines.map((line) => line.msg)).toEqual([
+      'run x: GET https://api.example/v1/items?[redacted] failed with Bearer [redacted] as [redacted]',
+      'request failed: password=[redacted]',
+    ]);
   });
 
   it('scrubs the errors and failures the Temporal SDK logs', async () => {
     const { lines, sut } = capturing();
 
-    temporalLogger(sut).warn('Activity failed', { error: new Error('tool answered 500 at https://t.example/?token=abc'), failure: 'ApplicationFailure: token: abcdef\n at x' });
+    temporalLogger(sut).warn('Activity failed', {
+      error: new Error('tool answered 500 at https://t.example/?token=abc'),
+      failure: 'ApplicationFailure: token: abcdef\n at x',
+    });
     await flushed();
 
-    expect(lines[0]).toMatchObject({ error: { message: 'tool answered 500 at https://t.example/?[redacted]' }, failure: 'ApplicationFailure: token: [redacted]' });
+    expect(lines[0]).toMatchObject({
+      error: { message: 'tool answered 500 at https://t.example/?[redacted]' },
+      failure: 'ApplicationFailure: token: [redacted]',
+    });
   });
 });

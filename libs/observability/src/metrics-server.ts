@@ -9,7 +9,9 @@ export async function serveMetrics(port: number, host: string, own: () => Promis
       return;
     }
     void Promise.all([own(), more?.().catch(() => '') ?? ''])
-      .then(([text, extra]) => response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(text + (extra ? `\n${extra}` : '')))
+      .then(([text, extra]) =>
+        response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(text + (extra ? `\n${extra}` : '')),
+      )
       .catch((error: unknown) => response.writeHead(500).end(String(error)));
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));

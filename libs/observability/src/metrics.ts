@@ -14,8 +14,17 @@ export class Metrics {
     buckets: SECONDS,
     registers: [this.registry],
   });
-  readonly runsStarted = new Counter({ name: 'stepwise_runs_started_total', help: 'Runs recorded and started', registers: [this.registry] });
-  readonly runsFinished = new Counter({ name: 'stepwise_runs_finished_total', help: 'Runs ended, by final status', labelNames: ['status'] as const, registers: [this.registry] });
+  readonly runsStarted = new Counter({
+    name: 'stepwise_runs_started_total',
+    help: 'Runs recorded and started',
+    registers: [this.registry],
+  });
+  readonly runsFinished = new Counter({
+    name: 'stepwise_runs_finished_total',
+    help: 'Runs ended, by final status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
   readonly activityDuration = new Histogram({
     name: 'stepwise_activity_duration_seconds',
     help: 'Activity attempts (a step, a model turn, a tool call, bookkeeping) by type and outcome',
@@ -23,9 +32,24 @@ export class Metrics {
     buckets: SECONDS,
     registers: [this.registry],
   });
-  readonly modelCalls = new Counter({ name: 'stepwise_model_calls_total', help: 'Model calls by provider, model and outcome', labelNames: ['provider', 'model', 'outcome'] as const, registers: [this.registry] });
-  readonly modelTokens = new Counter({ name: 'stepwise_model_tokens_total', help: 'Tokens by provider, model and kind (prompt, completion)', labelNames: ['provider', 'model', 'kind'] as const, registers: [this.registry] });
-  readonly toolCalls = new Counter({ name: 'stepwise_tool_calls_total', help: 'Tool calls by transport and outcome', labelNames: ['transport', 'outcome'] as const, registers: [this.registry] });
+  readonly modelCalls = new Counter({
+    name: 'stepwise_model_calls_total',
+    help: 'Model calls by provider, model and outcome',
+    labelNames: ['provider', 'model', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly modelTokens = new Counter({
+    name: 'stepwise_model_tokens_total',
+    help: 'Tokens by provider, model and kind (prompt, completion)',
+    labelNames: ['provider', 'model', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly toolCalls = new Counter({
+    name: 'stepwise_tool_calls_total',
+    help: 'Tool calls by transport and outcome',
+    labelNames: ['transport', 'outcome'] as const,
+    registers: [this.registry],
+  });
 
   constructor(readonly service: 'api' | 'worker') {
     this.registry.setDefaultLabels({ service });
@@ -44,7 +68,12 @@ export class Metrics {
     });
   }
 
-  recordModelCall(provider: string, model: string, outcome: 'completed' | 'failed', usage?: { prompt_tokens: number; completion_tokens: number }): void {
+  recordModelCall(
+    provider: string,
+    model: string,
+    outcome: 'completed' | 'failed',
+    usage?: { prompt_tokens: number; completion_tokens: number },
+  ): void {
     this.modelCalls.inc({ provider, model, outcome });
     if (!usage) return;
     this.modelTokens.inc({ provider, model, kind: 'prompt' }, usage.prompt_tokens);

@@ -20,11 +20,19 @@ describe(temporalFields.name, () => {
 describe(errorFields.name, () => {
   it('keeps a business failure to its type and message, on one line', () => {
     const failure = ApplicationFailure.nonRetryable('Step "a" failed:\nthe model refused', 'StepFailed');
-    expect(errorFields(failure)).toEqual({ name: 'ApplicationFailure', message: 'Step "a" failed: | the model refused', type: 'StepFailed', non_retryable: true });
+    expect(errorFields(failure)).toEqual({
+      name: 'ApplicationFailure',
+      message: 'Step "a" failed: | the model refused',
+      type: 'StepFailed',
+      non_retryable: true,
+    });
   });
 
   it('keeps the stack of what looks like a bug', () => {
-    expect(errorFields(new TypeError('x is undefined'))).toMatchObject({ name: 'TypeError', stack: expect.stringContaining('TypeError: x is undefined') });
+    expect(errorFields(new TypeError('x is undefined'))).toMatchObject({
+      name: 'TypeError',
+      stack: expect.stringContaining('TypeError: x is undefined'),
+    });
   });
 
   it('recognises a failure copied out of workflow code by its stack', () => {

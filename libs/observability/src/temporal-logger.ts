@@ -10,7 +10,10 @@ const RUN_WORKFLOW_ID = /^run-([0-9a-f-]{36})$/;
 
 /** snake_case fields for what the SDK names in camelCase, plus run_uuid for our runs. */
 export function temporalFields(meta: LogMetadata = {}): Record<string, unknown> {
-  const { error, failure, workflowId, activityType, workflowType, attempt, sdkComponent, taskQueue, ...rest } = meta as Record<string, unknown>;
+  const { error, failure, workflowId, activityType, workflowType, attempt, sdkComponent, taskQueue, ...rest } = meta as Record<
+    string,
+    unknown
+  >;
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) if (typeof key === 'string' && value !== undefined) fields[snake(key)] = value;
   const run = typeof workflowId === 'string' ? RUN_WORKFLOW_ID.exec(workflowId) : null;

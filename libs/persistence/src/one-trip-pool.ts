@@ -23,7 +23,15 @@ export class OneTripPool {
 
   /** Opens connections as they are needed, up to `size`, each in UTC (as the shared pool's, see data-source.ts). */
   static open(databaseUrl: string, size: number): OneTripPool {
-    const pool = createPool({ uri: databaseUrl, connectionLimit: size, multipleStatements: true, timezone: 'Z', charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false });
+    const pool = createPool({
+      uri: databaseUrl,
+      connectionLimit: size,
+      multipleStatements: true,
+      timezone: 'Z',
+      charset: 'utf8mb4',
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+    });
     pool.pool.on('connection', (connection) => connection.query(SESSION_IN_UTC));
     return new OneTripPool(pool);
   }
@@ -93,13 +101,24 @@ async function sendOn(connection: PoolConnection, statements: Statement[], commi
   if (charactersIn(statements) > ONE_PACKET_CHARS) {
     for (const statement of all) results.push((await connection.query(statement.sql, statement.params))[0] as StatementResult);
   } else {
-    results = (await connection.query(all.map((statement) => statement.sql).join(';\n'), all.flatMap((statement) => statement.params)))[0] as unknown as StatementResult[];
+    results = (
+      await connection.query(
+        all.map((statement) => statement.sql).join(';\n'),
+        all.flatMap((statement) => statement.params),
+      )
+    )[0] as unknown as StatementResult[];
   }
   return results.slice(1, 1 + statements.length);
 }
 
 const charactersIn = (statements: Statement[]) =>
-  statements.reduce((sum, statement) => sum + statement.sql.length + statement.params.reduce<number>((size, value) => size + (typeof value === 'string' || Buffer.isBuffer(value) ? value.length : 8), 0), 0);
+  statements.reduce(
+    (sum, statement) =>
+      sum +
+      statement.sql.length +
+      statement.params.reduce<number>((size, value) => size + (typeof value === 'string' || Buffer.isBuffer(value) ? value.length : 8), 0),
+    0,
+  );
 
 /** How many rows a statement of the transaction changed (or found). */
 export const affectedRows = (result: StatementResult | undefined): number => (result && 'affectedRows' in result ? result.affectedRows : 0);
@@ -114,7 +133,13 @@ export function statementOf(builder: { getQueryAndParameters(): [string, unknown
  * An INSERT of one entity row that writes only where `from` (a FROM ... WHERE clause, its values in
  * `fromParams`) finds a row, its values prepared as TypeORM prepares an INSERT's (transformers, dates).
  */
-export function insertWhere<E extends ObjectLiteral>(manager: EntityManager, entity: new () => E, row: Partial<E>, from: string, fromParams: unknown[]): Statement {
+export function insertWhere<E extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: new () => E,
+  row: Partial<E>,
+  from: string,
+  fromParams: unknown[],
+): Statement {
   const metadata = manager.connection.getMetadata(entity);
   const columns = metadata.columns.filter((column) => column.isInsert && column.getEntityValue(row) !== undefined);
   const values = columns.map((column) => manager.connection.driver.preparePersistentValue(column.getEntityValue(row), column));

@@ -39,17 +39,33 @@ function decode(cursor: string): Position {
  * One page of `query` (its filters set, alias `row`), newest first by `timeColumn` then uuid. The total
  * counts every row the filters match.
  */
-export async function pageOf<T extends ObjectLiteral & { uuid: string }>(query: SelectQueryBuilder<T>, timeColumn: keyof T & string, request: PageRequest): Promise<Page<T>> {
+export async function pageOf<T extends ObjectLiteral & { uuid: string }>(
+  query: SelectQueryBuilder<T>,
+  timeColumn: keyof T & string,
+  request: PageRequest,
+): Promise<Page<T>> {
   const total = await query.clone().getCount();
   if (request.cursor) {
     const after = decode(request.cursor);
-    query.andWhere(`(row.${timeColumn} < :after_at OR (row.${timeColumn} = :after_at AND row.uuid < :after_uuid))`, { after_at: after.at, after_uuid: after.uuid });
+    query.andWhere(`(row.${timeColumn} < :after_at OR (row.${timeColumn} = :after_at AND row.uuid < :after_uuid))`, {
+      after_at: after.at,
+      after_uuid: after.uuid,
+    });
   } else if (request.offset) {
     query.skip(request.offset);
   }
   // One row more than asked says whether another page follows.
-  const rows = await query.orderBy(`row.${timeColumn}`, 'DESC').addOrderBy('row.uuid', 'DESC').take(request.limit + 1).getMany();
+  const rows = await query
+    .orderBy(`row.${timeColumn}`, 'DESC')
+    .addOrderBy('row.uuid', 'DESC')
+    .take(request.limit + 1)
+    .getMany();
   const items = rows.slice(0, request.limit);
   const last = items[items.length - 1];
-  return { items, total, limit: request.limit, next_cursor: rows.length > request.limit ? encode({ at: last[timeColumn] as Date, uuid: last.uuid }) : null };
+  return {
+    items,
+    total,
+    limit: request.limit,
+    next_cursor: rows.length > request.limit ? encode({ at: last[timeColumn] as Date, uuid: last.uuid }) : null,
+  };
 }

@@ -9,7 +9,14 @@ import { SecretBox } from '@app/security';
 import { createDataSource } from './data-source';
 import { OneTripPool } from './one-trip-pool';
 import { SqlWorkflowOwnerRepository, WorkflowOwnerRepository } from './workflow-owners.repository';
-import { StepSummaryRepository, TriggerHookRepository, TypeormStepSummaryRepository, TypeormTriggerHookRepository, TypeormWorkflowRepository, WorkflowRepository } from './definitions';
+import {
+  StepSummaryRepository,
+  TriggerHookRepository,
+  TypeormStepSummaryRepository,
+  TypeormTriggerHookRepository,
+  TypeormWorkflowRepository,
+  WorkflowRepository,
+} from './definitions';
 import { ApiKeyRepository, TypeormApiKeyRepository } from './api-keys';
 import { ScheduleRepository, TypeormScheduleRepository } from './schedules';
 import { ToolRepository, TypeormToolRepository } from './tools';
@@ -35,10 +42,15 @@ const repositories: Provider[] = [
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   {
     provide: RunRepository,
-    useFactory: (ds: DataSource, oneTrip: OneTripPool, config: AppConfig) => new TypeormRunRepository(ds, oneTrip, config.quotas.maxRunsInFlightPerUser),
+    useFactory: (ds: DataSource, oneTrip: OneTripPool, config: AppConfig) =>
+      new TypeormRunRepository(ds, oneTrip, config.quotas.maxRunsInFlightPerUser),
     inject: [DataSource, OneTripPool, AppConfig],
   },
-  { provide: StepRepository, useFactory: (ds: DataSource, oneTrip: OneTripPool) => new TypeormStepRepository(ds, oneTrip), inject: [DataSource, OneTripPool] },
+  {
+    provide: StepRepository,
+    useFactory: (ds: DataSource, oneTrip: OneTripPool) => new TypeormStepRepository(ds, oneTrip),
+    inject: [DataSource, OneTripPool],
+  },
   { provide: OutputRepository, useFactory: (ds: DataSource) => new TypeormOutputRepository(ds), inject: [DataSource] },
   { provide: CallAuditRepository, useFactory: (ds: DataSource) => new TypeormCallAuditRepository(ds), inject: [DataSource] },
   { provide: ConversationRepository, useFactory: (ds: DataSource) => new TypeormConversationRepository(ds), inject: [DataSource] },
@@ -46,8 +58,16 @@ const repositories: Provider[] = [
   { provide: StepSummaryRepository, useFactory: (ds: DataSource) => new TypeormStepSummaryRepository(ds), inject: [DataSource] },
   { provide: WorkflowOwnerRepository, useFactory: (ds: DataSource) => new SqlWorkflowOwnerRepository(ds), inject: [DataSource] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
-  { provide: McpServerRepository, useFactory: (ds: DataSource, secrets: SecretBox) => new TypeormMcpServerRepository(ds, secrets), inject: [DataSource, SecretBox] },
-  { provide: McpToolCatalog, useFactory: (servers: McpServerRepository, source: McpToolSource) => new McpToolCatalog(servers, source), inject: [McpServerRepository, McpToolSource] },
+  {
+    provide: McpServerRepository,
+    useFactory: (ds: DataSource, secrets: SecretBox) => new TypeormMcpServerRepository(ds, secrets),
+    inject: [DataSource, SecretBox],
+  },
+  {
+    provide: McpToolCatalog,
+    useFactory: (servers: McpServerRepository, source: McpToolSource) => new McpToolCatalog(servers, source),
+    inject: [McpServerRepository, McpToolSource],
+  },
 ];
 
 /** The data source, the one-trip pool and the repositories: a module imports it where it injects them. */
@@ -60,7 +80,11 @@ const repositories: Provider[] = [
       inject: [AppConfig],
     },
     // Its own connections, as many again as the shared pool's at most, opened only as they are needed.
-    { provide: OneTripPool, useFactory: (config: AppConfig) => OneTripPool.open(config.databaseUrl, config.databasePoolSize), inject: [AppConfig] },
+    {
+      provide: OneTripPool,
+      useFactory: (config: AppConfig) => OneTripPool.open(config.databaseUrl, config.databasePoolSize),
+      inject: [AppConfig],
+    },
     ...repositories,
   ],
   exports: [DataSource, ...repositories],

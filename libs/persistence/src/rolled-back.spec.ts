@@ -1,9 +1,15 @@
 import { isDeadlock, isLostConnection, retryingRolledBack } from './rolled-back';
 
 // The shapes mysql2 gives when the server KILLs a connection: during a statement, then on the next one.
-const killedDuringStatement = Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true });
+const killedDuringStatement = Object.assign(new Error('Connection lost: The server closed the connection.'), {
+  code: 'PROTOCOL_CONNECTION_LOST',
+  fatal: true,
+});
 const usedAfterKill = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
-const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 });
+const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), {
+  code: 'ER_LOCK_DEADLOCK',
+  errno: 1213,
+});
 const duplicate = Object.assign(new Error("Duplicate entry 'x' for key 'PRIMARY'"), { code: 'ER_DUP_ENTRY', errno: 1062 });
 
 describe(isLostConnection.name, () => {

@@ -5,7 +5,16 @@
 // activity that made it does not, retried by Temporal, repeat the model or tool call it has just audited.
 
 /** Driver codes (mysql2) and server error numbers that mean the connection, not the statement, failed. */
-const LOST_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'ER_CLIENT_INTERACTION_TIMEOUT']);
+const LOST_CODES = new Set([
+  'PROTOCOL_CONNECTION_LOST',
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'ER_CLIENT_INTERACTION_TIMEOUT',
+]);
 const LOST_ERRNOS = new Set([
   1053, // ER_SERVER_SHUTDOWN
   1927, // MariaDB ER_CONNECTION_KILLED: "Connection was killed"
@@ -26,11 +35,15 @@ interface DriverError {
 }
 
 /** The error as thrown and, when TypeORM wrapped it, mysql2's own beneath it. */
-const layersOf = (error: unknown): DriverError[] => [error, (error as { driverError?: unknown } | null)?.driverError].map((layer) => (layer ?? {}) as DriverError);
+const layersOf = (error: unknown): DriverError[] =>
+  [error, (error as { driverError?: unknown } | null)?.driverError].map((layer) => (layer ?? {}) as DriverError);
 
 export function isLostConnection(error: unknown): boolean {
   return layersOf(error).some(
-    ({ code, errno, message, fatal }) => (code !== undefined && LOST_CODES.has(code)) || (errno !== undefined && LOST_ERRNOS.has(errno)) || (fatal === true && CLOSED_STATE.test(message ?? '')),
+    ({ code, errno, message, fatal }) =>
+      (code !== undefined && LOST_CODES.has(code)) ||
+      (errno !== undefined && LOST_ERRNOS.has(errno)) ||
+      (fatal === true && CLOSED_STATE.test(message ?? '')),
   );
 }
 

@@ -24,20 +24,34 @@ const COUNTERS = { failed: 'failed_runs', successful: 'successful_runs', cancell
 export const START_GRACE_MS = 60_000;
 
 /** What a run that has lost its execution ends with. */
-export const NO_EXECUTION: RunEnd = { status: 'failed', error_message: 'The run has no Temporal execution: it never started, or Temporal no longer keeps it' };
+export const NO_EXECUTION: RunEnd = {
+  status: 'failed',
+  error_message: 'The run has no Temporal execution: it never started, or Temporal no longer keeps it',
+};
 
 /**
  * A run ends: the steps it did not reach are skipped, the calls still running closed as interrupted, and its
  * workflow counts it by its outcome.
  */
 export function runEnding(runUuid: string, { status, error_message }: RunEnd): RunEnding {
-  return { run_uuid: runUuid, status, error_message, failed_steps: [], skipped_from: OPEN, interrupted_calls: INTERRUPTED_ATTEMPT, counter: COUNTERS[outcomeOf(status)] };
+  return {
+    run_uuid: runUuid,
+    status,
+    error_message,
+    failed_steps: [],
+    skipped_from: OPEN,
+    interrupted_calls: INTERRUPTED_ATTEMPT,
+    counter: COUNTERS[outcomeOf(status)],
+  };
 }
 
 /** A run whose execution ended without it recording so: the steps it was in fail first, as interrupted. */
 export function interruptedEnding(run: RunWithSteps, end: RunEnd): RunEnding {
   const error_message = interruption(end);
-  return { ...runEnding(run.uuid, end), failed_steps: run.steps.filter(isInterrupted).map((step) => ({ instance_uuid: step.uuid, error_message })) };
+  return {
+    ...runEnding(run.uuid, end),
+    failed_steps: run.steps.filter(isInterrupted).map((step) => ({ instance_uuid: step.uuid, error_message })),
+  };
 }
 
 /** How a closed execution reads as the run's end. */
@@ -79,7 +93,20 @@ export const startableByApi = (run: RunRecord): boolean => run.status === 'runni
  */
 export function asEnded(run: RunWithSteps, end: RunEnd, at: Date): RunWithSteps {
   const message = interruption(end);
-  const steps = run.steps.map((step) => skipped(isInterrupted(step) ? { ...step, ...tokensOf(step), status: 'failed' as const, error_message: message, finished_at: at, duration_ms: durationTo(step, at) } : step));
+  const steps = run.steps.map((step) =>
+    skipped(
+      isInterrupted(step)
+        ? {
+            ...step,
+            ...tokensOf(step),
+            status: 'failed' as const,
+            error_message: message,
+            finished_at: at,
+            duration_ms: durationTo(step, at),
+          }
+        : step,
+    ),
+  );
   return { ...endedRecord(run, end, at), ...tokensOf({ model_calls: [], executions: run.steps }), steps };
 }
 
@@ -98,7 +125,11 @@ function skipped(step: StepWithExecutions): StepWithExecutions {
 }
 
 /** The tokens of the completed model calls of a row and of every row beneath it. */
-function tokensOf(step: Pick<StepWithExecutions, 'model_calls' | 'executions'>): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+function tokensOf(step: Pick<StepWithExecutions, 'model_calls' | 'executions'>): {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+} {
   const calls: ModelCallRecord[] = [];
   const gather = (row: Pick<StepWithExecutions, 'model_calls' | 'executions'>): void => {
     calls.push(...row.model_calls.filter((call) => call.status === 'completed'));
@@ -106,5 +137,9 @@ function tokensOf(step: Pick<StepWithExecutions, 'model_calls' | 'executions'>):
   };
   gather(step);
   const sum = (pick: (call: ModelCallRecord) => number) => calls.reduce((total, call) => total + pick(call), 0);
-  return { prompt_tokens: sum((call) => call.prompt_tokens), completion_tokens: sum((call) => call.completion_tokens), total_tokens: sum((call) => call.total_tokens) };
+  return {
+    prompt_tokens: sum((call) => call.prompt_tokens),
+    completion_tokens: sum((call) => call.completion_tokens),
+    total_tokens: sum((call) => call.total_tokens),
+  };
 }

@@ -17,7 +17,9 @@ export class RunInteractions {
   async cancel(userId: string, runUuid: string): Promise<{ uuid: string; status: RunStatus; cancel_requested: true }> {
     const run = await this.reader.findRun(userId, runUuid);
     if (!isInFlight(run.status)) {
-      throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: only running or awaiting_input runs can be cancelled`, { status: run.status });
+      throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: only running or awaiting_input runs can be cancelled`, {
+        status: run.status,
+      });
     }
     await this.launcher.cancel(run.temporal_workflow_id);
     return { uuid: runUuid, status: run.status, cancel_requested: true };
@@ -32,7 +34,10 @@ export class RunInteractions {
     const run = await this.reader.findRun(userId, runUuid);
     const { step, input } = humanAnswerOf(run.definition as WorkflowDefinition, stepUuid, body);
     if (run.status !== 'awaiting_input') {
-      throw new DomainError(ErrorCode.StepNotAwaitingInput, `The run is ${run.status}: it waits for no input`, { field: 'step_uuid', status: run.status });
+      throw new DomainError(ErrorCode.StepNotAwaitingInput, `The run is ${run.status}: it waits for no input`, {
+        field: 'step_uuid',
+        status: run.status,
+      });
     }
     return this.launcher.answer(run.temporal_workflow_id, { step_uuid: step.uuid, input });
   }
@@ -40,7 +45,8 @@ export class RunInteractions {
   /** A run waiting on its token budget goes on with a new limit. */
   async approveBudget(userId: string, runUuid: string, maxTokens: number): Promise<BudgetApproved> {
     const run = await this.reader.findRun(userId, runUuid);
-    if (!run.budget?.paused_at_tokens) throw new DomainError(ErrorCode.RunNotActive, 'The run is not waiting for a budget approval', { field: 'max_tokens' });
+    if (!run.budget?.paused_at_tokens)
+      throw new DomainError(ErrorCode.RunNotActive, 'The run is not waiting for a budget approval', { field: 'max_tokens' });
     return this.launcher.approveBudget(run.temporal_workflow_id, { max_tokens: maxTokens });
   }
 
@@ -48,9 +54,15 @@ export class RunInteractions {
   async sendMessage(userId: string, runUuid: string, content: string, waitMs: number): Promise<TurnOutcome> {
     const run = await this.reader.findRun(userId, runUuid);
     if (!(run.definition as WorkflowDefinition).graph?.is_conversational) {
-      throw new DomainError(ErrorCode.NotConversational, 'The run is not a conversation: its workflow has no conversational graph', { field: 'run_uuid' });
+      throw new DomainError(ErrorCode.NotConversational, 'The run is not a conversation: its workflow has no conversational graph', {
+        field: 'run_uuid',
+      });
     }
-    if (!isInFlight(run.status)) throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: the conversation is closed`, { field: 'run_uuid', status: run.status });
+    if (!isInFlight(run.status))
+      throw new DomainError(ErrorCode.RunNotActive, `The run is ${run.status}: the conversation is closed`, {
+        field: 'run_uuid',
+        status: run.status,
+      });
     return this.launcher.sendMessage(run.temporal_workflow_id, { content }, waitMs);
   }
 }

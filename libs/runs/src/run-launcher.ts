@@ -1,7 +1,16 @@
 // The door from a run's life to its execution: the API implements it over its Temporal client
 // (apps/api/src/temporal/run-launcher.ts). What an execution's end means for the run is decided here
 // (run-ending.ts), not behind the door.
-import type { ApproveBudgetArgs, BudgetApproved, HumanInputAccepted, HumanInputArgs, PreparedRun, RunWorkflowResult, SendMessageArgs, TurnReply } from '@app/contracts';
+import type {
+  ApproveBudgetArgs,
+  BudgetApproved,
+  HumanInputAccepted,
+  HumanInputArgs,
+  PreparedRun,
+  RunWorkflowResult,
+  SendMessageArgs,
+  TurnReply,
+} from '@app/contracts';
 
 /** A run's execution as Temporal sees it; a closed one says how it closed, and what it answered or why it failed. */
 export type ExecutionState =

@@ -4,7 +4,14 @@
 import { type DynamicModule, Logger, Module, type Provider, type Type } from '@nestjs/common';
 import { AppConfig, modelPolicyOf } from '@app/config';
 import { Metrics } from '@app/observability';
-import { CallAuditRepository, McpToolCatalog, PersistenceModule, RunRepository, ToolRepository, WorkflowRepository } from '@app/persistence';
+import {
+  CallAuditRepository,
+  McpToolCatalog,
+  PersistenceModule,
+  RunRepository,
+  ToolRepository,
+  WorkflowRepository,
+} from '@app/persistence';
 import { RunInteractions } from './run-interactions';
 import { RunLauncher } from './run-launcher';
 import { RunPreparer } from './run-preparer';
@@ -16,29 +23,53 @@ import { ToolManifestService } from './tool-manifest.service';
 
 /** What both apps use: the worker records scheduled runs and the assistant's dry runs, and saves manifests. */
 const recording: Provider[] = [
-  { provide: ToolManifestService, useFactory: (tools: ToolRepository, mcpTools: McpToolCatalog) => new ToolManifestService(tools, mcpTools), inject: [ToolRepository, McpToolCatalog] },
+  {
+    provide: ToolManifestService,
+    useFactory: (tools: ToolRepository, mcpTools: McpToolCatalog) => new ToolManifestService(tools, mcpTools),
+    inject: [ToolRepository, McpToolCatalog],
+  },
   {
     provide: RunPreparer,
-    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService, config: AppConfig) => new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config)),
+    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService, config: AppConfig) =>
+      new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config)),
     inject: [WorkflowRepository, RunRepository, ToolManifestService, AppConfig],
   },
 ];
 
 /** The API's, through its RunLauncher: starting, resuming, reading, steering and reconciling runs. */
 const launching: Provider[] = [
-  { provide: RunResumer, useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunResumer(workflows, runs), inject: [WorkflowRepository, RunRepository] },
+  {
+    provide: RunResumer,
+    useFactory: (workflows: WorkflowRepository, runs: RunRepository) => new RunResumer(workflows, runs),
+    inject: [WorkflowRepository, RunRepository],
+  },
   {
     provide: RunStarter,
-    useFactory: (preparer: RunPreparer, resumer: RunResumer, runs: RunRepository, launcher: RunLauncher, metrics: Metrics) => new RunStarter(preparer, resumer, runs, launcher, metrics, new Logger('runs')),
+    useFactory: (preparer: RunPreparer, resumer: RunResumer, runs: RunRepository, launcher: RunLauncher, metrics: Metrics) =>
+      new RunStarter(preparer, resumer, runs, launcher, metrics, new Logger('runs')),
     inject: [RunPreparer, RunResumer, RunRepository, RunLauncher, Metrics],
   },
-  { provide: RunReader, useFactory: (runs: RunRepository, launcher: RunLauncher) => new RunReader(runs, launcher, new Logger('runs')), inject: [RunRepository, RunLauncher] },
-  { provide: RunInteractions, useFactory: (reader: RunReader, launcher: RunLauncher) => new RunInteractions(reader, launcher), inject: [RunReader, RunLauncher] },
+  {
+    provide: RunReader,
+    useFactory: (runs: RunRepository, launcher: RunLauncher) => new RunReader(runs, launcher, new Logger('runs')),
+    inject: [RunRepository, RunLauncher],
+  },
+  {
+    provide: RunInteractions,
+    useFactory: (reader: RunReader, launcher: RunLauncher) => new RunInteractions(reader, launcher),
+    inject: [RunReader, RunLauncher],
+  },
   {
     // Its passes start with the API (RECONCILE_INTERVAL_SECONDS): Nest calls its lifecycle hooks.
     provide: RunReconciler,
     useFactory: (runs: RunRepository, calls: CallAuditRepository, launcher: RunLauncher, config: AppConfig) =>
-      new RunReconciler(runs, calls, launcher, { ...config.reconciler, poisonAttemptsLimit: config.worker.poisonAttemptsLimit }, new Logger('reconciler')),
+      new RunReconciler(
+        runs,
+        calls,
+        launcher,
+        { ...config.reconciler, poisonAttemptsLimit: config.worker.poisonAttemptsLimit },
+        new Logger('reconciler'),
+      ),
     inject: [RunRepository, CallAuditRepository, RunLauncher, AppConfig],
   },
 ];

@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
-import { assertAcceptsRuns, type ToolDrift, byteSize, DomainError, ErrorCode, markdownFor, modelPolicyIssues, notFound, outputPreview, throwIssues, type ModelPolicy, type RunOrigin } from '@app/domain';
+import {
+  assertAcceptsRuns,
+  type ToolDrift,
+  byteSize,
+  DomainError,
+  ErrorCode,
+  markdownFor,
+  modelPolicyIssues,
+  notFound,
+  outputPreview,
+  throwIssues,
+  type ModelPolicy,
+  type RunOrigin,
+} from '@app/domain';
 import { definitionOf, type NewRun, type RunRepository, type RunWithSteps, type WorkflowRepository } from '@app/persistence';
 import type { ToolManifestService } from './tool-manifest.service';
 
@@ -55,7 +68,11 @@ export class RunPreparer {
     return this.record(request, definition, async () => null);
   }
 
-  private async record(request: Omit<RunRequest, 'origin'>, definition: WorkflowDefinition, driftOf: () => Promise<ToolDrift | null>): Promise<Prepared> {
+  private async record(
+    request: Omit<RunRequest, 'origin'>,
+    definition: WorkflowDefinition,
+    driftOf: () => Promise<ToolDrift | null>,
+  ): Promise<Prepared> {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
@@ -69,10 +86,33 @@ export class RunPreparer {
       dry_run: request.dryRun ?? false,
       budget: request.budget ?? null,
       tool_drift: toolDrift,
-      trigger_output: { uuid: randomUUID(), raw_data: output, summary: outputPreview(output), markdown_representation: markdownFor(output), size_bytes: byteSize(output) },
-      steps: definition.steps.map((step, i) => ({ uuid: instances[i].instance_uuid, step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
+      trigger_output: {
+        uuid: randomUUID(),
+        raw_data: output,
+        summary: outputPreview(output),
+        markdown_representation: markdownFor(output),
+        size_bytes: byteSize(output),
+      },
+      steps: definition.steps.map((step, i) => ({
+        uuid: instances[i].instance_uuid,
+        step_definition_uuid: step.uuid,
+        step_name: step.name,
+        step_type: step.type,
+      })),
     });
-    if (created) return { created, written, run: { run_uuid: request.runUuid, user_id: request.userId, definition, instances, ...(request.dryRun ? { dry_run: true as const } : {}), ...(request.budget ? { budget: request.budget } : {}) } };
+    if (created)
+      return {
+        created,
+        written,
+        run: {
+          run_uuid: request.runUuid,
+          user_id: request.userId,
+          definition,
+          instances,
+          ...(request.dryRun ? { dry_run: true as const } : {}),
+          ...(request.budget ? { budget: request.budget } : {}),
+        },
+      };
     // Already recorded (a repeated delivery, a retried activity): the run as it was stored.
     const existing = await this.runs.find(request.userId, request.runUuid);
     if (!existing) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });
@@ -81,7 +121,10 @@ export class RunPreparer {
 }
 
 /** What every new run records about who started it and what it runs, however it starts (a start, a resume). */
-export function runIdentity(request: { runUuid: string; userId: string; temporalWorkflowId: string }, definition: WorkflowDefinition): Pick<NewRun, 'uuid' | 'user_id' | 'workflow_uuid' | 'workflow_name' | 'definition' | 'temporal_workflow_id'> {
+export function runIdentity(
+  request: { runUuid: string; userId: string; temporalWorkflowId: string },
+  definition: WorkflowDefinition,
+): Pick<NewRun, 'uuid' | 'user_id' | 'workflow_uuid' | 'workflow_name' | 'definition' | 'temporal_workflow_id'> {
   return {
     uuid: request.runUuid,
     user_id: request.userId,

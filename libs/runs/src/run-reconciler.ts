@@ -42,7 +42,10 @@ export class RunReconciler {
   onApplicationBootstrap(): void {
     const { intervalSeconds } = this.settings;
     if (intervalSeconds === null) return;
-    this.timer = setInterval(() => void this.pass().catch((error: unknown) => this.log.warn(`reconciling failed: ${(error as Error).message}`)), intervalSeconds * 1000);
+    this.timer = setInterval(
+      () => void this.pass().catch((error: unknown) => this.log.warn(`reconciling failed: ${(error as Error).message}`)),
+      intervalSeconds * 1000,
+    );
     this.timer.unref();
   }
 
@@ -63,7 +66,11 @@ export class RunReconciler {
    */
   private async reconcile(afterSeconds: number): Promise<number> {
     let started = 0;
-    for (let page = await this.runs.staleInFlight(afterSeconds, PAGE); page.length; page = await this.runs.staleInFlight(afterSeconds, PAGE, page.at(-1))) {
+    for (
+      let page = await this.runs.staleInFlight(afterSeconds, PAGE);
+      page.length;
+      page = await this.runs.staleInFlight(afterSeconds, PAGE, page.at(-1))
+    ) {
       for (const candidate of page) if (await this.reconcileOneOrPass(candidate)) started++;
     }
     return started;
@@ -90,7 +97,10 @@ export class RunReconciler {
     const run = await this.runs.find(user_id, uuid);
     if (!run || !isInFlight(run.status)) return false;
     if (execution.state === 'missing' && startableByApi(run)) {
-      const quarantine = quarantineOf({ what: 'a call of the run', died: await this.calls.mostDiedAttempts(uuid) }, this.settings.poisonAttemptsLimit);
+      const quarantine = quarantineOf(
+        { what: 'a call of the run', died: await this.calls.mostDiedAttempts(uuid) },
+        this.settings.poisonAttemptsLimit,
+      );
       if (quarantine) {
         await this.runs.end(runEnding(uuid, { status: 'failed', error_message: quarantine.message }));
         this.log.warn(`run ${uuid} has no execution, and a call of it killed its workers: ended it as quarantined instead of starting it`);
@@ -101,7 +111,8 @@ export class RunReconciler {
       return true;
     }
     const end = unrecordedEnd(run, execution, new Date());
-    if (end && (await this.runs.end(interruptedEnding(run, end)))) this.log.warn(`run ${uuid} was recorded in flight but its execution has ended: ${end.error_message}`);
+    if (end && (await this.runs.end(interruptedEnding(run, end))))
+      this.log.warn(`run ${uuid} was recorded in flight but its execution has ended: ${end.error_message}`);
     return false;
   }
 }

@@ -29,7 +29,9 @@ export class RunResumer {
     const parent = await this.runs.find(request.userId, request.parentRunUuid);
     if (!parent) throw notFound('Run', request.parentRunUuid);
     if (isInFlight(parent.status)) {
-      throw new DomainError(ErrorCode.RunStillRunning, 'The run is still running: cancel it or wait for it to end before resuming it', { status: parent.status });
+      throw new DomainError(ErrorCode.RunStillRunning, 'The run is still running: cancel it or wait for it to end before resuming it', {
+        status: parent.status,
+      });
     }
     const record = await this.workflows.find(request.userId, parent.workflow_uuid);
     if (!record) throw notFound('Workflow', parent.workflow_uuid);
@@ -55,7 +57,9 @@ export class RunResumer {
           step_definition_uuid: step.uuid,
           step_name: step.name,
           step_type: step.type,
-          ...(kept ? { carried: { output_id: kept.output_id, from_run_uuid: parent.uuid, finished_at: finishedAt.get(step.uuid) ?? null } } : {}),
+          ...(kept
+            ? { carried: { output_id: kept.output_id, from_run_uuid: parent.uuid, finished_at: finishedAt.get(step.uuid) ?? null } }
+            : {}),
         };
       }),
     });
@@ -65,6 +69,11 @@ export class RunResumer {
     // rows alone only know the order of the steps.
     const prepared = preparedRunOf(run);
     const fromPlan = prepared.resume?.from_step_uuid === plan.from_step_uuid;
-    return { created, run: fromPlan ? { ...prepared, resume: { from_step_uuid: plan.from_step_uuid, previous_step_uuid: plan.previous_step_uuid } } : prepared };
+    return {
+      created,
+      run: fromPlan
+        ? { ...prepared, resume: { from_step_uuid: plan.from_step_uuid, previous_step_uuid: plan.previous_step_uuid } }
+        : prepared,
+    };
   }
 }

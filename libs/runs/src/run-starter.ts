@@ -57,9 +57,16 @@ export class RunStarter {
       } catch (error) {
         this.log.error(`run ${run.run_uuid} could not start: ${(error as Error).message}`);
         // Temporal down: the request leaves nothing behind and can simply be repeated.
-        if (created && error instanceof DomainError && error.code === ErrorCode.TemporalUnavailable) await this.runs.discardUnstarted(run.run_uuid);
+        if (created && error instanceof DomainError && error.code === ErrorCode.TemporalUnavailable)
+          await this.runs.discardUnstarted(run.run_uuid);
         // The reason is in the log line above; Temporal's own wording is not the user's business.
-        else if (created) await this.runs.end(runEnding(run.run_uuid, { status: 'failed', error_message: 'The run could not be started: Temporal refused it (see the API log for this run)' }));
+        else if (created)
+          await this.runs.end(
+            runEnding(run.run_uuid, {
+              status: 'failed',
+              error_message: 'The run could not be started: Temporal refused it (see the API log for this run)',
+            }),
+          );
         throw error;
       }
     }

@@ -27,7 +27,10 @@ export class ToolManifestService {
   async current(userId: string, steps: readonly StepDefinition[]): Promise<ToolManifest> {
     const names = toolNamesOf(steps);
     const [registered, mcp] = await Promise.all([
-      this.tools.findByNames(userId, names.filter((name) => !BUILTIN_TOOL_NAMES.includes(name) && !parseMcpToolName(name))),
+      this.tools.findByNames(
+        userId,
+        names.filter((name) => !BUILTIN_TOOL_NAMES.includes(name) && !parseMcpToolName(name)),
+      ),
       this.mcpTools.specsOf(userId, names),
     ]);
     return buildToolManifest(names, [...BUILTIN_TOOLS, ...registered, ...mcp]);
@@ -42,7 +45,10 @@ export class ToolManifestService {
 
   /** At run start: the drift since the workflow was saved, or null; throws TOOL_DRIFT when its policy is "fail". */
   async driftOf(record: WorkflowRecord): Promise<ToolDrift | null> {
-    const saved = record.tool_manifest && record.tool_manifest_hash ? { tool_manifest: record.tool_manifest, tool_manifest_hash: record.tool_manifest_hash } : null;
+    const saved =
+      record.tool_manifest && record.tool_manifest_hash
+        ? { tool_manifest: record.tool_manifest, tool_manifest_hash: record.tool_manifest_hash }
+        : null;
     return checkToolDrift(record.tool_drift, saved, saved ? await this.current(record.user_id, record.steps) : []);
   }
 }

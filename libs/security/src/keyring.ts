@@ -34,7 +34,10 @@ const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
  * entry at fault; never echoes a key.
  */
 export function parseKeyring(raw: string): Keyring {
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length === 0) throw new Error('no key given: expected id:base64key[,id:base64key...]');
   const seen = new Set<string>();
   const keys = entries.map((entry, index) => {

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Payload } from '@temporalio/common';
 import { Keyring } from './keyring';
-import { ENCRYPTED_ENCODING, isEncryptedPayload, PayloadCipher, PayloadCipherError, payloadKeyId, payloadWorkflowId, WORKFLOW_ID_METADATA } from './payload-cipher';
+import {
+  ENCRYPTED_ENCODING,
+  isEncryptedPayload,
+  PayloadCipher,
+  PayloadCipherError,
+  payloadKeyId,
+  payloadWorkflowId,
+  WORKFLOW_ID_METADATA,
+} from './payload-cipher';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
 const json = (value: unknown): Payload => ({ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(value)) });

@@ -31,7 +31,9 @@ const authenticatedData = (workflowId: string | null) => Buffer.from(`stepwise-p
 
 /** The original payload as one buffer: its metadata as JSON (values base64) behind a 4-byte length, then its data. */
 function serialize(payload: Payload): Buffer {
-  const metadata = Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')]));
+  const metadata = Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value).toString('base64')]),
+  );
   const head = Buffer.from(JSON.stringify(metadata), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32BE(head.length);
@@ -79,7 +81,10 @@ export class PayloadCipher implements PayloadCodec {
   open(payload: Payload): Payload {
     const keyId = payloadKeyId(payload) ?? '';
     const entry = this.keyring.find(keyId);
-    if (!entry) throw new PayloadCipherError(`a Temporal payload was encrypted with key "${keyId}", which is not among the configured ENCRYPTION_KEYS`);
+    if (!entry)
+      throw new PayloadCipherError(
+        `a Temporal payload was encrypted with key "${keyId}", which is not among the configured ENCRYPTION_KEYS`,
+      );
     const data = Buffer.from(payload.data ?? new Uint8Array());
     try {
       const decipher = createDecipheriv('aes-256-gcm', entry.key, data.subarray(0, IV_BYTES));

@@ -18,21 +18,51 @@ import type {
 const once = { max_attempts: 1 };
 
 export const llmStep = (name: string, fields: Partial<CustomLlmStep> = {}): CustomLlmStep => ({
-  uuid: randomUUID(), type: 'custom_llm', name, description: '', model: 'fake', system_prompt: name, retry_policy: once, ...fields,
+  uuid: randomUUID(),
+  type: 'custom_llm',
+  name,
+  description: '',
+  model: 'fake',
+  system_prompt: name,
+  retry_policy: once,
+  ...fields,
 });
 
 export const agentStep = (name: string, fields: Partial<CustomAgentStep> = {}): CustomAgentStep => ({
-  uuid: randomUUID(), type: 'custom_agent', name, description: '', model: 'fake', system_prompt: name, tools: [], retry_policy: once, ...fields,
+  uuid: randomUUID(),
+  type: 'custom_agent',
+  name,
+  description: '',
+  model: 'fake',
+  system_prompt: name,
+  tools: [],
+  retry_policy: once,
+  ...fields,
 });
 
 export const humanStep = (name: string, fields: Partial<HumanInputStep> = {}): HumanInputStep => ({
-  uuid: randomUUID(), type: 'human_input', name, description: '', prompt: `${name}?`, ...fields,
+  uuid: randomUUID(),
+  type: 'human_input',
+  name,
+  description: '',
+  prompt: `${name}?`,
+  ...fields,
 });
 
-export const toolExecutorStep = (name: string): ToolExecutorStep => ({ uuid: randomUUID(), type: 'tool_executor', name, description: '', retry_policy: once });
+export const toolExecutorStep = (name: string): ToolExecutorStep => ({
+  uuid: randomUUID(),
+  type: 'tool_executor',
+  name,
+  description: '',
+  retry_policy: once,
+});
 
 export const stopCheckerStep = (name: string, watched: StepDefinition): StopCheckerStep => ({
-  uuid: randomUUID(), type: 'stop_checker', name, description: '', retry_policy: once,
+  uuid: randomUUID(),
+  type: 'stop_checker',
+  name,
+  description: '',
+  retry_policy: once,
   stop_conditions: [{ step_definition_uuid: watched.uuid, extraction_json_path: '$.status', operator: 'equals', target_value: 'stop' }],
 });
 
@@ -54,7 +84,11 @@ export function chainRun(steps: StepDefinition[], fields: RunFields = {}): Prepa
 }
 
 /** A run of a graph of `steps` entered at the first, with `graph`'s edges and guard rails. */
-export function graphRun(steps: StepDefinition[], graph: Omit<GraphDefinition, 'entry_node'> & { entry_node?: string }, fields: RunFields = {}): PreparedRun {
+export function graphRun(
+  steps: StepDefinition[],
+  graph: Omit<GraphDefinition, 'entry_node'> & { entry_node?: string },
+  fields: RunFields = {},
+): PreparedRun {
   return preparedRun(steps, { entry_node: steps[0].uuid, ...graph }, fields);
 }
 
@@ -63,8 +97,18 @@ function preparedRun(steps: StepDefinition[], graph: GraphDefinition | null, fie
     run_uuid: randomUUID(),
     user_id: 'user-1',
     definition: {
-      uuid: randomUUID(), name: 'engine spec', description: '', is_active: true, status: 'active',
-      notify_url: null, notify_on_complete: false, notify_on_failure: false, tool_drift: 'warn', steps, trigger: null, graph,
+      uuid: randomUUID(),
+      name: 'engine spec',
+      description: '',
+      is_active: true,
+      status: 'active',
+      notify_url: null,
+      notify_on_complete: false,
+      notify_on_failure: false,
+      tool_drift: 'warn',
+      steps,
+      trigger: null,
+      graph,
     },
     instances: steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() })),
     ...fields,
@@ -72,7 +116,8 @@ function preparedRun(steps: StepDefinition[], graph: GraphDefinition | null, fie
 }
 
 /** The row a step has from the run's start (a graph execution's row is beneath it). */
-export const rowOf = (run: PreparedRun, step: StepDefinition): string => run.instances.find((ref) => ref.step_uuid === step.uuid)!.instance_uuid;
+export const rowOf = (run: PreparedRun, step: StepDefinition): string =>
+  run.instances.find((ref) => ref.step_uuid === step.uuid)!.instance_uuid;
 
 /**
  * An output reference as the worker's activities answer it. Every one differs (id and digest) unless

@@ -30,7 +30,10 @@ let runtimeInstalled = false;
 /** The failures specs provoke on purpose (WARN) would drown the output. */
 function quietRuntime(): void {
   if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } } });
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+  });
   runtimeInstalled = true;
 }
 
@@ -55,11 +58,27 @@ export function useEngine() {
 
   return {
     /** Starts `input` as the API would (workflow id `run-<uuid>`), on a worker whose activities are `fake`'s. */
-    async start(input: PreparedRun, fake: FakeActivities, options: Pick<WorkflowStartOptions, 'workflowTaskTimeout'> = {}): Promise<RunUnderTest> {
+    async start(
+      input: PreparedRun,
+      fake: FakeActivities,
+      options: Pick<WorkflowStartOptions, 'workflowTaskTimeout'> = {},
+    ): Promise<RunUnderTest> {
       const taskQueue = `engine-${(expect.getState().currentTestName ?? 'spec').replace(/\W+/g, '-').slice(0, 60)}-${randomUUID().slice(0, 8)}`;
-      const worker = await Worker.create({ connection: env.nativeConnection, namespace: NAMESPACE, taskQueue, workflowBundle: { codePath: engineBundlePath() }, activities: fake.activities });
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        namespace: NAMESPACE,
+        taskQueue,
+        workflowBundle: { codePath: engineBundlePath() },
+        activities: fake.activities,
+      });
       // A bound for a run that would never end: the shared server does not keep it for ever.
-      const handle = await env.client.workflow.start(RUN_WORKFLOW_TYPE, { taskQueue, workflowId: runWorkflowId(input.run_uuid), args: [input], workflowExecutionTimeout: '3 minutes', ...options });
+      const handle = await env.client.workflow.start(RUN_WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: runWorkflowId(input.run_uuid),
+        args: [input],
+        workflowExecutionTimeout: '3 minutes',
+        ...options,
+      });
       const ending: Promise<Ending> = worker.runUntil(handle.result()).then(
         (result: RunWorkflowResult) => ({ result }),
         (error: unknown) => {
@@ -90,7 +109,10 @@ export function useEngine() {
         },
         async nextExecution(runId) {
           // Long-polls that execution's end, without following it into the next one.
-          const ended = await env.client.workflow.getHandle(handle.workflowId, runId, { followRuns: false }).result().catch((error: unknown) => error);
+          const ended = await env.client.workflow
+            .getHandle(handle.workflowId, runId, { followRuns: false })
+            .result()
+            .catch((error: unknown) => error);
           if (ended instanceof WorkflowContinuedAsNewError) return ended.newExecutionRunId;
           throw new Error(`Execution ${runId} ended without continuing as new: ${String(ended)}`);
         },

@@ -23,11 +23,33 @@ export interface Call<N extends Name = Name> {
 // Every activity of the contract, so that an unexpected one is recorded instead of "not registered" (which
 // Temporal would retry for ever); the type below fails to compile when the contract gains one.
 const NAMES = [
-  'prepareScheduledRun', 'runLlmStep', 'startAgentStep', 'agentTurn', 'callTool', 'completeAgentStep', 'runStopChecker',
-  'handOffToolCalls', 'startToolExecutor', 'completeToolExecutor', 'continueAgentStep', 'startLoop', 'completeLoop',
-  'awaitHumanInput', 'answerHumanInput', 'expireHumanInput', 'evaluateEdgeConditions', 'closeGraphStep',
-  'openConversation', 'receiveMessage', 'answerTurn', 'failStep', 'finishRun', 'tokensUsed', 'pauseForBudget',
-  'resumeAfterBudget', 'notifyRunEnd',
+  'prepareScheduledRun',
+  'runLlmStep',
+  'startAgentStep',
+  'agentTurn',
+  'callTool',
+  'completeAgentStep',
+  'runStopChecker',
+  'handOffToolCalls',
+  'startToolExecutor',
+  'completeToolExecutor',
+  'continueAgentStep',
+  'startLoop',
+  'completeLoop',
+  'awaitHumanInput',
+  'answerHumanInput',
+  'expireHumanInput',
+  'evaluateEdgeConditions',
+  'closeGraphStep',
+  'openConversation',
+  'receiveMessage',
+  'answerTurn',
+  'failStep',
+  'finishRun',
+  'tokensUsed',
+  'pauseForBudget',
+  'resumeAfterBudget',
+  'notifyRunEnd',
 ] as const satisfies readonly Name[];
 const _everyName: [Exclude<Name, (typeof NAMES)[number]>] extends [never] ? true : never = true;
 
@@ -57,7 +79,11 @@ export class FakeActivities {
 
   /** Resolves once `name` has been called `times` times. */
   called(name: Name, times = 1): Promise<void> {
-    return this.waiters.until(() => this.callsTo(name).length >= times, WAIT_MS, () => `${name} called ${this.callsTo(name).length} time(s), not ${times}`);
+    return this.waiters.until(
+      () => this.callsTo(name).length >= times,
+      WAIT_MS,
+      () => `${name} called ${this.callsTo(name).length} time(s), not ${times}`,
+    );
   }
 
   private async receive(name: Name, input: unknown): Promise<unknown> {

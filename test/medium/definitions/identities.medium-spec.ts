@@ -7,7 +7,12 @@ import { ApiKeyRepository, TriggerHookRepository, WorkflowRepository } from '@ap
 import { llmStep, newUserId, noTools, workflowDefinition } from '../support/fixtures';
 import { startMedium, type MediumApp } from '../support/medium-app';
 
-const webhook = (uuid: string = randomUUID()): TriggerDefinition => ({ uuid, type: 'webhook', filter_rules: {}, initial_data_description: 'a hook' });
+const webhook = (uuid: string = randomUUID()): TriggerDefinition => ({
+  uuid,
+  type: 'webhook',
+  filter_rules: {},
+  initial_data_description: 'a hook',
+});
 const SIGNATURE = 'ab'.repeat(32);
 
 describe('identities', () => {
@@ -37,7 +42,14 @@ describe('identities', () => {
     const created = await workflows.create(userId, workflowDefinition([llmStep()], { trigger }), 'sealed-notify', noTools);
     await hooks.setSecret(trigger.uuid, 'sealed-secret');
     expect(await hooks.rememberSignature(trigger.uuid, SIGNATURE, 'delivery-1', 600)).toBe(true);
-    await hooks.recordEvent({ trigger_uuid: trigger.uuid, user_id: userId, delivery_key: 'delivery-1', matched: false, run_uuid: null, body: {} });
+    await hooks.recordEvent({
+      trigger_uuid: trigger.uuid,
+      user_id: userId,
+      delivery_key: 'delivery-1',
+      matched: false,
+      run_uuid: null,
+      body: {},
+    });
     expect(await leftUnder(trigger.uuid)).toEqual({ trigger_secrets: 1, webhook_signatures: 1, trigger_events: 1 });
     return created;
   }
@@ -62,7 +74,13 @@ describe('identities', () => {
       const suffix = randomUUID();
       const [ownerId, otherId] = [`${owner}-${suffix}`, `${lookalike}-${suffix}`];
       const created = await workflows.create(ownerId, workflowDefinition(), 'sealed', noTools);
-      await keys.insert({ uuid: randomUUID(), key_hash: randomUUID().replace(/-/g, '').repeat(2), key_prefix: 'sk_medium', user_id: ownerId, name: 'k' });
+      await keys.insert({
+        uuid: randomUUID(),
+        key_hash: randomUUID().replace(/-/g, '').repeat(2),
+        key_prefix: 'sk_medium',
+        user_id: ownerId,
+        name: 'k',
+      });
 
       expect(await workflows.find(otherId, created.uuid)).toBeNull();
       expect(await workflows.list(otherId, { limit: 10 })).toMatchObject({ items: [], total: 0 });
@@ -75,7 +93,14 @@ describe('identities', () => {
 
     it('lists every user id a key was made for, each variant as it was written', async () => {
       const suffix = randomUUID();
-      for (const userId of [`Bob-${suffix}`, `bob-${suffix}`]) await keys.insert({ uuid: randomUUID(), key_hash: randomUUID().replace(/-/g, '').repeat(2), key_prefix: 'sk_medium', user_id: userId, name: 'k' });
+      for (const userId of [`Bob-${suffix}`, `bob-${suffix}`])
+        await keys.insert({
+          uuid: randomUUID(),
+          key_hash: randomUUID().replace(/-/g, '').repeat(2),
+          key_prefix: 'sk_medium',
+          user_id: userId,
+          name: 'k',
+        });
 
       expect((await keys.userIds()).filter((userId) => userId.endsWith(suffix)).sort()).toEqual([`Bob-${suffix}`, `bob-${suffix}`]);
     });
@@ -92,7 +117,9 @@ describe('identities', () => {
         workflowDefinition([llmStep({ uuid: created.steps[0].uuid })]),
         workflowDefinition([llmStep()], { uuid: created.uuid }),
       ];
-      const refusals = await Promise.all(attempts.map((definition) => workflows.create(taker, definition, 'sealed', noTools).catch((error: unknown) => error)));
+      const refusals = await Promise.all(
+        attempts.map((definition) => workflows.create(taker, definition, 'sealed', noTools).catch((error: unknown) => error)),
+      );
 
       expect(refusals).toEqual([
         expect.objectContaining({ code: ErrorCode.UuidTaken, details: { field: 'trigger.uuid', uuid: created.trigger!.uuid } }),
@@ -108,7 +135,12 @@ describe('identities', () => {
       const theirs = await workflows.create(owner, workflowDefinition(), 'sealed', noTools);
       const mine = await workflows.create(taker, workflowDefinition(), 'sealed', noTools);
 
-      const edit = workflows.mutate(taker, mine.uuid, (current) => ({ ...current, steps: [...current.steps, llmStep({ uuid: theirs.steps[0].uuid })] }), noTools);
+      const edit = workflows.mutate(
+        taker,
+        mine.uuid,
+        (current) => ({ ...current, steps: [...current.steps, llmStep({ uuid: theirs.steps[0].uuid })] }),
+        noTools,
+      );
 
       await expect(edit).rejects.toMatchObject({ code: ErrorCode.UuidTaken, details: { field: 'steps[1].uuid' } });
       expect(await workflows.find(taker, mine.uuid)).toEqual(mine);
@@ -120,14 +152,19 @@ describe('identities', () => {
       await workflows.create(owner, definition, 'sealed', noTools);
       await workflows.delete(owner, definition.uuid);
 
-      expect(await workflows.create(owner, definition, 'sealed', noTools)).toMatchObject({ uuid: definition.uuid, trigger: definition.trigger });
+      expect(await workflows.create(owner, definition, 'sealed', noTools)).toMatchObject({
+        uuid: definition.uuid,
+        trigger: definition.trigger,
+      });
     });
 
     it('lets one of two users racing for the same new uuid have it', async () => {
       const uuid = randomUUID();
       const racers = [newUserId(), newUserId()];
 
-      const outcomes = await Promise.allSettled(racers.map((userId) => workflows.create(userId, workflowDefinition([llmStep()], { trigger: webhook(uuid) }), 'sealed', noTools)));
+      const outcomes = await Promise.allSettled(
+        racers.map((userId) => workflows.create(userId, workflowDefinition([llmStep()], { trigger: webhook(uuid) }), 'sealed', noTools)),
+      );
 
       expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
       expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { code: ErrorCode.UuidTaken } });
@@ -152,9 +189,17 @@ describe('identities', () => {
       const created = await hookWithHistory(userId);
       const trigger = created.trigger!;
 
-      await workflows.mutate(userId, created.uuid, (current) => ({ ...current, name: 'renamed', trigger: { ...trigger, initial_data_description: 'edited' } }), noTools);
+      await workflows.mutate(
+        userId,
+        created.uuid,
+        (current) => ({ ...current, name: 'renamed', trigger: { ...trigger, initial_data_description: 'edited' } }),
+        noTools,
+      );
       expect(await leftUnder(trigger.uuid)).toEqual({ trigger_secrets: 1, webhook_signatures: 1, trigger_events: 1 });
-      expect(await hooks.findTarget(trigger.uuid)).toMatchObject({ secret: 'sealed-secret', trigger: { initial_data_description: 'edited' } });
+      expect(await hooks.findTarget(trigger.uuid)).toMatchObject({
+        secret: 'sealed-secret',
+        trigger: { initial_data_description: 'edited' },
+      });
 
       await workflows.mutate(userId, created.uuid, (current) => ({ ...current, trigger: webhook() }), noTools);
       expect(await leftUnder(trigger.uuid)).toEqual({ trigger_secrets: 0, webhook_signatures: 0, trigger_events: 0 });

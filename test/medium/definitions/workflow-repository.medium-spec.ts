@@ -23,14 +23,20 @@ describe(WorkflowRepository.name, () => {
     const created = await sut.create(userId, definition, secret, noTools);
     const found = await sut.find(userId, definition.uuid);
 
-    expect(created).toMatchObject({ ...definition, user_id: userId, notify_secret: secret, tool_manifest: [], tool_manifest_hash: 'medium-no-tools' });
+    expect(created).toMatchObject({
+      ...definition,
+      user_id: userId,
+      notify_secret: secret,
+      tool_manifest: [],
+      tool_manifest_hash: 'medium-no-tools',
+    });
     expect(created).toMatchObject({ total_runs: 0, successful_runs: 0, failed_runs: 0 });
     expect(found).toEqual(created);
     expect(await sut.findWorkflowOfStep(userId, definition.steps[1].uuid)).toBe(definition.uuid);
     expect(await sut.findWorkflowOfTrigger(userId, definition.trigger!.uuid)).toBe(definition.uuid);
   });
 
-  it('refuses a second workflow under a uuid already taken, as a conflict (another user\'s: identities.medium-spec)', async () => {
+  it("refuses a second workflow under a uuid already taken, as a conflict (another user's: identities.medium-spec)", async () => {
     const [userId, definition] = [newUserId(), workflowDefinition()];
     await sut.create(userId, definition, secret, noTools);
 
@@ -46,10 +52,25 @@ describe(WorkflowRepository.name, () => {
     const created = await sut.create(userId, workflowDefinition([first, second]), secret, noTools);
     const trigger = { uuid: randomUUID(), type: 'webhook' as const, filter_rules: {}, initial_data_description: 'a hook' };
 
-    const swapped = (current: WorkflowDefinition): WorkflowDefinition => ({ ...current, name: 'renamed', steps: [{ ...second, name: 'first' }, { ...first, name: 'second' }], trigger });
+    const swapped = (current: WorkflowDefinition): WorkflowDefinition => ({
+      ...current,
+      name: 'renamed',
+      steps: [
+        { ...second, name: 'first' },
+        { ...first, name: 'second' },
+      ],
+      trigger,
+    });
     const updated = await sut.mutate(userId, created.uuid, swapped, noTools);
 
-    expect(updated).toMatchObject({ name: 'renamed', trigger, steps: [{ uuid: second.uuid, name: 'first' }, { uuid: first.uuid, name: 'second' }] });
+    expect(updated).toMatchObject({
+      name: 'renamed',
+      trigger,
+      steps: [
+        { uuid: second.uuid, name: 'first' },
+        { uuid: first.uuid, name: 'second' },
+      ],
+    });
     expect(updated!.updated_at.getTime()).toBeGreaterThanOrEqual(created.updated_at.getTime());
     expect(await sut.findWorkflowOfTrigger(userId, created.trigger!.uuid)).toBeNull();
     expect(await sut.find(userId, created.uuid)).toEqual(updated);
@@ -59,7 +80,14 @@ describe(WorkflowRepository.name, () => {
     const userId = newUserId();
     const created = await sut.create(userId, workflowDefinition(), secret, noTools);
 
-    const failing = sut.mutate(userId, created.uuid, () => { throw new DomainError(ErrorCode.ValidationFailed, 'no', {}); }, noTools);
+    const failing = sut.mutate(
+      userId,
+      created.uuid,
+      () => {
+        throw new DomainError(ErrorCode.ValidationFailed, 'no', {});
+      },
+      noTools,
+    );
 
     await expect(failing).rejects.toMatchObject({ code: ErrorCode.ValidationFailed });
     expect(await sut.find(userId, created.uuid)).toEqual(created);
@@ -137,7 +165,12 @@ describe(WorkflowRepository.name, () => {
     const overtakenOnce: ManifestOf = async (next) => {
       if (!overtaken) {
         overtaken = true;
-        await sut.mutate(userId, created.uuid, (current) => ({ ...current, steps: [...current.steps, llmStep({ name: 'b' })] }), async () => manifest('other'));
+        await sut.mutate(
+          userId,
+          created.uuid,
+          (current) => ({ ...current, steps: [...current.steps, llmStep({ name: 'b' })] }),
+          async () => manifest('other'),
+        );
       }
       return manifest(namesOf(next).join('+'));
     };

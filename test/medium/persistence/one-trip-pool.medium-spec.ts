@@ -15,13 +15,21 @@ describe(OneTripPool.name, () => {
   });
   afterAll(() => Promise.all([db.destroy(), sut.close()]));
 
-  const insert = (userId: string): Statement => ({ sql: 'INSERT INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', params: [userId] });
-  const countOf = async (...userIds: string[]) => Number((await db.query('SELECT COUNT(*) AS n FROM user_quotas WHERE user_id IN (?)', [userIds]))[0].n);
+  const insert = (userId: string): Statement => ({
+    sql: 'INSERT INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)',
+    params: [userId],
+  });
+  const countOf = async (...userIds: string[]) =>
+    Number((await db.query('SELECT COUNT(*) AS n FROM user_quotas WHERE user_id IN (?)', [userIds]))[0].n);
 
   it("commits every statement at once and gives back each one's result in order", async () => {
     const [a, b] = [randomUUID(), randomUUID()];
 
-    const results = await sut.transaction([insert(a), insert(b), { sql: 'SELECT COUNT(*) AS n FROM user_quotas WHERE user_id IN (?, ?)', params: [a, b] }]);
+    const results = await sut.transaction([
+      insert(a),
+      insert(b),
+      { sql: 'SELECT COUNT(*) AS n FROM user_quotas WHERE user_id IN (?, ?)', params: [a, b] },
+    ]);
 
     expect(results.map((result) => (Array.isArray(result) ? Number(result[0].n) : affectedRows(result)))).toEqual([1, 1, 2]);
     expect(await countOf(a, b)).toBe(2);

@@ -24,7 +24,8 @@ describe(`${CallAuditRepository.name}: attempts that died with their worker`, ()
   }
 
   /** A local activity run again after its worker died: Temporal's count restarts at 1, the row takes the next number. */
-  const rerun = (run: NewRun, step: string, turn = 1) => audit.recordModelCall(modelCall(run, step, { turn, attempt: 1, status: 'running' }));
+  const rerun = (run: NewRun, step: string, turn = 1) =>
+    audit.recordModelCall(modelCall(run, step, { turn, attempt: 1, status: 'running' }));
 
   it('counts the attempts of a model call that died in flight before the one asking, and none that failed on their own', async () => {
     const { run, step } = await recordedRun();
@@ -57,7 +58,9 @@ describe(`${CallAuditRepository.name}: attempts that died with their worker`, ()
     const { run, step } = await recordedRun();
     await audit.recordToolCall(toolCall(run, step, { attempt: 1 }));
     await audit.recordToolCall(toolCall(run, step, { attempt: 2 }));
-    await audit.recordToolCall(toolCall(run, step, { attempt: 2, status: 'completed', output: { ok: true }, finished_at: new Date(), duration_ms: 3 }));
+    await audit.recordToolCall(
+      toolCall(run, step, { attempt: 2, status: 'completed', output: { ok: true }, finished_at: new Date(), duration_ms: 3 }),
+    );
 
     expect(await audit.diedToolAttempts(step, 'call_medium', 3)).toBe(1);
     expect(await audit.diedToolAttempts(step, 'call_other', 3)).toBe(0);
@@ -70,7 +73,15 @@ describe(`${CallAuditRepository.name}: attempts that died with their worker`, ()
     await rerun(run, step, 2);
     await rerun(run, step, 2);
     for (const attempt of [1, 2, 3]) await audit.recordToolCall(toolCall(run, run.steps[1].uuid, { attempt }));
-    await audit.recordToolCall(toolCall(run, run.steps[1].uuid, { attempt: 3, status: 'failed', error_message: 'timed out', finished_at: new Date(), duration_ms: 3 }));
+    await audit.recordToolCall(
+      toolCall(run, run.steps[1].uuid, {
+        attempt: 3,
+        status: 'failed',
+        error_message: 'timed out',
+        finished_at: new Date(),
+        duration_ms: 3,
+      }),
+    );
 
     // Turn 2: one attempt lost, one still running (2). The tool call: attempts 1 and 2 lost, 3 failed on its own (2).
     expect(await audit.mostDiedAttempts(run.uuid)).toBe(2);

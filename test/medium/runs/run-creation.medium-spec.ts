@@ -23,8 +23,15 @@ describe(`${RunRepository.name}: starting runs`, () => {
     expect(await runs.create(run)).toBe(true);
     expect(await runs.create(run)).toBe(false); // a repeated delivery finds the run
 
-    expect(await runs.findRun(userId, run.uuid)).toMatchObject({ status: 'running', workflow_uuid: workflowUuid, trigger_output_id: expect.any(String) });
-    expect(await outputs.findOutput(userId, (run.trigger_output as { uuid: string }).uuid)).toMatchObject({ raw_data: { topic: 'medium' }, step_instance_uuid: null });
+    expect(await runs.findRun(userId, run.uuid)).toMatchObject({
+      status: 'running',
+      workflow_uuid: workflowUuid,
+      trigger_output_id: expect.any(String),
+    });
+    expect(await outputs.findOutput(userId, (run.trigger_output as { uuid: string }).uuid)).toMatchObject({
+      raw_data: { topic: 'medium' },
+      step_instance_uuid: null,
+    });
     for (const step of run.steps) expect(await rows.step(step.uuid)).toMatchObject({ status: 'pending', attempts: 0, output_id: null });
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 1, successful_runs: 0, failed_runs: 0 });
     expect(await rows.runsInFlight(userId)).toBe(1);

@@ -40,15 +40,29 @@ describe(`${RunRepository.name}: ending runs`, () => {
     await runs.create(run);
     await audit.recordModelCall(modelCall(run, step, { turn: 1, attempt: 1, status: 'failed', error_message: 'HTTP 500' }));
     await audit.recordModelCall(modelCall(run, step, { turn: 1, attempt: 2 }));
-    await audit.recordModelCall(modelCall(run, step, { turn: 2, attempt: 1, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }));
+    await audit.recordModelCall(
+      modelCall(run, step, { turn: 2, attempt: 1, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }),
+    );
     await audit.recordModelCall(modelCall(run, step, { turn: 3, attempt: 1, status: 'running' }));
     await audit.recordToolCall(toolCall(run, step, { status: 'running' }));
 
     await endRun(runs, run.uuid, 'failed', 'step failed');
 
-    expect(await rows.run(run.uuid)).toMatchObject({ status: 'failed', error_message: 'step failed', prompt_tokens: 110, completion_tokens: 25, total_tokens: 135 });
-    expect((await rows.modelCalls(step)).at(-1)).toMatchObject({ turn: 3, status: 'failed', error_message: expect.stringMatching(/^Interrupted/) });
-    expect(await rows.toolCalls(step)).toEqual([expect.objectContaining({ status: 'failed', error_message: expect.stringMatching(/^Interrupted/) })]);
+    expect(await rows.run(run.uuid)).toMatchObject({
+      status: 'failed',
+      error_message: 'step failed',
+      prompt_tokens: 110,
+      completion_tokens: 25,
+      total_tokens: 135,
+    });
+    expect((await rows.modelCalls(step)).at(-1)).toMatchObject({
+      turn: 3,
+      status: 'failed',
+      error_message: expect.stringMatching(/^Interrupted/),
+    });
+    expect(await rows.toolCalls(step)).toEqual([
+      expect.objectContaining({ status: 'failed', error_message: expect.stringMatching(/^Interrupted/) }),
+    ]);
   });
 
   it('counts failed and partial_success runs as failed, and a cancelled run as neither', async () => {
@@ -68,7 +82,9 @@ describe(`${RunRepository.name}: ending runs`, () => {
     const ending = Array.from({ length: 5 }, anotherRun);
     for (const each of ending) await runs.create(each);
 
-    const ended = await Promise.all(ending.flatMap((each) => [endRun(runs, each.uuid, 'completed', null), endRun(runs, each.uuid, 'stopped', null)]));
+    const ended = await Promise.all(
+      ending.flatMap((each) => [endRun(runs, each.uuid, 'completed', null), endRun(runs, each.uuid, 'stopped', null)]),
+    );
 
     expect(ended.filter(Boolean)).toHaveLength(5);
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 5, successful_runs: 5, failed_runs: 0 });
@@ -92,7 +108,12 @@ describe(`${RunRepository.name}: ending runs`, () => {
 
     expect(await rows.run(run.uuid)).toMatchObject({ ...end, total_tokens: 15, finished_at: expect.any(Date) });
     expect(await rows.step(done)).toMatchObject({ status: 'completed', error_message: null });
-    expect(await rows.step(slow)).toMatchObject({ status: 'failed', error_message: 'Interrupted: Terminated in Temporal: operator stopped it', total_tokens: 15, finished_at: expect.any(Date) });
+    expect(await rows.step(slow)).toMatchObject({
+      status: 'failed',
+      error_message: 'Interrupted: Terminated in Temporal: operator stopped it',
+      total_tokens: 15,
+      finished_at: expect.any(Date),
+    });
     expect(await rows.step(next)).toMatchObject({ status: 'skipped', error_message: null });
     expect((await rows.modelCalls(slow)).map((call) => call.status)).toEqual(['completed', 'failed']);
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 1, successful_runs: 0, failed_runs: 1 });
@@ -107,8 +128,13 @@ describe(`${RunRepository.name}: ending runs`, () => {
     await endRun(runs, ended.uuid, 'completed', null);
 
     const offered = new Map<string, string>();
-    for (let page = await runs.staleInFlight(0, 500); page.length; page = await runs.staleInFlight(0, 500, page.at(-1))) for (const each of page) offered.set(each.uuid, each.temporal_workflow_id);
+    for (let page = await runs.staleInFlight(0, 500); page.length; page = await runs.staleInFlight(0, 500, page.at(-1)))
+      for (const each of page) offered.set(each.uuid, each.temporal_workflow_id);
 
-    expect([offered.get(run.uuid), offered.get(waiting.uuid), offered.has(ended.uuid)]).toEqual([`scheduled-medium-${run.uuid}`, waiting.temporal_workflow_id, false]);
+    expect([offered.get(run.uuid), offered.get(waiting.uuid), offered.has(ended.uuid)]).toEqual([
+      `scheduled-medium-${run.uuid}`,
+      waiting.temporal_workflow_id,
+      false,
+    ]);
   });
 });

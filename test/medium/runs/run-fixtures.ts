@@ -27,7 +27,10 @@ export async function workflowWithRun(workflows: WorkflowRepository, stepCount =
 
 /** An attempt of the step's model call `turn`; completed with 10 + 5 tokens unless told otherwise. */
 export function modelCall(run: NewRun, instanceUuid: string, fields: Partial<ModelCallFields> = {}): ModelCallFields {
-  const usage = fields.status === 'running' || fields.status === 'failed' ? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const usage =
+    fields.status === 'running' || fields.status === 'failed'
+      ? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+      : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   return {
     run_uuid: run.uuid,
     step_instance_uuid: instanceUuid,
@@ -66,5 +69,9 @@ export function toolCall(run: NewRun, instanceUuid: string, fields: Partial<Tool
 }
 
 /** Ends a run as its workflow does: the rules of libs/runs (runEnding), executed by the run's repository. */
-export const endRun = (runs: Pick<RunRepository, 'end'>, runUuid: string, status: FinalStatus, errorMessage: string | null): Promise<boolean> =>
-  runs.end(runEnding(runUuid, { status, error_message: errorMessage }));
+export const endRun = (
+  runs: Pick<RunRepository, 'end'>,
+  runUuid: string,
+  status: FinalStatus,
+  errorMessage: string | null,
+): Promise<boolean> => runs.end(runEnding(runUuid, { status, error_message: errorMessage }));

@@ -40,7 +40,10 @@ describe('Run repositories', () => {
 
   async function newWorkflow(): Promise<string> {
     const uuid = randomUUID();
-    await dataSource.query("INSERT INTO workflows (uuid, user_id, name, description, steps) VALUES (?, ?, 'repos', '', '[]')", [uuid, userId]);
+    await dataSource.query("INSERT INTO workflows (uuid, user_id, name, description, steps) VALUES (?, ?, 'repos', '', '[]')", [
+      uuid,
+      userId,
+    ]);
     return uuid;
   }
 
@@ -49,25 +52,86 @@ describe('Run repositories', () => {
     const instance = randomUUID();
     const trigger = { uuid: randomUUID(), raw_data: { hello: 'world' }, summary: 'hello', markdown_representation: null, size_bytes: 17 };
     const step = { uuid: instance, step_definition_uuid: randomUUID(), step_name: 'one', step_type: 'custom_llm' };
-    expect(await runs.create({ uuid: runUuid, user_id: userId, workflow_uuid: workflowUuid, workflow_name: 'repos', definition: { steps: [] }, temporal_workflow_id: `medium-${runUuid}`, schedule_id: null, trigger_output: trigger, steps: [step] })).toBe(true);
+    expect(
+      await runs.create({
+        uuid: runUuid,
+        user_id: userId,
+        workflow_uuid: workflowUuid,
+        workflow_name: 'repos',
+        definition: { steps: [] },
+        temporal_workflow_id: `medium-${runUuid}`,
+        schedule_id: null,
+        trigger_output: trigger,
+        steps: [step],
+      }),
+    ).toBe(true);
     return { runUuid, instance };
   }
 
-  const outputFor = (runUuid: string, instance: string): NewOutput => ({ uuid: randomUUID(), run_uuid: runUuid, user_id: userId, step_instance_uuid: instance, raw_data: { answer: 42 }, summary: '42', markdown_representation: '42', size_bytes: 13 });
+  const outputFor = (runUuid: string, instance: string): NewOutput => ({
+    uuid: randomUUID(),
+    run_uuid: runUuid,
+    user_id: userId,
+    step_instance_uuid: instance,
+    raw_data: { answer: 42 },
+    summary: '42',
+    markdown_representation: '42',
+    size_bytes: 13,
+  });
 
   it('records a step, its model call and its output, and reads each back as a record of its own shape', async () => {
     const { runUuid, instance } = await newRun(await newWorkflow());
     await steps.startStep(instance, { system_prompt: 'Answer' });
-    const call = { run_uuid: runUuid, step_instance_uuid: instance, turn: 1, attempt: 1, provider: 'openai', model: 'm', request: { message_count: 1 }, started_at: new Date() };
-    await calls.recordModelCall({ ...call, status: 'running', error_message: null, response: null, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, duration_ms: null, finished_at: null });
-    await calls.recordModelCall({ ...call, status: 'completed', error_message: null, response: { content: '42' }, prompt_tokens: 5, completion_tokens: 2, total_tokens: 7, duration_ms: 3, finished_at: new Date() });
+    const call = {
+      run_uuid: runUuid,
+      step_instance_uuid: instance,
+      turn: 1,
+      attempt: 1,
+      provider: 'openai',
+      model: 'm',
+      request: { message_count: 1 },
+      started_at: new Date(),
+    };
+    await calls.recordModelCall({
+      ...call,
+      status: 'running',
+      error_message: null,
+      response: null,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      total_tokens: 0,
+      duration_ms: null,
+      finished_at: null,
+    });
+    await calls.recordModelCall({
+      ...call,
+      status: 'completed',
+      error_message: null,
+      response: { content: '42' },
+      prompt_tokens: 5,
+      completion_tokens: 2,
+      total_tokens: 7,
+      duration_ms: 3,
+      finished_at: new Date(),
+    });
     const output = outputFor(runUuid, instance);
     await steps.completeStep(instance, output, { messages: [{ role: 'user', content: 'Answer' }] });
 
-    expect(await calls.completedModelCall(instance, 1)).toMatchObject({ run_uuid: runUuid, status: 'completed', response: { content: '42' }, total_tokens: 7 });
+    expect(await calls.completedModelCall(instance, 1)).toMatchObject({
+      run_uuid: runUuid,
+      status: 'completed',
+      response: { content: '42' },
+      total_tokens: 7,
+    });
     expect(await calls.tokensUsed(runUuid)).toBe(7);
     const step = await steps.instance(instance);
-    expect(step).toMatchObject({ status: 'completed', output_id: output.uuid, total_tokens: 7, attempts: 1, messages: [{ role: 'user', content: 'Answer' }] });
+    expect(step).toMatchObject({
+      status: 'completed',
+      output_id: output.uuid,
+      total_tokens: 7,
+      attempts: 1,
+      messages: [{ role: 'user', content: 'Answer' }],
+    });
     expect(step).not.toHaveProperty('user_id');
     expect(await outputs.findOutput(userId, output.uuid)).toEqual({ ...output, created_at: expect.any(Date) });
     expect(await outputs.findOutput('someone-else', output.uuid)).toBeNull();
@@ -102,7 +166,9 @@ describe('Run repositories', () => {
     const { runUuid, instance } = await newRun(workflowUuid);
     expect(await endRun(runs, runUuid, status, null)).toBe(true);
     expect(await endRun(runs, runUuid, status, null)).toBe(false);
-    const [counted] = await dataSource.query('SELECT total_runs, successful_runs, failed_runs FROM workflows WHERE uuid = ?', [workflowUuid]);
+    const [counted] = await dataSource.query('SELECT total_runs, successful_runs, failed_runs FROM workflows WHERE uuid = ?', [
+      workflowUuid,
+    ]);
     expect(counted).toEqual({ total_runs: 1, ...counters });
     expect((await steps.instance(instance))?.status).toBe('skipped');
   });

@@ -16,6 +16,11 @@ export interface RunRepositories {
 
 export async function setUpRunRepository() {
   const app = await startMedium({ maxRunsInFlightPerUser: RUNS_IN_FLIGHT_LIMIT });
-  const repositories: RunRepositories = { runs: app.get(RunRepository), steps: app.get(StepRepository), outputs: app.get(OutputRepository), audit: app.get(CallAuditRepository) };
+  const repositories: RunRepositories = {
+    runs: app.get(RunRepository),
+    steps: app.get(StepRepository),
+    outputs: app.get(OutputRepository),
+    audit: app.get(CallAuditRepository),
+  };
   return { ...repositories, workflows: app.get(WorkflowRepository), rows: new Rows(app.db), close: app.close };
 }

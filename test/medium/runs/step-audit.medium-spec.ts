@@ -39,12 +39,31 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     await steps.startStep(step, {});
     await audit.recordModelCall(modelCall(run, step, { turn: 1 }));
     await audit.recordModelCall(modelCall(run, step, { turn: 2, prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 }));
-    const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: { answer: 42 }, summary: 'the answer', markdown_representation: null, size_bytes: 13 };
+    const output = {
+      uuid: randomUUID(),
+      run_uuid: run.uuid,
+      user_id: userId,
+      step_instance_uuid: step,
+      raw_data: { answer: 42 },
+      summary: 'the answer',
+      markdown_representation: null,
+      size_bytes: 13,
+    };
 
     await steps.completeStep(step, output);
 
-    expect(await rows.step(step)).toMatchObject({ status: 'completed', output_id: output.uuid, prompt_tokens: 17, completion_tokens: 8, total_tokens: 25, finished_at: expect.any(Date) });
-    expect(await outputs.outputOfStep(run.uuid, run.steps[0].step_definition_uuid)).toMatchObject({ uuid: output.uuid, raw_data: { answer: 42 } });
+    expect(await rows.step(step)).toMatchObject({
+      status: 'completed',
+      output_id: output.uuid,
+      prompt_tokens: 17,
+      completion_tokens: 8,
+      total_tokens: 25,
+      finished_at: expect.any(Date),
+    });
+    expect(await outputs.outputOfStep(run.uuid, run.steps[0].step_definition_uuid)).toMatchObject({
+      uuid: output.uuid,
+      raw_data: { answer: 42 },
+    });
     expect(await outputs.findOutput(userId, output.uuid)).toMatchObject({ raw_data: { answer: 42 }, summary: 'the answer' });
     expect(await outputs.findOutput(newUserId(), output.uuid)).toBeNull();
   });
@@ -54,9 +73,23 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     await runs.create(run);
     const step = run.steps[0].uuid;
     const messages = [{ role: 'user', content: 'go' }];
-    const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: 'done', summary: 'done', markdown_representation: null, size_bytes: 4 };
+    const output = {
+      uuid: randomUUID(),
+      run_uuid: run.uuid,
+      user_id: userId,
+      step_instance_uuid: step,
+      raw_data: 'done',
+      summary: 'done',
+      markdown_representation: null,
+      size_bytes: 4,
+    };
 
-    const attempt = await steps.startStepWithCall(step, { asked: 'go' }, { list: messages, apart: true }, modelCall(run, step, { status: 'running' }));
+    const attempt = await steps.startStepWithCall(
+      step,
+      { asked: 'go' },
+      { list: messages, apart: true },
+      modelCall(run, step, { status: 'running' }),
+    );
     const whileRunning = await rows.modelCalls(step);
     await steps.completeStep(step, output, { call: modelCall(run, step, { attempt: attempt! }) });
     const late = await steps.startStepWithCall(step, {}, { list: [], apart: false }, modelCall(run, step, { status: 'running' }));
@@ -74,7 +107,16 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     const step = run.steps[0].uuid;
     await steps.startStep(step, {});
     const rowsOfData = Array.from({ length: 500 }, (_, i) => ({ id: i, text: `row ${i}` }));
-    const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: rowsOfData, summary: '500 rows', markdown_representation: null, size_bytes: JSON.stringify(rowsOfData).length };
+    const output = {
+      uuid: randomUUID(),
+      run_uuid: run.uuid,
+      user_id: userId,
+      step_instance_uuid: step,
+      raw_data: rowsOfData,
+      summary: '500 rows',
+      markdown_representation: null,
+      size_bytes: JSON.stringify(rowsOfData).length,
+    };
 
     await outputs.storeOutput(output);
 
@@ -95,7 +137,7 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await rows.step(done)).toMatchObject({ status: 'completed', error_message: null });
   });
 
-  it("closes a lost attempt of a model call when the next one starts, and finds the attempt that completed", async () => {
+  it('closes a lost attempt of a model call when the next one starts, and finds the attempt that completed', async () => {
     const { run } = await workflowWithRun(workflows, 1);
     await runs.create(run);
     const step = run.steps[0].uuid;
@@ -135,7 +177,9 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     await audit.recordToolCall(toolCall(run, step, { attempt: 1 }));
 
     await audit.recordToolCall(toolCall(run, step, { attempt: 2 }));
-    await audit.recordToolCall(toolCall(run, step, { attempt: 2, status: 'completed', output: { ok: true }, finished_at: new Date(), duration_ms: 3 }));
+    await audit.recordToolCall(
+      toolCall(run, step, { attempt: 2, status: 'completed', output: { ok: true }, finished_at: new Date(), duration_ms: 3 }),
+    );
 
     expect(await rows.toolCalls(step)).toEqual([
       expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringMatching(/^Lost/) }),
@@ -167,7 +211,16 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     const step = run.steps[0].uuid;
     await steps.saveMessages(step, [{ role: 'user', content: 'go' }]);
     await audit.recordToolCall(toolCall(run, step, { attempt: 1 }));
-    const end = { step_instance_uuid: step, tool_call_id: 'call_medium', attempt: 1, status: 'completed' as const, output: { ok: true }, error_message: null, duration_ms: 3, finished_at: new Date() };
+    const end = {
+      step_instance_uuid: step,
+      tool_call_id: 'call_medium',
+      attempt: 1,
+      status: 'completed' as const,
+      output: { ok: true },
+      error_message: null,
+      duration_ms: 3,
+      finished_at: new Date(),
+    };
     const message = { role: 'tool', tool_call_id: 'call_medium', content: '{"ok":true}' };
 
     const misplaced = await audit.recordToolAnswer(end, { instance_uuid: step, position: 2, message });

@@ -54,14 +54,20 @@ describe(AssistantOpenSessions1764000800000.name, () => {
   it('closes the sessions that had ended and keeps the one still waiting for a message open, their updated_at unchanged', async () => {
     await db.runMigrations({ transaction: 'each' });
     expect(await openness()).toEqual({ saved: 0, failed: 0, asking: 1, idle: 0 });
-    const [idle] = (await db.query('SELECT updated_at, base_fingerprint, failed_attempt FROM workflow_agent_states WHERE uuid = ?', [sessions.idle])) as { updated_at: Date; base_fingerprint: null; failed_attempt: null }[];
+    const [idle] = (await db.query('SELECT updated_at, base_fingerprint, failed_attempt FROM workflow_agent_states WHERE uuid = ?', [
+      sessions.idle,
+    ])) as { updated_at: Date; base_fingerprint: null; failed_attempt: null }[];
     expect(idle).toEqual({ updated_at: new Date('2025-01-01T10:00:00.000Z'), base_fingerprint: null, failed_attempt: null });
   });
 
   it('refuses a failed_attempt that is not JSON, and gives the old columns back on the way down', async () => {
-    await expect(db.query("UPDATE workflow_agent_states SET failed_attempt = 'not json' WHERE uuid = ?", [sessions.asking])).rejects.toThrow();
+    await expect(
+      db.query("UPDATE workflow_agent_states SET failed_attempt = 'not json' WHERE uuid = ?", [sessions.asking]),
+    ).rejects.toThrow();
     await db.undoLastMigration({ transaction: 'each' });
-    const columns = (await db.query("SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'workflow_agent_states'")) as { name: string }[];
+    const columns = (await db.query(
+      "SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'workflow_agent_states'",
+    )) as { name: string }[];
     expect(columns.map(({ name }) => name).filter((name) => ['is_open', 'base_fingerprint', 'failed_attempt'].includes(name))).toEqual([]);
   });
 });

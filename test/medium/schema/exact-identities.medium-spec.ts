@@ -15,13 +15,27 @@ const ids = () => ({ workflow: randomUUID(), step: randomUUID(), trigger: random
 const [alice, aliceCapital, bob, carol, dave] = [ids(), ids(), ids(), ids(), ids()];
 
 async function insertWorkflow(db: DataSource, userId: string, uuids: ReturnType<typeof ids>, createdAt: string): Promise<void> {
-  await db.query("INSERT INTO workflows (uuid, user_id, name, description, is_active, steps, created_at) VALUES (?, ?, 'wf', '', 1, ?, ?)", [uuids.workflow, userId, JSON.stringify([uuids.step]), createdAt]);
-  await db.query("INSERT INTO workflow_steps (uuid, workflow_uuid, user_id, name, type, details) VALUES (?, ?, ?, 'step', 'custom_llm', '{}')", [uuids.step, uuids.workflow, userId]);
-  await db.query("INSERT INTO triggers (uuid, workflow_uuid, user_id, type, details) VALUES (?, ?, ?, 'webhook', '{}')", [uuids.trigger, uuids.workflow, userId]);
+  await db.query(
+    "INSERT INTO workflows (uuid, user_id, name, description, is_active, steps, created_at) VALUES (?, ?, 'wf', '', 1, ?, ?)",
+    [uuids.workflow, userId, JSON.stringify([uuids.step]), createdAt],
+  );
+  await db.query(
+    "INSERT INTO workflow_steps (uuid, workflow_uuid, user_id, name, type, details) VALUES (?, ?, ?, 'step', 'custom_llm', '{}')",
+    [uuids.step, uuids.workflow, userId],
+  );
+  await db.query("INSERT INTO triggers (uuid, workflow_uuid, user_id, type, details) VALUES (?, ?, ?, 'webhook', '{}')", [
+    uuids.trigger,
+    uuids.workflow,
+    userId,
+  ]);
 }
 
 async function insertDelivery(db: DataSource, triggerUuid: string, userId: string): Promise<void> {
-  await db.query("INSERT INTO trigger_events (uuid, trigger_uuid, user_id, matched, body) VALUES (?, ?, ?, 0, '{}')", [randomUUID(), triggerUuid, userId]);
+  await db.query("INSERT INTO trigger_events (uuid, trigger_uuid, user_id, matched, body) VALUES (?, ?, ?, 0, '{}')", [
+    randomUUID(),
+    triggerUuid,
+    userId,
+  ]);
 }
 
 /** Rows as the schema before the migration let them be, including what the takeover left. */
@@ -30,23 +44,34 @@ async function insertRowsBefore(db: DataSource): Promise<void> {
   await insertWorkflow(db, 'Alice', aliceCapital, '2025-01-01 10:00:00');
   await insertWorkflow(db, 'renée', ids(), '2025-01-01 10:00:00');
   await insertWorkflow(db, 'renee', ids(), '2025-01-01 10:00:00');
-  await db.query("INSERT INTO trigger_secrets (trigger_uuid, secret, created_at) VALUES (?, 'sealed:alice', '2025-01-02 00:00:00')", [alice.trigger]);
+  await db.query("INSERT INTO trigger_secrets (trigger_uuid, secret, created_at) VALUES (?, 'sealed:alice', '2025-01-02 00:00:00')", [
+    alice.trigger,
+  ]);
   await db.query("INSERT INTO webhook_signatures (trigger_uuid, signature) VALUES (?, REPEAT('a', 64))", [alice.trigger]);
   await insertDelivery(db, alice.trigger, 'alice');
   await insertDelivery(db, alice.trigger, 'mallory');
   // Bob's workflow took a uuid whose earlier trigger had made this secret: it predates the workflow.
   await insertWorkflow(db, 'bob', bob, '2025-03-01 10:00:00');
-  await db.query("INSERT INTO trigger_secrets (trigger_uuid, secret, created_at) VALUES (?, 'sealed:left-behind', '2025-02-01 00:00:00')", [bob.trigger]);
+  await db.query("INSERT INTO trigger_secrets (trigger_uuid, secret, created_at) VALUES (?, 'sealed:left-behind', '2025-02-01 00:00:00')", [
+    bob.trigger,
+  ]);
   // Dave's trigger is deleted (and his workflow): its secret, signatures and deliveries stayed.
   await db.query("INSERT INTO trigger_secrets (trigger_uuid, secret) VALUES (?, 'sealed:dave')", [dave.trigger]);
   await db.query("INSERT INTO webhook_signatures (trigger_uuid, signature) VALUES (?, REPEAT('d', 64))", [dave.trigger]);
   await insertDelivery(db, dave.trigger, 'dave');
   // Carol's workflow is deleted: its runs stayed.
-  await db.query("INSERT INTO workflow_runs (uuid, user_id, workflow_uuid, workflow_name, status, definition, temporal_workflow_id) VALUES (?, 'carol', ?, 'gone', 'completed', '{}', 'run-x')", [carol.trigger, carol.workflow]);
-  await db.query("INSERT INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status) VALUES (?, ?, 'carol', ?, 'step', 'custom_llm', 0, 'completed')", [randomUUID(), carol.trigger, carol.step]);
+  await db.query(
+    "INSERT INTO workflow_runs (uuid, user_id, workflow_uuid, workflow_name, status, definition, temporal_workflow_id) VALUES (?, 'carol', ?, 'gone', 'completed', '{}', 'run-x')",
+    [carol.trigger, carol.workflow],
+  );
+  await db.query(
+    "INSERT INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status) VALUES (?, ?, 'carol', ?, 'step', 'custom_llm', 0, 'completed')",
+    [randomUUID(), carol.trigger, carol.step],
+  );
 }
 
-const count = async (db: DataSource, sql: string, parameters: unknown[] = []): Promise<number> => Number(((await db.query(sql, parameters)) as { n: number }[])[0].n);
+const count = async (db: DataSource, sql: string, parameters: unknown[] = []): Promise<number> =>
+  Number(((await db.query(sql, parameters)) as { n: number }[])[0].n);
 
 const collations = async (db: DataSource, tables: string[]): Promise<Set<string>> => {
   const rows = (await db.query(
@@ -58,7 +83,11 @@ const collations = async (db: DataSource, tables: string[]): Promise<Set<string>
 };
 
 const foreignKeysOnTriggers = async (db: DataSource): Promise<string[]> =>
-  ((await db.query("SELECT TABLE_NAME AS name FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = 'triggers' ORDER BY TABLE_NAME")) as { name: string }[]).map(({ name }) => name);
+  (
+    (await db.query(
+      "SELECT TABLE_NAME AS name FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = 'triggers' ORDER BY TABLE_NAME",
+    )) as { name: string }[]
+  ).map(({ name }) => name);
 
 describe(ExactIdentities1764000600000.name, () => {
   let db: DataSource;
@@ -111,13 +140,17 @@ describe(ExactIdentities1764000600000.name, () => {
     expect(secrets.map(({ trigger_uuid }) => trigger_uuid)).toEqual([alice.trigger]);
     expect(await count(db, 'SELECT COUNT(*) AS n FROM webhook_signatures WHERE trigger_uuid = ?', [dave.trigger])).toBe(0);
     expect(await count(db, 'SELECT COUNT(*) AS n FROM trigger_events WHERE trigger_uuid = ?', [dave.trigger])).toBe(0);
-    const aliceEvents = (await db.query('SELECT user_id FROM trigger_events WHERE trigger_uuid = ?', [alice.trigger])) as { user_id: string }[];
+    const aliceEvents = (await db.query('SELECT user_id FROM trigger_events WHERE trigger_uuid = ?', [alice.trigger])) as {
+      user_id: string;
+    }[];
     expect(aliceEvents).toEqual([{ user_id: 'alice' }]);
   });
 
   it("makes a trigger's secret, signatures and deliveries go with it", async () => {
     expect(await foreignKeysOnTriggers(db)).toEqual(['trigger_events', 'trigger_secrets', 'webhook_signatures']);
-    await expect(db.query("INSERT INTO trigger_secrets (trigger_uuid, secret) VALUES (?, 'orphan')", [randomUUID()])).rejects.toThrow(/foreign key/i);
+    await expect(db.query("INSERT INTO trigger_secrets (trigger_uuid, secret) VALUES (?, 'orphan')", [randomUUID()])).rejects.toThrow(
+      /foreign key/i,
+    );
 
     await db.query('DELETE FROM workflows WHERE uuid = ?', [alice.workflow]);
 
@@ -133,8 +166,12 @@ describe(ExactIdentities1764000600000.name, () => {
 
     expect(await collations(db, tables)).toEqual(new Set(['utf8mb4_unicode_ci']));
     expect(await foreignKeysOnTriggers(db)).toEqual([]);
-    expect(await count(db, "SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'uuid_claims'")).toBe(0);
-    expect(await count(db, "SELECT COUNT(*) AS n FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()")).toBe(8);
+    expect(
+      await count(db, "SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'uuid_claims'"),
+    ).toBe(0);
+    expect(
+      await count(db, 'SELECT COUNT(*) AS n FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()'),
+    ).toBe(8);
 
     await db.runMigrations({ transaction: 'each' });
     expect(await collations(db, tables)).toEqual(new Set(['utf8mb4_bin']));

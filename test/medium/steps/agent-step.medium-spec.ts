@@ -51,7 +51,9 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     const [request] = setup.model.requests;
     expect(request.body.tools?.map((tool) => tool.function.name)).toEqual(['get_output']);
     expect(request.body.messages[0].content).toContain(agent.triggerOutputId);
-    expect(await setup.rows.modelCalls(agent.context.instance_uuid)).toEqual([expect.objectContaining({ turn: 1, attempt: 1, status: 'completed', total_tokens: 15 })]);
+    expect(await setup.rows.modelCalls(agent.context.instance_uuid)).toEqual([
+      expect.objectContaining({ turn: 1, attempt: 1, status: 'completed', total_tokens: 15 }),
+    ]);
   });
 
   it('answers a retried turn from the stored answer without calling the model again', async () => {
@@ -74,7 +76,9 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
 
     expect(result).toMatchObject({ status: 'completed' });
     expect(retried).toEqual(result);
-    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([expect.objectContaining({ tool_call_id: call.id, attempt: 1, status: 'completed' })]);
+    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([
+      expect.objectContaining({ tool_call_id: call.id, attempt: 1, status: 'completed' }),
+    ]);
     const messages = await setup.rows.messages(agent.context.instance_uuid);
     expect(messages).toHaveLength(4);
     expect(messages[3]).toMatchObject({ role: 'tool', content: JSON.stringify({ city: 'Lyon' }) });
@@ -84,10 +88,22 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     const agent = await startedAgent();
     await firstTurnCallingGetOutput(agent);
 
-    const result = await toolCalls.call(agent.context, agent.step, { id: 'call_unknown', name: 'delete_everything', arguments: '{}' }, 3, activityScope());
+    const result = await toolCalls.call(
+      agent.context,
+      agent.step,
+      { id: 'call_unknown', name: 'delete_everything', arguments: '{}' },
+      3,
+      activityScope(),
+    );
 
     expect(result).toMatchObject({ status: 'failed' });
-    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([expect.objectContaining({ tool_call_id: 'call_unknown', status: 'failed', error_message: expect.stringContaining('no tool named delete_everything') })]);
+    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([
+      expect.objectContaining({
+        tool_call_id: 'call_unknown',
+        status: 'failed',
+        error_message: expect.stringContaining('no tool named delete_everything'),
+      }),
+    ]);
   });
 
   it("completes with the final turn's answer as the output; a retried completion returns the same output", async () => {
@@ -102,7 +118,11 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
 
     expect(retried).toEqual(output);
     expect(await setup.rows.outputData(output.ref.output_id)).toBe('Lyon it is');
-    expect(await setup.rows.step(agent.context.instance_uuid)).toMatchObject({ status: 'completed', output_id: output.ref.output_id, total_tokens: 15 + 33 });
+    expect(await setup.rows.step(agent.context.instance_uuid)).toMatchObject({
+      status: 'completed',
+      output_id: output.ref.output_id,
+      total_tokens: 15 + 33,
+    });
     expect(setup.model.requests).toHaveLength(2);
   });
 
@@ -130,7 +150,11 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
 
     expect(retried).toMatchObject({ conversation_length: 3, tool_calls: [call], usage: { total_tokens: 15 } });
     expect(setup.model.requests).toHaveLength(1);
-    expect(await setup.rows.messages(agent.context.instance_uuid)).toEqual([expect.anything(), expect.anything(), expect.objectContaining({ role: 'assistant', tool_calls: [call] })]);
+    expect(await setup.rows.messages(agent.context.instance_uuid)).toEqual([
+      expect.anything(),
+      expect.anything(),
+      expect.objectContaining({ role: 'assistant', tool_calls: [call] }),
+    ]);
   });
 
   it('answers a retried tool call from the audit when its earlier attempt died before the transcript had the answer', async () => {

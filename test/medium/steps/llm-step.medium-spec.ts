@@ -32,8 +32,15 @@ describe(LlmStepService.name, () => {
     const { ref } = await sut.run(stepContext(run, 0), step, activityScope());
 
     expect(setup.model.requests[0].body.messages[0].content).toContain('tides');
-    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([expect.objectContaining({ turn: 1, attempt: 1, status: 'completed', prompt_tokens: 12, total_tokens: 16 })]);
-    expect(await setup.rows.step(run.steps[0].uuid)).toMatchObject({ status: 'completed', output_id: ref.output_id, attempts: 1, total_tokens: 16 });
+    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([
+      expect.objectContaining({ turn: 1, attempt: 1, status: 'completed', prompt_tokens: 12, total_tokens: 16 }),
+    ]);
+    expect(await setup.rows.step(run.steps[0].uuid)).toMatchObject({
+      status: 'completed',
+      output_id: ref.output_id,
+      attempts: 1,
+      total_tokens: 16,
+    });
     expect(await setup.rows.outputData(ref.output_id)).toBe('The tides turn.');
   });
 
@@ -94,7 +101,10 @@ describe(LlmStepService.name, () => {
     const correction = setup.model.requests[1].body.messages.at(-1);
     expect(correction).toMatchObject({ role: 'user', content: expect.stringContaining('score') });
     expect(setup.model.requests[0].body.response_format).toMatchObject({ type: 'json_schema' });
-    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([expect.objectContaining({ turn: 1, status: 'completed' }), expect.objectContaining({ turn: 2, status: 'completed' })]);
+    expect(await setup.rows.modelCalls(run.steps[0].uuid)).toEqual([
+      expect.objectContaining({ turn: 1, status: 'completed' }),
+      expect.objectContaining({ turn: 2, status: 'completed' }),
+    ]);
     expect(await setup.rows.outputData(ref.output_id)).toEqual({ score: 7 });
   });
 });

@@ -35,7 +35,7 @@ describe(`${LoopService.name}: a for_each's output`, () => {
 
   const mib = (fill: string) => fill.repeat(2 ** 20 - 2); // 1 MiB as JSON, with its quotes
 
-  it('gathers the iterations\' outputs in order while they stay under the bound', async () => {
+  it("gathers the iterations' outputs in order while they stay under the bound", async () => {
     const { step, context } = await loopAfterIterations([mib('a'), mib('b')]);
 
     const ref = await sut.complete(context, step, 2, 'exhausted');
@@ -51,7 +51,10 @@ describe(`${LoopService.name}: a for_each's output`, () => {
     const failure = await sut.complete(context, step, count, 'exhausted').catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(StepError);
-    expect(failure).toMatchObject({ type: 'LoopOutputTooLarge', message: `step "${step.name}": its iterations' outputs hold 9.0 MiB, more than the 8.0 MiB a for_each may gather into its output; each iteration's output stays readable` });
+    expect(failure).toMatchObject({
+      type: 'LoopOutputTooLarge',
+      message: `step "${step.name}": its iterations' outputs hold 9.0 MiB, more than the 8.0 MiB a for_each may gather into its output; each iteration's output stays readable`,
+    });
     expect(await setup.rows.step(context.instance_uuid)).toMatchObject({ status: 'running', output_id: null });
   });
 });

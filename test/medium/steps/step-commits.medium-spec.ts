@@ -34,7 +34,9 @@ describe('The commits of a step', () => {
     setup.model.script(reply.toolCalls([{ name: 'get_output', arguments: { output_id: (run.trigger_output as { uuid: string }).uuid } }]));
 
     const turn = await countStatements(setup.db, setup.oneTrip, () => setup.agent.turn(context, step, tools, 1, 2, activityScope()));
-    const call = await countStatements(setup.db, setup.oneTrip, () => setup.toolCalls.call(context, step, turn.result.tool_calls[0], 3, activityScope()));
+    const call = await countStatements(setup.db, setup.oneTrip, () =>
+      setup.toolCalls.call(context, step, turn.result.tool_calls[0], 3, activityScope()),
+    );
 
     expect([turn.statements, call.statements].map(({ commits, writeTrips }) => [commits, writeTrips])).toEqual([
       [2, 2],

@@ -12,7 +12,6 @@ import { ModelFake } from '../../support/model-fake';
 import { startMedium } from '../support/medium-app';
 import { Rows } from '../support/rows';
 
-
 export async function setUpStepServices() {
   const model = await ModelFake.start();
   const app = await startMedium({ modelBaseUrl: model.baseUrl });

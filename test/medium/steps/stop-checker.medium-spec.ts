@@ -27,7 +27,10 @@ describe(`${StopCheckerService.name} and ${GraphService.name}: conditions on ear
   }
 
   it('stops the run when the condition holds, saying which and what it found', async () => {
-    const { checker, context } = await runAfterFirstStep({ alerts: ['fire', 'flood'] }, { extraction_json_path: '$.alerts.length', operator: 'greater_than', target_value: 1 });
+    const { checker, context } = await runAfterFirstStep(
+      { alerts: ['fire', 'flood'] },
+      { extraction_json_path: '$.alerts.length', operator: 'greater_than', target_value: 1 },
+    );
 
     const result = await sut.run(context, checker);
 
@@ -36,14 +39,20 @@ describe(`${StopCheckerService.name} and ${GraphService.name}: conditions on ear
   });
 
   it('lets the run go on when the condition does not hold', async () => {
-    const { checker, context } = await runAfterFirstStep({ status: 'working' }, { extraction_json_path: '$.status', operator: 'equals', target_value: 'done' });
+    const { checker, context } = await runAfterFirstStep(
+      { status: 'working' },
+      { extraction_json_path: '$.status', operator: 'equals', target_value: 'done' },
+    );
 
     expect(await sut.run(context, checker)).toEqual({ stopped: false, reason: null });
     expect((await setup.rows.step(context.instance_uuid)).status).toBe('completed');
   });
 
   it("routes a graph on the edges whose data conditions the step's output meets", async () => {
-    const { context, outputId } = await runAfterFirstStep({ score: 8 }, { extraction_json_path: '$.score', operator: 'equals', target_value: 0 });
+    const { context, outputId } = await runAfterFirstStep(
+      { score: 8 },
+      { extraction_json_path: '$.score', operator: 'equals', target_value: 0 },
+    );
     const edges = [
       { uuid: 'high', conditions: { path: '$.score', operator: 'greater_than', value: 5 } },
       { uuid: 'low', conditions: { path: '$.score', operator: 'less_than', value: 6 } },

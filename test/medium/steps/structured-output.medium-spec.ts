@@ -8,7 +8,10 @@ import { setUpStepServices } from './step-services.setup';
 describe(StructuredOutputService.name, () => {
   let setup: Awaited<ReturnType<typeof setUpStepServices>>;
   let sut: StructuredOutputService;
-  const step = llmStep({ output_schema: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } }, max_correction_attempts: 1 });
+  const step = llmStep({
+    output_schema: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } },
+    max_correction_attempts: 1,
+  });
   const asked: ChatMessage[] = [
     { role: 'system', content: 'Name a city as JSON' },
     { role: 'user', content: 'Execute your task.' },
@@ -46,7 +49,10 @@ describe(StructuredOutputService.name, () => {
     expect(settled.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
     expect(settled.messages[3].content).toContain('- the answer holds no JSON object or array');
     expect(setup.model.requests[0].body.tools).toBeUndefined();
-    expect(setup.model.requests[0].body.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: step.output_schema } });
+    expect(setup.model.requests[0].body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { schema: step.output_schema },
+    });
     expect(await setup.rows.modelCalls(context.instance_uuid)).toEqual([expect.objectContaining({ turn: 4, status: 'completed' })]);
     expect(await setup.rows.sentMessageCounts(context.instance_uuid)).toEqual([4]);
   });
@@ -60,7 +66,12 @@ describe(StructuredOutputService.name, () => {
     await expect(settling).rejects.toBeInstanceOf(StepError);
     await expect(settling).rejects.toMatchObject({ type: 'InvalidStructuredOutput', message: expect.stringContaining('2 attempts') });
     expect(setup.model.requests).toHaveLength(1);
-    expect((await setup.rows.messages(context.instance_uuid)).map((message) => message.content)).toEqual([...asked.map((message) => message.content), 'Paris', expect.any(String), 'still not JSON']);
+    expect((await setup.rows.messages(context.instance_uuid)).map((message) => message.content)).toEqual([
+      ...asked.map((message) => message.content),
+      'Paris',
+      expect.any(String),
+      'still not JSON',
+    ]);
   });
 
   it('fails at the first answer that breaks the schema when no correction is allowed, asking nothing', async () => {
@@ -69,7 +80,10 @@ describe(StructuredOutputService.name, () => {
 
     const settling = sut.settle(context, strict, [...asked, { role: 'assistant', content: '{"town":"Paris"}' }], 1, activityScope());
 
-    await expect(settling).rejects.toMatchObject({ type: 'InvalidStructuredOutput', message: `step "${step.name}" gave no answer following its output_schema in 1 attempt: city is required` });
+    await expect(settling).rejects.toMatchObject({
+      type: 'InvalidStructuredOutput',
+      message: `step "${step.name}" gave no answer following its output_schema in 1 attempt: city is required`,
+    });
     expect(setup.model.requests).toHaveLength(0);
   });
 });

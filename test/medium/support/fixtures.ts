@@ -1,6 +1,14 @@
 // Typed factories for the medium specs: definitions, new runs, and the step context an activity receives.
 import { randomUUID } from 'node:crypto';
-import type { CustomAgentStep, CustomLlmStep, StepContext, StepDefinition, StopCheckerStep, StopCondition, WorkflowDefinition } from '@app/contracts';
+import type {
+  CustomAgentStep,
+  CustomLlmStep,
+  StepContext,
+  StepDefinition,
+  StopCheckerStep,
+  StopCondition,
+  WorkflowDefinition,
+} from '@app/contracts';
 import type { SavedToolManifest } from '@app/domain';
 import type { ManifestOf, NewRun } from '@app/persistence';
 
@@ -38,7 +46,10 @@ export const stopCheckerStep = (conditions: StopCondition[]): StopCheckerStep =>
   stop_conditions: conditions,
 });
 
-export const workflowDefinition = (steps: StepDefinition[] = [llmStep()], overrides: Partial<WorkflowDefinition> = {}): WorkflowDefinition => ({
+export const workflowDefinition = (
+  steps: StepDefinition[] = [llmStep()],
+  overrides: Partial<WorkflowDefinition> = {},
+): WorkflowDefinition => ({
   uuid: randomUUID(),
   name: shortName('workflow'),
   description: 'a medium spec workflow',
@@ -71,8 +82,19 @@ export function newRun(userId: string, definition: WorkflowDefinition, triggerDa
     definition,
     temporal_workflow_id: `medium-${uuid}`,
     schedule_id: null,
-    trigger_output: { uuid: randomUUID(), raw_data: triggerData, summary: 'trigger data', markdown_representation: null, size_bytes: JSON.stringify(triggerData).length },
-    steps: definition.steps.map((step) => ({ uuid: randomUUID(), step_definition_uuid: step.uuid, step_name: step.name, step_type: step.type })),
+    trigger_output: {
+      uuid: randomUUID(),
+      raw_data: triggerData,
+      summary: 'trigger data',
+      markdown_representation: null,
+      size_bytes: JSON.stringify(triggerData).length,
+    },
+    steps: definition.steps.map((step) => ({
+      uuid: randomUUID(),
+      step_definition_uuid: step.uuid,
+      step_name: step.name,
+      step_type: step.type,
+    })),
   };
 }
 

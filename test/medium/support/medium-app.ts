@@ -30,7 +30,12 @@ function mediumConfig(options: MediumOptions): AppConfig {
     ...base,
     databasePoolSize: 10,
     // Only the fake: a key in the developer's environment must not send specs to a real provider.
-    providers: { default: 'openai', openai: { baseUrl: options.modelBaseUrl ?? 'http://127.0.0.1:9/v1', apiKey: 'medium' }, anthropic: null, openrouter: null },
+    providers: {
+      default: 'openai',
+      openai: { baseUrl: options.modelBaseUrl ?? 'http://127.0.0.1:9/v1', apiKey: 'medium' },
+      anthropic: null,
+      openrouter: null,
+    },
     quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
     summaries: { ...base.summaries, enabled: false },
     egress: { allow: ['127.0.0.0/8'] },
@@ -42,7 +47,9 @@ function mediumConfig(options: MediumOptions): AppConfig {
 
 export async function startMedium(options: MediumOptions = {}): Promise<MediumApp> {
   const config = mediumConfig(options);
-  const moduleRef: TestingModule = await Test.createTestingModule({ imports: [WorkerRootModule.forRoot(config, new Metrics('worker'))] }).compile();
+  const moduleRef: TestingModule = await Test.createTestingModule({
+    imports: [WorkerRootModule.forRoot(config, new Metrics('worker'))],
+  }).compile();
   await moduleRef.init();
   return {
     config,

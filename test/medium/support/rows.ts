@@ -48,7 +48,10 @@ export class Rows {
   }
 
   async run(runUuid: string): Promise<RunRow> {
-    const [row] = (await this.db.query('SELECT status, error_message, prompt_tokens, completion_tokens, total_tokens, finished_at FROM workflow_runs WHERE uuid = ?', [runUuid])) as RunRow[];
+    const [row] = (await this.db.query(
+      'SELECT status, error_message, prompt_tokens, completion_tokens, total_tokens, finished_at FROM workflow_runs WHERE uuid = ?',
+      [runUuid],
+    )) as RunRow[];
     return row;
   }
 
@@ -70,7 +73,9 @@ export class Rows {
 
   /** How many messages each of the step's model calls sent, in (turn, attempt) order: its audit names them by count. */
   async sentMessageCounts(instanceUuid: string): Promise<number[]> {
-    const rows = (await this.db.query('SELECT request FROM model_calls WHERE step_instance_uuid = ? ORDER BY turn, attempt', [instanceUuid])) as { request: string }[];
+    const rows = (await this.db.query('SELECT request FROM model_calls WHERE step_instance_uuid = ? ORDER BY turn, attempt', [
+      instanceUuid,
+    ])) as { request: string }[];
     return rows.map((row) => (JSON.parse(row.request) as { message_count: number }).message_count);
   }
 
@@ -83,7 +88,9 @@ export class Rows {
 
   /** The conversation kept on a step's row. */
   async messages(instanceUuid: string): Promise<{ role: string; content: string | null }[]> {
-    const [row] = (await this.db.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { model_messages: string | null }[];
+    const [row] = (await this.db.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as {
+      model_messages: string | null;
+    }[];
     return row?.model_messages ? JSON.parse(row.model_messages) : [];
   }
 
@@ -94,12 +101,16 @@ export class Rows {
   }
 
   async counters(workflowUuid: string): Promise<WorkflowCounters> {
-    const [row] = (await this.db.query('SELECT total_runs, successful_runs, failed_runs FROM workflows WHERE uuid = ?', [workflowUuid])) as WorkflowCounters[];
+    const [row] = (await this.db.query('SELECT total_runs, successful_runs, failed_runs FROM workflows WHERE uuid = ?', [
+      workflowUuid,
+    ])) as WorkflowCounters[];
     return row;
   }
 
   async runsInFlight(userId: string): Promise<number> {
-    const [row] = (await this.db.query('SELECT runs_in_flight FROM user_quotas WHERE user_id = ?', [userId])) as { runs_in_flight: number }[];
+    const [row] = (await this.db.query('SELECT runs_in_flight FROM user_quotas WHERE user_id = ?', [userId])) as {
+      runs_in_flight: number;
+    }[];
     return row?.runs_in_flight ?? 0;
   }
 }

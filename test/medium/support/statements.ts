@@ -17,7 +17,11 @@ export interface Statements {
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 /** Runs `work`, counting the statements every connection of `db` and of `oneTrip` sends meanwhile (run nothing else at the time). */
-export async function countStatements<T>(db: DataSource, oneTrip: OneTripPool, work: () => Promise<T>): Promise<{ result: T; statements: Statements }> {
+export async function countStatements<T>(
+  db: DataSource,
+  oneTrip: OneTripPool,
+  work: () => Promise<T>,
+): Promise<{ result: T; statements: Statements }> {
   const statements: Statements = { sent: [], commits: 0, writeTrips: 0 };
   const logger = db.logger;
   const logQuery = logger.logQuery;
@@ -34,8 +38,20 @@ export async function countStatements<T>(db: DataSource, oneTrip: OneTripPool, w
     statements.commits++;
     statements.writeTrips += trips;
   };
-  oneTrip.transaction = (batch) => (sent(batch.map((statement) => statement.sql), 1), transaction.call(oneTrip, batch));
-  oneTrip.transactionChecked = <R>(batch: Statement[], check: (results: StatementResult[]) => R) => (sent(batch.map((statement) => statement.sql), 2), transactionChecked.call(oneTrip, batch, check) as Promise<R>);
+  oneTrip.transaction = (batch) => (
+    sent(
+      batch.map((statement) => statement.sql),
+      1,
+    ),
+    transaction.call(oneTrip, batch)
+  );
+  oneTrip.transactionChecked = <R>(batch: Statement[], check: (results: StatementResult[]) => R) => (
+    sent(
+      batch.map((statement) => statement.sql),
+      2,
+    ),
+    transactionChecked.call(oneTrip, batch, check) as Promise<R>
+  );
   try {
     return { result: await work(), statements };
   } finally {

@@ -41,7 +41,11 @@ export class AssistantTurns {
         },
         closed: () => false,
       };
-      await followEvents(sink, this.sessions, session.uuid, after, { resuming: false, sessionEnded: false, idleMs: this.config.assistant.streamIdleSeconds * 1000 });
+      await followEvents(sink, this.sessions, session.uuid, after, {
+        resuming: false,
+        sessionEnded: false,
+        idleMs: this.config.assistant.streamIdleSeconds * 1000,
+      });
       const turn_finished = events[events.length - 1]?.is_final === true;
       return { turn_finished, events, session: toSessionView(await this.assistant.find(userId, session.uuid)) };
     } finally {

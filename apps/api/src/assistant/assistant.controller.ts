@@ -57,11 +57,24 @@ export class AssistantController {
   @Post(':uuid/messages')
   @ApiJsonBody('AssistantMessage')
   @ApiEventStream(400, 404, 409, 422, 429, 503)
-  async message(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown, @Req() request: Request, @Res() response: Response) {
+  async message(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('uuid') uuid: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
     const release = this.slots.take(user.keyId);
     try {
       const { session, after } = await this.assistant.sendMessage(user.userId, uuid, body);
-      await streamEvents(request, response, this.sessions, session.uuid, after, this.streamOptions({ resuming: false, sessionEnded: false }));
+      await streamEvents(
+        request,
+        response,
+        this.sessions,
+        session.uuid,
+        after,
+        this.streamOptions({ resuming: false, sessionEnded: false }),
+      );
     } finally {
       release();
     }
@@ -83,12 +96,22 @@ export class AssistantController {
     @Res() response: Response,
   ) {
     const from = resumePoint(lastEventId, typeof after === 'string' ? after : undefined);
-    if (from === null) throw new DomainError(ErrorCode.ValidationFailed, 'Last-Event-ID and after must be an event id (a whole number)', { field: lastEventId !== undefined ? 'Last-Event-ID' : 'after' });
+    if (from === null)
+      throw new DomainError(ErrorCode.ValidationFailed, 'Last-Event-ID and after must be an event id (a whole number)', {
+        field: lastEventId !== undefined ? 'Last-Event-ID' : 'after',
+      });
     const session = await this.assistant.find(user.userId, uuid);
     await assertResumable(this.sessions, session.uuid, from, lastEventId !== undefined ? 'Last-Event-ID' : 'after');
     const release = this.slots.take(user.keyId);
     try {
-      await streamEvents(request, response, this.sessions, session.uuid, from, this.streamOptions({ resuming: true, sessionEnded: !session.is_open }));
+      await streamEvents(
+        request,
+        response,
+        this.sessions,
+        session.uuid,
+        from,
+        this.streamOptions({ resuming: true, sessionEnded: !session.is_open }),
+      );
     } finally {
       release();
     }

@@ -12,7 +12,11 @@ import { StreamSlots } from './stream-slots';
 @Module({
   imports: [PersistenceModule, TemporalModule],
   controllers: [AssistantController, AssistantPageController],
-  providers: [AssistantService, AssistantTurns, { provide: StreamSlots, useFactory: (config: AppConfig) => new StreamSlots(config.assistant.maxStreamsPerKey), inject: [AppConfig] }],
+  providers: [
+    AssistantService,
+    AssistantTurns,
+    { provide: StreamSlots, useFactory: (config: AppConfig) => new StreamSlots(config.assistant.maxStreamsPerKey), inject: [AppConfig] },
+  ],
   exports: [AssistantTurns],
 })
 export class AssistantModule {}

@@ -16,7 +16,11 @@ export function assistantComponents(): Record<string, SchemaObject> {
       properties: {
         mode: { type: 'string', enum: [...ASSISTANT_MODES] },
         source_workflow_uuid: { ...uuid, description: 'edit and copy: the workflow to start from' },
-        provider: { type: 'string', enum: [...MODEL_PROVIDERS], description: 'The model provider the session asks (default DEFAULT_PROVIDER; one whose key is set)' },
+        provider: {
+          type: 'string',
+          enum: [...MODEL_PROVIDERS],
+          description: 'The model provider the session asks (default DEFAULT_PROVIDER; one whose key is set)',
+        },
         model: { type: 'string', maxLength: 191, description: 'The model the session asks (default ASSISTANT_MODEL)' },
       },
     },
@@ -31,44 +35,89 @@ export function assistantComponents(): Record<string, SchemaObject> {
         stage,
         previous_stage: { ...stage, nullable: true },
         intent_summary: { type: 'string' },
-        conversations: { type: 'array', items: { type: 'object', properties: { role: { type: 'string', enum: ['user', 'assistant'] }, text: { type: 'string' }, turn: { type: 'integer' }, at: { type: 'string', format: 'date-time' } } } },
+        conversations: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              role: { type: 'string', enum: ['user', 'assistant'] },
+              text: { type: 'string' },
+              turn: { type: 'integer' },
+              at: { type: 'string', format: 'date-time' },
+            },
+          },
+        },
         pending_questions: { type: 'array', items: { type: 'string' } },
         workflow_uuid: { ...uuid, nullable: true, description: 'The workflow the session saved: the next message edits it' },
         final_error_message: { type: 'string', nullable: true },
-        is_open: { type: 'boolean', description: 'The session takes the next message; false once the workflow it edits was deleted, it idled past a day or took its 200 messages' },
-        tokens: { type: 'object', properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } } },
+        is_open: {
+          type: 'boolean',
+          description:
+            'The session takes the next message; false once the workflow it edits was deleted, it idled past a day or took its 200 messages',
+        },
+        tokens: {
+          type: 'object',
+          properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } },
+        },
         created_at: { type: 'string', format: 'date-time' },
         updated_at: { type: 'string', format: 'date-time' },
       },
     },
     AssistantSessionPage: {
       type: 'object',
-      properties: { items: { type: 'array', items: ref('AssistantSession') }, total: { type: 'integer' }, limit: { type: 'integer' }, next_cursor: { type: 'string', nullable: true } },
+      properties: {
+        items: { type: 'array', items: ref('AssistantSession') },
+        total: { type: 'integer' },
+        limit: { type: 'integer' },
+        next_cursor: { type: 'string', nullable: true },
+      },
     },
     AssistantMessage: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1, maxLength: 20000 } } },
     AssistantEvent: {
       type: 'object',
-      description: 'One SSE `data:` line (its `id:` is the event\'s place in the session); the stream ends after the turn\'s event with is_final',
+      description:
+        "One SSE `data:` line (its `id:` is the event's place in the session); the stream ends after the turn's event with is_final",
       required: ['session_id', 'response_type', 'is_final'],
       properties: {
         session_id: uuid,
         response_type: { type: 'string', enum: [...ASSISTANT_EVENT_TYPES] },
         is_final: { type: 'boolean' },
-        status_change: { type: 'object', properties: { previous_stage: { ...stage, nullable: true }, current_stage: stage, node_name: { type: 'string' } } },
+        status_change: {
+          type: 'object',
+          properties: { previous_stage: { ...stage, nullable: true }, current_stage: stage, node_name: { type: 'string' } },
+        },
         message: { type: 'string' },
         workflow: { type: 'object', description: 'The workflow JSON as the model wrote it' },
         workflow_uuid: { ...uuid, description: 'Once saved' },
         saved_workflow: { type: 'object', description: 'The workflow as saved (GET /workflows/{uuid})' },
-        is_edit: { type: 'boolean', description: 'Once saved: the save replaced the workflow (an edit session, or a turn after the session\'s first save)' },
-        issues: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } } }, description: 'Back to generation after validation: what the model is told to fix' },
-        dry_run: { type: 'object', properties: { run_uuid: uuid, status: { type: 'string' }, error_message: { type: 'string', nullable: true } }, description: 'After the dry run: the run and how it ended' },
+        is_edit: {
+          type: 'boolean',
+          description: "Once saved: the save replaced the workflow (an edit session, or a turn after the session's first save)",
+        },
+        issues: {
+          type: 'array',
+          items: { type: 'object', properties: { code: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } } },
+          description: 'Back to generation after validation: what the model is told to fix',
+        },
+        dry_run: {
+          type: 'object',
+          properties: { run_uuid: uuid, status: { type: 'string' }, error_message: { type: 'string', nullable: true } },
+          description: 'After the dry run: the run and how it ended',
+        },
         error: {
           type: 'object',
           properties: {
-            error_code: { type: 'string', description: 'CORRECTIONS_EXHAUSTED, PROVIDER_ERROR, WORKFLOW_CHANGED, PROCESSING_ERROR (recoverable); SOURCE_DELETED, SESSION_IDLE, SESSION_FULL (the session ends)' },
+            error_code: {
+              type: 'string',
+              description:
+                'CORRECTIONS_EXHAUSTED, PROVIDER_ERROR, WORKFLOW_CHANGED, PROCESSING_ERROR (recoverable); SOURCE_DELETED, SESSION_IDLE, SESSION_FULL (the session ends)',
+            },
             message: { type: 'string' },
             details: {},
-            is_recoverable: { type: 'boolean', description: 'The session stays open: the next message goes on from the intent and the last attempt' },
+            is_recoverable: {
+              type: 'boolean',
+              description: 'The session stays open: the next message goes on from the intent and the last attempt',
+            },
           },
         },
       },
@@ -85,6 +134,15 @@ export const ApiEventStream = (...errors: number[]) =>
 
 export const ApiResumePoint = () =>
   applyDecorators(
-    ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Replay the events after this one (what EventSource sends on reconnecting)' }),
-    ApiQuery({ name: 'after', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Replay the events after this id (when the header cannot be set)' }),
+    ApiHeader({
+      name: 'Last-Event-ID',
+      required: false,
+      description: 'Replay the events after this one (what EventSource sends on reconnecting)',
+    }),
+    ApiQuery({
+      name: 'after',
+      required: false,
+      schema: { type: 'integer', minimum: 0 },
+      description: 'Replay the events after this id (when the header cannot be set)',
+    }),
   );

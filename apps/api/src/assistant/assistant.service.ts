@@ -17,13 +17,15 @@ const invalid = (field: string, message: string) => new DomainError(ErrorCode.Va
 function optionalName(body: Record<string, unknown>, field: string, maxLength: number): string | null {
   const value = body[field];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !value.trim() || value.length > maxLength) throw invalid(field, `${field} must be a non-empty string of at most ${maxLength} characters`);
+  if (typeof value !== 'string' || !value.trim() || value.length > maxLength)
+    throw invalid(field, `${field} must be a non-empty string of at most ${maxLength} characters`);
   return value;
 }
 
 function optionalProvider(value: unknown): ModelProvider | null {
   if (value === undefined || value === null) return null;
-  if (!(MODEL_PROVIDERS as readonly unknown[]).includes(value)) throw invalid('provider', `provider must be one of ${MODEL_PROVIDERS.join(', ')}`);
+  if (!(MODEL_PROVIDERS as readonly unknown[]).includes(value))
+    throw invalid('provider', `provider must be one of ${MODEL_PROVIDERS.join(', ')}`);
   return value as ModelProvider;
 }
 
@@ -49,7 +51,14 @@ export class AssistantService {
     const choice = { provider, model: model ?? this.config.assistant.model };
     const [issue] = modelChoiceIssues(choice, modelPolicyOf(this.config));
     if (issue) throw new DomainError(issue.code, issue.message, { field: issue.field });
-    const session = await this.sessions.create({ uuid: randomUUID(), user_id: userId, mode, source_workflow_uuid: source, provider, model });
+    const session = await this.sessions.create({
+      uuid: randomUUID(),
+      user_id: userId,
+      mode,
+      source_workflow_uuid: source,
+      provider,
+      model,
+    });
     try {
       await this.launcher.start({ session_uuid: session.uuid, user_id: userId, mode, source_workflow_uuid: source });
     } catch (error) {
@@ -61,10 +70,12 @@ export class AssistantService {
 
   private async sourceOf(userId: string, mode: AssistantMode, value: unknown): Promise<string | null> {
     if (mode === 'create') {
-      if (value !== undefined && value !== null) throw invalid('source_workflow_uuid', 'a create session starts from nothing: leave source_workflow_uuid out');
+      if (value !== undefined && value !== null)
+        throw invalid('source_workflow_uuid', 'a create session starts from nothing: leave source_workflow_uuid out');
       return null;
     }
-    if (typeof value !== 'string' || !isUuid(value)) throw invalid('source_workflow_uuid', `an ${mode} session needs source_workflow_uuid, the uuid of one of your workflows`);
+    if (typeof value !== 'string' || !isUuid(value))
+      throw invalid('source_workflow_uuid', `an ${mode} session needs source_workflow_uuid, the uuid of one of your workflows`);
     if (!(await this.workflows.find(userId, value.toLowerCase()))) throw notFound('Workflow', value);
     return value.toLowerCase();
   }
@@ -97,9 +108,15 @@ export class AssistantService {
    */
   async sendMessage(userId: string, uuid: string, body: unknown): Promise<{ session: AssistantSessionRecord; after: number }> {
     const text = (body as { text?: unknown } | null)?.text;
-    if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT) throw invalid('text', `text must be a non-empty string of at most ${MAX_TEXT} characters`);
+    if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT)
+      throw invalid('text', `text must be a non-empty string of at most ${MAX_TEXT} characters`);
     const session = await this.find(userId, uuid);
-    if (!session.is_open) throw new DomainError(ErrorCode.AssistantClosed, `The session has ended${session.final_error_message ? ` (${session.final_error_message})` : ''}: start a new one`, { field: 'text' });
+    if (!session.is_open)
+      throw new DomainError(
+        ErrorCode.AssistantClosed,
+        `The session has ended${session.final_error_message ? ` (${session.final_error_message})` : ''}: start a new one`,
+        { field: 'text' },
+      );
     const after = await this.sessions.lastSeq(session.uuid);
     await deliverMessage({
       send: () => this.launcher.sendMessage(session.uuid, { text }),

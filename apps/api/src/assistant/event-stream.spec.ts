@@ -28,10 +28,21 @@ const event = (seq: number, is_final = false): AssistantEventRecord => ({ seq, p
 /** A sink that keeps what was written; `closeAfter` writes, the client goes away. */
 function sink(closeAfter = Infinity) {
   const chunks: string[] = [];
-  return { chunks, write: (chunk: string) => void chunks.push(chunk), closed: () => chunks.length >= closeAfter, ids: () => chunks.flatMap((chunk) => /^id: (\d+)/.exec(chunk)?.[1] ?? []).map(Number) };
+  return {
+    chunks,
+    write: (chunk: string) => void chunks.push(chunk),
+    closed: () => chunks.length >= closeAfter,
+    ids: () => chunks.flatMap((chunk) => /^id: (\d+)/.exec(chunk)?.[1] ?? []).map(Number),
+  };
 }
 
-const options = (overrides: Partial<StreamOptions> = {}): StreamOptions => ({ resuming: true, sessionEnded: false, idleMs: 60_000, pollMs: 1, ...overrides });
+const options = (overrides: Partial<StreamOptions> = {}): StreamOptions => ({
+  resuming: true,
+  sessionEnded: false,
+  idleMs: 60_000,
+  pollMs: 1,
+  ...overrides,
+});
 
 describe(followEvents.name, () => {
   it('ends once nothing has come for the idle time, saying where to pick up, after a bounded number of polls', async () => {
@@ -56,7 +67,7 @@ describe(followEvents.name, () => {
     expect(resumed.chunks).toEqual([]);
   });
 
-  it('ends once an ended session\'s events are sent, even when the last is not final', async () => {
+  it("ends once an ended session's events are sent, even when the last is not final", async () => {
     const events = new EventsFake([event(1), event(2)]);
     const sut = sink();
     await followEvents(sut, events, 's', 1, options({ sessionEnded: true }));
@@ -80,6 +91,9 @@ describe(assertResumable.name, () => {
     const events = new EventsFake([event(1), event(2)]);
     await expect(assertResumable(events, 's', 2, 'after')).resolves.toBeUndefined();
     await expect(assertResumable(new EventsFake(), 's', 0, 'after')).resolves.toBeUndefined();
-    await expect(assertResumable(events, 's', 3, 'Last-Event-ID')).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'Last-Event-ID', last_event_id: 2 } });
+    await expect(assertResumable(events, 's', 3, 'Last-Event-ID')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'Last-Event-ID', last_event_id: 2 },
+    });
   });
 });

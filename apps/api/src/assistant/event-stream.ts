@@ -19,9 +19,18 @@ export function resumePoint(lastEventId: string | undefined, after: string | und
 }
 
 /** A resume point past the session's last event names no event it ever had: a stream after it would wait for nothing. */
-export async function assertResumable(sessions: Pick<AssistantRepository, 'lastSeq'>, sessionUuid: string, after: number, field: string): Promise<void> {
+export async function assertResumable(
+  sessions: Pick<AssistantRepository, 'lastSeq'>,
+  sessionUuid: string,
+  after: number,
+  field: string,
+): Promise<void> {
   const last = await sessions.lastSeq(sessionUuid);
-  if (after > last) throw new DomainError(ErrorCode.ValidationFailed, `${field} ${after} is past the session's last event (${last})`, { field, last_event_id: last });
+  if (after > last)
+    throw new DomainError(ErrorCode.ValidationFailed, `${field} ${after} is past the session's last event (${last})`, {
+      field,
+      last_event_id: last,
+    });
 }
 
 export interface StreamOptions {
@@ -44,8 +53,20 @@ export interface EventSink {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Opens the response as an event stream, follows the session's events into it, and always ends it. */
-export async function streamEvents(request: Request, response: Response, sessions: Pick<AssistantRepository, 'eventsAfter'>, sessionUuid: string, after: number, options: StreamOptions): Promise<void> {
-  response.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+export async function streamEvents(
+  request: Request,
+  response: Response,
+  sessions: Pick<AssistantRepository, 'eventsAfter'>,
+  sessionUuid: string,
+  after: number,
+  options: StreamOptions,
+): Promise<void> {
+  response.status(200).set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
   response.flushHeaders();
   let closed = false;
   request.on('close', () => (closed = true));
@@ -62,7 +83,13 @@ export async function streamEvents(request: Request, response: Response, session
  * nothing follows it, the session's events are all sent (it had ended), `idleMs` passes without an event,
  * or the client goes away. A new message's stream (POST) waits for its turn's events.
  */
-export async function followEvents(sink: EventSink, sessions: Pick<AssistantRepository, 'eventsAfter'>, sessionUuid: string, after: number, options: StreamOptions): Promise<void> {
+export async function followEvents(
+  sink: EventSink,
+  sessions: Pick<AssistantRepository, 'eventsAfter'>,
+  sessionUuid: string,
+  after: number,
+  options: StreamOptions,
+): Promise<void> {
   const pollMs = options.pollMs ?? POLL_MS;
   let cursor = after;
   let lastFinal = options.resuming && after > 0 && (await sessions.eventsAfter(sessionUuid, after - 1, 1))[0]?.payload.is_final === true;

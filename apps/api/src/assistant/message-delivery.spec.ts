@@ -28,7 +28,10 @@ describe(deliverMessage.name, () => {
     const running = delivery([ErrorCode.AssistantBusy], false);
     await expect(deliverMessage(running.sut, 1)).rejects.toMatchObject({ code: ErrorCode.AssistantBusy });
     expect(running.calls.sent).toBe(1);
-    const stuck = delivery(Array.from({ length: SETTLING_RETRIES + 5 }, () => ErrorCode.AssistantBusy), true);
+    const stuck = delivery(
+      Array.from({ length: SETTLING_RETRIES + 5 }, () => ErrorCode.AssistantBusy),
+      true,
+    );
     await expect(deliverMessage(stuck.sut, 1)).rejects.toMatchObject({ code: ErrorCode.AssistantBusy });
     expect(stuck.calls.sent).toBe(SETTLING_RETRIES);
   });

@@ -12,7 +12,11 @@ export class StreamSlots {
   take(keyId: string): () => void {
     const held = this.held.get(keyId) ?? 0;
     if (held >= this.perKey) {
-      throw new DomainError(ErrorCode.TooManyStreams, `This API key holds ${held} event streams open already, the most it may: close one first`, { limit: this.perKey });
+      throw new DomainError(
+        ErrorCode.TooManyStreams,
+        `This API key holds ${held} event streams open already, the most it may: close one first`,
+        { limit: this.perKey },
+      );
     }
     this.held.set(keyId, held + 1);
     let given = false;

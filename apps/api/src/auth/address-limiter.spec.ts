@@ -2,7 +2,11 @@ import { AddressLimiter, bucketOfPath, type SeenRequest } from './address-limite
 import { addressKey } from './client-address';
 import { KEY_COOKIE } from './key-cookie';
 
-const request = (path: string, ip: string, headers: Record<string, string> = {}): SeenRequest => ({ path, ip, header: (name) => headers[name.toLowerCase()] });
+const request = (path: string, ip: string, headers: Record<string, string> = {}): SeenRequest => ({
+  path,
+  ip,
+  header: (name) => headers[name.toLowerCase()],
+});
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** How many of `count` requests the limiter admits before its first refusal. */
@@ -20,9 +24,15 @@ function admitted(sut: AddressLimiter, seen: SeenRequest, count: number): number
 describe(bucketOfPath.name, () => {
   it('never limits liveness, sorts readiness and webhooks by path, and counts any other path as a credential check', () => {
     expect(['/api/v1/health/live', '/API/V1/Health/Live/'].map(bucketOfPath)).toEqual([null, null]);
-    expect(['/api/v1/health/ready', '/api/v1/health', '/api/v1/health/'].map(bucketOfPath)).toEqual(['readiness', 'readiness', 'readiness']);
+    expect(['/api/v1/health/ready', '/api/v1/health', '/api/v1/health/'].map(bucketOfPath)).toEqual([
+      'readiness',
+      'readiness',
+      'readiness',
+    ]);
     expect(['/api/v1/hooks/abc', '/API/v1/HOOKS/abc'].map(bucketOfPath)).toEqual(['hooks', 'hooks']);
-    expect(['/api/v1/workflows', '/mcp', '/api/v1/health/live/x', '/api/v1//health/live', '/assistant'].map(bucketOfPath)).toEqual(Array(5).fill('credentials'));
+    expect(['/api/v1/workflows', '/mcp', '/api/v1/health/live/x', '/api/v1//health/live', '/assistant'].map(bucketOfPath)).toEqual(
+      Array(5).fill('credentials'),
+    );
   });
 });
 
@@ -32,7 +42,13 @@ describe(AddressLimiter.name, () => {
     const sut = new AddressLimiter(60, 5, () => now);
     const bad = request('/api/v1/workflows', '203.0.113.7', bearer('sk_wrong'));
     expect(admitted(sut, bad, 50)).toBe(5);
-    expect(() => sut.admit(bad)).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', details: { retry_after_seconds: 1 }, message: expect.stringContaining('from this address') }));
+    expect(() => sut.admit(bad)).toThrow(
+      expect.objectContaining({
+        code: 'RATE_LIMITED',
+        details: { retry_after_seconds: 1 },
+        message: expect.stringContaining('from this address'),
+      }),
+    );
     expect(admitted(sut, request('/api/v1/workflows', '203.0.113.8'), 50)).toBe(5);
     now += 1000;
     expect(admitted(sut, bad, 50)).toBe(1);
@@ -56,7 +72,9 @@ describe(AddressLimiter.name, () => {
     expect(admitted(sut, request('/api/v1/workflows', ip, bearer('sk_guess')), 10)).toBe(1);
     expect(admitted(sut, good, 100)).toBe(100);
     // An unseen key, even a valid one, pays like any other: the address has nothing left.
-    expect(() => sut.admit(request('/api/v1/workflows', ip, bearer('sk_other_good')))).toThrow(expect.objectContaining({ code: 'RATE_LIMITED' }));
+    expect(() => sut.admit(request('/api/v1/workflows', ip, bearer('sk_other_good')))).toThrow(
+      expect.objectContaining({ code: 'RATE_LIMITED' }),
+    );
     sut.forget(good);
     expect(() => sut.admit(good)).toThrow(expect.objectContaining({ code: 'RATE_LIMITED' }));
   });

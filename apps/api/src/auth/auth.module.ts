@@ -11,8 +11,16 @@ import { RateLimiter } from './rate-limiter';
   imports: [PersistenceModule],
   providers: [
     ApiKeyService,
-    { provide: RateLimiter, useFactory: (config: AppConfig) => new RateLimiter(config.quotas.requestsPerMinute, config.quotas.requestBurst), inject: [AppConfig] },
-    { provide: AddressLimiter, useFactory: (config: AppConfig) => new AddressLimiter(config.quotas.addressRequestsPerMinute, config.quotas.addressRequestBurst), inject: [AppConfig] },
+    {
+      provide: RateLimiter,
+      useFactory: (config: AppConfig) => new RateLimiter(config.quotas.requestsPerMinute, config.quotas.requestBurst),
+      inject: [AppConfig],
+    },
+    {
+      provide: AddressLimiter,
+      useFactory: (config: AppConfig) => new AddressLimiter(config.quotas.addressRequestsPerMinute, config.quotas.addressRequestBurst),
+      inject: [AppConfig],
+    },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
   exports: [ApiKeyService, AddressLimiter],

@@ -29,7 +29,9 @@ describe(keyCookieMaxAge.name, () => {
   it('takes max_age_seconds from 60 s to 12 h, 12 h by default, and refuses anything else naming the field', () => {
     expect(keyCookieMaxAge({})).toBe(43_200);
     expect(keyCookieMaxAge({ max_age_seconds: 600 })).toBe(600);
-    expect(() => keyCookieMaxAge({ max_age_seconds: 59 })).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'max_age_seconds' } }));
+    expect(() => keyCookieMaxAge({ max_age_seconds: 59 })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'max_age_seconds' } }),
+    );
     expect(() => keyCookieMaxAge({ max_age_seconds: '600' })).toThrow('max_age_seconds must be an integer');
     expect(() => keyCookieMaxAge({ name: 'x' })).toThrow(expect.objectContaining({ details: { field: 'name' } }));
     expect(() => keyCookieMaxAge([])).toThrow(expect.objectContaining({ details: { field: 'body' } }));

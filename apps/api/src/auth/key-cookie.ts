@@ -11,7 +11,14 @@ export const KEY_COOKIE_MAX_AGE_SECONDS = 12 * 3600;
 /** A Set-Cookie value: HttpOnly (no script reads it), SameSite=Strict (no other site makes the browser send it). */
 export function keyCookie(box: SecretBox, key: string, options: { secure: boolean; maxAgeSeconds: number }, now = Date.now()): string {
   const sealed = box.seal(JSON.stringify({ key, expires_at: now + options.maxAgeSeconds * 1000 }));
-  return [`${KEY_COOKIE}=${sealed}`, `Path=${KEY_COOKIE_PATH}`, `Max-Age=${options.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(options.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${KEY_COOKIE}=${sealed}`,
+    `Path=${KEY_COOKIE_PATH}`,
+    `Max-Age=${options.maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 export const clearedKeyCookie = (): string => `${KEY_COOKIE}=; Path=${KEY_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Strict`;
@@ -40,7 +47,9 @@ export function keyCookieMaxAge(body: unknown): number {
   if (unknown) throw new DomainError(ErrorCode.ValidationFailed, 'The body takes only max_age_seconds', { field: unknown });
   const seconds = fields!.max_age_seconds ?? KEY_COOKIE_MAX_AGE_SECONDS;
   if (!Number.isInteger(seconds) || (seconds as number) < 60 || (seconds as number) > KEY_COOKIE_MAX_AGE_SECONDS) {
-    throw new DomainError(ErrorCode.ValidationFailed, `max_age_seconds must be an integer from 60 to ${KEY_COOKIE_MAX_AGE_SECONDS}`, { field: 'max_age_seconds' });
+    throw new DomainError(ErrorCode.ValidationFailed, `max_age_seconds must be an integer from 60 to ${KEY_COOKIE_MAX_AGE_SECONDS}`, {
+      field: 'max_age_seconds',
+    });
   }
   return seconds as number;
 }

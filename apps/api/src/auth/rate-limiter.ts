@@ -30,7 +30,11 @@ export class RateLimiter {
     bucket.at = now;
     if (bucket.tokens < 1) {
       const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / refill / 1000));
-      throw new DomainError(ErrorCode.RateLimited, `Too many requests ${this.subject}: ${this.perMinute} a minute (bursts of ${this.burst}); retry in ${retryAfterSeconds} s`, { retry_after_seconds: retryAfterSeconds });
+      throw new DomainError(
+        ErrorCode.RateLimited,
+        `Too many requests ${this.subject}: ${this.perMinute} a minute (bursts of ${this.burst}); retry in ${retryAfterSeconds} s`,
+        { retry_after_seconds: retryAfterSeconds },
+      );
     }
     bucket.tokens -= 1;
     if (!this.buckets.has(key) && this.buckets.size >= MAX_KEYS) this.buckets.delete(this.buckets.keys().next().value!);

@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import type { ApiKeyService } from '../auth/api-key.service';
 
-export const API_KEY_USAGE = 'usage: api-key create --user <id> [--name <name>] | list [--user <id>] | revoke <uuid|prefix> | ensure-dev-key';
+export const API_KEY_USAGE =
+  'usage: api-key create --user <id> [--name <name>] | list [--user <id>] | revoke <uuid|prefix> | ensure-dev-key';
 
 export class UsageError extends Error {}
 
@@ -26,7 +27,9 @@ export async function runApiKeyCommand(keys: ApiKeyService, argv: string[], prin
     }
     case 'list':
       for (const key of await keys.list(values.user)) {
-        print(`${key.uuid}  ${key.key_prefix}…  user=${key.user_id}  name=${key.name}  ${key.revoked_at ? `revoked ${key.revoked_at.toISOString()}` : 'active'}`);
+        print(
+          `${key.uuid}  ${key.key_prefix}…  user=${key.user_id}  name=${key.name}  ${key.revoked_at ? `revoked ${key.revoked_at.toISOString()}` : 'active'}`,
+        );
       }
       return;
     case 'revoke': {

@@ -14,7 +14,10 @@ export function accessLog(logger: Logger, metrics: Metrics) {
       const route = (request.route as { path?: string } | undefined)?.path ?? 'unmatched';
       metrics.httpRequestDuration.observe({ method: request.method, route, status: String(status) }, duration_ms / 1000);
       const level = status >= 500 ? 'error' : 'info';
-      logger[level]({ method: request.method, path: request.originalUrl.split('?')[0], status, duration_ms: Math.round(duration_ms * 10) / 10 }, 'request');
+      logger[level](
+        { method: request.method, path: request.originalUrl.split('?')[0], status, duration_ms: Math.round(duration_ms * 10) / 10 },
+        'request',
+      );
     });
     next();
   };

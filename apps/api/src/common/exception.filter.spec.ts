@@ -1,4 +1,12 @@
-import { BadRequestException, HttpException, HttpStatus, Logger, NotFoundException, PayloadTooLargeException, type ArgumentsHost } from '@nestjs/common';
+import {
+  BadRequestException,
+  HttpException,
+  HttpStatus,
+  Logger,
+  NotFoundException,
+  PayloadTooLargeException,
+  type ArgumentsHost,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError, ErrorCode } from '@app/domain';
 import { ApiExceptionFilter } from './exception.filter';
@@ -53,7 +61,9 @@ describe(ApiExceptionFilter.name, () => {
   });
 
   it('keeps the reason a body could not be parsed', () => {
-    expect(answer(new BadRequestException('Unexpected end of JSON input')).body).toMatchObject({ details: { field: 'body', reason: 'Unexpected end of JSON input' } });
+    expect(answer(new BadRequestException('Unexpected end of JSON input')).body).toMatchObject({
+      details: { field: 'body', reason: 'Unexpected end of JSON input' },
+    });
   });
 
   it.each([

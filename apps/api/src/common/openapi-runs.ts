@@ -7,21 +7,45 @@ import { ref } from './openapi';
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
 const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
-const tokens: SchemaObject = { type: 'object', properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } } };
+const tokens: SchemaObject = {
+  type: 'object',
+  properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } },
+};
 const any: SchemaObject = { description: 'Any JSON value' };
 const page = (item: string): SchemaObject => ({
   type: 'object',
-  properties: { items: { type: 'array', items: ref(item) }, total: { type: 'integer' }, limit: { type: 'integer' }, next_cursor: { type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last' } },
+  properties: {
+    items: { type: 'array', items: ref(item) },
+    total: { type: 'integer' },
+    limit: { type: 'integer' },
+    next_cursor: { type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last' },
+  },
 });
 
 const output: SchemaObject = {
   type: 'object',
-  properties: { uuid, raw_data: any, summary: { type: 'string' }, markdown_representation: nullable({ type: 'string' }), size_bytes: { type: 'integer' }, created_at: timestamp },
+  properties: {
+    uuid,
+    raw_data: any,
+    summary: { type: 'string' },
+    markdown_representation: nullable({ type: 'string' }),
+    size_bytes: { type: 'integer' },
+    created_at: timestamp,
+  },
 };
 
 const call = (extra: Record<string, SchemaObject>): SchemaObject => ({
   type: 'object',
-  properties: { uuid, attempt: { type: 'integer' }, status: { type: 'string', enum: ['running', 'completed', 'failed'] }, error_message: nullable({ type: 'string' }), duration_ms: nullable({ type: 'integer' }), started_at: timestamp, finished_at: nullable(timestamp), ...extra },
+  properties: {
+    uuid,
+    attempt: { type: 'integer' },
+    status: { type: 'string', enum: ['running', 'completed', 'failed'] },
+    error_message: nullable({ type: 'string' }),
+    duration_ms: nullable({ type: 'integer' }),
+    started_at: timestamp,
+    finished_at: nullable(timestamp),
+    ...extra,
+  },
 });
 
 const runSummary: SchemaObject = {
@@ -35,7 +59,11 @@ const runSummary: SchemaObject = {
     parent_run_uuid: nullable(uuid),
     resumed_from_step_uuid: nullable(uuid),
     dry_run: { type: 'boolean' },
-    budget: nullable({ type: 'object', properties: { max_tokens: { type: 'integer' }, paused_at_tokens: nullable({ type: 'integer' }) }, description: 'paused_at_tokens: the run waits for an approval' }),
+    budget: nullable({
+      type: 'object',
+      properties: { max_tokens: { type: 'integer' }, paused_at_tokens: nullable({ type: 'integer' }) },
+      description: 'paused_at_tokens: the run waits for an approval',
+    }),
     status: { type: 'string', enum: [...RUN_STATUSES] },
     error_message: nullable({ type: 'string' }),
     notification: nullable({ type: 'object', description: 'The latest attempt to POST the run-end notification' }),
@@ -50,7 +78,10 @@ const runSummary: SchemaObject = {
       properties: {
         workflow_id: { type: 'string' },
         ui_url: { type: 'string', description: 'The execution in the Temporal Web UI' },
-        open_in_ui_path: { type: 'string', description: "This API's page that takes the key once (the codec cookie) and opens ui_url with the payloads decoded" },
+        open_in_ui_path: {
+          type: 'string',
+          description: "This API's page that takes the key once (the codec cookie) and opens ui_url with the payloads decoded",
+        },
       },
     },
   },
@@ -73,8 +104,30 @@ const stepInstance: SchemaObject = {
     output: { allOf: [ref('Output')], nullable: true },
     error_message: nullable({ type: 'string' }),
     tokens,
-    model_calls: { type: 'array', items: call({ turn: { type: 'integer' }, provider: nullable({ type: 'string', description: 'openai, anthropic, openrouter or dry-run; null on calls recorded before providers were' }), model: { type: 'string' }, request: any, response: any, tokens }) },
-    tool_calls: { type: 'array', items: call({ tool_call_id: { type: 'string' }, tool_name: { type: 'string' }, mcp_server: { type: 'string', nullable: true, description: 'The MCP server that answered (tool_name is then <server>.<tool>)' }, input: any, output: any }) },
+    model_calls: {
+      type: 'array',
+      items: call({
+        turn: { type: 'integer' },
+        provider: nullable({
+          type: 'string',
+          description: 'openai, anthropic, openrouter or dry-run; null on calls recorded before providers were',
+        }),
+        model: { type: 'string' },
+        request: any,
+        response: any,
+        tokens,
+      }),
+    },
+    tool_calls: {
+      type: 'array',
+      items: call({
+        tool_call_id: { type: 'string' },
+        tool_name: { type: 'string' },
+        mcp_server: { type: 'string', nullable: true, description: 'The MCP server that answered (tool_name is then <server>.<tool>)' },
+        input: any,
+        output: any,
+      }),
+    },
     started_at: nullable(timestamp),
     finished_at: nullable(timestamp),
     duration_ms: nullable({ type: 'integer' }),
@@ -98,31 +151,120 @@ const schedule: SchemaObject = {
     paused: nullable({ type: 'boolean' }),
     remaining_actions: nullable({ type: 'integer' }),
     next_action_times: { type: 'array', items: timestamp },
-    recent_actions: { type: 'array', items: { type: 'object', properties: { scheduled_at: timestamp, started_at: timestamp, temporal_workflow_id: { type: 'string' }, run_uuid: nullable(uuid) } } },
+    recent_actions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { scheduled_at: timestamp, started_at: timestamp, temporal_workflow_id: { type: 'string' }, run_uuid: nullable(uuid) },
+      },
+    },
   },
 };
 
 /** Every component of these routes; create-app.ts adds them to the document. */
 export function runComponents(): Record<string, SchemaObject> {
   return {
-    TurnReply: { type: 'object', properties: { turn: { type: 'integer' }, reply: nullable({ type: 'string' }), status: { type: 'string' }, error_message: nullable({ type: 'string' }) } },
-    TurnAccepted: { type: 'object', properties: { run_uuid: uuid, turn_id: { type: 'string' }, status: { type: 'string', enum: ['running'] } } },
+    TurnReply: {
+      type: 'object',
+      properties: {
+        turn: { type: 'integer' },
+        reply: nullable({ type: 'string' }),
+        status: { type: 'string' },
+        error_message: nullable({ type: 'string' }),
+      },
+    },
+    TurnAccepted: {
+      type: 'object',
+      properties: { run_uuid: uuid, turn_id: { type: 'string' }, status: { type: 'string', enum: ['running'] } },
+    },
     Output: output,
     StepInstance: stepInstance,
     RunSummary: runSummary,
-    Run: { allOf: [ref('RunSummary'), { type: 'object', properties: { trigger_output: { allOf: [ref('Output')], nullable: true }, resumed_by: { type: 'array', items: uuid }, definition: { type: 'object', description: 'The definition the run executes (a snapshot)' }, steps: { type: 'array', items: ref('StepInstance') } } }] },
+    Run: {
+      allOf: [
+        ref('RunSummary'),
+        {
+          type: 'object',
+          properties: {
+            trigger_output: { allOf: [ref('Output')], nullable: true },
+            resumed_by: { type: 'array', items: uuid },
+            definition: { type: 'object', description: 'The definition the run executes (a snapshot)' },
+            steps: { type: 'array', items: ref('StepInstance') },
+          },
+        },
+      ],
+    },
     RunPage: page('RunSummary'),
-    Cancelled: { type: 'object', properties: { uuid, status: { type: 'string', description: 'The status when the cancel was asked' }, cancel_requested: { type: 'boolean' } } },
-    Tool: { type: 'object', properties: { uuid, user_id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, parameters: { type: 'object' }, transport: { type: 'string' }, endpoint_url: nullable({ type: 'string' }), timeout_ms: { type: 'integer' }, created_at: timestamp } },
-    ToolList: { type: 'object', properties: { items: { type: 'array', items: ref('Tool') }, total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true }, builtin: { type: 'array', items: { type: 'object', description: 'name, description, parameters' } } } },
+    Cancelled: {
+      type: 'object',
+      properties: {
+        uuid,
+        status: { type: 'string', description: 'The status when the cancel was asked' },
+        cancel_requested: { type: 'boolean' },
+      },
+    },
+    Tool: {
+      type: 'object',
+      properties: {
+        uuid,
+        user_id: { type: 'string' },
+        name: { type: 'string' },
+        description: { type: 'string' },
+        parameters: { type: 'object' },
+        transport: { type: 'string' },
+        endpoint_url: nullable({ type: 'string' }),
+        timeout_ms: { type: 'integer' },
+        created_at: timestamp,
+      },
+    },
+    ToolList: {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: ref('Tool') },
+        total: { type: 'integer' },
+        next_cursor: { type: 'string', nullable: true },
+        builtin: { type: 'array', items: { type: 'object', description: 'name, description, parameters' } },
+      },
+    },
     Schedule: schedule,
-    ScheduleCreated: { oneOf: [ref('Schedule'), { type: 'object', properties: { schedule_type: { type: 'string', enum: ['immediate'] }, run: ref('Run') } }] },
-    ScheduleList: { type: 'object', properties: { items: { type: 'array', items: ref('Schedule') }, total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true } } },
+    ScheduleCreated: {
+      oneOf: [ref('Schedule'), { type: 'object', properties: { schedule_type: { type: 'string', enum: ['immediate'] }, run: ref('Run') } }],
+    },
+    ScheduleList: {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: ref('Schedule') },
+        total: { type: 'integer' },
+        next_cursor: { type: 'string', nullable: true },
+      },
+    },
     ScheduleTriggered: { type: 'object', properties: { id: { type: 'string' }, triggered: { type: 'boolean' } } },
     BackfillStarted: { type: 'object', properties: { id: { type: 'string' }, backfill: ref('Backfill') } },
-    SecretRotation: { type: 'object', properties: { trigger_uuid: uuid, secret: { type: 'string', description: 'Shown once' }, hook_path: { type: 'string' } } },
-    TriggerEvent: { type: 'object', properties: { uuid, trigger_uuid: uuid, delivery_key: nullable({ type: 'string' }), matched: { type: 'boolean' }, run_uuid: nullable(uuid), body: any, received_at: timestamp } },
+    SecretRotation: {
+      type: 'object',
+      properties: { trigger_uuid: uuid, secret: { type: 'string', description: 'Shown once' }, hook_path: { type: 'string' } },
+    },
+    TriggerEvent: {
+      type: 'object',
+      properties: {
+        uuid,
+        trigger_uuid: uuid,
+        delivery_key: nullable({ type: 'string' }),
+        matched: { type: 'boolean' },
+        run_uuid: nullable(uuid),
+        body: any,
+        received_at: timestamp,
+      },
+    },
     TriggerEventPage: page('TriggerEvent'),
-    HookDelivery: { type: 'object', properties: { matched: { type: 'boolean' }, event_uuid: uuid, run_uuid: { ...uuid, description: 'When it matched' }, duplicate: { type: 'boolean', description: 'A repeated delivery: the run its first delivery started' } } },
+    HookDelivery: {
+      type: 'object',
+      properties: {
+        matched: { type: 'boolean' },
+        event_uuid: uuid,
+        run_uuid: { ...uuid, description: 'When it matched' },
+        duplicate: { type: 'boolean', description: 'A repeated delivery: the run its first delivery started' },
+      },
+    },
   };
 }

@@ -32,14 +32,24 @@ export function toOpenApi(schema: JsonSchema): SchemaObject {
 
 export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 
-const STEP_COMPONENT: Record<StepType, string> = { custom_llm: 'CustomLlmStep', custom_agent: 'CustomAgentStep', stop_checker: 'StopCheckerStep', tool_executor: 'ToolExecutorStep', human_input: 'HumanInputStep' };
+const STEP_COMPONENT: Record<StepType, string> = {
+  custom_llm: 'CustomLlmStep',
+  custom_agent: 'CustomAgentStep',
+  stop_checker: 'StopCheckerStep',
+  tool_executor: 'ToolExecutorStep',
+  human_input: 'HumanInputStep',
+};
 
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
 
 function withType(schema: JsonSchema, types: readonly string[]): SchemaObject {
   const converted = toOpenApi(schema);
-  return { ...converted, properties: { ...converted.properties, type: { type: 'string', enum: [...types] } }, required: [...(converted.required ?? []), 'type'] };
+  return {
+    ...converted,
+    properties: { ...converted.properties, type: { type: 'string', enum: [...types] } },
+    required: [...(converted.required ?? []), 'type'],
+  };
 }
 
 const workflowFields: Record<string, SchemaObject> = {
@@ -49,7 +59,12 @@ const workflowFields: Record<string, SchemaObject> = {
   notify_url: { type: 'string', nullable: true, description: 'When a run ends, a signed summary is POSTed here' },
   notify_on_complete: { type: 'boolean' },
   notify_on_failure: { type: 'boolean' },
-  output_history_size: { type: 'integer', minimum: 1, maximum: 100, description: 'How many of a looping step\'s latest outputs history references reach (default 5)' },
+  output_history_size: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    description: "How many of a looping step's latest outputs history references reach (default 5)",
+  },
   tool_drift: toOpenApi((WORKFLOW_FIELDS_SCHEMA.properties as Record<string, JsonSchema>).tool_drift),
 };
 
@@ -60,14 +75,32 @@ const toolManifestFields: Record<string, SchemaObject> = {
     nullable: true,
     readOnly: true,
     description: 'Sorted by name; a tool not registered at save time is {name, missing: true}',
-    items: { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' }, parameters: { type: 'object' }, missing: { type: 'boolean' } } },
+    items: {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        description: { type: 'string' },
+        parameters: { type: 'object' },
+        missing: { type: 'boolean' },
+      },
+    },
   },
   tool_manifest_hash: { type: 'string', nullable: true, readOnly: true, pattern: '^[0-9a-f]{64}$' },
 };
 
 const workflowModel = (steps: SchemaObject, extra: Record<string, SchemaObject> = {}): SchemaObject => ({
   type: 'object',
-  properties: { uuid, user_id: { type: 'string' }, ...workflowFields, ...toolManifestFields, trigger_uuid: { ...uuid, nullable: true }, steps, ...extra, created_at: timestamp, updated_at: timestamp },
+  properties: {
+    uuid,
+    user_id: { type: 'string' },
+    ...workflowFields,
+    ...toolManifestFields,
+    trigger_uuid: { ...uuid, nullable: true },
+    steps,
+    ...extra,
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
 });
 
 /** Every component the routes refer to; create-app.ts adds them to the document. */
@@ -80,38 +113,73 @@ export function openApiComponents(): Record<string, SchemaObject> {
       properties: {
         code: { type: 'string', example: 'FORWARD_STEP_REFERENCE' },
         message: { type: 'string' },
-        details: { type: 'object', properties: { field: { type: 'string', example: 'steps[0].system_prompt' } }, additionalProperties: true },
+        details: {
+          type: 'object',
+          properties: { field: { type: 'string', example: 'steps[0].system_prompt' } },
+          additionalProperties: true,
+        },
         request_id: { type: 'string' },
       },
     },
     ...steps,
     Step: {
       oneOf: STEP_TYPES.map((type) => ref(STEP_COMPONENT[type])),
-      discriminator: { propertyName: 'type', mapping: Object.fromEntries(STEP_TYPES.map((type) => [type, ref(STEP_COMPONENT[type]).$ref])) },
+      discriminator: {
+        propertyName: 'type',
+        mapping: Object.fromEntries(STEP_TYPES.map((type) => [type, ref(STEP_COMPONENT[type]).$ref])),
+      },
     },
     NewStep: {
       allOf: [
         ref('Step'),
-        { type: 'object', properties: { position: { type: 'integer', minimum: -1, description: '0-based place in the chain; -1 or absent appends' } } },
+        {
+          type: 'object',
+          properties: { position: { type: 'integer', minimum: -1, description: '0-based place in the chain; -1 or absent appends' } },
+        },
       ],
     },
-    StepPatch: { type: 'object', description: "Any fields of the step's type but uuid and type; the merged step is validated again with the whole chain", additionalProperties: true },
-    StepOrder: { type: 'object', required: ['step_uuids'], properties: { step_uuids: { type: 'array', items: uuid, description: 'A permutation of the current steps' } } },
+    StepPatch: {
+      type: 'object',
+      description: "Any fields of the step's type but uuid and type; the merged step is validated again with the whole chain",
+      additionalProperties: true,
+    },
+    StepOrder: {
+      type: 'object',
+      required: ['step_uuids'],
+      properties: { step_uuids: { type: 'array', items: uuid, description: 'A permutation of the current steps' } },
+    },
     // Every trigger type has the same fields today.
     Trigger: withType(TRIGGER_SCHEMAS.manual, TRIGGER_TYPES),
     TriggerPatch: { type: 'object', description: 'Any fields of the trigger but uuid', additionalProperties: true },
     NewWorkflow: {
       type: 'object',
       required: ['name'],
-      properties: { uuid, ...workflowFields, steps: { type: 'array', items: ref('Step') }, trigger: { allOf: [ref('Trigger')], nullable: true }, graph: { allOf: [ref('Graph')], nullable: true } },
+      properties: {
+        uuid,
+        ...workflowFields,
+        steps: { type: 'array', items: ref('Step') },
+        trigger: { allOf: [ref('Trigger')], nullable: true },
+        graph: { allOf: [ref('Graph')], nullable: true },
+      },
     },
-    Graph: { ...toOpenApi({ ...GRAPH_SCHEMA, type: 'object' } as JsonSchema), description: 'Steps as nodes, edges as what runs next (absent or null: the steps run in order)' },
+    Graph: {
+      ...toOpenApi({ ...GRAPH_SCHEMA, type: 'object' } as JsonSchema),
+      description: 'Steps as nodes, edges as what runs next (absent or null: the steps run in order)',
+    },
     WorkflowPatch: { type: 'object', minProperties: 1, additionalProperties: false, properties: workflowFields },
     WorkflowModel: workflowModel({ type: 'array', items: uuid, description: 'Step uuids in run order' }),
-    WorkflowWithDetails: workflowModel({ type: 'array', items: ref('Step') }, { trigger: { allOf: [ref('Trigger')], nullable: true }, graph: { allOf: [ref('Graph')], nullable: true } }),
+    WorkflowWithDetails: workflowModel(
+      { type: 'array', items: ref('Step') },
+      { trigger: { allOf: [ref('Trigger')], nullable: true }, graph: { allOf: [ref('Graph')], nullable: true } },
+    ),
     WorkflowPage: {
       type: 'object',
-      properties: { items: { type: 'array', items: ref('WorkflowModel') }, total: { type: 'integer' }, limit: { type: 'integer' }, next_cursor: { type: 'string', nullable: true } },
+      properties: {
+        items: { type: 'array', items: ref('WorkflowModel') },
+        total: { type: 'integer' },
+        limit: { type: 'integer' },
+        next_cursor: { type: 'string', nullable: true },
+      },
     },
     WorkflowDocument: {
       type: 'object',
@@ -119,7 +187,10 @@ export function openApiComponents(): Record<string, SchemaObject> {
       properties: {
         format: { type: 'string', enum: ['stepwise.workflow/v1'] },
         workflow: ref('NewWorkflow'),
-        tool_manifest: { ...toolManifestFields.tool_manifest, description: 'Written by export for readers; import computes the manifest from your registry' },
+        tool_manifest: {
+          ...toolManifestFields.tool_manifest,
+          description: 'Written by export for readers; import computes the manifest from your registry',
+        },
       },
       description: 'With uuids of one of your workflows it replaces that workflow whole; without, it creates one',
     },
@@ -127,13 +198,19 @@ export function openApiComponents(): Record<string, SchemaObject> {
     ...Object.fromEntries(REQUEST_BODIES.map((body) => [body.name, toOpenApi(body.schema)])),
     TypeInfo: {
       type: 'object',
-      properties: { type: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object', description: 'JSON Schema of the fields' } },
+      properties: {
+        type: { type: 'string' },
+        name: { type: 'string' },
+        description: { type: 'string' },
+        schema: { type: 'object', description: 'JSON Schema of the fields' },
+      },
     },
   };
 }
 
 /** The request body of a route: the domain's body its service parses (the component is its schema), or a component by name. */
-export const ApiJsonBody = (body: string | RequestBody<unknown>) => (typeof body === 'string' ? ApiBody({ schema: ref(body) }) : ApiBody({ schema: ref(body.name), required: body.required }));
+export const ApiJsonBody = (body: string | RequestBody<unknown>) =>
+  typeof body === 'string' ? ApiBody({ schema: ref(body) }) : ApiBody({ schema: ref(body.name), required: body.required });
 
 /** A success answer by component name (or a schema) plus the other answers a route can give (errors are coded Errors). */
 export function ApiAnswers(status: number, body: string | SchemaObject | null, ...errors: number[]) {
@@ -141,7 +218,9 @@ export function ApiAnswers(status: number, body: string | SchemaObject | null, .
   return applyDecorators(
     ApiResponse({ status, ...(schema ? { schema } : {}) }),
     // Another success status (a repeat answering 200 instead of 201) has the same body; the rest are coded errors.
-    ...[401, ...errors].map((code) => ApiResponse({ status: code, ...(code >= 400 ? { schema: ref('Error') } : schema ? { schema } : {}) })),
+    ...[401, ...errors].map((code) =>
+      ApiResponse({ status: code, ...(code >= 400 ? { schema: ref('Error') } : schema ? { schema } : {}) }),
+    ),
   );
 }
 
@@ -149,12 +228,24 @@ export const ApiPaged = () =>
   applyDecorators(
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
     ApiQuery({ name: 'cursor', required: false, schema: { type: 'string' }, description: 'The next_cursor of the page before' }),
-    ApiQuery({ name: 'offset', required: false, deprecated: true, schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Rows to skip (ignored with a cursor): use cursor' }),
+    ApiQuery({
+      name: 'offset',
+      required: false,
+      deprecated: true,
+      schema: { type: 'integer', minimum: 0, default: 0 },
+      description: 'Rows to skip (ignored with a cursor): use cursor',
+    }),
   );
 
 /** The header that makes a start or a resume safe to repeat. */
 export const ApiIdempotencyKey = () =>
-  ApiHeader({ name: 'Idempotency-Key', required: false, schema: { type: 'string', maxLength: 255 }, description: 'The same key gives the same run (200), never a second one' });
+  ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    schema: { type: 'string', maxLength: 255 },
+    description: 'The same key gives the same run (200), never a second one',
+  });
 
 /** Query filters of a list, each a plain string. */
-export const ApiFilters = (...names: [string, SchemaObject][]) => applyDecorators(...names.map(([name, schema]) => ApiQuery({ name, required: false, schema })));
+export const ApiFilters = (...names: [string, SchemaObject][]) =>
+  applyDecorators(...names.map(([name, schema]) => ApiQuery({ name, required: false, schema })));

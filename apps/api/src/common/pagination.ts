@@ -22,7 +22,11 @@ export function paginationOf(query: Record<string, unknown>): Pagination {
   if (cursor !== undefined && !/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) {
     throw new DomainError(ErrorCode.ValidationFailed, 'cursor must be the next_cursor of a page', { field: 'cursor' });
   }
-  return { limit: integerParam(queryParam(query, 'limit'), 'limit', 50, 1, 200), offset: integerParam(queryParam(query, 'offset'), 'offset', 0, 0, 1_000_000), ...(cursor ? { cursor } : {}) };
+  return {
+    limit: integerParam(queryParam(query, 'limit'), 'limit', 50, 1, 200),
+    offset: integerParam(queryParam(query, 'offset'), 'offset', 0, 0, 1_000_000),
+    ...(cursor ? { cursor } : {}),
+  };
 }
 
 /** A query parameter given once (`?status=a&status=b` is a 422 naming it, not a list). */

@@ -31,7 +31,9 @@ export class HealthController {
 
   @Public()
   @Get(['ready', ''])
-  @ApiOperation({ summary: 'Ready to take runs: MySQL answers, Temporal answers, and a worker polls the task queue (GET /health is the same)' })
+  @ApiOperation({
+    summary: 'Ready to take runs: MySQL answers, Temporal answers, and a worker polls the task queue (GET /health is the same)',
+  })
   @ApiResponse({ status: 200, schema: readinessSchema })
   @ApiResponse({ status: 503, schema: readinessSchema })
   async ready(@Res({ passthrough: true }) response: Response) {

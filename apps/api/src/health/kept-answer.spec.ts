@@ -5,7 +5,11 @@ describe(KeptAnswer.name, () => {
     let now = 0;
     let asked = 0;
     let answer!: (value: number) => void;
-    const sut = new KeptAnswer(() => new Promise<number>((resolve) => ((answer = resolve), asked++)), 1000, () => now);
+    const sut = new KeptAnswer(
+      () => new Promise<number>((resolve) => ((answer = resolve), asked++)),
+      1000,
+      () => now,
+    );
 
     const waiting = [sut.get(), sut.get(), sut.get()];
     now = 5000; // a slow answer: still shared while it is asked
@@ -24,7 +28,11 @@ describe(KeptAnswer.name, () => {
 
   it('keeps a failure for the kept time too: a dead database is not asked by every caller', async () => {
     let asked = 0;
-    const sut = new KeptAnswer(() => (asked++, Promise.reject(new Error('down'))), 1000, () => 0);
+    const sut = new KeptAnswer(
+      () => (asked++, Promise.reject(new Error('down'))),
+      1000,
+      () => 0,
+    );
     await expect(sut.get()).rejects.toThrow('down');
     await expect(sut.get()).rejects.toThrow('down');
     expect(asked).toBe(1);

@@ -41,7 +41,10 @@ export class ReadinessService {
   }
 
   private database(): Promise<CheckResult> {
-    return withTimeout(this.dataSource.query('SELECT 1'), 'MySQL').then(() => 'ok', (error: unknown) => `unavailable: ${reason(error)}`);
+    return withTimeout(this.dataSource.query('SELECT 1'), 'MySQL').then(
+      () => 'ok',
+      (error: unknown) => `unavailable: ${reason(error)}`,
+    );
   }
 
   private async temporalAndWorker(): Promise<[CheckResult, CheckResult]> {
@@ -49,7 +52,11 @@ export class ReadinessService {
       const client = await withTimeout(this.temporal.get(), 'Temporal');
       const { namespace, taskQueue } = this.config.temporal;
       const answer = await withTimeout(
-        client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 /* TASK_QUEUE_TYPE_WORKFLOW */ }),
+        client.workflowService.describeTaskQueue({
+          namespace,
+          taskQueue: { name: taskQueue },
+          taskQueueType: 1 /* TASK_QUEUE_TYPE_WORKFLOW */,
+        }),
         'Temporal',
       );
       const now = Date.now();

@@ -12,7 +12,8 @@ export interface Delivery {
   body: unknown;
 }
 
-export type DeliveryOutcome = { matched: false; event_uuid: string } | { matched: true; event_uuid: string; run_uuid: string; duplicate: boolean };
+export type DeliveryOutcome =
+  { matched: false; event_uuid: string } | { matched: true; event_uuid: string; run_uuid: string; duplicate: boolean };
 
 /** POST /hooks/{trigger_uuid}: authenticate, filter, start at most one run per delivery key. */
 @Injectable()
@@ -28,7 +29,11 @@ export class HooksService {
     const target = await this.hooks.findTarget(triggerUuid);
     // An unknown trigger and a known one without a secret answer as a bad signature does: no probing for uuids.
     const secret = target?.trigger.type === 'webhook' && target.secret ? this.secrets.reveal(target.secret) : null;
-    if (!target || !secret) throw new DomainError(ErrorCode.Unauthorized, 'Sign the delivery in X-Stepwise-Signature (t=...,v1=...), or send the trigger secret in X-Stepwise-Secret');
+    if (!target || !secret)
+      throw new DomainError(
+        ErrorCode.Unauthorized,
+        'Sign the delivery in X-Stepwise-Signature (t=...,v1=...), or send the trigger secret in X-Stepwise-Secret',
+      );
     const { toleranceSeconds } = this.config.webhooks;
     const signature = authenticateDelivery(secret, delivery.headers, delivery.rawBody, toleranceSeconds);
     // Checked before anything is written: the key is stored with the signature and the event.
@@ -36,7 +41,11 @@ export class HooksService {
     // Remembered twice as long as the tolerance: a timestamp may be that far from the receiver's clock either way.
     // The same signature with the same key is the sender repeating one delivery: it goes on to find its run.
     if (signature && !(await this.hooks.rememberSignature(triggerUuid, signature, key, 2 * toleranceSeconds))) {
-      throw new DomainError(ErrorCode.WebhookReplayed, 'This signature was accepted before for another delivery: a delivery is taken once (repeat it with its Idempotency-Key to get its run); sign a new one to send it again', { field: 'x-stepwise-signature' });
+      throw new DomainError(
+        ErrorCode.WebhookReplayed,
+        'This signature was accepted before for another delivery: a delivery is taken once (repeat it with its Idempotency-Key to get its run); sign a new one to send it again',
+        { field: 'x-stepwise-signature' },
+      );
     }
     // Bounded before the rules walk it: in size by the JSON parser (API_BODY_LIMIT_BYTES), in depth and text
     // here (what MySQL would refuse to store is a 422, not a 500); the rules' own work by their ExpressionMeter.
@@ -45,7 +54,13 @@ export class HooksService {
     if (!evaluateRules(target.trigger.filter_rules, delivery.body)) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };
     }
-    const { created, run } = await this.runs.start({ userId: target.user_id, workflowUuid: target.workflow_uuid, triggerOutput: delivery.body, origin: 'webhook', ...(key ? { runUuid: deliveryRunUuid(triggerUuid, key) } : {}) });
+    const { created, run } = await this.runs.start({
+      userId: target.user_id,
+      workflowUuid: target.workflow_uuid,
+      triggerOutput: delivery.body,
+      origin: 'webhook',
+      ...(key ? { runUuid: deliveryRunUuid(triggerUuid, key) } : {}),
+    });
     const event_uuid = await this.hooks.recordEvent({ ...event, matched: true, run_uuid: run.uuid });
     return { matched: true, event_uuid, run_uuid: run.uuid, duplicate: !created };
   }

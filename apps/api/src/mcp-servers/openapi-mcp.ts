@@ -4,10 +4,19 @@ import { ref } from '../common/openapi';
 
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
-const names = (what: string): SchemaObject => ({ type: 'array', items: { type: 'string' }, description: `The ${what} set (their values are sealed and never returned)` });
+const names = (what: string): SchemaObject => ({
+  type: 'array',
+  items: { type: 'string' },
+  description: `The ${what} set (their values are sealed and never returned)`,
+});
 const list = (item: string, extra: Record<string, SchemaObject> = {}): SchemaObject => ({
   type: 'object',
-  properties: { items: { type: 'array', items: ref(item) }, total: { type: 'integer' }, next_cursor: { type: 'string', nullable: true }, ...extra },
+  properties: {
+    items: { type: 'array', items: ref(item) },
+    total: { type: 'integer' },
+    next_cursor: { type: 'string', nullable: true },
+    ...extra,
+  },
 });
 
 export function mcpComponents(): Record<string, SchemaObject> {
@@ -46,7 +55,10 @@ export function mcpComponents(): Record<string, SchemaObject> {
       errors: {
         type: 'array',
         description: 'GET /mcp-tools: servers that could not be listed',
-        items: { type: 'object', properties: { server: { type: 'string' }, server_uuid: uuid, code: { type: 'string' }, message: { type: 'string' } } },
+        items: {
+          type: 'object',
+          properties: { server: { type: 'string' }, server_uuid: uuid, code: { type: 'string' }, message: { type: 'string' } },
+        },
       },
     }),
   };

@@ -34,8 +34,8 @@ export function assistantTools(turns: AssistantTurns): StepwiseTool[] {
         {
           mode: { enum: [...ASSISTANT_MODES] },
           source_workflow_uuid: uuidArgument('edit and copy: the workflow to start from'),
-          provider: { enum: [...MODEL_PROVIDERS], description: 'Default: the server\'s DEFAULT_PROVIDER' },
-          model: { type: 'string', minLength: 1, maxLength: 191, description: 'Default: the server\'s ASSISTANT_MODEL' },
+          provider: { enum: [...MODEL_PROVIDERS], description: "Default: the server's DEFAULT_PROVIDER" },
+          model: { type: 'string', minLength: 1, maxLength: 191, description: "Default: the server's ASSISTANT_MODEL" },
         },
         ['mode'],
       ),
@@ -47,13 +47,16 @@ export function assistantTools(turns: AssistantTurns): StepwiseTool[] {
       name: 'send_assistant_message',
       title: 'Send a message to an assistant session',
       description:
-        'Send the person\'s message and wait for the turn to end: a question back (MESSAGE), the workflow written, checked, dry-run and saved (WORKFLOW, with is_edit when it replaced the one saved before), or an ERROR saying is_recoverable. Answers the turn\'s events and the session; while is_open, send the next message to change what was built or to fix what failed.',
+        "Send the person's message and wait for the turn to end: a question back (MESSAGE), the workflow written, checked, dry-run and saved (WORKFLOW, with is_edit when it replaced the one saved before), or an ERROR saying is_recoverable. Answers the turn's events and the session; while is_open, send the next message to change what was built or to fix what failed.",
       inputSchema: objectSchema({ ...sessionUuid, text: { type: 'string', minLength: 1, maxLength: 20_000 } }, ['session_uuid', 'text']),
       outputSchema: outputOf({
         type: 'object',
         required: ['turn_finished', 'events', 'session'],
         properties: {
-          turn_finished: { type: 'boolean', description: 'false: no event for SSE_IDLE_SECONDS, the turn goes on (read it with get_assistant_session)' },
+          turn_finished: {
+            type: 'boolean',
+            description: 'false: no event for SSE_IDLE_SECONDS, the turn goes on (read it with get_assistant_session)',
+          },
           events: { type: 'array', items: { type: 'object', required: ['response_type', 'is_final'] } },
           session: SESSION_OUTPUT,
         },
@@ -63,7 +66,8 @@ export function assistantTools(turns: AssistantTurns): StepwiseTool[] {
     {
       name: 'get_assistant_session',
       title: 'Get an assistant session',
-      description: 'An assistant session: its stage, what it understood, the conversation, the workflow it saved, and whether it is open (takes the next message).',
+      description:
+        'An assistant session: its stage, what it understood, the conversation, the workflow it saved, and whether it is open (takes the next message).',
       inputSchema: objectSchema(sessionUuid, ['session_uuid']),
       outputSchema: outputOf(SESSION_OUTPUT),
       run: (userId, args) => assistant.get(userId, args.session_uuid as string),

@@ -12,7 +12,10 @@ const INSTRUCTIONS =
 const logger = new Logger('mcp');
 
 export function createMcpServer(tools: StepwiseToolsService, userId: string): Server {
-  const server = new Server({ name: 'stepwise', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'stepwise', version: '1.0.0' },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list() as Tool[] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     try {

@@ -14,7 +14,10 @@ export class McpShimController {
   constructor(private readonly tools: StepwiseToolsService) {}
 
   @Get('tools')
-  @ApiAnswers(200, { type: 'object', properties: { tools: { type: 'array', items: { type: 'object', description: 'name, title, description, inputSchema, outputSchema' } } } })
+  @ApiAnswers(200, {
+    type: 'object',
+    properties: { tools: { type: 'array', items: { type: 'object', description: 'name, title, description, inputSchema, outputSchema' } } },
+  })
   list() {
     return { tools: this.tools.list() };
   }
@@ -23,7 +26,14 @@ export class McpShimController {
   @Post('invoke')
   @HttpCode(200)
   @ApiBody({ schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, arguments: { type: 'object' } } } })
-  @ApiAnswers(200, { type: 'object', properties: { result: { type: 'object', properties: { structuredContent: { type: 'object' } } } } }, 400, 404, 409, 422)
+  @ApiAnswers(
+    200,
+    { type: 'object', properties: { result: { type: 'object', properties: { structuredContent: { type: 'object' } } } } },
+    400,
+    404,
+    409,
+    422,
+  )
   async invoke(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
     if (!isJsonObject(body)) {
       throw new DomainError(ErrorCode.ValidationFailed, 'body must be {"name": <tool>, "arguments": {...}}', { field: 'body' });

@@ -37,6 +37,9 @@ export class McpController {
   @Get()
   @Delete()
   methodNotAllowed(@Res() response: Response): void {
-    response.status(405).set('Allow', 'POST').json(rpcError(-32000, 'Method not allowed: this MCP server is stateless, send every message with POST'));
+    response
+      .status(405)
+      .set('Allow', 'POST')
+      .json(rpcError(-32000, 'Method not allowed: this MCP server is stateless, send every message with POST'));
   }
 }

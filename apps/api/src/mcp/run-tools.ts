@@ -12,25 +12,41 @@ const IDEMPOTENCY_KEY = {
 };
 
 const runUuid = objectSchema({ run_uuid: uuidArgument('The run') }, ['run_uuid']);
-const startedRun = outputOf({ type: 'object', required: ['created', 'run'], properties: { created: { type: 'boolean', description: 'false: an earlier call with this idempotency_key started it' }, run: RUN_OUTPUT } });
+const startedRun = outputOf({
+  type: 'object',
+  required: ['created', 'run'],
+  properties: { created: { type: 'boolean', description: 'false: an earlier call with this idempotency_key started it' }, run: RUN_OUTPUT },
+});
 
 export function runTools(runs: RunsService): StepwiseTool[] {
   return [
     {
       name: 'run_workflow',
       title: 'Run a workflow',
-      description: 'Start a run of a workflow with this trigger_output (the data its prompts read as <<trigger_output>>). It runs in the background: follow it with get_workflow_run.',
+      description:
+        'Start a run of a workflow with this trigger_output (the data its prompts read as <<trigger_output>>). It runs in the background: follow it with get_workflow_run.',
       inputSchema: objectSchema(
-        { workflow_uuid: uuidArgument('The workflow to run'), trigger_output: { description: 'Any JSON value; default null' }, idempotency_key: IDEMPOTENCY_KEY },
+        {
+          workflow_uuid: uuidArgument('The workflow to run'),
+          trigger_output: { description: 'Any JSON value; default null' },
+          idempotency_key: IDEMPOTENCY_KEY,
+        },
         ['workflow_uuid'],
       ),
       outputSchema: startedRun,
-      run: (userId, args) => runs.startFromRequest(userId, args.workflow_uuid as string, { trigger_output: args.trigger_output }, args.idempotency_key as string | undefined),
+      run: (userId, args) =>
+        runs.startFromRequest(
+          userId,
+          args.workflow_uuid as string,
+          { trigger_output: args.trigger_output },
+          args.idempotency_key as string | undefined,
+        ),
     },
     {
       name: 'get_workflow_run',
       title: 'Get a run',
-      description: 'A run with its status and every step: inputs, outputs, model calls, tool calls, tokens, errors. A step waiting for a person is awaiting_input.',
+      description:
+        'A run with its status and every step: inputs, outputs, model calls, tool calls, tokens, errors. A step waiting for a person is awaiting_input.',
       inputSchema: runUuid,
       outputSchema: outputOf(RUN_OUTPUT),
       run: (userId, args) => runs.get(userId, args.run_uuid as string),
@@ -38,21 +54,31 @@ export function runTools(runs: RunsService): StepwiseTool[] {
     {
       name: 'list_failed_runs',
       title: 'List failed runs',
-      description: 'Your runs that failed (status failed, the default) or failed after earlier steps completed (partial_success), newest first; resume_run reruns one from the failed step.',
+      description:
+        'Your runs that failed (status failed, the default) or failed after earlier steps completed (partial_success), newest first; resume_run reruns one from the failed step.',
       inputSchema: objectSchema({
         workflow_uuid: uuidArgument('Only runs of this workflow'),
         status: { enum: [...FAILED_RUN_STATUSES], default: 'failed' },
         ...PAGINATION_ARGUMENTS,
       }),
       outputSchema: outputOf(pageOf(RUN_OUTPUT)),
-      run: (userId, args) => runs.list(userId, { ...paginationOf(args), status: (args.status as string | undefined) ?? 'failed', workflow_uuid: args.workflow_uuid as string | undefined }),
+      run: (userId, args) =>
+        runs.list(userId, {
+          ...paginationOf(args),
+          status: (args.status as string | undefined) ?? 'failed',
+          workflow_uuid: args.workflow_uuid as string | undefined,
+        }),
     },
     {
       name: 'cancel_workflow',
       title: 'Cancel a run',
       description: 'Cancel a running or waiting run; the step in flight is interrupted and the run ends cancelled.',
       inputSchema: runUuid,
-      outputSchema: outputOf({ type: 'object', required: ['uuid', 'cancel_requested'], properties: { uuid: { type: 'string' }, status: { type: 'string' }, cancel_requested: { type: 'boolean' } } }),
+      outputSchema: outputOf({
+        type: 'object',
+        required: ['uuid', 'cancel_requested'],
+        properties: { uuid: { type: 'string' }, status: { type: 'string' }, cancel_requested: { type: 'boolean' } },
+      }),
       run: (userId, args) => runs.cancel(userId, args.run_uuid as string),
     },
     {
@@ -70,7 +96,8 @@ export function runTools(runs: RunsService): StepwiseTool[] {
         ['run_uuid'],
       ),
       outputSchema: startedRun,
-      run: (userId, { run_uuid, idempotency_key, ...options }) => runs.resume(userId, run_uuid as string, options, idempotency_key as string | undefined),
+      run: (userId, { run_uuid, idempotency_key, ...options }) =>
+        runs.resume(userId, run_uuid as string, options, idempotency_key as string | undefined),
     },
   ];
 }

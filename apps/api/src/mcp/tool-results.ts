@@ -33,5 +33,9 @@ export function successResult(value: ToolResult): ToolCallResult {
 export function errorResult(error: unknown): ToolCallResult {
   const refused = toolErrorOf(error) ?? INTERNAL;
   const where = refused.field ? ` (${refused.field})` : '';
-  return { content: [{ type: 'text', text: `${refused.code}: ${refused.message}${where}` }], structuredContent: { ...refused }, isError: true };
+  return {
+    content: [{ type: 'text', text: `${refused.code}: ${refused.message}${where}` }],
+    structuredContent: { ...refused },
+    isError: true,
+  };
 }

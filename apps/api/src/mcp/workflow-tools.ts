@@ -28,7 +28,8 @@ export const NEW_WORKFLOW_SCHEMA: JsonSchema = {
     ...(WORKFLOW_FIELDS_SCHEMA.properties as JsonSchema),
     steps: {
       type: 'array',
-      description: 'In run order; get_step_type describes the fields of each type. <<step_output.{uuid}>> reads an earlier step (give steps a uuid to refer to them)',
+      description:
+        'In run order; get_step_type describes the fields of each type. <<step_output.{uuid}>> reads an earlier step (give steps a uuid to refer to them)',
       items: { anyOf: Object.values(STEP_SCHEMAS).map(withTypeRequired) },
     },
     trigger: { anyOf: [...Object.values(TRIGGER_SCHEMAS).map((schema) => ({ ...schema, required: ['type'] })), { type: 'null' }] },
@@ -43,7 +44,8 @@ export function workflowTools(workflows: WorkflowsService, schedules: SchedulesS
     {
       name: 'create_workflow',
       title: 'Create a workflow',
-      description: 'Create a workflow: a chain of steps (LLM calls, agents with tools, stop checkers, human input) or a graph of them. Answers the workflow with its steps.',
+      description:
+        'Create a workflow: a chain of steps (LLM calls, agents with tools, stop checkers, human input) or a graph of them. Answers the workflow with its steps.',
       inputSchema: NEW_WORKFLOW_SCHEMA,
       outputSchema: outputOf(WORKFLOW_OUTPUT),
       parsedByService: true,
@@ -63,8 +65,14 @@ export function workflowTools(workflows: WorkflowsService, schedules: SchedulesS
       title: 'Schedule a workflow',
       description:
         'Run a workflow now (immediate), once at run_at (scheduled) or on a cron_expression or interval_seconds (recurring), with this trigger_output. Answers the schedule (next run times) or, for immediate, the run.',
-      inputSchema: objectSchema({ workflow_uuid: uuidArgument('The workflow to run'), ...scheduleProperties }, ['workflow_uuid', ...(SCHEDULE_SCHEMA.required as string[])]),
-      outputSchema: outputOf({ type: 'object', properties: { id: { type: 'string' }, schedule_type: { type: 'string' }, run: RUN_OUTPUT } }),
+      inputSchema: objectSchema({ workflow_uuid: uuidArgument('The workflow to run'), ...scheduleProperties }, [
+        'workflow_uuid',
+        ...(SCHEDULE_SCHEMA.required as string[]),
+      ]),
+      outputSchema: outputOf({
+        type: 'object',
+        properties: { id: { type: 'string' }, schedule_type: { type: 'string' }, run: RUN_OUTPUT },
+      }),
       run: (userId, { workflow_uuid, ...schedule }) => schedules.create(userId, workflow_uuid as string, schedule),
     },
   ];

@@ -14,10 +14,16 @@ export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShu
     private readonly config: AppConfig,
     dataSource: DataSource,
   ) {
-    metrics.gauge('stepwise_runs_awaiting_input', 'Runs waiting for a person (a human_input step, a conversation between messages)', async () => {
-      const [row] = (await dataSource.query("SELECT COUNT(*) AS n FROM workflow_runs WHERE status = 'awaiting_input'")) as { n: number | string }[];
-      return Number(row.n);
-    });
+    metrics.gauge(
+      'stepwise_runs_awaiting_input',
+      'Runs waiting for a person (a human_input step, a conversation between messages)',
+      async () => {
+        const [row] = (await dataSource.query("SELECT COUNT(*) AS n FROM workflow_runs WHERE status = 'awaiting_input'")) as {
+          n: number | string;
+        }[];
+        return Number(row.n);
+      },
+    );
   }
 
   /** Where it listens (null when API_METRICS_PORT is off). */

@@ -37,7 +37,8 @@ function row(uuid: string, fields: Partial<StepWithExecutions> = {}): StepWithEx
 }
 
 const forEach = (iterations: number): LoopState => ({ type: 'for_each', iterations, stopped_by: 'exhausted' });
-const iterationsOf = (n: number, parent: string) => Array.from({ length: n }, (_, i) => row(`${parent}-${i}`, { parent_instance_uuid: parent, execution_index: i }));
+const iterationsOf = (n: number, parent: string) =>
+  Array.from({ length: n }, (_, i) => row(`${parent}-${i}`, { parent_instance_uuid: parent, execution_index: i }));
 
 describe(loopView.name, () => {
   it('shows nothing for a step with no loop and nothing beneath it', () => {
@@ -53,7 +54,13 @@ describe(loopView.name, () => {
   });
 
   it("nests a graph step's looping execution's iterations beneath the execution", () => {
-    const looping = row('exec-1', { parent_instance_uuid: 'step', execution_index: 1, loop_state: forEach(3), executions: iterationsOf(3, 'exec-1'), execution_count: 3 });
+    const looping = row('exec-1', {
+      parent_instance_uuid: 'step',
+      execution_index: 1,
+      loop_state: forEach(3),
+      executions: iterationsOf(3, 'exec-1'),
+      execution_count: 3,
+    });
     const plain = row('exec-0', { parent_instance_uuid: 'step', execution_index: 0 });
     const view = loopView(row('step', { executions: [plain, looping], execution_count: 2 }));
     expect(view).toMatchObject({ loop: null, iteration_count: 2, iterations_shown: 'all' });
@@ -70,7 +77,13 @@ describe(loopView.name, () => {
   });
 
   it('says when only the first and last iterations of an execution are shown', () => {
-    const execution = row('exec-0', { parent_instance_uuid: 'step', execution_index: 0, loop_state: forEach(101), executions: iterationsOf(100, 'exec-0'), execution_count: 101 });
+    const execution = row('exec-0', {
+      parent_instance_uuid: 'step',
+      execution_index: 0,
+      loop_state: forEach(101),
+      executions: iterationsOf(100, 'exec-0'),
+      execution_count: 101,
+    });
     const [shown] = loopView(row('step', { executions: [execution], execution_count: 1 })).iterations as Record<string, unknown>[];
     expect(shown).toMatchObject({ iteration_count: 101, iterations_shown: 'first and last 50' });
   });

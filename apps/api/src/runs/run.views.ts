@@ -1,5 +1,12 @@
 // What the API returns for runs: the run with its step instances and their full audit.
-import { EXECUTIONS_SHOWN_AT_EACH_END, type OutputRecord, type RunRecord, type RunWithSteps, type StepWithAudit, type StepWithExecutions } from '@app/persistence';
+import {
+  EXECUTIONS_SHOWN_AT_EACH_END,
+  type OutputRecord,
+  type RunRecord,
+  type RunWithSteps,
+  type StepWithAudit,
+  type StepWithExecutions,
+} from '@app/persistence';
 
 export function toOutputView(output: OutputRecord) {
   const { uuid, raw_data, summary, markdown_representation, size_bytes, created_at } = output;
@@ -78,7 +85,11 @@ export function loopView(step: StepWithExecutions): Record<string, unknown> {
     loop: step.loop_state,
     iteration_count: step.execution_count,
     iterations_shown: step.execution_count > 2 * EXECUTIONS_SHOWN_AT_EACH_END ? `first and last ${EXECUTIONS_SHOWN_AT_EACH_END}` : 'all',
-    iterations: step.executions.map((execution) => ({ iteration: execution.execution_index, ...toStepView(execution), ...loopView(execution) })),
+    iterations: step.executions.map((execution) => ({
+      iteration: execution.execution_index,
+      ...toStepView(execution),
+      ...loopView(execution),
+    })),
   };
 }
 

@@ -64,7 +64,12 @@ export class RunsController {
   @ApiFilters(['status', STATUS], ['workflow_uuid', { type: 'string', format: 'uuid' }], ['schedule_id', { type: 'string' }])
   @ApiAnswers(200, 'RunPage', 422)
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
-    return this.runs.list(user.userId, { ...paginationOf(query), status: queryParam(query, 'status'), workflow_uuid: queryParam(query, 'workflow_uuid'), schedule_id: queryParam(query, 'schedule_id') });
+    return this.runs.list(user.userId, {
+      ...paginationOf(query),
+      status: queryParam(query, 'status'),
+      workflow_uuid: queryParam(query, 'workflow_uuid'),
+      schedule_id: queryParam(query, 'schedule_id'),
+    });
   }
 
   @Get('runs/:uuid')
@@ -76,7 +81,14 @@ export class RunsController {
   @Post('runs/:uuid/approve-budget')
   @HttpCode(200)
   @ApiJsonBody(BUDGET_APPROVAL_BODY)
-  @ApiAnswers(200, { type: 'object', properties: { run_uuid: { type: 'string', format: 'uuid' }, max_tokens: { type: 'integer' } } }, 400, 404, 409, 422)
+  @ApiAnswers(
+    200,
+    { type: 'object', properties: { run_uuid: { type: 'string', format: 'uuid' }, max_tokens: { type: 'integer' } } },
+    400,
+    404,
+    409,
+    422,
+  )
   approveBudget(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Body() body: unknown) {
     return this.runs.approveBudget(user.userId, uuid, body);
   }

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { RUN_STATUSES, type RunStatus } from '@app/contracts';
-import { BUDGET_APPROVAL_BODY, DomainError, ErrorCode, isUuid, MESSAGE_BODY, nameBasedUuid, notFound, RESUME_BODY, RUN_START_BODY } from '@app/domain';
+import {
+  BUDGET_APPROVAL_BODY,
+  DomainError,
+  ErrorCode,
+  isUuid,
+  MESSAGE_BODY,
+  nameBasedUuid,
+  notFound,
+  RESUME_BODY,
+  RUN_START_BODY,
+} from '@app/domain';
 import { OutputRepository, RunRepository, WorkflowRepository, type Page, type RunWithSteps } from '@app/persistence';
 import { RunInteractions, RunReader, RunStarter, type StartedRun } from '@app/runs';
 import type { Pagination } from '../common/pagination';
@@ -12,7 +22,9 @@ import { toOutputView, toRunSummaryView, toRunView } from './run.views';
 function runUuidFor(idempotencyKey: string | undefined, ...scope: string[]): string {
   if (idempotencyKey === undefined) return randomUUID();
   if (!/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key must be 1 to 255 visible ASCII characters', { field: 'Idempotency-Key' });
+    throw new DomainError(ErrorCode.ValidationFailed, 'Idempotency-Key must be 1 to 255 visible ASCII characters', {
+      field: 'Idempotency-Key',
+    });
   }
   return nameBasedUuid(...scope, idempotencyKey);
 }
@@ -48,7 +60,9 @@ export class RunsService {
     const { trigger_output, dry_run, budget } = RUN_START_BODY.parse(body);
     // A dry run and a real one never share a key's run.
     const runUuid = runUuidFor(idempotencyKey, userId, dry_run ? 'dry-run' : 'start', workflowUuid);
-    return this.viewed(await this.starter.start({ userId, workflowUuid, triggerOutput: trigger_output, runUuid, origin: 'manual', dryRun: dry_run, budget }));
+    return this.viewed(
+      await this.starter.start({ userId, workflowUuid, triggerOutput: trigger_output, runUuid, origin: 'manual', dryRun: dry_run, budget }),
+    );
   }
 
   /** POST /runs/{uuid}/resume: a new run linked to this one, from a step, the earlier outputs carried over. */
@@ -73,10 +87,19 @@ export class RunsService {
     if (query.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(query.status)) {
       throw new DomainError(ErrorCode.ValidationFailed, `status must be one of ${RUN_STATUSES.join(', ')}`, { field: 'status' });
     }
-    if (query.workflow_uuid !== undefined && !isUuid(query.workflow_uuid)) throw new DomainError(ErrorCode.ValidationFailed, 'workflow_uuid must be a uuid', { field: 'workflow_uuid' });
-    if (query.schedule_id !== undefined && !/^[\w-]{1,100}$/.test(query.schedule_id)) throw new DomainError(ErrorCode.ValidationFailed, 'schedule_id must be the id of a schedule', { field: 'schedule_id' });
-    const page = await this.runs.list(userId, { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id }, query);
-    return { ...page, items: page.items.map((run) => toRunSummaryView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace)) };
+    if (query.workflow_uuid !== undefined && !isUuid(query.workflow_uuid))
+      throw new DomainError(ErrorCode.ValidationFailed, 'workflow_uuid must be a uuid', { field: 'workflow_uuid' });
+    if (query.schedule_id !== undefined && !/^[\w-]{1,100}$/.test(query.schedule_id))
+      throw new DomainError(ErrorCode.ValidationFailed, 'schedule_id must be the id of a schedule', { field: 'schedule_id' });
+    const page = await this.runs.list(
+      userId,
+      { status: query.status as RunStatus | undefined, workflow_uuid: query.workflow_uuid, schedule_id: query.schedule_id },
+      query,
+    );
+    return {
+      ...page,
+      items: page.items.map((run) => toRunSummaryView(run, this.config.temporal.webUiUrl, this.config.temporal.namespace)),
+    };
   }
 
   /** POST /runs/{uuid}/approve-budget: a run waiting on its token budget goes on with a new limit. */
@@ -98,7 +121,9 @@ export class RunsService {
     const { content } = MESSAGE_BODY.parse(body);
     const wait = waitSeconds === undefined ? DEFAULT_MESSAGE_WAIT_SECONDS : Number(waitSeconds);
     if (!Number.isInteger(wait) || wait < 0 || wait > MAX_MESSAGE_WAIT_SECONDS) {
-      throw new DomainError(ErrorCode.ValidationFailed, `wait_seconds must be an integer from 0 to ${MAX_MESSAGE_WAIT_SECONDS}`, { field: 'wait_seconds' });
+      throw new DomainError(ErrorCode.ValidationFailed, `wait_seconds must be an integer from 0 to ${MAX_MESSAGE_WAIT_SECONDS}`, {
+        field: 'wait_seconds',
+      });
     }
     return this.interactions.sendMessage(userId, runUuid, content, wait * 1000);
   }

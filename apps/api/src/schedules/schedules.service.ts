@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { acceptsRuns, assertAcceptsRuns, assertBackfillSpan, assertFiresAtMostEvery, DomainError, ErrorCode, notFound, parseBackfill, parseScheduleInput, parseSchedulePatch, type ScheduleInput } from '@app/domain';
+import {
+  acceptsRuns,
+  assertAcceptsRuns,
+  assertBackfillSpan,
+  assertFiresAtMostEvery,
+  DomainError,
+  ErrorCode,
+  notFound,
+  parseBackfill,
+  parseScheduleInput,
+  parseSchedulePatch,
+  type ScheduleInput,
+} from '@app/domain';
 import { RunRepository, ScheduleRepository, WorkflowRepository, type ScheduleRecord } from '@app/persistence';
 import { RunStarter } from '@app/runs';
 import { toRunView } from '../runs/run.views';
@@ -17,7 +29,11 @@ const timingOf = (input: Partial<ScheduleInput>): ScheduleTiming => ({
 });
 
 const storedTiming = (timing: ScheduleTiming): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(timing).filter(([, value]) => value !== undefined).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
+  Object.fromEntries(
+    Object.entries(timing)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]),
+  );
 
 const timingFromStore = (stored: Record<string, unknown>): ScheduleTiming => ({
   ...(stored as ScheduleTiming),
@@ -31,7 +47,11 @@ function asValidationError(error: unknown): unknown {
   const code = (error as { code?: number; cause?: { code?: number } })?.code ?? (error as { cause?: { code?: number } })?.cause?.code;
   if (code !== 3) return error;
   logger.warn(`Temporal refused a schedule: ${(error as Error).message}`);
-  return new DomainError(ErrorCode.ValidationFailed, 'The schedule cannot be made as given: check cron_expression, interval_seconds and timezone', { field: 'cron_expression' });
+  return new DomainError(
+    ErrorCode.ValidationFailed,
+    'The schedule cannot be made as given: check cron_expression, interval_seconds and timezone',
+    { field: 'cron_expression' },
+  );
 }
 
 @Injectable()
@@ -58,7 +78,14 @@ export class SchedulesService {
     const id = `sched-${randomUUID()}`;
     const timing = timingOf(input);
     // The row first, within the caps, so that a create past them costs Temporal nothing.
-    await this.reserve({ id, user_id: userId, workflow_uuid: workflowUuid, schedule_type: input.schedule_type, timing: storedTiming(timing), note: input.note ?? null });
+    await this.reserve({
+      id,
+      user_id: userId,
+      workflow_uuid: workflowUuid,
+      schedule_type: input.schedule_type,
+      timing: storedTiming(timing),
+      note: input.note ?? null,
+    });
     try {
       await this.gateway.create({
         id,
@@ -99,7 +126,9 @@ export class SchedulesService {
     const record = await this.owned(userId, id);
     const changesTiming = patch.cron_expression !== undefined || patch.interval_seconds !== undefined || patch.timezone !== undefined;
     if (changesTiming && record.schedule_type !== 'recurring') {
-      throw new DomainError(ErrorCode.ValidationFailed, 'Only recurring schedules take a cron_expression, interval_seconds or timezone', { field: 'schedule_type' });
+      throw new DomainError(ErrorCode.ValidationFailed, 'Only recurring schedules take a cron_expression, interval_seconds or timezone', {
+        field: 'schedule_type',
+      });
     }
     const current = timingFromStore(record.timing);
     const timing: ScheduleTiming = {
@@ -113,7 +142,10 @@ export class SchedulesService {
     } catch (error) {
       throw asValidationError(error);
     }
-    await this.schedules.update(id, { ...(changesTiming ? { timing: storedTiming(timing) } : {}), ...(patch.note !== undefined ? { note: patch.note } : {}) });
+    await this.schedules.update(id, {
+      ...(changesTiming ? { timing: storedTiming(timing) } : {}),
+      ...(patch.note !== undefined ? { note: patch.note } : {}),
+    });
     return this.get(userId, id);
   }
 
@@ -156,14 +188,22 @@ export class SchedulesService {
     const { maxSchedulesPerWorkflow: perWorkflow, maxSchedulesPerUser: perUser } = this.config.quotas;
     const hit = await this.schedules.insertWithinCaps(record, { perWorkflow, perUser });
     if (hit === 'perWorkflow') {
-      throw new DomainError(ErrorCode.TooManySchedules, `Workflow ${record.workflow_uuid} has ${perWorkflow} schedules already (SCHEDULES_MAX_PER_WORKFLOW): delete one first`, {
-        field: 'workflow_uuid',
-        limit: perWorkflow,
-        setting: 'SCHEDULES_MAX_PER_WORKFLOW',
-      });
+      throw new DomainError(
+        ErrorCode.TooManySchedules,
+        `Workflow ${record.workflow_uuid} has ${perWorkflow} schedules already (SCHEDULES_MAX_PER_WORKFLOW): delete one first`,
+        {
+          field: 'workflow_uuid',
+          limit: perWorkflow,
+          setting: 'SCHEDULES_MAX_PER_WORKFLOW',
+        },
+      );
     }
     if (hit === 'perUser') {
-      throw new DomainError(ErrorCode.TooManySchedules, `You have ${perUser} schedules already (SCHEDULES_MAX_PER_USER): delete one first`, { limit: perUser, setting: 'SCHEDULES_MAX_PER_USER' });
+      throw new DomainError(
+        ErrorCode.TooManySchedules,
+        `You have ${perUser} schedules already (SCHEDULES_MAX_PER_USER): delete one first`,
+        { limit: perUser, setting: 'SCHEDULES_MAX_PER_USER' },
+      );
     }
   }
 
@@ -193,7 +233,10 @@ export class SchedulesService {
       paused: state?.paused ?? null,
       remaining_actions: state?.remaining_actions ?? null,
       next_action_times: state?.next_action_times ?? [],
-      recent_actions: (state?.recent_actions ?? []).map((action) => ({ ...action, run_uuid: runOf.get(action.temporal_workflow_id) ?? null })),
+      recent_actions: (state?.recent_actions ?? []).map((action) => ({
+        ...action,
+        run_uuid: runOf.get(action.temporal_workflow_id) ?? null,
+      })),
     };
   }
 }

@@ -7,7 +7,9 @@ import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, requireJ
 function positionOf(value: unknown, length: number): number {
   if (value === undefined || value === null || value === -1) return length;
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > length) {
-    throw new DomainError(ErrorCode.ValidationFailed, `position must be an integer from 0 to ${length}, or -1 to append`, { field: 'position' });
+    throw new DomainError(ErrorCode.ValidationFailed, `position must be an integer from 0 to ${length}, or -1 to append`, {
+      field: 'position',
+    });
   }
   return value as number;
 }
@@ -46,7 +48,10 @@ export class StepsService {
   async remove(userId: string, workflowUuid: string, stepUuid: string): Promise<WorkflowDetailsView> {
     const record = await this.store.edit(userId, workflowUuid, (current) => {
       const index = indexOfStep(current, stepUuid);
-      return withSteps(current, current.steps.filter((_, i) => i !== index));
+      return withSteps(
+        current,
+        current.steps.filter((_, i) => i !== index),
+      );
     });
     return toDetailsView(record);
   }
@@ -54,8 +59,14 @@ export class StepsService {
   async reorder(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
     const { step_uuids } = requireJsonObject(body);
     const record = await this.store.edit(userId, workflowUuid, (current) => {
-      const order = checkPermutation(current.steps.map((step) => step.uuid), step_uuids);
-      return withSteps(current, order.map((uuid) => current.steps.find((step) => step.uuid === uuid)!));
+      const order = checkPermutation(
+        current.steps.map((step) => step.uuid),
+        step_uuids,
+      );
+      return withSteps(
+        current,
+        order.map((uuid) => current.steps.find((step) => step.uuid === uuid)!),
+      );
     });
     return toDetailsView(record);
   }
@@ -77,7 +88,10 @@ export class StepsService {
     const record = await this.store.edit(userId, workflowUuid, (current) => {
       const index = indexOfStep(current, stepUuid);
       const updated = parseStep({ ...current.steps[index], ...patch }, '', randomUUID);
-      return withSteps(current, current.steps.map((step, i) => (i === index ? updated : step)));
+      return withSteps(
+        current,
+        current.steps.map((step, i) => (i === index ? updated : step)),
+      );
     });
     const [step] = await this.summaries.shown([record.steps.find((candidate) => candidate.uuid === stepUuid)!]);
     return step;

@@ -2,7 +2,16 @@ import { Body, Controller, Delete, HttpCode, Post, Req, Res } from '@nestjs/comm
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SecretBox } from '@app/security';
-import { bearerKey, clearedKeyCookie, CurrentUser, keyCookie, KeyCookieAccepted, keyCookieMaxAge, KEY_COOKIE_MAX_AGE_SECONDS, type AuthenticatedUser } from '../auth';
+import {
+  bearerKey,
+  clearedKeyCookie,
+  CurrentUser,
+  keyCookie,
+  KeyCookieAccepted,
+  keyCookieMaxAge,
+  KEY_COOKIE_MAX_AGE_SECONDS,
+  type AuthenticatedUser,
+} from '../auth';
 import { ApiAnswers } from '../common/openapi';
 import { TemporalCodecService } from './temporal-codec.service';
 
@@ -14,7 +23,10 @@ const payloads: SchemaObject = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { metadata: { type: 'object', additionalProperties: { type: 'string', format: 'byte' } }, data: { type: 'string', format: 'byte' } },
+        properties: {
+          metadata: { type: 'object', additionalProperties: { type: 'string', format: 'byte' } },
+          data: { type: 'string', format: 'byte' },
+        },
       },
     },
   },
@@ -23,7 +35,9 @@ const payloads: SchemaObject = {
 const sessionBody: SchemaObject = {
   type: 'object',
   additionalProperties: false,
-  properties: { max_age_seconds: { type: 'integer', minimum: 60, maximum: KEY_COOKIE_MAX_AGE_SECONDS, default: KEY_COOKIE_MAX_AGE_SECONDS } },
+  properties: {
+    max_age_seconds: { type: 'integer', minimum: 60, maximum: KEY_COOKIE_MAX_AGE_SECONDS, default: KEY_COOKIE_MAX_AGE_SECONDS },
+  },
 };
 
 /** Temporal's codec-server protocol (the Web UI's "codec endpoint"), CORS set up in create-app. */
@@ -49,7 +63,9 @@ export class TemporalCodecController {
   @Post('encode')
   @KeyCookieAccepted()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Encrypts payloads (what the Web UI sends a workflow); they belong to no workflow, so decode leaves them encrypted' })
+  @ApiOperation({
+    summary: 'Encrypts payloads (what the Web UI sends a workflow); they belong to no workflow, so decode leaves them encrypted',
+  })
   @ApiBody({ schema: payloads })
   @ApiAnswers(200, payloads, 400, 413)
   encode(@Body() body: unknown) {
@@ -58,13 +74,18 @@ export class TemporalCodecController {
 
   @Post('session')
   @HttpCode(204)
-  @ApiOperation({ summary: "Gives this browser a cookie (HttpOnly, only sent to these routes) holding the key, sealed: the Web UI's codec calls send it" })
+  @ApiOperation({
+    summary: "Gives this browser a cookie (HttpOnly, only sent to these routes) holding the key, sealed: the Web UI's codec calls send it",
+  })
   @ApiBody({ schema: sessionBody })
   @ApiAnswers(204, null, 400)
   openSession(@Req() request: Request, @Res({ passthrough: true }) response: Response, @Body() body: unknown) {
     const maxAgeSeconds = keyCookieMaxAge(body);
     // The guard accepted a Bearer key on this route (it takes no cookie): seal that one.
-    response.setHeader('Set-Cookie', keyCookie(this.box, bearerKey(request.header('authorization'))!, { secure: request.protocol === 'https', maxAgeSeconds }));
+    response.setHeader(
+      'Set-Cookie',
+      keyCookie(this.box, bearerKey(request.header('authorization'))!, { secure: request.protocol === 'https', maxAgeSeconds }),
+    );
   }
 
   @Delete('session')

@@ -29,13 +29,19 @@ export class TemporalCodecService {
   async decode(userId: string, body: unknown): Promise<CodecAnswer> {
     const payloads = this.payloadsWithinLimits(body);
     const ownerOf = this.ownerLookup();
-    const decoded = await Promise.all(payloads.map(async (payload) => ((await this.readableBy(payload, userId, ownerOf)) ? this.open(payload) : payload)));
+    const decoded = await Promise.all(
+      payloads.map(async (payload) => ((await this.readableBy(payload, userId, ownerOf)) ? this.open(payload) : payload)),
+    );
     return { payloads: decoded.map(jsonPayload) };
   }
 
   /** What the Web UI encodes (a signal's input typed there): encrypted, with no workflow, so no key decodes it here later. */
   encode(body: unknown): CodecAnswer {
-    return { payloads: this.payloadsWithinLimits(body).map((payload) => jsonPayload(isEncryptedPayload(payload) ? payload : this.cipher.seal(payload, null))) };
+    return {
+      payloads: this.payloadsWithinLimits(body).map((payload) =>
+        jsonPayload(isEncryptedPayload(payload) ? payload : this.cipher.seal(payload, null)),
+      ),
+    };
   }
 
   /**
@@ -44,10 +50,22 @@ export class TemporalCodecService {
    */
   private payloadsWithinLimits(body: unknown): Payload[] {
     const count = isJsonObject(body) && Array.isArray(body.payloads) ? body.payloads.length : 0;
-    if (count > this.limits.payloads) throw new DomainError(ErrorCode.PayloadTooLarge, `A request takes at most ${this.limits.payloads} payloads, got ${count}`, { field: 'payloads', limit: this.limits.payloads });
+    if (count > this.limits.payloads)
+      throw new DomainError(ErrorCode.PayloadTooLarge, `A request takes at most ${this.limits.payloads} payloads, got ${count}`, {
+        field: 'payloads',
+        limit: this.limits.payloads,
+      });
     const payloads = payloadsOf(body);
-    const bytes = payloads.reduce((sum, payload) => sum + (payload.data?.length ?? 0) + Object.values(payload.metadata ?? {}).reduce((inner, value) => inner + value.length, 0), 0);
-    if (bytes > this.limits.bytes) throw new DomainError(ErrorCode.PayloadTooLarge, `A request's payloads take at most ${this.limits.bytes} bytes, got ${bytes}`, { field: 'payloads', limit_bytes: this.limits.bytes });
+    const bytes = payloads.reduce(
+      (sum, payload) =>
+        sum + (payload.data?.length ?? 0) + Object.values(payload.metadata ?? {}).reduce((inner, value) => inner + value.length, 0),
+      0,
+    );
+    if (bytes > this.limits.bytes)
+      throw new DomainError(ErrorCode.PayloadTooLarge, `A request's payloads take at most ${this.limits.bytes} bytes, got ${bytes}`, {
+        field: 'payloads',
+        limit_bytes: this.limits.bytes,
+      });
     return payloads;
   }
 

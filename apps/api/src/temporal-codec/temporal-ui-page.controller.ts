@@ -29,7 +29,8 @@ export class TemporalUiPageController {
   show(@Query('workflow_id') workflowId?: string): string {
     const { webUiUrl, namespace } = this.config.temporal;
     const workflows = `${webUiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows`;
-    const target = typeof workflowId === 'string' && WORKFLOW_ID.test(workflowId) ? `${workflows}/${encodeURIComponent(workflowId)}` : workflows;
+    const target =
+      typeof workflowId === 'string' && WORKFLOW_ID.test(workflowId) ? `${workflows}/${encodeURIComponent(workflowId)}` : workflows;
     // JSON inside a script: `<` escaped so that no value can close the script element.
     return this.page.replace('/*TARGET*/null', JSON.stringify(target).replace(/</g, '\\u003c'));
   }

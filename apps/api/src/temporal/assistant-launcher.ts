@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ASSISTANT_BUSY, ASSISTANT_MESSAGE_UPDATE, ASSISTANT_WORKFLOW_TYPE, assistantWorkflowId, type AssistantMessageArgs, type AssistantSessionInput, type AssistantTurnResult } from '@app/contracts';
+import {
+  ASSISTANT_BUSY,
+  ASSISTANT_MESSAGE_UPDATE,
+  ASSISTANT_WORKFLOW_TYPE,
+  assistantWorkflowId,
+  type AssistantMessageArgs,
+  type AssistantSessionInput,
+  type AssistantTurnResult,
+} from '@app/contracts';
 import { DomainError, ErrorCode } from '@app/domain';
 import { isTemporalUnreachable, temporalUnavailable } from './temporal-unavailable';
 import { TemporalClient } from './temporal-client';
@@ -27,7 +35,13 @@ export class TemporalAssistantLauncher extends AssistantLauncher {
         workflowId: assistantWorkflowId(input.session_uuid),
         workflowIdConflictPolicy: 'USE_EXISTING',
         taskQueue: this.temporal.config.temporal.taskQueue,
-        args: [{ ...input, heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds, turns_per_execution: this.temporal.config.temporal.conversationTurnsPerExecution }],
+        args: [
+          {
+            ...input,
+            heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds,
+            turns_per_execution: this.temporal.config.temporal.conversationTurnsPerExecution,
+          },
+        ],
         staticSummary: `assistant session ${input.session_uuid} (${input.mode})`,
         memo: { session_uuid: input.session_uuid, user_id: input.user_id },
       });

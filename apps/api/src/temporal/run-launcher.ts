@@ -1,7 +1,12 @@
 // The API's door from a run's life to Temporal: starting, cancelling and observing run executions, and the
 // Updates a person sends one (the port, and what an execution's end means for the run, are libs/runs').
 import { Injectable } from '@nestjs/common';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
+} from '@temporalio/client';
 import { DomainError, ErrorCode } from '@app/domain';
 import {
   APPROVE_BUDGET_UPDATE,
@@ -62,12 +67,25 @@ export class TemporalRunLauncher extends RunLauncher {
             ...run,
             heartbeat_timeout_seconds: temporal.heartbeatTimeoutSeconds,
             ...(run.definition.graph?.is_conversational ? { turns_per_execution: temporal.conversationTurnsPerExecution } : {}),
-            ...(run.definition.steps.some((step) => 'loop' in step && step.loop) ? { iterations_per_execution: temporal.loopIterationsPerExecution } : {}),
+            ...(run.definition.steps.some((step) => 'loop' in step && step.loop)
+              ? { iterations_per_execution: temporal.loopIterationsPerExecution }
+              : {}),
           },
         ],
         staticSummary: `${run.dry_run ? '[dry run] ' : ''}${name} — run ${run.run_uuid}`,
-        memo: { run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id, ...(run.dry_run ? { dry_run: true } : {}) },
-        typedSearchAttributes: runSearchAttributes({ run_uuid: run.run_uuid, workflow_uuid: uuid, workflow_name: name, user_id: run.user_id }),
+        memo: {
+          run_uuid: run.run_uuid,
+          workflow_uuid: uuid,
+          workflow_name: name,
+          user_id: run.user_id,
+          ...(run.dry_run ? { dry_run: true } : {}),
+        },
+        typedSearchAttributes: runSearchAttributes({
+          run_uuid: run.run_uuid,
+          workflow_uuid: uuid,
+          workflow_name: name,
+          user_id: run.user_id,
+        }),
       });
     } catch (error) {
       // A repeated start of a run whose execution has closed: nothing to do.
@@ -105,7 +123,10 @@ export class TemporalRunLauncher extends RunLauncher {
     let timer: NodeJS.Timeout | undefined;
     try {
       // Past the validator the message is in the history and its turn runs; a refusal arrives as the outcome.
-      const update = await handle.startUpdate<TurnReply, [SendMessageArgs]>(SEND_MESSAGE_UPDATE, { args: [args], waitForStage: WorkflowUpdateStage.ACCEPTED });
+      const update = await handle.startUpdate<TurnReply, [SendMessageArgs]>(SEND_MESSAGE_UPDATE, {
+        args: [args],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
       const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
       const reply = await Promise.race([update.result(), late]);
       return reply ? { answered: true, reply } : { answered: false, turn_id: update.updateId };

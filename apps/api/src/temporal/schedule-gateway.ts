@@ -5,7 +5,14 @@ import { RUN_WORKFLOW_TYPE, scheduleWorkflowId, type ScheduledRunRequest } from 
 import { runSearchAttributes } from './search-attributes';
 import { TemporalClient } from './temporal-client';
 
-export const OVERLAP_POLICIES = { skip: 'SKIP', buffer_one: 'BUFFER_ONE', buffer_all: 'BUFFER_ALL', cancel_other: 'CANCEL_OTHER', terminate_other: 'TERMINATE_OTHER', allow_all: 'ALLOW_ALL' } as const;
+export const OVERLAP_POLICIES = {
+  skip: 'SKIP',
+  buffer_one: 'BUFFER_ONE',
+  buffer_all: 'BUFFER_ALL',
+  cancel_other: 'CANCEL_OTHER',
+  terminate_other: 'TERMINATE_OTHER',
+  allow_all: 'ALLOW_ALL',
+} as const;
 export type Overlap = keyof typeof OVERLAP_POLICIES;
 
 /** When a schedule fires: a cron expression, a fixed interval, or once at `run_at`. */
@@ -39,7 +46,20 @@ export interface ScheduleState {
   recent_actions: { scheduled_at: Date; taken_at: Date; temporal_workflow_id: string }[];
 }
 
-const MONTHS = ['JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'MAY', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER'] as const;
+const MONTHS = [
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
+  'DECEMBER',
+] as const;
 
 function specOf(timing: ScheduleTiming): ScheduleSpec {
   const once: CalendarSpec[] | undefined = timing.run_at && [
@@ -94,8 +114,17 @@ export class TemporalScheduleGateway extends ScheduleGateway {
         workflowId: scheduleWorkflowId(schedule.id),
         taskQueue: this.temporal.config.temporal.taskQueue,
         args: [schedule.request],
-        memo: { schedule_id: schedule.id, workflow_uuid: scheduled.workflow_uuid, workflow_name: schedule.workflowName, user_id: scheduled.user_id },
-        typedSearchAttributes: runSearchAttributes({ workflow_uuid: scheduled.workflow_uuid, workflow_name: schedule.workflowName, user_id: scheduled.user_id }),
+        memo: {
+          schedule_id: schedule.id,
+          workflow_uuid: scheduled.workflow_uuid,
+          workflow_name: schedule.workflowName,
+          user_id: scheduled.user_id,
+        },
+        typedSearchAttributes: runSearchAttributes({
+          workflow_uuid: scheduled.workflow_uuid,
+          workflow_name: schedule.workflowName,
+          user_id: scheduled.user_id,
+        }),
       },
       policies: {
         overlap: ScheduleOverlapPolicy[OVERLAP_POLICIES[schedule.overlap]],
@@ -114,7 +143,11 @@ export class TemporalScheduleGateway extends ScheduleGateway {
         note: description.state.note ?? null,
         remaining_actions: description.state.remainingActions ?? null,
         next_action_times: description.info.nextActionTimes,
-        recent_actions: description.info.recentActions.map((action) => ({ scheduled_at: action.scheduledAt, taken_at: action.takenAt, temporal_workflow_id: action.action.workflow.workflowId })),
+        recent_actions: description.info.recentActions.map((action) => ({
+          scheduled_at: action.scheduledAt,
+          taken_at: action.takenAt,
+          temporal_workflow_id: action.action.workflow.workflowId,
+        })),
       };
     } catch (error) {
       if (error instanceof ScheduleNotFoundError) return null;
@@ -126,7 +159,10 @@ export class TemporalScheduleGateway extends ScheduleGateway {
     const handle = await this.handle(id);
     if (change.timing) {
       const spec = specOf(change.timing);
-      await handle.update((previous) => ({ ...previous, spec: { ...previous.spec, cronExpressions: undefined, intervals: undefined, ...spec } }));
+      await handle.update((previous) => ({
+        ...previous,
+        spec: { ...previous.spec, cronExpressions: undefined, intervals: undefined, ...spec },
+      }));
     }
     if (change.paused === true) await handle.pause(change.note);
     if (change.paused === false) await handle.unpause(change.note);

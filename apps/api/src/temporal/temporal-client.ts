@@ -12,9 +12,9 @@ export class TemporalClient implements OnApplicationShutdown {
 
   get(): Promise<Client> {
     this.pending ??= connectTemporalClient(this.config, this.interceptors()).catch((error: unknown) => {
-        this.pending = null;
-        throw error;
-      });
+      this.pending = null;
+      throw error;
+    });
     return this.pending;
   }
 

@@ -9,7 +9,13 @@ import { AssistantLauncher, TemporalAssistantLauncher } from './assistant-launch
 
 /** The API's door to Temporal: start and cancel runs, manage schedules, ask for step summaries. */
 @Module({
-  providers: [TemporalClient, { provide: RunLauncher, useClass: TemporalRunLauncher }, { provide: ScheduleGateway, useClass: TemporalScheduleGateway }, { provide: SummaryLauncher, useClass: TemporalSummaryLauncher }, { provide: AssistantLauncher, useClass: TemporalAssistantLauncher }],
+  providers: [
+    TemporalClient,
+    { provide: RunLauncher, useClass: TemporalRunLauncher },
+    { provide: ScheduleGateway, useClass: TemporalScheduleGateway },
+    { provide: SummaryLauncher, useClass: TemporalSummaryLauncher },
+    { provide: AssistantLauncher, useClass: TemporalAssistantLauncher },
+  ],
   exports: [TemporalClient, RunLauncher, ScheduleGateway, SummaryLauncher, AssistantLauncher],
 })
 export class TemporalModule {}

@@ -20,7 +20,11 @@ export class TriggersService {
   async rotateSecret(userId: string, triggerUuid: string) {
     const trigger = await this.get(userId, triggerUuid);
     if (trigger.type !== 'webhook') {
-      throw new DomainError(ErrorCode.ValidationFailed, `Trigger ${triggerUuid} is a ${trigger.type} trigger: only webhook triggers have secrets`, { field: 'type' });
+      throw new DomainError(
+        ErrorCode.ValidationFailed,
+        `Trigger ${triggerUuid} is a ${trigger.type} trigger: only webhook triggers have secrets`,
+        { field: 'type' },
+      );
     }
     const secret = newWebhookSecret();
     // Sealed at rest: the database alone does not give it away.

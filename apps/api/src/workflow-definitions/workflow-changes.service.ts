@@ -17,7 +17,8 @@ export class WorkflowChanges {
     await this.egress.assertReachable(patch.notify_url, 'notify_url');
     const updated = await this.store.edit(userId, uuid, (current) => ({ ...current, ...patch }));
     // A workflow that refuses scheduled runs (inactive, paused, archived) keeps its schedules, paused; taking them again resumes them.
-    if (patch.is_active !== undefined || patch.status !== undefined) await this.schedules.setPausedForWorkflow(userId, uuid, !acceptsRuns(updated, 'schedule'));
+    if (patch.is_active !== undefined || patch.status !== undefined)
+      await this.schedules.setPausedForWorkflow(userId, uuid, !acceptsRuns(updated, 'schedule'));
     return toWorkflowView(updated);
   }
 

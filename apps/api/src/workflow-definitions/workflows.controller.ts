@@ -57,7 +57,11 @@ export class WorkflowsController {
   export(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string, @Query('format') format: string | undefined) {
     if (format === 'agentic') return this.workflows.exportAgentic(user.userId, uuid);
     if (format !== undefined && format !== 'stepwise') {
-      throw new DomainError(ErrorCode.ValidationFailed, 'format must be "stepwise" (the default) or "agentic" (the agentic document format: nodes and edges)', { field: 'format' });
+      throw new DomainError(
+        ErrorCode.ValidationFailed,
+        'format must be "stepwise" (the default) or "agentic" (the agentic document format: nodes and edges)',
+        { field: 'format' },
+      );
     }
     return this.workflows.export(user.userId, uuid);
   }
@@ -83,7 +87,17 @@ export class WorkflowsController {
   }
 
   @Post(':uuid/rotate-notify-secret')
-  @ApiAnswers(201, { type: 'object', properties: { workflow_uuid: { type: 'string', format: 'uuid' }, notify_secret: { type: 'string', description: 'Shown once: verify notifications with it (Standard Webhooks)' } } }, 404)
+  @ApiAnswers(
+    201,
+    {
+      type: 'object',
+      properties: {
+        workflow_uuid: { type: 'string', format: 'uuid' },
+        notify_secret: { type: 'string', description: 'Shown once: verify notifications with it (Standard Webhooks)' },
+      },
+    },
+    404,
+  )
   rotateNotifySecret(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
     return this.workflows.rotateNotifySecret(user.userId, uuid);
   }

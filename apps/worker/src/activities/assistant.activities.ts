@@ -12,8 +12,10 @@ export function createAssistantActivities(model: AssistantModelService, stages: 
     checkCandidate: ({ target_uuid, ...ref }) => inActivity(() => stages.checkCandidate(ref, target_uuid)),
     prepareDryRun: ({ target_uuid, run_uuid, ...ref }) => inActivity(() => stages.prepareDryRun(ref, target_uuid, run_uuid)),
     recordDryRun: ({ outcome, ...ref }) => inActivity(() => stages.recordDryRun(ref, outcome)),
-    saveCandidate: ({ target_uuid, keeps_open, ...ref }) => inActivity(async () => void (await stages.saveCandidate(ref, target_uuid, keeps_open === true))),
-    failTurn: ({ error_code, message, is_recoverable, ...ref }) => inActivity(async () => void (await stages.failTurn(ref, error_code, message, is_recoverable === true))),
+    saveCandidate: ({ target_uuid, keeps_open, ...ref }) =>
+      inActivity(async () => void (await stages.saveCandidate(ref, target_uuid, keeps_open === true))),
+    failTurn: ({ error_code, message, is_recoverable, ...ref }) =>
+      inActivity(async () => void (await stages.failTurn(ref, error_code, message, is_recoverable === true))),
     closeSession: ({ error_code, message, ...ref }) => inActivity(async () => void (await stages.closeSession(ref, error_code, message))),
   };
 }

@@ -4,7 +4,11 @@ describe(withExecutionNamed.name, () => {
   const row = { parent_instance_uuid: 'parent', index: 2 };
 
   it('names a legacy iteration field execution, keeping the rest', () => {
-    expect(withExecutionNamed({ instance_uuid: 'child', iteration: row, step: { name: 'x' } })).toEqual({ instance_uuid: 'child', execution: row, step: { name: 'x' } });
+    expect(withExecutionNamed({ instance_uuid: 'child', iteration: row, step: { name: 'x' } })).toEqual({
+      instance_uuid: 'child',
+      execution: row,
+      step: { name: 'x' },
+    });
   });
 
   it("leaves today's contexts, loops' iteration counts and other inputs as they are", () => {

@@ -13,6 +13,9 @@ export function withExecutionNamed(input: unknown): unknown {
 
 /** The same activities, each reading a legacy step context as today's. */
 export function acceptingLegacyContexts<T extends object>(activities: T): T {
-  const wrapped = Object.entries(activities).map(([name, activity]: [string, Activity]) => [name, (input: unknown, ...rest: unknown[]) => activity(withExecutionNamed(input), ...rest)]);
+  const wrapped = Object.entries(activities).map(([name, activity]: [string, Activity]) => [
+    name,
+    (input: unknown, ...rest: unknown[]) => activity(withExecutionNamed(input), ...rest),
+  ]);
   return Object.fromEntries(wrapped) as T;
 }

@@ -72,7 +72,15 @@ export function createRunActivities(services: RunServices): RunActivities {
   return acceptingLegacyContexts<RunActivities>({
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
       inActivity(async () => {
-        const request = { userId: user_id, workflowUuid: workflow_uuid, triggerOutput: trigger_output, runUuid: run_uuid, temporalWorkflowId: temporal_workflow_id, scheduleId: schedule_id, origin: 'schedule' as const };
+        const request = {
+          userId: user_id,
+          workflowUuid: workflow_uuid,
+          triggerOutput: trigger_output,
+          runUuid: run_uuid,
+          temporalWorkflowId: temporal_workflow_id,
+          scheduleId: schedule_id,
+          origin: 'schedule' as const,
+        };
         return (await services.preparer.prepare(request)).run;
       }),
     runLlmStep: ({ step, ...context }) =>
@@ -81,8 +89,10 @@ export function createRunActivities(services: RunServices): RunActivities {
         return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
       }),
     startAgentStep: ({ step, ...context }) => opening(context, () => services.agent.start(context, services.graph.routed(step, context))),
-    agentTurn: ({ step, tools, turn, conversation_length, ...context }) => inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
-    callTool: ({ step, call, position, conversation_uuid, ...context }) => inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
+    agentTurn: ({ step, tools, turn, conversation_length, ...context }) =>
+      inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope)),
+    callTool: ({ step, call, position, conversation_uuid, ...context }) =>
+      inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>
       inActivity(async (scope) => {
         const stored = await services.agent.complete(context, services.graph.routed(step, context), conversation_length, scope);
@@ -91,9 +101,11 @@ export function createRunActivities(services: RunServices): RunActivities {
     handOffToolCalls: ({ tool_calls, ...context }) => inActivity(() => services.toolExecutor.handOff(context, tool_calls)),
     startToolExecutor: ({ handoff, ...context }) => opening(context, () => services.toolExecutor.start(context, handoff)),
     completeToolExecutor: ({ handoff, ...context }) => inActivity(() => services.toolExecutor.complete(context, handoff)),
-    continueAgentStep: ({ step, from, ...context }) => opening(context, () => services.toolExecutor.continueAgent(context, services.graph.routed(step, context), from)),
+    continueAgentStep: ({ step, from, ...context }) =>
+      opening(context, () => services.toolExecutor.continueAgent(context, services.graph.routed(step, context), from)),
     startLoop: ({ step, ...context }) => opening(context, () => services.loops.start(context, step)),
-    completeLoop: ({ step, iterations, stopped_by, ...context }) => inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
+    completeLoop: ({ step, iterations, stopped_by, ...context }) =>
+      inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
     awaitHumanInput: ({ step, reason, ...context }) => opening(context, () => services.humanInput.wait(context, step, reason)),
     answerHumanInput: ({ step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input, step)),
@@ -102,10 +114,12 @@ export function createRunActivities(services: RunServices): RunActivities {
     closeGraphStep: ({ instance_uuid, failed }) => inActivity(() => services.graph.close(instance_uuid, failed)),
     openConversation: ({ run_uuid }) => services.conversation.open(run_uuid),
     receiveMessage: ({ run_uuid, turn, content }) => services.conversation.receive(run_uuid, turn, content),
-    answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) => services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
+    answerTurn: ({ run_uuid, user_id, turn, output_id, closing }) =>
+      services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
     failStep: ({ instance_uuid, error_message }) => services.steps.failStep(instance_uuid, error_message),
     tokensUsed: ({ run_uuid }) => services.calls.tokensUsed(run_uuid),
-    pauseForBudget: ({ run_uuid, used_tokens, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: used_tokens }, 'awaiting_input'),
+    pauseForBudget: ({ run_uuid, used_tokens, max_tokens }) =>
+      services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: used_tokens }, 'awaiting_input'),
     resumeAfterBudget: ({ run_uuid, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: null }, 'running'),
     finishRun: async ({ run_uuid, status, error_message }) => {
       if (await services.runs.end(runEnding(run_uuid, { status, error_message }))) services.metrics.runsFinished.inc({ status });

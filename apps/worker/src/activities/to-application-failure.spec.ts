@@ -13,19 +13,41 @@ function recordingLog() {
 
 describe(toApplicationFailure.name, () => {
   it('keeps the type and retryability of our errors, their messages scrubbed', () => {
-    const tool = toApplicationFailure(new ToolCallError('http_request GET https://api.example/v1?api_key=k-1234567 answered 500: token=abc', true, { kind: 'server' })) as ApplicationFailure;
-    const model = toApplicationFailure(new ModelCallError({ message: 'model provider answered 401: invalid key sk-proj-0123456789abcdefXYZ', kind: 'auth', retryable: false })) as ApplicationFailure;
+    const tool = toApplicationFailure(
+      new ToolCallError('http_request GET https://api.example/v1?api_key=k-1234567 answered 500: token=abc', true, { kind: 'server' }),
+    ) as ApplicationFailure;
+    const model = toApplicationFailure(
+      new ModelCallError({
+        message: 'model provider answered 401: invalid key sk-proj-0123456789abcdefXYZ',
+        kind: 'auth',
+        retryable: false,
+      }),
+    ) as ApplicationFailure;
     const domain = toApplicationFailure(new DomainError(ErrorCode.NotFound, 'workflow 1 not found')) as ApplicationFailure;
 
-    expect(tool).toMatchObject({ type: 'Tool_server', nonRetryable: false, message: 'http_request GET https://api.example/v1?[redacted] answered 500: token=[redacted]' });
+    expect(tool).toMatchObject({
+      type: 'Tool_server',
+      nonRetryable: false,
+      message: 'http_request GET https://api.example/v1?[redacted] answered 500: token=[redacted]',
+    });
     expect(model.message).toBe('model provider answered 401: invalid key [redacted]');
     expect(domain).toMatchObject({ type: 'NOT_FOUND', nonRetryable: true, message: 'workflow 1 not found' });
   });
 
   it('turns a database error into a coded message, retryable, its detail only in the log and without the values', () => {
     const log = recordingLog();
-    const driverError = Object.assign(new Error("Duplicate entry 'alice-secret-value' for key 'PRIMARY'"), { code: 'ER_DUP_ENTRY', errno: 1062, sqlState: '23000', sqlMessage: "Duplicate entry 'k' for key 'PRIMARY'", sql: "INSERT INTO step_outputs VALUES ('the user''s whole output')" });
-    const error = new QueryFailedError('INSERT INTO step_outputs (uuid, data) VALUES (?, ?)', ['u1', 'the user output, password=hunter2'], driverError);
+    const driverError = Object.assign(new Error("Duplicate entry 'alice-secret-value' for key 'PRIMARY'"), {
+      code: 'ER_DUP_ENTRY',
+      errno: 1062,
+      sqlState: '23000',
+      sqlMessage: "Duplicate entry 'k' for key 'PRIMARY'",
+      sql: "INSERT INTO step_outputs VALUES ('the user''s whole output')",
+    });
+    const error = new QueryFailedError(
+      'INSERT INTO step_outputs (uuid, data) VALUES (?, ?)',
+      ['u1', 'the user output, password=hunter2'],
+      driverError,
+    );
 
     const failure = toApplicationFailure(error, log) as ApplicationFailure;
 
@@ -34,7 +56,16 @@ describe(toApplicationFailure.name, () => {
     expect(log.lines).toEqual([
       {
         message: 'a database statement failed',
-        meta: { database_error: { name: 'QueryFailedError', code: 'ER_DUP_ENTRY', errno: 1062, sql_state: '23000', message: "Duplicate entry 'k' for key 'PRIMARY'", statement: 'INSERT INTO step_outputs (uuid, data) VALUES (?, ?)' } },
+        meta: {
+          database_error: {
+            name: 'QueryFailedError',
+            code: 'ER_DUP_ENTRY',
+            errno: 1062,
+            sql_state: '23000',
+            message: "Duplicate entry 'k' for key 'PRIMARY'",
+            statement: 'INSERT INTO step_outputs (uuid, data) VALUES (?, ?)',
+          },
+        },
       },
     ]);
     expect(JSON.stringify(log.lines)).not.toMatch(/hunter2|whole output/);
@@ -42,10 +73,21 @@ describe(toApplicationFailure.name, () => {
 
   it('recognises a raw driver error, or one given as a cause, and keeps only the first words of its statement', () => {
     const log = recordingLog();
-    const driver = Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', sql: "UPDATE workflow_runs SET status = 'failed', error_message = 'a long message with a value' WHERE uuid = 'x'" });
+    const driver = Object.assign(new Error('Connection lost: The server closed the connection.'), {
+      code: 'PROTOCOL_CONNECTION_LOST',
+      sql: "UPDATE workflow_runs SET status = 'failed', error_message = 'a long message with a value' WHERE uuid = 'x'",
+    });
 
-    expect(toApplicationFailure(new Error('wrapped', { cause: driver }), log)).toMatchObject({ type: 'DatabaseError', message: DATABASE_FAILURE_MESSAGE });
-    expect(log.lines[0].meta).toMatchObject({ database_error: { code: 'PROTOCOL_CONNECTION_LOST', statement: expect.stringMatching(/^UPDATE workflow_runs SET status = .{0,40}…$/) } });
+    expect(toApplicationFailure(new Error('wrapped', { cause: driver }), log)).toMatchObject({
+      type: 'DatabaseError',
+      message: DATABASE_FAILURE_MESSAGE,
+    });
+    expect(log.lines[0].meta).toMatchObject({
+      database_error: {
+        code: 'PROTOCOL_CONNECTION_LOST',
+        statement: expect.stringMatching(/^UPDATE workflow_runs SET status = .{0,40}…$/),
+      },
+    });
   });
 
   it('scrubs an unexpected error only when its message holds a secret, keeping it as it is otherwise', () => {
@@ -53,6 +95,10 @@ describe(toApplicationFailure.name, () => {
     const bug = new TypeError('x is undefined');
 
     expect(toApplicationFailure(bug)).toBe(bug);
-    expect(toApplicationFailure(new Error('could not reach a-known-secret-value-42'))).toMatchObject({ message: 'could not reach [redacted]', type: 'Error', nonRetryable: false });
+    expect(toApplicationFailure(new Error('could not reach a-known-secret-value-42'))).toMatchObject({
+      message: 'could not reach [redacted]',
+      type: 'Error',
+      nonRetryable: false,
+    });
   });
 });

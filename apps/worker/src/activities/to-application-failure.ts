@@ -24,7 +24,8 @@ export function toApplicationFailure(error: unknown, log?: ActivityLog): unknown
       ...(error.retryAfterMs !== undefined ? { nextRetryDelay: error.retryAfterMs } : {}),
     });
   }
-  if (error instanceof ToolCallError) return ApplicationFailure.create({ message: scrubbed(error.message), type: `Tool_${error.kind}`, nonRetryable: !error.retryable });
+  if (error instanceof ToolCallError)
+    return ApplicationFailure.create({ message: scrubbed(error.message), type: `Tool_${error.kind}`, nonRetryable: !error.retryable });
   if (error instanceof StepError) return ApplicationFailure.nonRetryable(scrubbed(error.message), error.type);
   if (error instanceof DomainError) return ApplicationFailure.nonRetryable(scrubbed(error.message), error.code);
   // Unexpected, so Temporal retries it: the database away, a statement refused, a bug.
@@ -55,9 +56,20 @@ interface DriverErrorLike {
 
 /** TypeORM's QueryFailedError, or mysql2's error (a statement refused, the connection lost), or one as a cause. */
 function databaseErrorIn(error: unknown): DriverErrorLike | null {
-  for (let current = error as DriverErrorLike | undefined, depth = 0; current && typeof current === 'object' && depth < 4; current = current.cause as DriverErrorLike, depth++) {
+  for (
+    let current = error as DriverErrorLike | undefined, depth = 0;
+    current && typeof current === 'object' && depth < 4;
+    current = current.cause as DriverErrorLike, depth++
+  ) {
     const code = typeof current.code === 'string' ? current.code : '';
-    if (current.name === 'QueryFailedError' || current.driverError || typeof current.sqlState === 'string' || typeof current.sqlMessage === 'string' || /^(ER_|PROTOCOL_)/.test(code)) return current;
+    if (
+      current.name === 'QueryFailedError' ||
+      current.driverError ||
+      typeof current.sqlState === 'string' ||
+      typeof current.sqlMessage === 'string' ||
+      /^(ER_|PROTOCOL_)/.test(code)
+    )
+      return current;
   }
   return null;
 }
@@ -68,7 +80,8 @@ function databaseErrorIn(error: unknown): DriverErrorLike | null {
  */
 function databaseDetail(error: DriverErrorLike): Record<string, unknown> {
   const driver = (error.driverError ?? error) as DriverErrorLike;
-  const statement = typeof error.query === 'string' ? shortened(error.query, 500) : typeof driver.sql === 'string' ? shortened(driver.sql, 60) : undefined;
+  const statement =
+    typeof error.query === 'string' ? shortened(error.query, 500) : typeof driver.sql === 'string' ? shortened(driver.sql, 60) : undefined;
   return {
     name: error.name,
     code: driver.code ?? error.code,

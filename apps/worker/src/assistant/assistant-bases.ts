@@ -15,12 +15,14 @@ export const replacesOnSave = (session: Session): boolean => session.workflow_uu
 
 function baseOf(session: Session): { as: GenerationBase['as']; uuid: string } | null {
   if (session.workflow_uuid) return { as: 'edit', uuid: session.workflow_uuid };
-  if (session.mode !== 'create' && session.source_workflow_uuid) return { as: session.mode === 'edit' ? 'edit' : 'copy', uuid: session.source_workflow_uuid };
+  if (session.mode !== 'create' && session.source_workflow_uuid)
+    return { as: session.mode === 'edit' ? 'edit' : 'copy', uuid: session.source_workflow_uuid };
   return null;
 }
 
 /** No message can fix it: the session closes. */
-export const sourceDeleted = (uuid: string): StepError => new StepError(ASSISTANT_SOURCE_DELETED, `Workflow ${uuid}, which this session works on, has been deleted: start a new session`);
+export const sourceDeleted = (uuid: string): StepError =>
+  new StepError(ASSISTANT_SOURCE_DELETED, `Workflow ${uuid}, which this session works on, has been deleted: start a new session`);
 
 @Injectable()
 export class AssistantBases {

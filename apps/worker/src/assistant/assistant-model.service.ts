@@ -2,8 +2,24 @@
 // session's changes, so a retry after the answer was stored never pays for the call again.
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { ASSISTANT_MAX_TOOL_CALLS_PER_ROUND, type AssistantCallRef, type AssistantToolCall, type ChatMessage, type ClarifyResult, type GenerateResult, type TokenUsage } from '@app/contracts';
-import { assistantEvents, candidateOf, clarificationContext, GENERATION_PROMPT, generationRequest, parseClarification, recentConversation } from '@app/domain';
+import {
+  ASSISTANT_MAX_TOOL_CALLS_PER_ROUND,
+  type AssistantCallRef,
+  type AssistantToolCall,
+  type ChatMessage,
+  type ClarifyResult,
+  type GenerateResult,
+  type TokenUsage,
+} from '@app/contracts';
+import {
+  assistantEvents,
+  candidateOf,
+  clarificationContext,
+  GENERATION_PROMPT,
+  generationRequest,
+  parseClarification,
+  recentConversation,
+} from '@app/domain';
 import type { AssistantSessionRecord } from '@app/persistence';
 import { ModelClients, type ModelRequest } from '@app/providers';
 import type { ActivityScope } from '../execution/activity-scope';
@@ -18,7 +34,9 @@ const refusedCall = (call: AssistantToolCall): ChatMessage => ({
   role: 'tool',
   tool_call_id: call.id,
   name: call.name,
-  content: JSON.stringify({ error: { code: 'TOO_MANY_TOOL_CALLS', message: `not run: at most ${ASSISTANT_MAX_TOOL_CALLS_PER_ROUND} tool calls per answer` } }),
+  content: JSON.stringify({
+    error: { code: 'TOO_MANY_TOOL_CALLS', message: `not run: at most ${ASSISTANT_MAX_TOOL_CALLS_PER_ROUND} tool calls per answer` },
+  }),
 });
 
 @Injectable()
@@ -43,8 +61,15 @@ export class AssistantModelService {
    */
   clarify(ref: AssistantCallRef, turn: number, scope: ActivityScope): Promise<ClarifyResult> {
     return this.store.once<ClarifyResult>(ref, async (session) => {
-      const context: ChatMessage = { role: 'system', content: clarificationContext(session.intent_summary, session.workflow_uuid !== null, session.previous_stage === 'failed') };
-      const response = await this.ask(session, { messages: [context, ...recentConversation(session.conversations)], response_format: { type: 'json_object' } }, scope);
+      const context: ChatMessage = {
+        role: 'system',
+        content: clarificationContext(session.intent_summary, session.workflow_uuid !== null, session.previous_stage === 'failed'),
+      };
+      const response = await this.ask(
+        session,
+        { messages: [context, ...recentConversation(session.conversations)], response_format: { type: 'json_object' } },
+        scope,
+      );
       const answer = parseClarification(response.message.content);
       const tokens = tokensOf(response.usage);
       const intent_summary = answer.intent_summary || session.intent_summary;
@@ -52,7 +77,12 @@ export class AssistantModelService {
         const entry = { role: 'assistant' as const, text: answer.clarification_question, turn, at: new Date().toISOString() };
         return {
           result: { ready: false },
-          change: { intent_summary, pending_questions: [answer.clarification_question], conversations: [...session.conversations, entry], tokens },
+          change: {
+            intent_summary,
+            pending_questions: [answer.clarification_question],
+            conversations: [...session.conversations, entry],
+            tokens,
+          },
           events: [assistantEvents.message(session.uuid, answer.clarification_question, true)],
         };
       }
@@ -64,7 +94,15 @@ export class AssistantModelService {
       const base_fingerprint = start?.base.as === 'edit' ? start.fingerprint : null;
       return {
         result: { ready: true },
-        change: { intent_summary, pending_questions: [], generation, candidate: null, base_fingerprint, stage: 'workflow_generation', tokens },
+        change: {
+          intent_summary,
+          pending_questions: [],
+          generation,
+          candidate: null,
+          base_fingerprint,
+          stage: 'workflow_generation',
+          tokens,
+        },
         events: [assistantEvents.statusChange(session.uuid, session.stage, 'workflow_generation', 'workflow_generation')],
       };
     });
@@ -79,7 +117,11 @@ export class AssistantModelService {
       const tokens = tokensOf(response.usage);
       const calls = ref.with_tools ? (message.tool_calls ?? []) : [];
       const refused = calls.slice(ASSISTANT_MAX_TOOL_CALLS_PER_ROUND).map(refusedCall);
-      if (calls.length) return { result: { tool_calls: calls.slice(0, ASSISTANT_MAX_TOOL_CALLS_PER_ROUND) }, change: { generation: [...generation, ...refused], tokens } };
+      if (calls.length)
+        return {
+          result: { tool_calls: calls.slice(0, ASSISTANT_MAX_TOOL_CALLS_PER_ROUND) },
+          change: { generation: [...generation, ...refused], tokens },
+        };
       const parsed = candidateOf(message.content);
       const candidate = 'value' in parsed ? parsed.value : null;
       return {

@@ -3,7 +3,15 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '@app/config';
-import { runWorkflowId, type AssistantCallRef, type AssistantToolCall, type CheckResult, type DryRunOutcome, type PreparedRun, type WorkflowDefinition } from '@app/contracts';
+import {
+  runWorkflowId,
+  type AssistantCallRef,
+  type AssistantToolCall,
+  type CheckResult,
+  type DryRunOutcome,
+  type PreparedRun,
+  type WorkflowDefinition,
+} from '@app/contracts';
 import { WorkflowsService } from '@app/definitions';
 import {
   assistantEvents,
@@ -54,8 +62,15 @@ export class AssistantStagesService {
       await this.bases.assertExists(session);
       return {
         result: null,
-        change: { stage: 'clarification', conversations: [...session.conversations, { role: 'user', text, turn, at: new Date().toISOString() }], final_error_message: null },
-        events: session.stage === 'clarification' ? [] : [assistantEvents.statusChange(session.uuid, session.stage, 'clarification', 'clarification')],
+        change: {
+          stage: 'clarification',
+          conversations: [...session.conversations, { role: 'user', text, turn, at: new Date().toISOString() }],
+          final_error_message: null,
+        },
+        events:
+          session.stage === 'clarification'
+            ? []
+            : [assistantEvents.statusChange(session.uuid, session.stage, 'clarification', 'clarification')],
       };
     });
   }
@@ -63,12 +78,21 @@ export class AssistantStagesService {
   callTool(ref: AssistantCallRef, call: AssistantToolCall): Promise<null> {
     return this.store.once(ref, async (session) => {
       const answer = await this.tools.call(session.user_id, call);
-      return { result: null, change: { generation: [...session.generation, { role: 'tool', tool_call_id: call.id, name: call.name, content: answer }] } };
+      return {
+        result: null,
+        change: { generation: [...session.generation, { role: 'tool', tool_call_id: call.id, name: call.name, content: answer }] },
+      };
     });
   }
 
   private async check(session: AssistantSessionRecord, targetUuid: string): Promise<CandidateCheck> {
-    if (session.candidate === null) return { ok: false, issues: [{ code: ErrorCode.ValidationFailed, field: 'body', message: 'the answer must be one JSON object: the workflow definition' }] };
+    if (session.candidate === null)
+      return {
+        ok: false,
+        issues: [
+          { code: ErrorCode.ValidationFailed, field: 'body', message: 'the answer must be one JSON object: the workflow definition' },
+        ],
+      };
     const checked = checkCandidate(session.candidate, targetUuid, this.config.models, await this.tools.names(session.user_id), randomUUID);
     if (!checked.ok) return checked;
     const taken = await this.takenUuids(session.user_id, checked.definition);
@@ -79,12 +103,22 @@ export class AssistantStagesService {
   private async takenUuids(userId: string, definition: WorkflowDefinition): Promise<Issue[]> {
     const replaced = await this.definitions.find(userId, definition.uuid);
     const kept = new Set([...(replaced?.steps.map((step) => step.uuid) ?? []), replaced?.trigger?.uuid]);
-    const named = [...definition.steps.map((step, i) => ({ uuid: step.uuid, field: `steps[${i}].uuid` })), ...(definition.trigger ? [{ uuid: definition.trigger.uuid, field: 'trigger.uuid' }] : [])];
-    const taken = await Promise.all(named.filter((entry) => !kept.has(entry.uuid)).map(async ({ uuid, field }): Promise<Issue[]> => {
-      const claimant = await this.definitions.claimantOf(uuid);
-      if (claimant !== null && claimant !== userId) return [{ code: ErrorCode.UuidTaken, field, message: `${uuid} belongs to another user: give it a new uuid` }];
-      return (await this.definitions.ownerOfUuid(uuid)) ? [{ code: ErrorCode.Conflict, field, message: `${uuid} is already in use by another workflow: give it a new uuid` }] : [];
-    }));
+    const named = [
+      ...definition.steps.map((step, i) => ({ uuid: step.uuid, field: `steps[${i}].uuid` })),
+      ...(definition.trigger ? [{ uuid: definition.trigger.uuid, field: 'trigger.uuid' }] : []),
+    ];
+    const taken = await Promise.all(
+      named
+        .filter((entry) => !kept.has(entry.uuid))
+        .map(async ({ uuid, field }): Promise<Issue[]> => {
+          const claimant = await this.definitions.claimantOf(uuid);
+          if (claimant !== null && claimant !== userId)
+            return [{ code: ErrorCode.UuidTaken, field, message: `${uuid} belongs to another user: give it a new uuid` }];
+          return (await this.definitions.ownerOfUuid(uuid))
+            ? [{ code: ErrorCode.Conflict, field, message: `${uuid} is already in use by another workflow: give it a new uuid` }]
+            : [];
+        }),
+    );
     return taken.flat();
   }
 
@@ -92,12 +126,22 @@ export class AssistantStagesService {
   checkCandidate(ref: AssistantCallRef, targetUuid: string): Promise<CheckResult> {
     return this.store.once<CheckResult>(ref, async (session) => {
       const checked = await this.check(session, targetUuid);
-      if (checked.ok) return { result: { ok: true }, change: { stage: 'dry_run' }, events: [assistantEvents.statusChange(session.uuid, session.stage, 'dry_run', 'dry_run')] };
+      if (checked.ok)
+        return {
+          result: { ok: true },
+          change: { stage: 'dry_run' },
+          events: [assistantEvents.statusChange(session.uuid, session.stage, 'dry_run', 'dry_run')],
+        };
       const feedback = issuesFeedback(checked.issues);
       return {
         result: { ok: false },
         change: { stage: 'workflow_generation', generation: [...session.generation, { role: 'user', content: feedback }] },
-        events: [{ ...assistantEvents.statusChange(session.uuid, session.stage, 'workflow_generation', 'workflow_generation'), issues: checked.issues }],
+        events: [
+          {
+            ...assistantEvents.statusChange(session.uuid, session.stage, 'workflow_generation', 'workflow_generation'),
+            issues: checked.issues,
+          },
+        ],
       };
     });
   }
@@ -107,7 +151,14 @@ export class AssistantStagesService {
     const session = await this.store.sessions.get(ref.session_uuid);
     const checked = await this.check(session, targetUuid);
     if (!checked.ok) throw new Error(`the candidate no longer validates: ${issuesFeedback(checked.issues)}`);
-    const request = { userId: session.user_id, workflowUuid: targetUuid, triggerOutput: { text: session.intent_summary }, runUuid, temporalWorkflowId: runWorkflowId(runUuid), dryRun: true as const };
+    const request = {
+      userId: session.user_id,
+      workflowUuid: targetUuid,
+      triggerOutput: { text: session.intent_summary },
+      runUuid,
+      temporalWorkflowId: runWorkflowId(runUuid),
+      dryRun: true as const,
+    };
     const { run } = await this.preparer.prepareUnsaved(request, checked.definition);
     return { ...run, heartbeat_timeout_seconds: this.config.temporal.heartbeatTimeoutSeconds };
   }
@@ -115,11 +166,21 @@ export class AssistantStagesService {
   recordDryRun(ref: AssistantCallRef, outcome: DryRunOutcome): Promise<CheckResult> {
     return this.store.once<CheckResult>(ref, async (session) => {
       const details = { run_uuid: outcome.run_uuid, status: outcome.status, error_message: outcome.error_message };
-      if (outcome.status === 'completed') return { result: { ok: true }, change: { stage: 'saving' }, events: [{ ...assistantEvents.statusChange(session.uuid, session.stage, 'saving', 'saving'), dry_run: details }] };
+      if (outcome.status === 'completed')
+        return {
+          result: { ok: true },
+          change: { stage: 'saving' },
+          events: [{ ...assistantEvents.statusChange(session.uuid, session.stage, 'saving', 'saving'), dry_run: details }],
+        };
       return {
         result: { ok: false },
-        change: { stage: 'workflow_generation', generation: [...session.generation, { role: 'user', content: dryRunFeedback(outcome.error_message) }] },
-        events: [{ ...assistantEvents.statusChange(session.uuid, session.stage, 'workflow_generation', 'workflow_generation'), dry_run: details }],
+        change: {
+          stage: 'workflow_generation',
+          generation: [...session.generation, { role: 'user', content: dryRunFeedback(outcome.error_message) }],
+        },
+        events: [
+          { ...assistantEvents.statusChange(session.uuid, session.stage, 'workflow_generation', 'workflow_generation'), dry_run: details },
+        ],
       };
     });
   }
@@ -142,7 +203,11 @@ export class AssistantStagesService {
         result: null,
         change: { stage: 'completed', workflow_uuid: targetUuid, failed_attempt: null, ...(keepsOpen ? {} : { is_open: false }) },
         events: [
-          assistantEvents.workflow(session.uuid, session.candidate, { workflow_uuid: targetUuid, workflow: JSON.parse(JSON.stringify(saved)), is_edit: !created }),
+          assistantEvents.workflow(session.uuid, session.candidate, {
+            workflow_uuid: targetUuid,
+            workflow: JSON.parse(JSON.stringify(saved)),
+            is_edit: !created,
+          }),
           assistantEvents.statusChange(session.uuid, session.stage, 'completed', 'completed', true),
         ],
       };
@@ -155,12 +220,22 @@ export class AssistantStagesService {
    */
   failTurn(ref: AssistantCallRef, errorCode: string, message: string, recoverable: boolean): Promise<null> {
     return this.store.once(ref, async (session) => {
-      const said = { role: 'assistant' as const, text: `I could not save the workflow: ${message}`, turn: ref.turn, at: new Date().toISOString() };
-      const open = recoverable ? { failed_attempt: failedAttemptOf(session, message), conversations: [...session.conversations, said] } : { is_open: false };
+      const said = {
+        role: 'assistant' as const,
+        text: `I could not save the workflow: ${message}`,
+        turn: ref.turn,
+        at: new Date().toISOString(),
+      };
+      const open = recoverable
+        ? { failed_attempt: failedAttemptOf(session, message), conversations: [...session.conversations, said] }
+        : { is_open: false };
       return {
         result: null,
         change: { stage: 'failed', final_error_message: message, ...open },
-        events: [assistantEvents.statusChange(session.uuid, session.stage, 'failed', 'failed'), assistantEvents.error(session.uuid, { error_code: errorCode, message, is_recoverable: recoverable })],
+        events: [
+          assistantEvents.statusChange(session.uuid, session.stage, 'failed', 'failed'),
+          assistantEvents.error(session.uuid, { error_code: errorCode, message, is_recoverable: recoverable }),
+        ],
       };
     });
   }

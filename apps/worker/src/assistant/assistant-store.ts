@@ -19,7 +19,10 @@ export interface AssistantWork<T> {
 export class AssistantStore {
   constructor(readonly sessions: AssistantRepository) {}
 
-  async once<T>({ session_uuid, call_key }: AssistantCallRef, work: (session: AssistantSessionRecord) => Promise<AssistantWork<T>>): Promise<T> {
+  async once<T>(
+    { session_uuid, call_key }: AssistantCallRef,
+    work: (session: AssistantSessionRecord) => Promise<AssistantWork<T>>,
+  ): Promise<T> {
     const stored = await this.sessions.findCall(session_uuid, call_key);
     if (stored !== null) return stored as T;
     const { result, change = {}, events = [] } = await work(await this.sessions.get(session_uuid));
@@ -28,4 +31,3 @@ export class AssistantStore {
     return (await this.sessions.findCall(session_uuid, call_key)) as T;
   }
 }
-

@@ -15,7 +15,12 @@ import { WorkerSummariesModule } from './summary-launcher';
  * routes and MCP server call (libs/definitions), so what it builds passes the very checks a REST save does.
  */
 @Module({
-  imports: [PersistenceModule, WorkerModule, RunLifeServicesModule, DefinitionsModule.forRoot(WorkerSummariesModule, RunLifeServicesModule)],
+  imports: [
+    PersistenceModule,
+    WorkerModule,
+    RunLifeServicesModule,
+    DefinitionsModule.forRoot(WorkerSummariesModule, RunLifeServicesModule),
+  ],
   providers: [AssistantStore, AssistantBases, AssistantTools, AssistantModelService, AssistantStagesService],
   exports: [AssistantModelService, AssistantStagesService],
 })

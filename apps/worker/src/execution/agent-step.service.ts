@@ -9,7 +9,8 @@ import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
 
-const REFERENCE_NOTE = '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
+const REFERENCE_NOTE =
+  '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
 
 /**
  * custom_agent, one piece per activity: the workflow owns the loop, so every model turn and every tool
@@ -39,7 +40,14 @@ export class AgentStepService {
     return { tools, conversation_length: await this.transcript.start(context.instance_uuid, messages) };
   }
 
-  async turn(context: StepContext, step: CustomAgentStep, tools: ToolSpec[], turn: number, length: number, scope: ActivityScope): Promise<AgentTurnResult> {
+  async turn(
+    context: StepContext,
+    step: CustomAgentStep,
+    tools: ToolSpec[],
+    turn: number,
+    length: number,
+    scope: ActivityScope,
+  ): Promise<AgentTurnResult> {
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
     if (earlier) return earlier;
@@ -59,7 +67,13 @@ export class AgentStepService {
    * without asking the model again. The answer is at its position in the transcript, or, when that attempt
    * died between the call's audit and the transcript, in the call's audit, from where it is put in place.
    */
-  private async answeredTurn(context: StepContext, turn: number, length: number, stored: ChatMessage | null, attempt: number): Promise<AgentTurnResult | null> {
+  private async answeredTurn(
+    context: StepContext,
+    turn: number,
+    length: number,
+    stored: ChatMessage | null,
+    attempt: number,
+  ): Promise<AgentTurnResult | null> {
     // A first attempt finds nothing of its own: no read unless the transcript holds a model answer there.
     if (stored ? stored.role !== 'assistant' : attempt === 1) return null;
     const call = await this.calls.completedModelCall(context.instance_uuid, turn);
@@ -67,7 +81,11 @@ export class AgentStepService {
     const answer = stored ?? (call.response as { message: ChatMessage }).message;
     if (!stored) await this.transcript.put(context.instance_uuid, length, answer);
     const { prompt_tokens, completion_tokens, total_tokens } = call;
-    return { tool_calls: answer.tool_calls ?? [], conversation_length: length + 1, usage: { prompt_tokens, completion_tokens, total_tokens } };
+    return {
+      tool_calls: answer.tool_calls ?? [],
+      conversation_length: length + 1,
+      usage: { prompt_tokens, completion_tokens, total_tokens },
+    };
   }
 
   /**

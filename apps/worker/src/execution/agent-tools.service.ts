@@ -30,16 +30,38 @@ export class AgentToolsService {
 
   /** Every tool of the step with its spec: what an agent is offered when it starts. */
   async resolve(userId: string, names: string[], conversational = false): Promise<ResolvedTool[]> {
-    const [local, mcp] = await Promise.all([this.resolveLocal(userId, names.filter((name) => !parseMcpToolName(name)), conversational), this.resolveMcp(userId, names)]);
+    const [local, mcp] = await Promise.all([
+      this.resolveLocal(
+        userId,
+        names.filter((name) => !parseMcpToolName(name)),
+        conversational,
+      ),
+      this.resolveMcp(userId, names),
+    ]);
     return [...local, ...mcp];
   }
 
   /** The tool the model called by `offeredName`, without listing MCP servers again: null when the step has none of that name. */
   async find(userId: string, names: string[], conversational: boolean, offeredName: string): Promise<ResolvedTool | null> {
     const mcp = names.map(parseMcpToolName).find((name) => name && modelToolName(name) === offeredName);
-    if (!mcp) return (await this.resolveLocal(userId, names.filter((name) => !parseMcpToolName(name)), conversational)).find((tool) => tool.spec.name === offeredName) ?? null;
+    if (!mcp)
+      return (
+        (
+          await this.resolveLocal(
+            userId,
+            names.filter((name) => !parseMcpToolName(name)),
+            conversational,
+          )
+        ).find((tool) => tool.spec.name === offeredName) ?? null
+      );
     const [connection] = await this.mcpServers.connections(userId, [mcp.server]);
-    return connection ? { spec: { name: offeredName, description: '', parameters: {} }, builtin: false, record: mcpDescriptor(mcp, connection, { description: '', parameters: {} }) } : null;
+    return connection
+      ? {
+          spec: { name: offeredName, description: '', parameters: {} },
+          builtin: false,
+          record: mcpDescriptor(mcp, connection, { description: '', parameters: {} }),
+        }
+      : null;
   }
 
   private async resolveLocal(userId: string, names: string[], conversational: boolean): Promise<ResolvedTool[]> {
@@ -53,7 +75,11 @@ export class AgentToolsService {
     if (missing.length) throw new StepError('UnknownTool', `unknown tool(s): ${missing.join(', ')}; register them with POST /tools`);
     return [
       ...builtins.map((spec) => ({ spec, builtin: true as const })),
-      ...registered.map((record) => ({ spec: { name: record.name, description: record.description, parameters: record.parameters }, builtin: false as const, record })),
+      ...registered.map((record) => ({
+        spec: { name: record.name, description: record.description, parameters: record.parameters },
+        builtin: false as const,
+        record,
+      })),
     ];
   }
 
@@ -64,7 +90,11 @@ export class AgentToolsService {
     const listed = await this.mcpTools.listEach(await this.mcpServers.connections(userId, [...new Set(wanted.map((name) => name.server))]));
     return wanted.map((name) => {
       const entry = listed.find((candidate) => candidate.server.name === name.server);
-      if (!entry) throw new StepError('UnknownTool', `unknown MCP server ${name.server} (for ${qualifiedMcpToolName(name)}); register it with POST /mcp-servers`);
+      if (!entry)
+        throw new StepError(
+          'UnknownTool',
+          `unknown MCP server ${name.server} (for ${qualifiedMcpToolName(name)}); register it with POST /mcp-servers`,
+        );
       if ('error' in entry) throw new ToolCallError(entry.error.message, true, { kind: 'network' });
       const tool = entry.tools.find((candidate) => candidate.name === name.tool);
       if (!tool) throw new StepError('UnknownTool', `MCP server ${name.server} has no tool ${name.tool}`);

@@ -48,5 +48,6 @@ export class AgentTranscript {
 }
 
 function assertHolds(stored: number, expected: number): void {
-  if (stored < expected) throw new StepError('ConversationLost', `the agent's transcript has ${stored} messages stored, ${expected} expected`);
+  if (stored < expected)
+    throw new StepError('ConversationLost', `the agent's transcript has ${stored} messages stored, ${expected} expected`);
 }

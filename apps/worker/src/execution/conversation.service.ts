@@ -9,14 +9,22 @@ const positionOf = (turn: number, role: ConversationMessage['role']) => (turn - 
 
 @Injectable()
 export class ConversationService {
-  constructor(private readonly outputs: OutputRepository, private readonly conversations: ConversationRepository) {}
+  constructor(
+    private readonly outputs: OutputRepository,
+    private readonly conversations: ConversationRepository,
+  ) {}
 
   async open(runUuid: string): Promise<void> {
     await this.conversations.setConversationStatus(runUuid, 'awaiting_input');
   }
 
   async receive(runUuid: string, turn: number, content: string): Promise<void> {
-    await this.conversations.putConversationMessage(runUuid, positionOf(turn, 'user'), { role: 'user', content, turn, at: new Date().toISOString() });
+    await this.conversations.putConversationMessage(runUuid, positionOf(turn, 'user'), {
+      role: 'user',
+      content,
+      turn,
+      at: new Date().toISOString(),
+    });
     await this.conversations.setConversationStatus(runUuid, 'running');
   }
 
@@ -24,9 +32,13 @@ export class ConversationService {
   async answer(runUuid: string, userId: string, turn: number, outputId: string | null, closing: boolean): Promise<string | null> {
     const output = outputId ? await this.outputs.findOutput(userId, outputId) : null;
     const reply = output ? replyTextOf(output.raw_data) : null;
-    await this.conversations.putConversationMessage(runUuid, positionOf(turn, 'assistant'), { role: 'assistant', content: reply, turn, at: new Date().toISOString() });
+    await this.conversations.putConversationMessage(runUuid, positionOf(turn, 'assistant'), {
+      role: 'assistant',
+      content: reply,
+      turn,
+      at: new Date().toISOString(),
+    });
     if (!closing) await this.conversations.setConversationStatus(runUuid, 'awaiting_input');
     return reply;
   }
-
 }

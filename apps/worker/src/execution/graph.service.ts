@@ -9,7 +9,10 @@ type ModelStep = CustomLlmStep | CustomAgentStep;
 
 @Injectable()
 export class GraphService {
-  constructor(private readonly steps: StepRepository, private readonly outputs: OutputRepository) {}
+  constructor(
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
+  ) {}
 
   /**
    * A router step (its CONDITIONAL edges give `context.route_choices`) answers JSON with `next` among its
@@ -20,7 +23,11 @@ export class GraphService {
     if (!choices?.length) return step;
     const route = { type: 'object', required: ['next'], properties: { next: { enum: choices, description: 'Where the run goes next' } } };
     const instruction = `\n\nWhen you are done, answer JSON whose "next" field says where the run goes next: one of ${choices.map((choice) => JSON.stringify(choice)).join(', ')}.`;
-    return { ...step, system_prompt: step.system_prompt + instruction, output_schema: step.output_schema ? { allOf: [step.output_schema, route] } : route };
+    return {
+      ...step,
+      system_prompt: step.system_prompt + instruction,
+      output_schema: step.output_schema ? { allOf: [step.output_schema, route] } : route,
+    };
   }
 
   /** The route a router step's output (`data`) chose. */
@@ -33,14 +40,19 @@ export class GraphService {
     const data = (await this.outputs.findOutput(userId, outputId))?.raw_data;
     // One budget for the step's routing, however many edges it has.
     const meter = new ExpressionMeter();
-    return edges.filter((edge) => evaluateRules(edge.conditions, data, meter, `edges[uuid=${edge.uuid}].conditions`)).map((edge) => edge.uuid);
+    return edges
+      .filter((edge) => evaluateRules(edge.conditions, data, meter, `edges[uuid=${edge.uuid}].conditions`))
+      .map((edge) => edge.uuid);
   }
 
   /** The step's own row after the run: failed if an execution failed, else completed with its latest output (referenced). */
   async close(instanceUuid: string, failed: boolean): Promise<void> {
     const [latest] = await this.outputs.executionOutputs(instanceUuid, 1);
     if (failed || !latest) {
-      await this.steps.failStep(instanceUuid, failed ? 'An execution of this step failed: see its executions' : 'No execution of this step completed');
+      await this.steps.failStep(
+        instanceUuid,
+        failed ? 'An execution of this step failed: see its executions' : 'No execution of this step completed',
+      );
       return;
     }
     await this.steps.completeStepWithOutput(instanceUuid, latest.uuid);

@@ -18,7 +18,10 @@ export function questionOf(step: HumanInputStep, reason?: string) {
 
 @Injectable()
 export class HumanInputService {
-  constructor(private readonly steps: StepRepository, private readonly outputs: OutputRepository) {}
+  constructor(
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
+  ) {}
 
   async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<void> {
     await this.steps.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
@@ -31,7 +34,9 @@ export class HumanInputService {
    */
   async answer(context: StepContext, input: JsonValue, step: HumanInputStep): Promise<StepResultRef> {
     const madeUp = context.dry_run && step.default === undefined;
-    const ref = (await completedOutput(this.steps, this.outputs, context)) ?? (await this.store(context, madeUp ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input));
+    const ref =
+      (await completedOutput(this.steps, this.outputs, context)) ??
+      (await this.store(context, madeUp ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input));
     await this.steps.inputReceived(context.run_uuid);
     return ref;
   }

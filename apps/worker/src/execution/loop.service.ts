@@ -3,7 +3,15 @@
 // the latest output, and writes the step's own output when the loop ends. In a graph the loop is one
 // execution of its step: its row (under the step's, opened by the startLoop activity) holds its iterations.
 import { Injectable } from '@nestjs/common';
-import { LOOP_DEFAULTS, type StepResultRef, type LoopStart, type LoopStopReason, type LoopingStep, type OutputRef, type StepContext } from '@app/contracts';
+import {
+  LOOP_DEFAULTS,
+  type StepResultRef,
+  type LoopStart,
+  type LoopStopReason,
+  type LoopingStep,
+  type OutputRef,
+  type StepContext,
+} from '@app/contracts';
 import { predicateMet } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { StepError } from './step-error';
@@ -69,6 +77,9 @@ export class LoopService {
     const bytes = await this.outputs.executionOutputBytes(context.instance_uuid);
     if (bytes <= LOOP_OUTPUT_MAX_BYTES) return;
     const mib = (n: number) => (n / 2 ** 20).toFixed(1);
-    throw new StepError('LoopOutputTooLarge', `step "${step.name}": its iterations' outputs hold ${mib(bytes)} MiB, more than the ${mib(LOOP_OUTPUT_MAX_BYTES)} MiB a for_each may gather into its output; each iteration's output stays readable`);
+    throw new StepError(
+      'LoopOutputTooLarge',
+      `step "${step.name}": its iterations' outputs hold ${mib(bytes)} MiB, more than the ${mib(LOOP_OUTPUT_MAX_BYTES)} MiB a for_each may gather into its output; each iteration's output stays readable`,
+    );
   }
 }

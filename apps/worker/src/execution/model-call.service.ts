@@ -11,7 +11,11 @@ import { CallQuarantine } from './call-quarantine.service';
 export type StepModelRequest = ModelRequest & { provider?: ModelProvider | null };
 
 /** What a model step asks every call with: its provider, its model, and its own max_tokens when it sets one. */
-export function modelOf(step: { provider?: ModelProvider | null; model: string; max_tokens?: number | null }): Pick<StepModelRequest, 'provider' | 'model' | 'max_tokens'> {
+export function modelOf(step: {
+  provider?: ModelProvider | null;
+  model: string;
+  max_tokens?: number | null;
+}): Pick<StepModelRequest, 'provider' | 'model' | 'max_tokens'> {
   return { provider: step.provider, model: step.model, ...(step.max_tokens ? { max_tokens: step.max_tokens } : {}) };
 }
 
@@ -66,7 +70,12 @@ export class ModelCallService {
     const provider = named ?? this.config.providers.default;
     // Every call has a ceiling: the step's, else the operator's default.
     const request = { ...asked, max_tokens: asked.max_tokens ?? this.config.models.defaultMaxTokens };
-    const audited = { model: request.model, message_count: request.messages.length, tools: request.tools?.map((tool) => tool.name) ?? [], response_format: request.response_format ?? null };
+    const audited = {
+      model: request.model,
+      message_count: request.messages.length,
+      tools: request.tools?.map((tool) => tool.name) ?? [],
+      response_format: request.response_format ?? null,
+    };
     const running: ModelCallAttempt = {
       run_uuid: context.run_uuid,
       step_instance_uuid: context.instance_uuid,
@@ -94,24 +103,49 @@ export class ModelCallService {
    * Failed, or refused because earlier attempts died with their workers (RUN_QUARANTINED): the ended row
    * written here, and the error thrown.
    */
-  async send(context: StepContext, { provider, request, running }: ModelCallStart, attempt: number, scope: ActivityScope): Promise<AnsweredCall> {
+  async send(
+    context: StepContext,
+    { provider, request, running }: ModelCallStart,
+    attempt: number,
+    scope: ActivityScope,
+  ): Promise<AnsweredCall> {
     const base = { ...running, attempt };
     const refusal = await this.quarantine.ofModelCall(running.step_instance_uuid, running.turn, attempt);
     if (refusal) {
-      await this.calls.recordModelCall({ ...base, status: 'failed', error_message: refusal.message, duration_ms: 0, finished_at: new Date() });
+      await this.calls.recordModelCall({
+        ...base,
+        status: 'failed',
+        error_message: refusal.message,
+        duration_ms: 0,
+        finished_at: new Date(),
+      });
       throw refusal;
     }
     const system = nameOf(context, provider);
-    const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.system': system, 'gen_ai.request.model': request.model, 'stepwise.run_uuid': context.run_uuid, 'stepwise.turn': running.turn };
+    const attributes = {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.system': system,
+      'gen_ai.request.model': request.model,
+      'stepwise.run_uuid': context.run_uuid,
+      'stepwise.turn': running.turn,
+    };
     return inClientSpan(`chat ${request.model}`, attributes, async (span) => {
       let response: ModelResponse;
       try {
         // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
-        response = context.dry_run ? dryRunAnswer(request, context.execution?.index ?? 0) : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
+        response = context.dry_run
+          ? dryRunAnswer(request, context.execution?.index ?? 0)
+          : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
       } catch (error) {
         const finished_at = new Date();
         const error_message = error instanceof ModelCallError ? error.message : String((error as Error)?.message ?? error);
-        await this.calls.recordModelCall({ ...base, status: 'failed', error_message, duration_ms: finished_at.getTime() - running.started_at.getTime(), finished_at });
+        await this.calls.recordModelCall({
+          ...base,
+          status: 'failed',
+          error_message,
+          duration_ms: finished_at.getTime() - running.started_at.getTime(),
+          finished_at,
+        });
         this.metrics.recordModelCall(system, request.model, 'failed');
         throw error;
       }
@@ -123,7 +157,17 @@ export class ModelCallService {
         'gen_ai.response.finish_reasons': [response.finish_reason ?? 'unknown'],
       });
       const answer = { message: response.message, finish_reason: response.finish_reason, model: response.model };
-      return { response, ended: { ...base, status: 'completed', response: answer, ...response.usage, duration_ms: response.duration_ms, finished_at: new Date() } };
+      return {
+        response,
+        ended: {
+          ...base,
+          status: 'completed',
+          response: answer,
+          ...response.usage,
+          duration_ms: response.duration_ms,
+          finished_at: new Date(),
+        },
+      };
     });
   }
 }

@@ -42,11 +42,19 @@ export class NotificationService {
     let response: FetchedText;
     try {
       const request = { method: 'POST', headers: { 'content-type': 'application/json', 'x-stepwise-run': run.uuid, ...signed }, body };
-      response = await fetchText(url, request, { timeoutMs: TIMEOUT_MS, signal: scope.signal, maxBytes: RECEIVER_BODY_BYTES, what: 'notification', fetch: this.egress.fetch });
+      response = await fetchText(url, request, {
+        timeoutMs: TIMEOUT_MS,
+        signal: scope.signal,
+        maxBytes: RECEIVER_BODY_BYTES,
+        what: 'notification',
+        fetch: this.egress.fetch,
+      });
     } catch (error) {
       await record({ status: 'failed', http_status: null, error: (error as Error).message });
       // A refused address stays refused: no point in retrying. A timeout or a broken connection is retried.
-      throw error instanceof ToolCallError && error.kind === 'denied' ? ApplicationFailure.nonRetryable(error.message, 'EgressDenied') : error;
+      throw error instanceof ToolCallError && error.kind === 'denied'
+        ? ApplicationFailure.nonRetryable(error.message, 'EgressDenied')
+        : error;
     }
     if (response.status < 200 || response.status > 299) {
       await record({ status: 'failed', http_status: response.status, error: `receiver answered ${response.status}` });

@@ -2,7 +2,15 @@
 // get the full data; agents get compact {output_id, summary} references and fetch data with get_output.
 import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type ForEachLoop, type StepContext, type StepLoop } from '@app/contracts';
-import { findPlaceholders, formatForPrompt, getPath, loopSourceRef, pickFromHistory, renderTemplate, type PlaceholderRef } from '@app/domain';
+import {
+  findPlaceholders,
+  formatForPrompt,
+  getPath,
+  loopSourceRef,
+  pickFromHistory,
+  renderTemplate,
+  type PlaceholderRef,
+} from '@app/domain';
 import { StepError } from './step-error';
 import { ConversationRepository, OutputRepository, type OutputRecord } from '@app/persistence';
 
@@ -19,7 +27,10 @@ const TASK_MESSAGE = 'Execute your task.';
 
 @Injectable()
 export class StepInputService {
-  constructor(private readonly outputs: OutputRepository, private readonly conversations: ConversationRepository) {}
+  constructor(
+    private readonly outputs: OutputRepository,
+    private readonly conversations: ConversationRepository,
+  ) {}
 
   async build(context: StepContext, systemPrompt: string, mode: DataMode, loop?: StepLoop | null): Promise<StepInput> {
     const refs = findPlaceholders(systemPrompt);
@@ -33,14 +44,20 @@ export class StepInputService {
     }
     const item = refs.some(isItemRef) ? await this.currentItem(context, loop) : undefined;
 
-    const render = (ref: PlaceholderRef) => (isItemRef(ref) ? presentItem(item, ref) : this.present(outputs.get(ref.raw) ?? null, ref, mode));
+    const render = (ref: PlaceholderRef) =>
+      isItemRef(ref) ? presentItem(item, ref) : this.present(outputs.get(ref.raw) ?? null, ref, mode);
     const system = renderTemplate(systemPrompt, render);
     // With no placeholder at all, the previous output (the trigger data first) is the user message.
     // In a conversation the turn's first step answers the user: its previous output is the message, not the trigger.
     const inConversation = context.conversation_turn !== undefined;
-    const previous = refs.length || (inConversation && !context.previous_step_uuid) ? null : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });
+    const previous =
+      refs.length || (inConversation && !context.previous_step_uuid)
+        ? null
+        : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });
     const previousText = previous ? `Previous output:\n${this.present(previous, { raw: '', kind: 'previous', path: [] }, mode)}` : null;
-    const user = inConversation ? [await this.conversationSoFar(context), previousText].filter(Boolean).join('\n\n') : (previousText ?? TASK_MESSAGE);
+    const user = inConversation
+      ? [await this.conversationSoFar(context), previousText].filter(Boolean).join('\n\n')
+      : (previousText ?? TASK_MESSAGE);
     return {
       system,
       user,
@@ -57,7 +74,9 @@ export class StepInputService {
 
   /** Conversational runs: every step of a turn sees the conversation so far, the user's latest message last. */
   private async conversationSoFar(context: StepContext): Promise<string> {
-    const messages = (await this.conversations.conversation(context.run_uuid)).filter((message) => message.turn <= context.conversation_turn!);
+    const messages = (await this.conversations.conversation(context.run_uuid)).filter(
+      (message) => message.turn <= context.conversation_turn!,
+    );
     const lines = messages.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content ?? ''}`);
     return `Conversation so far (the user's latest message last):\n${lines.join('\n')}`;
   }
@@ -71,12 +90,18 @@ export class StepInputService {
     const source = ref ? await this.outputFor(context, ref) : null;
     const items = ref && source ? getPath(source.raw_data, ref.path) : undefined;
     if (!Array.isArray(items)) {
-      throw new StepError('LoopInputNotArray', `loop.input_path ${loop.input_path} does not name an array (found ${items === undefined ? 'nothing' : typeof items})`);
+      throw new StepError(
+        'LoopInputNotArray',
+        `loop.input_path ${loop.input_path} does not name an array (found ${items === undefined ? 'nothing' : typeof items})`,
+      );
     }
     return items;
   }
 
-  private async currentItem(context: StepContext, loop: StepLoop | null | undefined): Promise<{ value: unknown; index: number } | undefined> {
+  private async currentItem(
+    context: StepContext,
+    loop: StepLoop | null | undefined,
+  ): Promise<{ value: unknown; index: number } | undefined> {
     if (!context.execution || loop?.type !== 'for_each') return undefined;
     const items = await this.loopItems(context, loop);
     return { value: items[context.execution.index], index: context.execution.index };
@@ -86,10 +111,15 @@ export class StepInputService {
     if (ref.kind === 'step') {
       // Without an index: the step's own output. With one: a pick from its latest outputs (a loop's iterations).
       if (ref.index === undefined) return this.outputs.outputOfStep(context.run_uuid, ref.step_uuid!);
-      const history = await this.outputs.outputHistory(context.run_uuid, ref.step_uuid!, context.output_history_size ?? LOOP_DEFAULTS.output_history_size);
+      const history = await this.outputs.outputHistory(
+        context.run_uuid,
+        ref.step_uuid!,
+        context.output_history_size ?? LOOP_DEFAULTS.output_history_size,
+      );
       return pickFromHistory(history, ref.index) ?? null;
     }
-    if (ref.kind === 'previous' && context.previous_step_uuid) return this.outputs.outputOfStep(context.run_uuid, context.previous_step_uuid);
+    if (ref.kind === 'previous' && context.previous_step_uuid)
+      return this.outputs.outputOfStep(context.run_uuid, context.previous_step_uuid);
     return this.outputs.triggerOutput(context.run_uuid);
   }
 

@@ -30,7 +30,10 @@ export interface StoredOutput {
   data: unknown;
 }
 
-export const storedOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes' | 'raw_data'>): StoredOutput => ({ ref: refOf(output), data: output.raw_data });
+export const storedOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes' | 'raw_data'>): StoredOutput => ({
+  ref: refOf(output),
+  data: output.raw_data,
+});
 
 /** What travels through Temporal for an output. */
 export const refOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_bytes' | 'raw_data'>): OutputRef => ({
@@ -41,7 +44,11 @@ export const refOf = (output: Pick<OutputRecord, 'uuid' | 'summary' | 'size_byte
 });
 
 /** Equal data, equal digest (the graph walk's repeated-input guard compares them); 16 bytes of sha-256 is plenty. */
-export const outputDigest = (raw: unknown): string => createHash('sha256').update(JSON.stringify(raw ?? null)).digest('base64url').slice(0, 22);
+export const outputDigest = (raw: unknown): string =>
+  createHash('sha256')
+    .update(JSON.stringify(raw ?? null))
+    .digest('base64url')
+    .slice(0, 22);
 
 /**
  * The output of an earlier attempt that completed the step but whose result never reached Temporal (the
@@ -53,7 +60,11 @@ export async function completedOutput(steps: StepRepository, outputs: OutputRepo
 }
 
 /** completedOutput, with the output's data. */
-export async function completedStored(steps: StepRepository, outputs: OutputRepository, context: StepContext): Promise<StoredOutput | null> {
+export async function completedStored(
+  steps: StepRepository,
+  outputs: OutputRepository,
+  context: StepContext,
+): Promise<StoredOutput | null> {
   const instance = await steps.instance(context.instance_uuid);
   if (instance?.status !== 'completed' || !instance.output_id) return null;
   const output = await outputs.findOutput(context.user_id, instance.output_id);

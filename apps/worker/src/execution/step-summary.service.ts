@@ -27,7 +27,13 @@ export class StepSummaryService {
     if (source?.hash !== source_hash) return;
     // SUMMARY_MODEL is a model of the default provider.
     const response = await this.models.forProvider(this.config.providers.default).complete(
-      { model: this.config.summaries.model, messages: [{ role: 'system', content: INSTRUCTIONS }, { role: 'user', content: source.text }] },
+      {
+        model: this.config.summaries.model,
+        messages: [
+          { role: 'system', content: INSTRUCTIONS },
+          { role: 'user', content: source.text },
+        ],
+      },
       { signal: scope.signal },
     );
     await this.summaries.complete(step_uuid, source_hash, oneSentence(response.message.content ?? ''));
@@ -46,5 +52,8 @@ export class StepSummaryService {
 
 /** The answer on one line, without the quotes or markdown a model adds anyway, cut at 500 characters. */
 function oneSentence(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/^["'*_\s]+|["'*_\s]+$/g, '').slice(0, 500);
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/^["'*_\s]+|["'*_\s]+$/g, '')
+    .slice(0, 500);
 }

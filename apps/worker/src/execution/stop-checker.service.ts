@@ -6,7 +6,10 @@ import { OutputRepository, StepRepository } from '@app/persistence';
 /** stop_checker: evaluates its conditions on earlier outputs; it produces no output of its own. */
 @Injectable()
 export class StopCheckerService {
-  constructor(private readonly steps: StepRepository, private readonly outputs: OutputRepository) {}
+  constructor(
+    private readonly steps: StepRepository,
+    private readonly outputs: OutputRepository,
+  ) {}
 
   async run(context: StepContext, step: StopCheckerStep): Promise<StopCheckResult> {
     await this.steps.startStep(context.instance_uuid, { stop_conditions: step.stop_conditions });

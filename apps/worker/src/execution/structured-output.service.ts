@@ -52,7 +52,14 @@ export class StructuredOutputService {
    * `transcript` ends with the model's answer, given at turn `turn`. `ended`: that call's end, not written
    * yet; handed back when the answer stands, written here before a correction is asked for.
    */
-  async settle(context: StepContext, step: ModelStep, transcript: ChatMessage[], turn: number, scope: ActivityScope, ended?: ModelCallAttempt): Promise<SettledAnswer> {
+  async settle(
+    context: StepContext,
+    step: ModelStep,
+    transcript: ChatMessage[],
+    turn: number,
+    scope: ActivityScope,
+    ended?: ModelCallAttempt,
+  ): Promise<SettledAnswer> {
     const schema = step.output_schema;
     if (!schema) return { data: answerData(transcript.at(-1)?.content ?? null), messages: transcript, ended };
     const allowed = step.max_correction_attempts ?? DEFAULT_MAX_CORRECTION_ATTEMPTS;
@@ -67,11 +74,19 @@ export class StructuredOutputService {
       if (corrections >= allowed) {
         await this.steps.saveMessages(context.instance_uuid, messages);
         const attempts = `${corrections + 1} attempt${corrections ? 's' : ''}`;
-        throw new StepError('InvalidStructuredOutput', `step "${step.name}" gave no answer following its output_schema in ${attempts}: ${checked.errors.join('; ')}`);
+        throw new StepError(
+          'InvalidStructuredOutput',
+          `step "${step.name}" gave no answer following its output_schema in ${attempts}: ${checked.errors.join('; ')}`,
+        );
       }
       messages = [...messages, { role: 'user', content: correctionMessage(checked.errors) }];
       await this.steps.saveMessages(context.instance_uuid, messages); // what the call's audit refers to, even if it fails
-      const response = await this.models.call(context, turn + corrections + 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
+      const response = await this.models.call(
+        context,
+        turn + corrections + 1,
+        { ...modelOf(step), messages, response_format: responseFormatOf(step) },
+        scope,
+      );
       answer = response.message;
       messages = [...messages, withoutToolCalls(answer)];
     }

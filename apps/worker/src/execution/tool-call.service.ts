@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { END_TOOL_NAME, type ChatMessage, type CustomAgentStep, type StepContext, type ToolCallRequest, type ToolCallResult } from '@app/contracts';
+import {
+  END_TOOL_NAME,
+  type ChatMessage,
+  type CustomAgentStep,
+  type StepContext,
+  type ToolCallRequest,
+  type ToolCallResult,
+} from '@app/contracts';
 import { byteSize, outputPreview } from '@app/domain';
 import { inClientSpan, Metrics } from '@app/observability';
 import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallRecord } from '@app/persistence';
@@ -44,7 +51,14 @@ export class ToolCallService {
    * `transcriptUuid`: the execution whose transcript gets the answer; the audit row goes under
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
    */
-  async call(context: StepContext, step: CustomAgentStep, call: ToolCallRequest, position: number, scope: ActivityScope, transcriptUuid = context.instance_uuid): Promise<ToolCallResult> {
+  async call(
+    context: StepContext,
+    step: CustomAgentStep,
+    call: ToolCallRequest,
+    position: number,
+    scope: ActivityScope,
+    transcriptUuid = context.instance_uuid,
+  ): Promise<ToolCallResult> {
     // The tool is looked up while the transcript is checked: only the message at `position` is read, not the whole transcript.
     const [stored, tool] = await Promise.all([
       this.transcript.at(transcriptUuid, position),
@@ -62,7 +76,8 @@ export class ToolCallService {
       await audit({ status: 'failed', input: null, output: null, error_message });
       return answer('failed', { error: error_message });
     }
-    if (tool && !tool.builtin && tool.record.mcp) Object.assign(named, { tool_name: tool.record.name, mcp_server: tool.record.mcp.connection.name });
+    if (tool && !tool.builtin && tool.record.mcp)
+      Object.assign(named, { tool_name: tool.record.name, mcp_server: tool.record.mcp.connection.name });
     if (!tool) {
       const error_message = `no tool named ${call.name} is available to this agent`;
       await audit({ status: 'failed', input: args, output: null, error_message });
@@ -111,7 +126,9 @@ export class ToolCallService {
       attempt,
       ...named,
       started_at,
-      ...(fields.status === 'running' ? { finished_at: null, duration_ms: null } : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
+      ...(fields.status === 'running'
+        ? { finished_at: null, duration_ms: null }
+        : { finished_at: new Date(), duration_ms: Date.now() - started_at.getTime() }),
       ...fields,
     });
     /** Writes the attempt's row; the attempt it went under. */
@@ -119,7 +136,8 @@ export class ToolCallService {
     /** The answer put in the transcript; `ended`: with the attempt's end, written with it when its row says running. */
     const answer = async (status: ToolCallResult['status'], content: unknown, ended?: AttemptFields): Promise<ToolCallResult> => {
       const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
-      const together = ended !== undefined && (await this.calls.recordToolAnswer(record(ended), { instance_uuid: transcriptUuid, position, message }));
+      const together =
+        ended !== undefined && (await this.calls.recordToolAnswer(record(ended), { instance_uuid: transcriptUuid, position, message }));
       if (!together) {
         if (ended) await audit(ended);
         await this.transcript.put(transcriptUuid, position, message);
@@ -158,20 +176,32 @@ export class ToolCallService {
     if (tool.builtin || tool.record.transport !== 'mcp' || byteSize(output) <= MCP_INLINE_ANSWER_BYTES) return output;
     const stored = newOutput(context, output);
     await this.outputs.storeOutput(stored);
-    return { output_id: stored.uuid, summary: stored.summary, size_bytes: stored.size_bytes, note: 'A large answer: call get_output with this output_id to read it in full.' };
+    return {
+      output_id: stored.uuid,
+      summary: stored.summary,
+      size_bytes: stored.size_bytes,
+      note: 'A large answer: call get_output with this output_id to read it in full.',
+    };
   }
 
   /** Through the transport the tool names; `get_output` is answered here, as it reads this run's user's outputs. */
   private async execute(context: StepContext, tool: ResolvedTool, args: unknown, signal: AbortSignal): Promise<unknown> {
     if (tool.builtin && tool.spec.name === 'get_output') return this.getOutput(context, args);
     // The workflow sees the call and closes the conversation once the turn has answered.
-    if (tool.builtin && tool.spec.name === END_TOOL_NAME) return { ended: true, note: 'The conversation closes after your reply: answer the user one last time.' };
+    if (tool.builtin && tool.spec.name === END_TOOL_NAME)
+      return { ended: true, note: 'The conversation closes after your reply: answer the user one last time.' };
     // A dry run calls no tool that reaches outside: the answer says what would have been sent.
     if (context.dry_run) return { dry_run: true, tool: tool.spec.name, arguments: args };
-    const descriptor: ToolDescriptor = tool.builtin ? { ...tool.spec, transport: BUILTIN_TRANSPORT, timeout_ms: BUILTIN_TIMEOUT_MS } : tool.record;
+    const descriptor: ToolDescriptor = tool.builtin
+      ? { ...tool.spec, transport: BUILTIN_TRANSPORT, timeout_ms: BUILTIN_TIMEOUT_MS }
+      : tool.record;
     const transport = this.transports.get(descriptor.transport);
     if (!transport) throw new ToolCallError(`no transport ${descriptor.transport} for tool ${descriptor.name}`, false);
-    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': descriptor.name, 'stepwise.tool.transport': descriptor.transport };
+    const attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': descriptor.name,
+      'stepwise.tool.transport': descriptor.transport,
+    };
     return inClientSpan(`execute_tool ${descriptor.name}`, attributes, () => transport.call(descriptor, args, { signal }));
   }
 

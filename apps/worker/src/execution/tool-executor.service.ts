@@ -3,7 +3,16 @@
 // each, audited under the executor) with the answers put in the caller's transcript, and its output lists
 // each call with its answer. A later execution of the caller goes on with that transcript.
 import { Injectable } from '@nestjs/common';
-import type { AgentStart, ChatMessage, TranscriptRef, CustomAgentStep, OutputRef, StepContext, ToolCallRequest, ToolHandoff } from '@app/contracts';
+import type {
+  AgentStart,
+  ChatMessage,
+  TranscriptRef,
+  CustomAgentStep,
+  OutputRef,
+  StepContext,
+  ToolCallRequest,
+  ToolHandoff,
+} from '@app/contracts';
 import { parseJsonAnswer } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { AgentTranscript } from './agent-transcript.service';
@@ -31,7 +40,11 @@ export class ToolExecutorService {
   }
 
   async start(context: StepContext, handoff: ToolHandoff): Promise<void> {
-    await this.steps.startStep(context.instance_uuid, { caller_step_uuid: handoff.caller_step_uuid, caller_instance_uuid: handoff.conversation.instance_uuid, tool_calls: handoff.calls });
+    await this.steps.startStep(context.instance_uuid, {
+      caller_step_uuid: handoff.caller_step_uuid,
+      caller_instance_uuid: handoff.conversation.instance_uuid,
+      tool_calls: handoff.calls,
+    });
   }
 
   /** Each call with the answer it left in the caller's transcript: what a per-tool or ALWAYS edge's target reads as $previous_output. */

@@ -17,7 +17,16 @@ export interface DiscoveredTool {
 
 const discovered = (server: McpConnection, tool: McpToolInfo): DiscoveredTool => {
   const name = { server: server.name, tool: tool.name };
-  return { name: qualifiedMcpToolName(name), server: server.name, server_uuid: server.uuid, tool: tool.name, model_name: modelToolName(name), description: tool.description, input_schema: tool.input_schema, annotations: tool.annotations };
+  return {
+    name: qualifiedMcpToolName(name),
+    server: server.name,
+    server_uuid: server.uuid,
+    tool: tool.name,
+    model_name: modelToolName(name),
+    description: tool.description,
+    input_schema: tool.input_schema,
+    annotations: tool.annotations,
+  };
 };
 
 /** Live discovery of the tools of the user's MCP servers (GET /mcp-servers/{uuid}/tools, /mcp-tools, list_tools). */
@@ -36,12 +45,18 @@ export class McpToolDiscovery {
   }
 
   /** Every server's tools; a server that cannot answer is listed in `errors` instead of failing the rest. */
-  async allTools(userId: string): Promise<{ items: DiscoveredTool[]; errors: { server: string; server_uuid: string; code: string; message: string }[] }> {
+  async allTools(
+    userId: string,
+  ): Promise<{ items: DiscoveredTool[]; errors: { server: string; server_uuid: string; code: string; message: string }[] }> {
     const names = (await this.servers.list(userId)).map((server) => server.name);
     const listed = await this.catalog.listEach(await this.servers.connections(userId, names));
     return {
       items: listed.flatMap((entry) => ('tools' in entry ? entry.tools.map((tool) => discovered(entry.server, tool)) : [])),
-      errors: listed.flatMap((entry) => ('error' in entry ? [{ server: entry.server.name, server_uuid: entry.server.uuid, code: entry.error.code, message: entry.error.message }] : [])),
+      errors: listed.flatMap((entry) =>
+        'error' in entry
+          ? [{ server: entry.server.name, server_uuid: entry.server.uuid, code: entry.error.code, message: entry.error.message }]
+          : [],
+      ),
     };
   }
 }

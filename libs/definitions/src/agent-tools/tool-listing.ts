@@ -21,10 +21,18 @@ export class ToolListing {
 
   constructor(registry: ToolRepository, mcpServers: McpToolDiscovery) {
     this.sources = [
-      async () => [...BUILTIN_TOOLS, END_TOOL].map(({ name, description, parameters }) => ({ name, description, parameters, source: 'builtin' })),
-      async (userId) => (await registry.list(userId)).map(({ name, description, parameters }) => ({ name, description, parameters, source: 'registered' })),
+      async () =>
+        [...BUILTIN_TOOLS, END_TOOL].map(({ name, description, parameters }) => ({ name, description, parameters, source: 'builtin' })),
+      async (userId) =>
+        (await registry.list(userId)).map(({ name, description, parameters }) => ({ name, description, parameters, source: 'registered' })),
       // Servers that cannot answer now are left out: list_tools lists what an agent could use.
-      async (userId) => (await mcpServers.allTools(userId)).items.map(({ name, description, input_schema }) => ({ name, description, parameters: input_schema, source: 'mcp' })),
+      async (userId) =>
+        (await mcpServers.allTools(userId)).items.map(({ name, description, input_schema }) => ({
+          name,
+          description,
+          parameters: input_schema,
+          source: 'mcp',
+        })),
     ];
   }
 

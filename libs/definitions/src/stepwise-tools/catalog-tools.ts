@@ -7,7 +7,13 @@ import { objectSchema, outputOf, type StepwiseTool } from './stepwise-tool';
 const FIELD_OUTPUT = {
   type: 'object',
   required: ['name', 'type', 'required'],
-  properties: { name: { type: 'string' }, type: { type: 'string' }, required: { type: 'boolean' }, enum_values: { type: 'array' }, description: { type: 'string' } },
+  properties: {
+    name: { type: 'string' },
+    type: { type: 'string' },
+    required: { type: 'boolean' },
+    enum_values: { type: 'array' },
+    description: { type: 'string' },
+  },
 };
 
 export function catalogTools(listing: ToolListing): StepwiseTool[] {
@@ -20,14 +26,18 @@ export function catalogTools(listing: ToolListing): StepwiseTool[] {
       outputSchema: outputOf({
         type: 'object',
         required: ['step_types'],
-        properties: { step_types: { type: 'array', items: { type: 'object', required: ['type', 'name', 'description', 'required_fields'] } } },
+        properties: {
+          step_types: { type: 'array', items: { type: 'object', required: ['type', 'name', 'description', 'required_fields'] } },
+        },
       }),
       run: async () => ({
         step_types: STEP_TYPE_CATALOG.map(({ type, name, description }) => ({
           type,
           name,
           description,
-          required_fields: stepFields(type).filter((field) => field.required).map((field) => field.name),
+          required_fields: stepFields(type)
+            .filter((field) => field.required)
+            .map((field) => field.name),
         })),
       }),
     },
@@ -39,14 +49,20 @@ export function catalogTools(listing: ToolListing): StepwiseTool[] {
       outputSchema: outputOf({
         type: 'object',
         required: ['type', 'name', 'description', 'fields', 'example', 'schema'],
-        properties: { type: { type: 'string' }, fields: { type: 'array', items: FIELD_OUTPUT }, example: { type: 'object' }, schema: { type: 'object' } },
+        properties: {
+          type: { type: 'string' },
+          fields: { type: 'array', items: FIELD_OUTPUT },
+          example: { type: 'object' },
+          schema: { type: 'object' },
+        },
       }),
       run: async (_userId, args) => stepTypeDetails(args.type as string) ?? Promise.reject(notFound('Step type', args.type as string)),
     },
     {
       name: 'list_tools',
       title: 'List tools',
-      description: "The tools an agent step may name in its tools: built-in ones, the ones you registered, and your MCP servers' tools ('<server>.<tool>'), each with its parameters.",
+      description:
+        "The tools an agent step may name in its tools: built-in ones, the ones you registered, and your MCP servers' tools ('<server>.<tool>'), each with its parameters.",
       inputSchema: objectSchema({}),
       outputSchema: outputOf({
         type: 'object',
@@ -54,7 +70,11 @@ export function catalogTools(listing: ToolListing): StepwiseTool[] {
         properties: {
           tools: {
             type: 'array',
-            items: { type: 'object', required: ['name', 'description', 'parameters', 'source'], properties: { name: { type: 'string' }, source: { type: 'string' } } },
+            items: {
+              type: 'object',
+              required: ['name', 'description', 'parameters', 'source'],
+              properties: { name: { type: 'string' }, source: { type: 'string' } },
+            },
           },
         },
       }),

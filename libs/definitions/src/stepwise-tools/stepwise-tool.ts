@@ -58,7 +58,12 @@ export const PAGINATION_ARGUMENTS: JsonSchema = {
 export const pageOf = (item: JsonSchema): JsonSchema => ({
   type: 'object',
   required: ['items', 'total', 'limit', 'next_cursor'],
-  properties: { items: { type: 'array', items: item }, total: { type: 'integer' }, limit: { type: 'integer' }, next_cursor: { type: ['string', 'null'] } },
+  properties: {
+    items: { type: 'array', items: item },
+    total: { type: 'integer' },
+    limit: { type: 'integer' },
+    next_cursor: { type: ['string', 'null'] },
+  },
 });
 
 /** A workflow as GET /workflows/{uuid} answers it; only what a caller relies on is pinned down. */

@@ -14,13 +14,22 @@ export class StepwiseToolSet {
   }
 
   list(): ToolDescriptor[] {
-    return [...this.tools.values()].map(({ name, title, description, inputSchema, outputSchema }) => ({ name, title, description, inputSchema, outputSchema }));
+    return [...this.tools.values()].map(({ name, title, description, inputSchema, outputSchema }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      outputSchema,
+    }));
   }
 
   /** Runs a tool for the user; a refused call throws the coded DomainError its REST route would. */
   async call(userId: string, name: unknown, args: unknown = {}): Promise<ToolResult> {
     const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
-    if (!tool) throw new DomainError(ErrorCode.NotFound, `No tool named ${String(name)}: list them with tools/list or GET /api/v1/mcp/tools`, { field: 'name' });
+    if (!tool)
+      throw new DomainError(ErrorCode.NotFound, `No tool named ${String(name)}: list them with tools/list or GET /api/v1/mcp/tools`, {
+        field: 'name',
+      });
     const fields = requireJsonObject(args, { field: 'arguments' });
     if (!tool.parsedByService) throwIssues(schemaIssues(tool.inputSchema, fields, ''));
     return asJson(await tool.run(userId, fields));

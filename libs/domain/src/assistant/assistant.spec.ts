@@ -3,12 +3,22 @@ import { candidateOf, checkCandidate, issuesFeedback } from './candidate';
 import { clarificationContext, parseClarification, recentConversation } from './clarification';
 import { definitionFingerprint, generationRequest, lastCorrection } from './generation';
 
-const llm = (name: string, extra: Record<string, unknown> = {}) => ({ uuid: randomUUID(), type: 'custom_llm', name, model: 'm', system_prompt: 'p', ...extra });
+const llm = (name: string, extra: Record<string, unknown> = {}) => ({
+  uuid: randomUUID(),
+  type: 'custom_llm',
+  name,
+  model: 'm',
+  system_prompt: 'p',
+  ...extra,
+});
 const policy = { allowed: [], maxMaxTokens: 100_000 };
 
 describe(recentConversation.name, () => {
-  it('keeps the last exchanges, each a person\'s message and the answers to it', () => {
-    const entries = Array.from({ length: 12 }, (_, i) => [{ role: 'user' as const, text: `q${i}` }, { role: 'assistant' as const, text: `a${i}` }]).flat();
+  it("keeps the last exchanges, each a person's message and the answers to it", () => {
+    const entries = Array.from({ length: 12 }, (_, i) => [
+      { role: 'user' as const, text: `q${i}` },
+      { role: 'assistant' as const, text: `a${i}` },
+    ]).flat();
     const sut = recentConversation(entries, 10);
     expect(sut).toHaveLength(20);
     expect(sut[0]).toEqual({ role: 'user', content: 'q2' });
@@ -19,8 +29,13 @@ describe(recentConversation.name, () => {
 
 describe(parseClarification.name, () => {
   it('reads a question, or ready (a question beside ready: true is dropped), and takes prose as a question', () => {
-    expect(parseClarification('{"intent_summary": "x", "clarification_question": "Which?", "ready": false}')).toEqual({ intent_summary: 'x', clarification_question: 'Which?' });
-    expect(parseClarification('{"intent_summary": "x", "clarification_question": "Which?", "ready": true}').clarification_question).toBeNull();
+    expect(parseClarification('{"intent_summary": "x", "clarification_question": "Which?", "ready": false}')).toEqual({
+      intent_summary: 'x',
+      clarification_question: 'Which?',
+    });
+    expect(
+      parseClarification('{"intent_summary": "x", "clarification_question": "Which?", "ready": true}').clarification_question,
+    ).toBeNull();
     expect(parseClarification('Which language?')).toEqual({ intent_summary: '', clarification_question: 'Which language?' });
   });
 });
@@ -40,17 +55,21 @@ describe(checkCandidate.name, () => {
     expect(sut).toMatchObject({ ok: true, definition: { uuid, name: 'ok', steps: [{ name: 'a' }] } });
   });
 
-  it('names each issue with its field: the validator\'s, unknown tools, models not allowed, too many steps', () => {
+  it("names each issue with its field: the validator's, unknown tools, models not allowed, too many steps", () => {
     const agent = { uuid: randomUUID(), type: 'custom_agent', name: 'agent', model: 'm', system_prompt: 'p', tools: ['search', 'nope'] };
     const issues = (candidate: unknown, allowed: string[] = []) => {
       const sut = checkCandidate(candidate, uuid, { ...policy, allowed }, known, randomUUID);
       return sut.ok ? [] : sut.issues.map((issue) => `${issue.code} ${issue.field}`);
     };
-    expect(issues({ name: 'x', steps: [llm('a', { system_prompt: `<<step_output.${randomUUID()}>>` })] })).toEqual(['UNKNOWN_STEP_REFERENCE steps[0].system_prompt']);
+    expect(issues({ name: 'x', steps: [llm('a', { system_prompt: `<<step_output.${randomUUID()}>>` })] })).toEqual([
+      'UNKNOWN_STEP_REFERENCE steps[0].system_prompt',
+    ]);
     expect(issues({ name: 'x', steps: [agent] })).toEqual(['UNKNOWN_TOOL steps[0].tools[1]']);
     expect(issues({ name: 'x', steps: [llm('a')] }, ['other'])).toEqual(['MODEL_NOT_ALLOWED steps[0].model']);
     expect(issues({ name: 'x', steps: Array.from({ length: 51 }, (_, i) => llm(`s${i}`)) })).toEqual(['VALIDATION_FAILED steps']);
-    expect(issuesFeedback([{ code: 'UNKNOWN_TOOL' as never, field: 'steps[0].tools[1]', message: 'no tool' }])).toContain('- UNKNOWN_TOOL at steps[0].tools[1]: no tool');
+    expect(issuesFeedback([{ code: 'UNKNOWN_TOOL' as never, field: 'steps[0].tools[1]', message: 'no tool' }])).toContain(
+      '- UNKNOWN_TOOL at steps[0].tools[1]: no tool',
+    );
   });
 });
 
@@ -63,9 +82,14 @@ describe(generationRequest.name, () => {
     expect(edit).toContain('Start from workflow w1 as it is now');
     expect(edit).toContain('your answer replaces it whole');
     expect(edit).toContain(JSON.stringify(definition));
-    expect(generationRequest('Copy', { as: 'copy', workflow_uuid: 'w1', definition })).toContain('saved as a new workflow, so give new uuids');
+    expect(generationRequest('Copy', { as: 'copy', workflow_uuid: 'w1', definition })).toContain(
+      'saved as a new workflow, so give new uuids',
+    );
     const failed = generationRequest('Summarise', null, { candidate: { name: 'bad' }, problems: 'it broke' });
-    expect(failed.split('\n\n')).toEqual(['What the workflow must do:\nSummarise', 'Your last attempt was not saved: it broke\nGo on from it (below) with what the person said since, and fix those problems:\n{"name":"bad"}']);
+    expect(failed.split('\n\n')).toEqual([
+      'What the workflow must do:\nSummarise',
+      'Your last attempt was not saved: it broke\nGo on from it (below) with what the person said since, and fix those problems:\n{"name":"bad"}',
+    ]);
   });
 });
 
@@ -79,7 +103,10 @@ describe(definitionFingerprint.name, () => {
 
 describe(lastCorrection.name, () => {
   it('answers the correction a generation ended on, and nothing when it ended on the model or its opening', () => {
-    const opening = [{ role: 'system' as const, content: 'p' }, { role: 'user' as const, content: 'request' }];
+    const opening = [
+      { role: 'system' as const, content: 'p' },
+      { role: 'user' as const, content: 'request' },
+    ];
     expect(lastCorrection(opening)).toBeNull();
     expect(lastCorrection([...opening, { role: 'assistant', content: '{}' }])).toBeNull();
     expect(lastCorrection([...opening, { role: 'assistant', content: '{}' }, { role: 'user', content: 'fix it' }])).toBe('fix it');

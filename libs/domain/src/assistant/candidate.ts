@@ -19,7 +19,9 @@ export function candidateOf(content: string | null): { value: unknown } | { issu
   } catch {
     // Told to the model below.
   }
-  return { issue: { code: ErrorCode.ValidationFailed, field: 'body', message: 'the answer must be one JSON object: the workflow definition' } };
+  return {
+    issue: { code: ErrorCode.ValidationFailed, field: 'body', message: 'the answer must be one JSON object: the workflow definition' },
+  };
 }
 
 function issuesOf(error: unknown): Issue[] {
@@ -32,7 +34,13 @@ function issuesOf(error: unknown): Issue[] {
  * The candidate through parseWorkflowInput (what POST /workflows runs), then the limits of an assistant's
  * workflow, the models allowed and the tools the user has: every issue, each naming its field.
  */
-export function checkCandidate(candidate: unknown, targetUuid: string, policy: ModelPolicy, knownTools: ReadonlySet<string>, newUuid: () => string): CandidateCheck {
+export function checkCandidate(
+  candidate: unknown,
+  targetUuid: string,
+  policy: ModelPolicy,
+  knownTools: ReadonlySet<string>,
+  newUuid: () => string,
+): CandidateCheck {
   let definition: WorkflowDefinition;
   try {
     const input = parseWorkflowInput({ ...(candidate as object), uuid: targetUuid }, newUuid);
@@ -41,14 +49,25 @@ export function checkCandidate(candidate: unknown, targetUuid: string, policy: M
     return { ok: false, issues: issuesOf(error) };
   }
   const issues = [...modelPolicyIssues(definition.steps, policy), ...toolIssues(definition, knownTools)];
-  if (definition.steps.length > ASSISTANT_MAX_STEPS) issues.push({ code: ErrorCode.ValidationFailed, field: 'steps', message: `a workflow has at most ${ASSISTANT_MAX_STEPS} steps` });
+  if (definition.steps.length > ASSISTANT_MAX_STEPS)
+    issues.push({ code: ErrorCode.ValidationFailed, field: 'steps', message: `a workflow has at most ${ASSISTANT_MAX_STEPS} steps` });
   return issues.length ? { ok: false, issues } : { ok: true, definition };
 }
 
 function toolIssues(definition: WorkflowDefinition, knownTools: ReadonlySet<string>): Issue[] {
   return definition.steps.flatMap((step, i) =>
     step.type === 'custom_agent'
-      ? step.tools.flatMap((tool, j) => (knownTools.has(tool) ? [] : [{ code: ErrorCode.UnknownTool, field: `steps[${i}].tools[${j}]`, message: `no tool named ${tool}: list_tools names the ones available` }]))
+      ? step.tools.flatMap((tool, j) =>
+          knownTools.has(tool)
+            ? []
+            : [
+                {
+                  code: ErrorCode.UnknownTool,
+                  field: `steps[${i}].tools[${j}]`,
+                  message: `no tool named ${tool}: list_tools names the ones available`,
+                },
+              ],
+        )
       : [],
   );
 }

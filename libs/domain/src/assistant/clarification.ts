@@ -17,8 +17,12 @@ export const CLARIFICATION_PROMPT = [
 /** What the clarifier is told besides the conversation: what it understood, and what the session is changing. */
 export function clarificationContext(intentSummary: string, editing: boolean, lastTurnFailed: boolean): string {
   const lines = [CLARIFICATION_PROMPT, `What you understood so far: ${intentSummary || '(nothing yet)'}`];
-  if (editing) lines.push('The workflow has been saved: what the person says now changes it. intent_summary describes the whole workflow as it must be after the change.');
-  if (lastTurnFailed) lines.push('The last attempt to write the workflow failed (the conversation says why): the person may answer how to fix it.');
+  if (editing)
+    lines.push(
+      'The workflow has been saved: what the person says now changes it. intent_summary describes the whole workflow as it must be after the change.',
+    );
+  if (lastTurnFailed)
+    lines.push('The last attempt to write the workflow failed (the conversation says why): the person may answer how to fix it.');
   return lines.join('\n');
 }
 
@@ -26,7 +30,10 @@ export function clarificationContext(intentSummary: string, editing: boolean, la
 export function parseClarification(content: string | null): Clarification {
   try {
     const value = JSON.parse(content ?? '') as Record<string, unknown>;
-    const question = typeof value.clarification_question === 'string' && value.clarification_question.trim() && value.ready !== true ? value.clarification_question.trim() : null;
+    const question =
+      typeof value.clarification_question === 'string' && value.clarification_question.trim() && value.ready !== true
+        ? value.clarification_question.trim()
+        : null;
     return { intent_summary: typeof value.intent_summary === 'string' ? value.intent_summary : '', clarification_question: question };
   } catch {
     return { intent_summary: '', clarification_question: (content ?? '').trim() || 'Could you describe the workflow you want?' };
@@ -34,7 +41,10 @@ export function parseClarification(content: string | null): Clarification {
 }
 
 /** The last ASSISTANT_CONVERSATION_EXCHANGES exchanges (a person's message and the answer to it) as chat messages. */
-export function recentConversation(entries: readonly { role: 'user' | 'assistant'; text: string }[], exchanges = ASSISTANT_CONVERSATION_EXCHANGES): ChatMessage[] {
+export function recentConversation(
+  entries: readonly { role: 'user' | 'assistant'; text: string }[],
+  exchanges = ASSISTANT_CONVERSATION_EXCHANGES,
+): ChatMessage[] {
   const userAt = entries.flatMap((entry, i) => (entry.role === 'user' ? [i] : []));
   const start = userAt.length > exchanges ? userAt[userAt.length - exchanges] : 0;
   return entries.slice(start).map(({ role, text }) => ({ role, content: text }));

@@ -32,12 +32,18 @@ export interface FailedAttempt {
 export function generationRequest(intentSummary: string, base: GenerationBase | null, failed: FailedAttempt | null = null): string {
   const parts = [`What the workflow must do:\n${intentSummary}`];
   if (base?.as === 'edit') {
-    parts.push(`Start from workflow ${base.workflow_uuid} as it is now (below; get_workflow reads it too): your answer replaces it whole, so keep the uuids, steps and fields the change does not touch.\n${JSON.stringify(base.definition)}`);
+    parts.push(
+      `Start from workflow ${base.workflow_uuid} as it is now (below; get_workflow reads it too): your answer replaces it whole, so keep the uuids, steps and fields the change does not touch.\n${JSON.stringify(base.definition)}`,
+    );
   } else if (base) {
-    parts.push(`Start from workflow ${base.workflow_uuid} (below; get_workflow reads it too): your answer is saved as a new workflow, so give new uuids to its steps.\n${JSON.stringify(base.definition)}`);
+    parts.push(
+      `Start from workflow ${base.workflow_uuid} (below; get_workflow reads it too): your answer is saved as a new workflow, so give new uuids to its steps.\n${JSON.stringify(base.definition)}`,
+    );
   }
   if (failed) {
-    parts.push(`Your last attempt was not saved: ${failed.problems}\nGo on from it (below) with what the person said since, and fix those problems:\n${JSON.stringify(failed.candidate)}`);
+    parts.push(
+      `Your last attempt was not saved: ${failed.problems}\nGo on from it (below) with what the person said since, and fix those problems:\n${JSON.stringify(failed.candidate)}`,
+    );
   }
   return parts.join('\n\n');
 }

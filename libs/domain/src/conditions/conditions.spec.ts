@@ -99,17 +99,29 @@ describe(extractJsonPath.name, () => {
   });
 
   it('refuses a path it does not read (one saved before paths were checked as now) with INVALID_JSON_PATH', () => {
-    expect(errorOf(() => extractJsonPath(data, '$.alerts[?(@.p.toString())]'))).toMatchObject({ code: ErrorCode.InvalidJsonPath, details: { path: '$.alerts[?(@.p.toString())]' } });
+    expect(errorOf(() => extractJsonPath(data, '$.alerts[?(@.p.toString())]'))).toMatchObject({
+      code: ErrorCode.InvalidJsonPath,
+      details: { path: '$.alerts[?(@.p.toString())]' },
+    });
   });
 });
 
 describe(isValidJsonPath.name, () => {
-  it.each(['$', '$.a[0].b', '$..price', '$.alerts.length', '$["a b"]', "$['a']", '$.a[*]', '$.a[-1:]', '$.a[?(@.x > 1)]', '$.a[?(@.x.y == "z")]', '$.a[(@.length-1)]'])(
-    'accepts %s',
-    (path) => {
-      expect(isValidJsonPath(path)).toBe(true);
-    },
-  );
+  it.each([
+    '$',
+    '$.a[0].b',
+    '$..price',
+    '$.alerts.length',
+    '$["a b"]',
+    "$['a']",
+    '$.a[*]',
+    '$.a[-1:]',
+    '$.a[?(@.x > 1)]',
+    '$.a[?(@.x.y == "z")]',
+    '$.a[(@.length-1)]',
+  ])('accepts %s', (path) => {
+    expect(isValidJsonPath(path)).toBe(true);
+  });
 
   it.each([
     ['without the root', 'a.b'],
@@ -157,7 +169,10 @@ describe(evaluateStopConditions.name, () => {
   });
 
   it('stops on not_equals when the field is missing', () => {
-    const result = evaluateStopConditions([condition({ extraction_json_path: '$.nope', operator: 'not_equals', target_value: 1 })], outputOf);
+    const result = evaluateStopConditions(
+      [condition({ extraction_json_path: '$.nope', operator: 'not_equals', target_value: 1 })],
+      outputOf,
+    );
     expect(result).toMatchObject({ matched: true, actual: undefined });
   });
 
@@ -167,9 +182,17 @@ describe(evaluateStopConditions.name, () => {
 
   it('names the condition whose path went past the budget', () => {
     const wide = { items: Array.from({ length: 500 }, (_, i) => ({ id: i })) };
-    const conditions = [condition({ extraction_json_path: '$.items[*].id', operator: 'contains', target_value: -1 }), condition({ extraction_json_path: '$..id', operator: 'contains', target_value: -1 })];
-    const error = errorOf(() => evaluateStopConditions(conditions, () => wide, new ExpressionMeter({ maxNodesVisited: 2_500, maxResults: 1_000 })));
-    expect(error).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded, details: { field: 'stop_conditions[1].extraction_json_path', path: '$..id' } });
+    const conditions = [
+      condition({ extraction_json_path: '$.items[*].id', operator: 'contains', target_value: -1 }),
+      condition({ extraction_json_path: '$..id', operator: 'contains', target_value: -1 }),
+    ];
+    const error = errorOf(() =>
+      evaluateStopConditions(conditions, () => wide, new ExpressionMeter({ maxNodesVisited: 2_500, maxResults: 1_000 })),
+    );
+    expect(error).toMatchObject({
+      code: ErrorCode.ExpressionBudgetExceeded,
+      details: { field: 'stop_conditions[1].extraction_json_path', path: '$..id' },
+    });
   });
 });
 
@@ -181,7 +204,14 @@ describe(predicateMet.name, () => {
   });
 
   it('names loop.predicate_path when the budget is spent', () => {
-    const error = errorOf(() => predicateMet(Array.from({ length: 50 }, () => ['x']), '$[*][*]', 'y', new ExpressionMeter({ maxNodesVisited: 60, maxResults: 100 })));
+    const error = errorOf(() =>
+      predicateMet(
+        Array.from({ length: 50 }, () => ['x']),
+        '$[*][*]',
+        'y',
+        new ExpressionMeter({ maxNodesVisited: 60, maxResults: 100 }),
+      ),
+    );
     expect(error).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded, details: { field: 'loop.predicate_path' } });
   });
 });

@@ -25,7 +25,8 @@ export function extractJsonPath(data: unknown, path: string, meter = new Express
   try {
     matches = queryJsonPath(data, path, meter);
   } catch (error) {
-    if (error instanceof JsonPathSyntaxError) throw new DomainError(ErrorCode.InvalidJsonPath, `${path} is not a JSONPath this version evaluates (${error.message})`, { path });
+    if (error instanceof JsonPathSyntaxError)
+      throw new DomainError(ErrorCode.InvalidJsonPath, `${path} is not a JSONPath this version evaluates (${error.message})`, { path });
     throw error;
   }
   if (matches.length === 0) return undefined;

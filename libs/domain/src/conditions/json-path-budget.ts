@@ -43,10 +43,14 @@ export class ExpressionMeter {
 }
 
 const exceeded = (what: string, budget: ExpressionBudget) =>
-  new DomainError(ErrorCode.ExpressionBudgetExceeded, `The expression ${what}: narrow its path (fewer wildcards or recursive descents) or send smaller data`, {
-    max_nodes_visited: budget.maxNodesVisited,
-    max_results: budget.maxResults,
-  });
+  new DomainError(
+    ErrorCode.ExpressionBudgetExceeded,
+    `The expression ${what}: narrow its path (fewer wildcards or recursive descents) or send smaller data`,
+    {
+      max_nodes_visited: budget.maxNodesVisited,
+      max_results: budget.maxResults,
+    },
+  );
 
 /** A budget or path error naming where the expression is, e.g. `filter_rules.all[1].path`; other errors as they are. */
 export function atField(error: unknown, field: string, path?: string): unknown {

@@ -148,20 +148,34 @@ type Primitive = string | number | boolean | null | undefined;
 // JavaScript's loose equality (2 == "2") is what filters written for jsonpath-plus expect.
 function primitive(operator: BinaryOperator, a: Primitive, b: Primitive): unknown {
   switch (operator) {
-    case '==': return a == b;
-    case '!=': return a != b;
-    case '===': return a === b;
-    case '!==': return a !== b;
-    case '<': return (a as number) < (b as number);
-    case '<=': return (a as number) <= (b as number);
-    case '>': return (a as number) > (b as number);
-    case '>=': return (a as number) >= (b as number);
+    case '==':
+      return a == b;
+    case '!=':
+      return a != b;
+    case '===':
+      return a === b;
+    case '!==':
+      return a !== b;
+    case '<':
+      return (a as number) < (b as number);
+    case '<=':
+      return (a as number) <= (b as number);
+    case '>':
+      return (a as number) > (b as number);
+    case '>=':
+      return (a as number) >= (b as number);
     // Numbers only: `+` on text would build text, each step up to the data's size.
-    case '+': return typeof a === 'number' && typeof b === 'number' ? a + b : NaN;
-    case '-': return (a as number) - (b as number);
-    case '*': return (a as number) * (b as number);
-    case '/': return (a as number) / (b as number);
-    case '%': return (a as number) % (b as number);
-    default: return undefined;
+    case '+':
+      return typeof a === 'number' && typeof b === 'number' ? a + b : NaN;
+    case '-':
+      return (a as number) - (b as number);
+    case '*':
+      return (a as number) * (b as number);
+    case '/':
+      return (a as number) / (b as number);
+    case '%':
+      return (a as number) % (b as number);
+    default:
+      return undefined;
   }
 }

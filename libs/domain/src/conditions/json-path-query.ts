@@ -81,7 +81,12 @@ function selectKeys(keys: readonly Key[], value: unknown, take: (value: unknown)
 }
 
 /** RFC 9535's slice, as jsonpath-plus applies it: arrays only, a step of 0 selects nothing. */
-function selectSlice({ start, end, step }: Extract<Selector, { kind: 'slice' }>, value: unknown, take: (value: unknown) => void, meter: ExpressionMeter): void {
+function selectSlice(
+  { start, end, step }: Extract<Selector, { kind: 'slice' }>,
+  value: unknown,
+  take: (value: unknown) => void,
+  meter: ExpressionMeter,
+): void {
   if (!Array.isArray(value)) return;
   const by = step ?? 1;
   if (by === 0) return;

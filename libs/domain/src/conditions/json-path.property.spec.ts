@@ -73,8 +73,12 @@ describe('JSONPath evaluation (properties)', () => {
   });
 
   it('stops a path of several recursive descents over deep data with the coded error, having visited no more than its budget', () => {
-    const descents = fc.integer({ min: 5, max: 8 }).chain((count) => fc.array(fc.constantFrom('..a', '..*'), { minLength: count, maxLength: count }));
-    const deep = fc.integer({ min: 25, max: 31 }).map((depth) => Array.from({ length: depth }).reduce<unknown>((inner) => ({ a: inner, b: [{ v: 1 }, { v: 2 }] }), { v: 0 }));
+    const descents = fc
+      .integer({ min: 5, max: 8 })
+      .chain((count) => fc.array(fc.constantFrom('..a', '..*'), { minLength: count, maxLength: count }));
+    const deep = fc
+      .integer({ min: 25, max: 31 })
+      .map((depth) => Array.from({ length: depth }).reduce<unknown>((inner) => ({ a: inner, b: [{ v: 1 }, { v: 2 }] }), { v: 0 }));
     fc.assert(
       fc.property(deep, descents, (data, parts) => {
         const text = `$${parts.join('')}`;
@@ -91,7 +95,12 @@ describe('JSONPath evaluation (properties)', () => {
   it('reads any string as a path or refuses it, without throwing anything but its verdict', () => {
     const text = fc.oneof(
       fc.string({ maxLength: 60 }),
-      fc.array(fc.constantFrom('$', '.', '..', '[', ']', '*', '?(', '(', ')', '@', "'", '"', 'a', '0', '-', ':', ',', ' ', '==', '!', '&&'), { maxLength: 40 }).map((parts) => parts.join('')),
+      fc
+        .array(
+          fc.constantFrom('$', '.', '..', '[', ']', '*', '?(', '(', ')', '@', "'", '"', 'a', '0', '-', ':', ',', ' ', '==', '!', '&&'),
+          { maxLength: 40 },
+        )
+        .map((parts) => parts.join('')),
     );
     fc.assert(
       fc.property(text, document, (candidate, data) => {

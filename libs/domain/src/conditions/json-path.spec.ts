@@ -53,7 +53,7 @@ describe(queryJsonPath.name, () => {
     ['$.a[?(-@ < -2)]', [3]],
     ['$.a[?((@ >= 2) && (@ <= 2))]', [2]],
     ['$.a[?(@.x == null)]', [1, 2, 3]],
-    ["$.o[?(@.p == 1)]", [{ p: 1 }]],
+    ['$.o[?(@.p == 1)]', [{ p: 1 }]],
     ['$..[?(@.p)]', [{ p: 1 }]],
     ['$.a[(@.length-1)]', [{ x: 5 }]],
     ['$.a[( @.length - 2 )]', [3]],
@@ -93,7 +93,13 @@ describe(queryJsonPath.name, () => {
   });
 
   it('stops a path whose results outgrow the budget', () => {
-    const error = errorOf(() => query('$[*]', Array.from({ length: 11 }, (_, i) => i), new ExpressionMeter({ maxNodesVisited: 1000, maxResults: 10 })));
+    const error = errorOf(() =>
+      query(
+        '$[*]',
+        Array.from({ length: 11 }, (_, i) => i),
+        new ExpressionMeter({ maxNodesVisited: 1000, maxResults: 10 }),
+      ),
+    );
     expect(error).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded, details: { max_results: 10 } });
   });
 
@@ -106,7 +112,9 @@ describe(queryJsonPath.name, () => {
 
 describe(parseJsonPath.name, () => {
   it('reads each kind of segment', () => {
-    expect(parseJsonPath("$.a..b[*][1:][-1]['c','d'][?(@.e)][(@.length)]").map((segment) => [segment.descendant, segment.selector.kind])).toEqual([
+    expect(
+      parseJsonPath("$.a..b[*][1:][-1]['c','d'][?(@.e)][(@.length)]").map((segment) => [segment.descendant, segment.selector.kind]),
+    ).toEqual([
       [false, 'key'],
       [true, 'key'],
       [false, 'wildcard'],
@@ -120,12 +128,26 @@ describe(parseJsonPath.name, () => {
 });
 
 describe(jsonPathProblem.name, () => {
-  it.each(['$', '$.a[0].b', '$..price', '$.alerts.length', '$["a b"]', "$['a']", '$.a[*]', '$.a[-1:]', '$.a[?(@.x > 1)]', '$.a[?(@.x.y == "z")]', '$.a[(@.length-1)]', '$.content-type', '$.$ref', '$..items[*].tags[*][?(@.v)]', "$['it\\'s']", '$.a[?(@["b c"] != \'\\u0041\')]'])(
-    'accepts %s',
-    (path) => {
-      expect(jsonPathProblem(path)).toBeNull();
-    },
-  );
+  it.each([
+    '$',
+    '$.a[0].b',
+    '$..price',
+    '$.alerts.length',
+    '$["a b"]',
+    "$['a']",
+    '$.a[*]',
+    '$.a[-1:]',
+    '$.a[?(@.x > 1)]',
+    '$.a[?(@.x.y == "z")]',
+    '$.a[(@.length-1)]',
+    '$.content-type',
+    '$.$ref',
+    '$..items[*].tags[*][?(@.v)]',
+    "$['it\\'s']",
+    '$.a[?(@["b c"] != \'\\u0041\')]',
+  ])('accepts %s', (path) => {
+    expect(jsonPathProblem(path)).toBeNull();
+  });
 
   it.each([
     ['a.b', /root \$/],

@@ -20,19 +20,45 @@ export const document: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown; primi
 })).value;
 
 /** `{a: {a: ... }}` `depth` levels deep, each level with `width` more values beside it. */
-export const deepDocument = fc.tuple(fc.integer({ min: 10, max: 31 }), fc.integer({ min: 0, max: 4 })).map(([depth, width]) =>
-  Array.from({ length: depth }).reduce<unknown>((inner, _, level) => ({ a: inner, b: Array.from({ length: width }, (_, i) => ({ v: i + level })) }), { v: 0 }),
-);
+export const deepDocument = fc
+  .tuple(fc.integer({ min: 10, max: 31 }), fc.integer({ min: 0, max: 4 }))
+  .map(([depth, width]) =>
+    Array.from({ length: depth }).reduce<unknown>(
+      (inner, _, level) => ({ a: inner, b: Array.from({ length: width }, (_, i) => ({ v: i + level })) }),
+      { v: 0 },
+    ),
+  );
 
 /** An array of up to 3,000 small objects. */
-export const wideDocument = fc.integer({ min: 100, max: 3000 }).map((length) => ({ a: Array.from({ length }, (_, i) => ({ v: i % 7, b: [i] })) }));
+export const wideDocument = fc
+  .integer({ min: 100, max: 3000 })
+  .map((length) => ({ a: Array.from({ length }, (_, i) => ({ v: i % 7, b: [i] })) }));
 
 export const anyDocument = fc.oneof(document, deepDocument, wideDocument);
 
 const name = fc.constantFrom(...NAMES, 'v');
 const filterTest = fc.oneof(
-  fc.constantFrom('@.v', '!@.v', '@.a', '!@.a.v', '@.v == 2', '@.v != "x"', '@.v === 1', '@.v > 0', '@.v <= -1', '@.v % 2 == 1', '-@.v < 0'),
-  fc.constantFrom('@.v > 0 && @.v < 3', '@.v == null || @.a', '(@.v >= 1) && !(@.v == 3)', '@.a.length > 1', '@.b[0] == 1', "@['v'] == 'ab'"),
+  fc.constantFrom(
+    '@.v',
+    '!@.v',
+    '@.a',
+    '!@.a.v',
+    '@.v == 2',
+    '@.v != "x"',
+    '@.v === 1',
+    '@.v > 0',
+    '@.v <= -1',
+    '@.v % 2 == 1',
+    '-@.v < 0',
+  ),
+  fc.constantFrom(
+    '@.v > 0 && @.v < 3',
+    '@.v == null || @.a',
+    '(@.v >= 1) && !(@.v == 3)',
+    '@.a.length > 1',
+    '@.b[0] == 1',
+    "@['v'] == 'ab'",
+  ),
 );
 
 /** One segment, and whether jsonpath-plus means the same by it (it has no negative indexes). */
@@ -49,7 +75,9 @@ const segment: fc.Arbitrary<{ text: string; shared: boolean }> = fc.oneof(
   fc.constantFrom('..*', '..[0]', '..[?(@.v)]').map((text) => ({ text, shared: true })),
 );
 
-export const jsonPath = fc.array(segment, { maxLength: 6 }).map((segments) => ({ text: `$${segments.map((s) => s.text).join('')}`, shared: segments.every((s) => s.shared) }));
+export const jsonPath = fc
+  .array(segment, { maxLength: 6 })
+  .map((segments) => ({ text: `$${segments.map((s) => s.text).join('')}`, shared: segments.every((s) => s.shared) }));
 
 /** Values in the document, containers and primitives alike. */
 export function sizeOf(value: unknown): number {
@@ -62,4 +90,3 @@ export function sizeOf(value: unknown): number {
   }
   return size;
 }
-

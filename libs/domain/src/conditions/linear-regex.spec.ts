@@ -30,7 +30,9 @@ describe(linearTest.name, () => {
 
 describe('patterns in rules and schemas', () => {
   it('refuses a filter rule whose pattern RE2 cannot run, and evaluates the others in RE2', () => {
-    expect(ruleIssues({ path: '$.type', operator: 'matches', value: '(x)\\1' })).toEqual([expect.objectContaining({ field: 'filter_rules.value' })]);
+    expect(ruleIssues({ path: '$.type', operator: 'matches', value: '(x)\\1' })).toEqual([
+      expect.objectContaining({ field: 'filter_rules.value' }),
+    ]);
     expect(evaluateRules({ path: '$.name', operator: 'matches', value: CATASTROPHIC }, { name: 'a'.repeat(50_000) + '!' })).toBe(false);
   });
 

@@ -8,14 +8,28 @@ import { ExpressionMeter } from './json-path-budget';
 import { anyDocument, jsonPath } from './json-path.testing';
 import { evaluateRules, MAX_RULES, RULE_OPERATORS, ruleIssues } from './rules';
 
-const hostilePath = fc.array(fc.constantFrom('..a', '..*', '[*]', '..[?(@.v >= 0)]'), { minLength: 2, maxLength: 6 }).map((parts) => `$${parts.join('')}`);
+const hostilePath = fc
+  .array(fc.constantFrom('..a', '..*', '[*]', '..[?(@.v >= 0)]'), { minLength: 2, maxLength: 6 })
+  .map((parts) => `$${parts.join('')}`);
 
-const descents = fc.array(fc.constantFrom('..a', '..*', '..[?(@.v >= 0)]', '[*]..b'), { minLength: 2, maxLength: 5 }).map((parts) => `$${parts.join('')}`);
+const descents = fc
+  .array(fc.constantFrom('..a', '..*', '..[?(@.v >= 0)]', '[*]..b'), { minLength: 2, maxLength: 5 })
+  .map((parts) => `$${parts.join('')}`);
 
 const leaf = fc.record({
-  path: fc.oneof(jsonPath.map((path) => path.text), hostilePath),
+  path: fc.oneof(
+    jsonPath.map((path) => path.text),
+    hostilePath,
+  ),
   operator: fc.constantFrom(...RULE_OPERATORS),
-  value: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('x', '^a', 'ab'), fc.boolean(), fc.constant(null), fc.constant({ v: 1 }), fc.constant([1, 2])),
+  value: fc.oneof(
+    fc.integer({ min: -3, max: 3 }),
+    fc.constantFrom('x', '^a', 'ab'),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant({ v: 1 }),
+    fc.constant([1, 2]),
+  ),
 });
 
 const tree: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
@@ -55,7 +69,13 @@ describe('Filter rules (properties)', () => {
       fc.property(tree, descents, (rules, hostile) => {
         const withHostile = { all: [rules, { path: hostile, operator: 'exists' }] };
         const issues = ruleIssues(withHostile);
-        expect(issues).toContainEqual(expect.objectContaining({ code: ErrorCode.ValidationFailed, field: 'filter_rules.all[1].path', message: expect.stringMatching(/recursive descents/) }));
+        expect(issues).toContainEqual(
+          expect.objectContaining({
+            code: ErrorCode.ValidationFailed,
+            field: 'filter_rules.all[1].path',
+            message: expect.stringMatching(/recursive descents/),
+          }),
+        );
       }),
       { numRuns: 100 },
     );
@@ -64,7 +84,9 @@ describe('Filter rules (properties)', () => {
   it('hold at most MAX_RULES rules', () => {
     const many = (count: number) => ({ any: Array.from({ length: count }, (_, i) => ({ path: `$.a${i}`, operator: 'exists' })) });
     expect(ruleIssues(many(MAX_RULES))).toEqual([]);
-    expect(ruleIssues(many(MAX_RULES + 1))).toEqual([expect.objectContaining({ field: 'filter_rules', message: expect.stringContaining(`at most ${MAX_RULES}`) })]);
+    expect(ruleIssues(many(MAX_RULES + 1))).toEqual([
+      expect.objectContaining({ field: 'filter_rules', message: expect.stringContaining(`at most ${MAX_RULES}`) }),
+    ]);
   });
 
   it('judge any JSON as rules without throwing: each problem names a field under filter_rules', () => {

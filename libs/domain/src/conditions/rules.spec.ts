@@ -24,8 +24,24 @@ describe(evaluateRules.name, () => {
     [{ path: '$.order.missing', operator: 'exists', value: false }, true],
     [{ path: '$.order.coupon', operator: 'exists' }, true],
     [{ path: '$.type', operator: 'exists', value: true }, true],
-    [{ all: [{ path: '$.type', operator: 'equals', value: 'order.created' }, { path: '$.order.total', operator: 'less_than', value: 100 }] }, false],
-    [{ any: [{ path: '$.type', operator: 'equals', value: 'refund' }, { all: [{ path: '$.order.total', operator: 'greater_than', value: 100 }] }] }, true],
+    [
+      {
+        all: [
+          { path: '$.type', operator: 'equals', value: 'order.created' },
+          { path: '$.order.total', operator: 'less_than', value: 100 },
+        ],
+      },
+      false,
+    ],
+    [
+      {
+        any: [
+          { path: '$.type', operator: 'equals', value: 'refund' },
+          { all: [{ path: '$.order.total', operator: 'greater_than', value: 100 }] },
+        ],
+      },
+      true,
+    ],
     [{ any: [{ path: '$.type', operator: 'equals', value: 'refund' }] }, false],
   ])('%j -> %s', (rules, expected) => {
     expect(evaluateRules(rules, event)).toBe(expected);
@@ -47,9 +63,17 @@ describe(evaluateRules.name, () => {
 
   it('stops a saved path that fans out over deep data with EXPRESSION_BUDGET_EXCEEDED naming the rule', () => {
     const deep = Array.from({ length: 31 }).reduce<unknown>((inner) => ({ a: inner, b: [1, 2] }), 1);
-    const rules = { any: [{ path: '$.type', operator: 'exists' }, { path: '$..a..a..a..a..a', operator: 'exists' }] };
+    const rules = {
+      any: [
+        { path: '$.type', operator: 'exists' },
+        { path: '$..a..a..a..a..a', operator: 'exists' },
+      ],
+    };
     const error = errorOf(() => evaluateRules(rules, deep, new ExpressionMeter({ maxNodesVisited: 100_000, maxResults: 10_000 })));
-    expect(error).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded, details: { field: 'filter_rules.any[1].path', path: '$..a..a..a..a..a' } });
+    expect(error).toMatchObject({
+      code: ErrorCode.ExpressionBudgetExceeded,
+      details: { field: 'filter_rules.any[1].path', path: '$..a..a..a..a..a' },
+    });
   });
 
   it('shares one budget across the rules of a tree', () => {
@@ -57,7 +81,9 @@ describe(evaluateRules.name, () => {
     const rule = { path: '$.items[*].id', operator: 'contains', value: -1 };
     const budget = { maxNodesVisited: 10_000, maxResults: 10_000 };
     expect(evaluateRules({ all: [rule, rule] }, wide, new ExpressionMeter(budget))).toBe(false);
-    expect(errorOf(() => evaluateRules({ any: Array.from({ length: 10 }, () => rule) }, wide, new ExpressionMeter(budget)))).toMatchObject({ code: ErrorCode.ExpressionBudgetExceeded });
+    expect(errorOf(() => evaluateRules({ any: Array.from({ length: 10 }, () => rule) }, wide, new ExpressionMeter(budget)))).toMatchObject({
+      code: ErrorCode.ExpressionBudgetExceeded,
+    });
   });
 
   it('reads events that are not objects', () => {
@@ -68,7 +94,14 @@ describe(evaluateRules.name, () => {
 
 describe(ruleIssues.name, () => {
   it('lists every problem of a rule', () => {
-    expect(ruleIssues({ all: [{ path: 'x', operator: 'like', colour: 'red' }, { path: '$.a', operator: 'equals' }] })).toEqual([
+    expect(
+      ruleIssues({
+        all: [
+          { path: 'x', operator: 'like', colour: 'red' },
+          { path: '$.a', operator: 'equals' },
+        ],
+      }),
+    ).toEqual([
       { code: ErrorCode.ValidationFailed, field: 'filter_rules.all[0].path', message: expect.stringContaining('JSONPath') },
       { code: ErrorCode.ValidationFailed, field: 'filter_rules.all[0].operator', message: expect.stringContaining('one of') },
       { code: ErrorCode.ValidationFailed, field: 'filter_rules.all[0].colour', message: expect.stringContaining('not a known field') },
@@ -96,7 +129,15 @@ describe(validateRules.name, () => {
     [{ path: '$.a', operator: 'equals' }, 'filter_rules.value'],
     [{ path: '$.a', operator: 'equals', value: 1, extra: true }, 'filter_rules.extra'],
     [{ all: [{ path: '$.a', operator: 'exists' }], any: [] }, 'filter_rules'],
-    [{ any: [{ path: '$.a', operator: 'exists' }, { path: '$..a..a', operator: 'exists' }] }, 'filter_rules.any[1].path'],
+    [
+      {
+        any: [
+          { path: '$.a', operator: 'exists' },
+          { path: '$..a..a', operator: 'exists' },
+        ],
+      },
+      'filter_rules.any[1].path',
+    ],
     [{ path: '$.a[*][*][*][*]', operator: 'exists' }, 'filter_rules.path'],
     [nest(5), 'filter_rules.all[0].all[0].all[0].all[0].all[0]'],
   ])('refuses %j naming %s', (rules, field) => {
@@ -105,9 +146,22 @@ describe(validateRules.name, () => {
   });
 
   it('lists every problem in details.errors', () => {
-    const error = errorOf(() => validateRules({ any: [{ path: 'x', operator: 'exists' }, { path: '$.a', operator: 'nope', value: 1 }] }, 'trigger.filter_rules'));
+    const error = errorOf(() =>
+      validateRules(
+        {
+          any: [
+            { path: 'x', operator: 'exists' },
+            { path: '$.a', operator: 'nope', value: 1 },
+          ],
+        },
+        'trigger.filter_rules',
+      ),
+    );
     expect(error.details.field).toBe('trigger.filter_rules.any[0].path');
-    expect((error.details.errors as { field: string }[]).map((e) => e.field)).toEqual(['trigger.filter_rules.any[0].path', 'trigger.filter_rules.any[1].operator']);
+    expect((error.details.errors as { field: string }[]).map((e) => e.field)).toEqual([
+      'trigger.filter_rules.any[0].path',
+      'trigger.filter_rules.any[1].operator',
+    ]);
   });
 
   it('accepts empty rules, every operator and groups nested five deep', () => {
@@ -120,7 +174,13 @@ describe(validateRules.name, () => {
           { path: '$.a', operator: 'matches', value: '^x' },
           { path: '$.a', operator: 'equals', value: null },
           { path: '$.a', operator: 'contains', value: 'x' },
-          { all: [{ path: '$.a', operator: 'greater_than', value: 1 }, { path: '$.a', operator: 'less_than', value: 2 }, { path: '$.a', operator: 'not_equals', value: 3 }] },
+          {
+            all: [
+              { path: '$.a', operator: 'greater_than', value: 1 },
+              { path: '$.a', operator: 'less_than', value: 2 },
+              { path: '$.a', operator: 'not_equals', value: 3 },
+            ],
+          },
         ],
       }),
     ).not.toThrow();

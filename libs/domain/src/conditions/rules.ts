@@ -25,7 +25,8 @@ export const MAX_RULES = 100;
 export function ruleIssues(rules: unknown, field = 'filter_rules'): Issue[] {
   const issues = treeIssues(rules, field, 0);
   const count = countRules(rules);
-  if (count > MAX_RULES) issues.push({ code: ErrorCode.ValidationFailed, field, message: `${field} holds ${count} rules: at most ${MAX_RULES}` });
+  if (count > MAX_RULES)
+    issues.push({ code: ErrorCode.ValidationFailed, field, message: `${field} holds ${count} rules: at most ${MAX_RULES}` });
   return issues;
 }
 
@@ -68,7 +69,8 @@ function treeIssues(rules: unknown, field: string, depth: number): Issue[] {
   } else if (!('value' in rules)) {
     issues.push(issue(`${field}.value`, 'is required'));
   }
-  for (const extra of keys.filter((key) => !['path', 'operator', 'value'].includes(key))) issues.push(issue(`${field}.${extra}`, 'is not a known field'));
+  for (const extra of keys.filter((key) => !['path', 'operator', 'value'].includes(key)))
+    issues.push(issue(`${field}.${extra}`, 'is not a known field'));
   return issues;
 }
 
@@ -107,6 +109,9 @@ function ruleHolds(rule: Record<string, unknown>, path: string, data: unknown, m
       meter.visitText(actual.length);
       return linearTest(rule.value as string, actual);
     default:
-      return (CONDITION_OPERATORS as readonly unknown[]).includes(rule.operator) && evaluateCondition(actual, rule.operator as ConditionOperator, rule.value, meter);
+      return (
+        (CONDITION_OPERATORS as readonly unknown[]).includes(rule.operator) &&
+        evaluateCondition(actual, rule.operator as ConditionOperator, rule.value, meter)
+      );
   }
 }

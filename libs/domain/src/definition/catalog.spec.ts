@@ -40,7 +40,9 @@ describe('STEP_TYPE_CATALOG', () => {
   it('describes a form the validator agrees with', () => {
     const body = { type: 'custom_llm', name: 'n', model: 'm', system_prompt: 'p' };
     expect(schemaIssues(STEP_SCHEMAS.custom_llm, body, '')).toEqual([]);
-    expect(schemaIssues(STEP_SCHEMAS.custom_llm, { ...body, type: 'custom_agent' }, '')).toEqual([expect.objectContaining({ field: 'type' })]);
+    expect(schemaIssues(STEP_SCHEMAS.custom_llm, { ...body, type: 'custom_agent' }, '')).toEqual([
+      expect.objectContaining({ field: 'type' }),
+    ]);
   });
 });
 

@@ -9,11 +9,17 @@ export interface TypeInfo<T extends string> {
 }
 
 const STEP_TEXT: Record<StepType, [string, string]> = {
-  custom_llm: ['LLM call', 'One chat completion; an optional output_schema makes the answer JSON that is validated, and sent back for correction when it does not follow the schema.'],
+  custom_llm: [
+    'LLM call',
+    'One chat completion; an optional output_schema makes the answer JSON that is validated, and sent back for correction when it does not follow the schema.',
+  ],
   custom_agent: ['Agent with tools', 'A model that calls tools in a loop (each turn and call durable) until it answers.'],
   stop_checker: ['Stop checker', 'Ends the run as stopped when a condition on an earlier output holds.'],
   tool_executor: ['Tool executor', 'Graph workflows: runs the tool calls of the agent that routed to it, then routes by tool name.'],
-  human_input: ['Human input', 'The run waits (awaiting_input) until a person answers through POST /runs/{uuid}/steps/{step_uuid}/input; the answer, checked against input_schema, is the step output.'],
+  human_input: [
+    'Human input',
+    'The run waits (awaiting_input) until a person answers through POST /runs/{uuid}/steps/{step_uuid}/input; the answer, checked against input_schema, is the step output.',
+  ],
 };
 
 const TRIGGER_TEXT: Record<TriggerType, [string, string]> = {

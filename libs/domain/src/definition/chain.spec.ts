@@ -58,7 +58,10 @@ describe(validateStepChain.name, () => {
     });
     const self = llm();
     self.system_prompt = `<<step_output.${self.uuid}>>`;
-    expect(errorOf(() => validateStepChain([llm(), self]))).toMatchObject({ code: ErrorCode.ForwardStepReference, details: { field: 'steps[1].system_prompt' } });
+    expect(errorOf(() => validateStepChain([llm(), self]))).toMatchObject({
+      code: ErrorCode.ForwardStepReference,
+      details: { field: 'steps[1].system_prompt' },
+    });
   });
 
   it('refuses stop conditions naming unknown, later or their own step', () => {
@@ -86,7 +89,12 @@ describe(validateStepChain.name, () => {
     const later = llm();
     const condition = checker(later.uuid).stop_conditions[0];
     const error = errorOf(() =>
-      validateStepChain([llm({ name: 'a' }), llm({ name: 'A' }), checker(randomUUID(), { stop_conditions: [condition, { ...condition, step_definition_uuid: randomUUID() }] }), later]),
+      validateStepChain([
+        llm({ name: 'a' }),
+        llm({ name: 'A' }),
+        checker(randomUUID(), { stop_conditions: [condition, { ...condition, step_definition_uuid: randomUUID() }] }),
+        later,
+      ]),
     );
     expect(error.code).toBe(ErrorCode.DuplicateStepName);
     expect(error.details.errors).toEqual([

@@ -28,11 +28,19 @@ export function stepChainIssues(steps: readonly StepDefinition[], field = 'steps
   const names = new Map<string, number>();
   steps.forEach((step, i) => {
     if (positions.has(step.uuid)) {
-      issues.push({ code: ErrorCode.DuplicateStepUuid, field: `${field}[${i}].uuid`, message: `step uuid ${step.uuid} is already used by ${field}[${positions.get(step.uuid)}]` });
+      issues.push({
+        code: ErrorCode.DuplicateStepUuid,
+        field: `${field}[${i}].uuid`,
+        message: `step uuid ${step.uuid} is already used by ${field}[${positions.get(step.uuid)}]`,
+      });
     } else positions.set(step.uuid, i);
     const name = step.name.trim().toLowerCase();
     if (names.has(name)) {
-      issues.push({ code: ErrorCode.DuplicateStepName, field: `${field}[${i}].name`, message: `step name "${step.name}" is already used by ${field}[${names.get(name)}]` });
+      issues.push({
+        code: ErrorCode.DuplicateStepName,
+        field: `${field}[${i}].name`,
+        message: `step name "${step.name}" is already used by ${field}[${names.get(name)}]`,
+      });
     } else names.set(name, i);
   });
   steps.forEach((step, i) => {

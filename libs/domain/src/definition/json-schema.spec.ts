@@ -65,7 +65,11 @@ describe(jsonSchemaProblem.name, () => {
 });
 
 describe(jsonSchemaErrors.name, () => {
-  const schema = { type: 'object', required: ['price'], properties: { price: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } } };
+  const schema = {
+    type: 'object',
+    required: ['price'],
+    properties: { price: { type: 'number' }, tags: { type: 'array', items: { type: 'string' } } },
+  };
 
   it('is empty for data that conforms', () => {
     expect(jsonSchemaErrors(schema, { price: 3, tags: ['a'] })).toEqual([]);
@@ -85,6 +89,8 @@ describe('uuid fields', () => {
   it('take the plain 36-character form only', () => {
     const schema = { type: 'object', properties: { uuid: { type: 'string', format: 'uuid' } } };
     expect(schemaIssues(schema, { uuid: '6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f' }, '')).toEqual([]);
-    expect(schemaIssues(schema, { uuid: 'urn:uuid:6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f' }, '')).toEqual([expect.objectContaining({ field: 'uuid' })]);
+    expect(schemaIssues(schema, { uuid: 'urn:uuid:6b0c1a52-3f0e-4a57-9d43-1a2b3c4d5e6f' }, '')).toEqual([
+      expect.objectContaining({ field: 'uuid' }),
+    ]);
   });
 });

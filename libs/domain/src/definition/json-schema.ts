@@ -75,7 +75,8 @@ export function schemaIssues(schema: object, value: unknown, prefix: string): Is
   if (validate(value)) return [];
   // One issue per field: '' breaks both minLength and the not-blank pattern, and saying so twice is noise.
   const byField = new Map<string, Issue>();
-  for (const issue of (validate.errors ?? []).map((error) => toIssue(error, prefix))) if (!byField.has(issue.field)) byField.set(issue.field, issue);
+  for (const issue of (validate.errors ?? []).map((error) => toIssue(error, prefix)))
+    if (!byField.has(issue.field)) byField.set(issue.field, issue);
   return [...byField.values()];
 }
 
@@ -104,7 +105,10 @@ function compileUserSchema(schema: object): ValidateFunction {
     return cached;
   }
   const declared = (schema as { $schema?: unknown }).$schema;
-  const draft = typeof declared === 'string' ? declared.replace(/#$/, '').replace(/^https:\/\/json-schema\.org\/draft-07/, 'http://json-schema.org/draft-07') : undefined;
+  const draft =
+    typeof declared === 'string'
+      ? declared.replace(/#$/, '').replace(/^https:\/\/json-schema\.org\/draft-07/, 'http://json-schema.org/draft-07')
+      : undefined;
   const create = draft === undefined ? DRAFTS['http://json-schema.org/draft-07/schema'] : DRAFTS[draft];
   if (!create) throw new Error(`$schema ${String(declared)} is not supported (use draft-07, 2019-09 or 2020-12)`);
   const validate = addFormats(create()).compile(schema);
@@ -119,7 +123,8 @@ function compileUserSchema(schema: object): ValidateFunction {
  * The bounds that protect ajv itself come before it compiles.
  */
 export function userSchemaProblem(schema: unknown): SchemaProblem | null {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return { code: ErrorCode.InvalidOutputSchema, message: 'must be a JSON Schema object' };
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return { code: ErrorCode.InvalidOutputSchema, message: 'must be a JSON Schema object' };
   const shape = schemaShapeProblem(schema);
   if (shape) return shape;
   try {
@@ -132,7 +137,9 @@ export function userSchemaProblem(schema: unknown): SchemaProblem | null {
 
 /** A problem as the end of a sentence naming the field: `output_schema is not a valid JSON Schema: ...`. */
 export function schemaProblemText(problem: SchemaProblem): string {
-  return problem.code === ErrorCode.SchemaTooLarge ? `is too large a JSON Schema: it ${problem.message}` : `is not a valid JSON Schema: ${problem.message}`;
+  return problem.code === ErrorCode.SchemaTooLarge
+    ? `is too large a JSON Schema: it ${problem.message}`
+    : `is not a valid JSON Schema: ${problem.message}`;
 }
 
 /** Null when `schema` is a usable JSON Schema within SCHEMA_LIMITS, else why not. */
@@ -148,7 +155,10 @@ export function jsonSchemaErrors(schema: object, value: unknown): string[] {
   const validate = compileUserSchema(schema);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
-    const at = error.keyword === 'required' ? fieldPath(pointerToField(error.instancePath), (error.params as { missingProperty: string }).missingProperty) : pointerToField(error.instancePath);
+    const at =
+      error.keyword === 'required'
+        ? fieldPath(pointerToField(error.instancePath), (error.params as { missingProperty: string }).missingProperty)
+        : pointerToField(error.instancePath);
     return error.keyword === 'required' ? `${at} is required` : `${at || '$'} ${explain(error)}`;
   });
 }

@@ -28,7 +28,8 @@ export interface AllowedModel {
 export function allowedModelOf(entry: string, defaultProvider: ModelProvider): AllowedModel {
   const colon = entry.indexOf(':');
   const prefix = entry.slice(0, colon);
-  if (colon > 0 && (MODEL_PROVIDERS as readonly string[]).includes(prefix)) return { provider: prefix as ModelProvider, model: entry.slice(colon + 1) };
+  if (colon > 0 && (MODEL_PROVIDERS as readonly string[]).includes(prefix))
+    return { provider: prefix as ModelProvider, model: entry.slice(colon + 1) };
   return { provider: defaultProvider, model: entry };
 }
 
@@ -45,21 +46,40 @@ export function modelPolicyIssues(steps: readonly StepDefinition[], policy: Mode
 }
 
 /** The issues of one choice of provider, model and max_tokens (a step's, or an assistant session's); `at` prefixes the fields. */
-export function modelChoiceIssues(choice: { provider?: ModelProvider | null; model: string; max_tokens?: number | null }, policy: ModelPolicy, at = ''): Issue[] {
+export function modelChoiceIssues(
+  choice: { provider?: ModelProvider | null; model: string; max_tokens?: number | null },
+  policy: ModelPolicy,
+  at = '',
+): Issue[] {
   const providers = policy.providers ?? { offered: MODEL_PROVIDERS, default: 'openai' };
   const allowed = policy.allowed.map((entry) => allowedModelOf(entry, providers.default));
   const provider = providerOf(choice, providers.default);
   const issues: Issue[] = [];
   if (!providers.offered.includes(provider)) {
     const field = `${at}provider`;
-    issues.push({ code: ErrorCode.ProviderNotConfigured, field, message: `${field} ${provider} is not configured here: use one of ${providers.offered.join(', ')}` });
-  } else if (allowed.length && !allowed.some((entry) => entry.provider === provider && (entry.model === '*' || entry.model === choice.model))) {
+    issues.push({
+      code: ErrorCode.ProviderNotConfigured,
+      field,
+      message: `${field} ${provider} is not configured here: use one of ${providers.offered.join(', ')}`,
+    });
+  } else if (
+    allowed.length &&
+    !allowed.some((entry) => entry.provider === provider && (entry.model === '*' || entry.model === choice.model))
+  ) {
     const models = allowed.filter((entry) => entry.provider === provider).map((entry) => entry.model);
     const choices = models.length ? `use one of ${models.join(', ')}` : `no model of ${provider} is allowed`;
-    issues.push({ code: ErrorCode.ModelNotAllowed, field: `${at}model`, message: `${at}model ${choice.model} is not allowed here: ${choices}` });
+    issues.push({
+      code: ErrorCode.ModelNotAllowed,
+      field: `${at}model`,
+      message: `${at}model ${choice.model} is not allowed here: ${choices}`,
+    });
   }
   if (choice.max_tokens && choice.max_tokens > policy.maxMaxTokens) {
-    issues.push({ code: ErrorCode.ValidationFailed, field: `${at}max_tokens`, message: `${at}max_tokens must be at most ${policy.maxMaxTokens}` });
+    issues.push({
+      code: ErrorCode.ValidationFailed,
+      field: `${at}max_tokens`,
+      message: `${at}max_tokens must be at most ${policy.maxMaxTokens}`,
+    });
   }
   return issues;
 }

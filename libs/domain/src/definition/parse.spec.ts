@@ -84,16 +84,25 @@ describe(parseStep.name, () => {
       expect(parseStep(body, '', randomUUID)).toMatchObject({ tools: ['http_request', 'get_output'], max_iterations: 4 });
     });
 
-    it.each([[0], [2], [10], [null]])('keeps max_correction_attempts %j on LLM and agent steps, and leaves the default to the worker', (max_correction_attempts) => {
-      expect(parseStep(llm({ max_correction_attempts }), '', randomUUID)).toMatchObject({ max_correction_attempts });
-      expect(parseStep(agent({ max_correction_attempts }), '', randomUUID)).toMatchObject({ max_correction_attempts });
-      expect(parseStep(llm(), '', randomUUID)).not.toHaveProperty('max_correction_attempts');
-    });
+    it.each([[0], [2], [10], [null]])(
+      'keeps max_correction_attempts %j on LLM and agent steps, and leaves the default to the worker',
+      (max_correction_attempts) => {
+        expect(parseStep(llm({ max_correction_attempts }), '', randomUUID)).toMatchObject({ max_correction_attempts });
+        expect(parseStep(agent({ max_correction_attempts }), '', randomUUID)).toMatchObject({ max_correction_attempts });
+        expect(parseStep(llm(), '', randomUUID)).not.toHaveProperty('max_correction_attempts');
+      },
+    );
 
     it('lower-cases the step uuids stop conditions name', () => {
       const target = randomUUID();
-      const step = parseStep(checker({ stop_conditions: [condition({ step_definition_uuid: target.toUpperCase(), target_value: { a: [1] } })] }), '', randomUUID);
-      expect(step.type === 'stop_checker' && step.stop_conditions[0]).toEqual(condition({ step_definition_uuid: target, target_value: { a: [1] } }));
+      const step = parseStep(
+        checker({ stop_conditions: [condition({ step_definition_uuid: target.toUpperCase(), target_value: { a: [1] } })] }),
+        '',
+        randomUUID,
+      );
+      expect(step.type === 'stop_checker' && step.stop_conditions[0]).toEqual(
+        condition({ step_definition_uuid: target, target_value: { a: [1] } }),
+      );
     });
 
     it('accepts output schemas that declare draft 2020-12', () => {
@@ -155,19 +164,43 @@ describe(parseStep.name, () => {
       ['max_attempts of 0', llm({ retry_policy: { max_attempts: 0 } }), 'retry_policy.max_attempts'],
       ['max_attempts over 100', llm({ retry_policy: { max_attempts: 101 } }), 'retry_policy.max_attempts'],
       ['an initial interval of 0', llm({ retry_policy: { initial_interval_seconds: 0 } }), 'retry_policy.initial_interval_seconds'],
-      ['an initial interval of 1e-7 s (no duration Temporal reads)', llm({ retry_policy: { initial_interval_seconds: 1e-7 } }), 'retry_policy.initial_interval_seconds'],
-      ['an interval of a millisecond and a half', llm({ retry_policy: { maximum_interval_seconds: 1.0015 } }), 'retry_policy.maximum_interval_seconds'],
+      [
+        'an initial interval of 1e-7 s (no duration Temporal reads)',
+        llm({ retry_policy: { initial_interval_seconds: 1e-7 } }),
+        'retry_policy.initial_interval_seconds',
+      ],
+      [
+        'an interval of a millisecond and a half',
+        llm({ retry_policy: { maximum_interval_seconds: 1.0015 } }),
+        'retry_policy.maximum_interval_seconds',
+      ],
       ['a backoff under 1', llm({ retry_policy: { backoff_coefficient: 0.5 } }), 'retry_policy.backoff_coefficient'],
       ['a maximum interval of 0', llm({ retry_policy: { maximum_interval_seconds: 0 } }), 'retry_policy.maximum_interval_seconds'],
-      ['a maximum interval under the initial one', llm({ retry_policy: { initial_interval_seconds: 5, maximum_interval_seconds: 2 } }), 'retry_policy.maximum_interval_seconds'],
+      [
+        'a maximum interval under the initial one',
+        llm({ retry_policy: { initial_interval_seconds: 5, maximum_interval_seconds: 2 } }),
+        'retry_policy.maximum_interval_seconds',
+      ],
       ['an unknown retry field', llm({ retry_policy: { jitter: true } }), 'retry_policy.jitter'],
       ['no stop conditions', checker({ stop_conditions: [] }), 'stop_conditions'],
       ['a missing stop_conditions', without(checker(), 'stop_conditions'), 'stop_conditions'],
       ['a model field on a stop checker', checker({ model: 'm' }), 'model'],
       ['an unknown operator', checker({ stop_conditions: [condition({ operator: 'like' })] }), 'stop_conditions[0].operator'],
-      ['a condition without target_value', checker({ stop_conditions: [without(condition(), 'target_value')] }), 'stop_conditions[0].target_value'],
-      ['a condition naming no uuid', checker({ stop_conditions: [condition({ step_definition_uuid: 'first' })] }), 'stop_conditions[0].step_definition_uuid'],
-      ['an empty JSONPath', checker({ stop_conditions: [condition({ extraction_json_path: '' })] }), 'stop_conditions[0].extraction_json_path'],
+      [
+        'a condition without target_value',
+        checker({ stop_conditions: [without(condition(), 'target_value')] }),
+        'stop_conditions[0].target_value',
+      ],
+      [
+        'a condition naming no uuid',
+        checker({ stop_conditions: [condition({ step_definition_uuid: 'first' })] }),
+        'stop_conditions[0].step_definition_uuid',
+      ],
+      [
+        'an empty JSONPath',
+        checker({ stop_conditions: [condition({ extraction_json_path: '' })] }),
+        'stop_conditions[0].extraction_json_path',
+      ],
       ['an unknown condition field', checker({ stop_conditions: [condition({ note: 'x' })] }), 'stop_conditions[0].note'],
     ])('refuses %s with VALIDATION_FAILED naming %s', (_case, body, field) => {
       const error = errorOf(() => parseStep(body, '', randomUUID));
@@ -176,7 +209,9 @@ describe(parseStep.name, () => {
     });
 
     it('prefixes fields', () => {
-      expect(errorOf(() => parseStep(llm({ retry_policy: { max_attempts: 0 } }), 'steps[3]', randomUUID)).details.field).toBe('steps[3].retry_policy.max_attempts');
+      expect(errorOf(() => parseStep(llm({ retry_policy: { max_attempts: 0 } }), 'steps[3]', randomUUID)).details.field).toBe(
+        'steps[3].retry_policy.max_attempts',
+      );
     });
 
     it('says a blank name is blank and a missing one is required', () => {
@@ -185,7 +220,9 @@ describe(parseStep.name, () => {
     });
 
     it('lists every problem, the first one giving code, message and field', () => {
-      const error = errorOf(() => parseStep(llm({ system_prompt: '', colour: 'red', output_schema: { type: 'bogus' } }), 'steps[0]', randomUUID));
+      const error = errorOf(() =>
+        parseStep(llm({ system_prompt: '', colour: 'red', output_schema: { type: 'bogus' } }), 'steps[0]', randomUUID),
+      );
       expect(error.details.field).toBe(fieldsOf(error)[0]);
       expect(error.details.errors).toEqual(
         expect.arrayContaining([
@@ -239,19 +276,39 @@ describe('human_input steps', () => {
 
   it('keeps prompt, input_schema, timeout_seconds and default', () => {
     const body = human({ input_schema: { type: 'boolean' }, timeout_seconds: 60, default: false });
-    expect(parseStep(body, '', randomUUID)).toMatchObject({ type: 'human_input', prompt: 'Approve?', input_schema: { type: 'boolean' }, timeout_seconds: 60, default: false });
+    expect(parseStep(body, '', randomUUID)).toMatchObject({
+      type: 'human_input',
+      prompt: 'Approve?',
+      input_schema: { type: 'boolean' },
+      timeout_seconds: 60,
+      default: false,
+    });
   });
 
   it('requires a prompt, and refuses an invalid input_schema or a default that breaks it', () => {
-    expect(errorOf(() => parseStep(human({ prompt: undefined }), 'steps[1]', randomUUID))).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'steps[1].prompt' } });
-    expect(errorOf(() => parseStep(human({ input_schema: { type: 'nonsense' } }), '', randomUUID))).toMatchObject({ code: ErrorCode.InvalidOutputSchema, details: { field: 'input_schema' } });
-    expect(errorOf(() => parseStep(human({ input_schema: { type: 'boolean' }, default: 'no' }), '', randomUUID))).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'default' } });
+    expect(errorOf(() => parseStep(human({ prompt: undefined }), 'steps[1]', randomUUID))).toMatchObject({
+      code: ErrorCode.ValidationFailed,
+      details: { field: 'steps[1].prompt' },
+    });
+    expect(errorOf(() => parseStep(human({ input_schema: { type: 'nonsense' } }), '', randomUUID))).toMatchObject({
+      code: ErrorCode.InvalidOutputSchema,
+      details: { field: 'input_schema' },
+    });
+    expect(errorOf(() => parseStep(human({ input_schema: { type: 'boolean' }, default: 'no' }), '', randomUUID))).toMatchObject({
+      code: ErrorCode.ValidationFailed,
+      details: { field: 'default' },
+    });
   });
 });
 
 describe(parseTrigger.name, () => {
   it('fills in defaults and a uuid', () => {
-    expect(parseTrigger({ type: 'manual' }, '', () => 'u')).toEqual({ uuid: 'u', type: 'manual', filter_rules: {}, initial_data_description: '' });
+    expect(parseTrigger({ type: 'manual' }, '', () => 'u')).toEqual({
+      uuid: 'u',
+      type: 'manual',
+      filter_rules: {},
+      initial_data_description: '',
+    });
   });
 
   it('keeps given fields, the uuid lower-cased', () => {
@@ -269,15 +326,26 @@ describe(parseTrigger.name, () => {
     ['an unknown type', { type: 'email' }],
     ['no type', {}],
   ])('refuses %s with UNKNOWN_TRIGGER_TYPE', (_case, body) => {
-    expect(errorOf(() => parseTrigger(body, '', randomUUID))).toMatchObject({ code: ErrorCode.UnknownTriggerType, details: { field: 'type' } });
+    expect(errorOf(() => parseTrigger(body, '', randomUUID))).toMatchObject({
+      code: ErrorCode.UnknownTriggerType,
+      details: { field: 'type' },
+    });
     expect(errorOf(() => parseTrigger(body, 'trigger', randomUUID)).details.field).toBe('trigger.type');
   });
 
   it.each([
     ['a body that is not an object', 'manual', 'body'],
     ['filter rules that are not an object', { type: 'webhook', filter_rules: [] }, 'filter_rules'],
-    ['a rule without a JSONPath', { type: 'webhook', filter_rules: { all: [{ path: 'type', operator: 'exists' }] } }, 'filter_rules.all[0].path'],
-    ['a rule with an unknown operator', { type: 'webhook', filter_rules: { path: '$.a', operator: 'like', value: 1 } }, 'filter_rules.operator'],
+    [
+      'a rule without a JSONPath',
+      { type: 'webhook', filter_rules: { all: [{ path: 'type', operator: 'exists' }] } },
+      'filter_rules.all[0].path',
+    ],
+    [
+      'a rule with an unknown operator',
+      { type: 'webhook', filter_rules: { path: '$.a', operator: 'like', value: 1 } },
+      'filter_rules.operator',
+    ],
     ['a description that is not text', { type: 'manual', initial_data_description: 1 }, 'initial_data_description'],
     ['an unknown field', { type: 'schedule', cron: '* * * * *' }, 'cron'],
     ['a uuid that is not a uuid', { type: 'manual', uuid: 'x' }, 'uuid'],
@@ -286,7 +354,9 @@ describe(parseTrigger.name, () => {
   });
 
   it('reports a filter-rule problem once', () => {
-    const error = errorOf(() => parseTrigger({ type: 'webhook', filter_rules: { path: '$.a', operator: 'like', value: 1 } }, 'trigger', randomUUID));
+    const error = errorOf(() =>
+      parseTrigger({ type: 'webhook', filter_rules: { path: '$.a', operator: 'like', value: 1 } }, 'trigger', randomUUID),
+    );
     expect(fieldsOf(error)).toEqual(['trigger.filter_rules.operator']);
   });
 });
@@ -312,14 +382,27 @@ describe(parseWorkflowInput.name, () => {
     const uuid = randomUUID();
     const first = llm();
     const second = llm({ system_prompt: 'Label $previous_output' });
-    const workflow = parseWorkflowInput({ uuid: uuid.toUpperCase(), name: 'wf', is_active: false, steps: [first, second], trigger: { type: 'manual' } }, sequence());
+    const workflow = parseWorkflowInput(
+      { uuid: uuid.toUpperCase(), name: 'wf', is_active: false, steps: [first, second], trigger: { type: 'manual' } },
+      sequence(),
+    );
     expect(workflow).toMatchObject({ uuid, is_active: false, trigger: { type: 'manual', filter_rules: {} } });
     expect(workflow.steps.map((step) => step.name)).toEqual([first.name, second.name]);
-    expect(workflow.steps.map((step) => step.uuid)).toEqual(['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002']);
+    expect(workflow.steps.map((step) => step.uuid)).toEqual([
+      '00000000-0000-4000-8000-000000000001',
+      '00000000-0000-4000-8000-000000000002',
+    ]);
   });
 
   it('keeps the notification, status and tool drift fields', () => {
-    const body = { name: 'wf', status: 'paused', notify_url: 'https://example.com/hook', notify_on_complete: true, notify_on_failure: false, tool_drift: 'fail' };
+    const body = {
+      name: 'wf',
+      status: 'paused',
+      notify_url: 'https://example.com/hook',
+      notify_on_complete: true,
+      notify_on_failure: false,
+      tool_drift: 'fail',
+    };
     expect(parseWorkflowInput(body, randomUUID)).toMatchObject(body);
   });
 
@@ -356,11 +439,20 @@ describe(parseWorkflowInput.name, () => {
 
   it('lists the problems of the workflow, every step and the trigger in one error', () => {
     const error = errorOf(() =>
-      parseWorkflowInput({ name: '', steps: [{ type: 'x' }, llm({ system_prompt: '<<oops>>' }), llm({ model: '' })], trigger: { type: 'email' } }, randomUUID),
+      parseWorkflowInput(
+        { name: '', steps: [{ type: 'x' }, llm({ system_prompt: '<<oops>>' }), llm({ model: '' })], trigger: { type: 'email' } },
+        randomUUID,
+      ),
     );
     expect(error).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'name' } });
     expect(fieldsOf(error)).toEqual(['name', 'steps[0].type', 'steps[1].system_prompt', 'steps[2].model', 'trigger.type']);
-    expect(codesOf(error)).toEqual([ErrorCode.ValidationFailed, ErrorCode.UnknownStepType, ErrorCode.InvalidPlaceholder, ErrorCode.ValidationFailed, ErrorCode.UnknownTriggerType]);
+    expect(codesOf(error)).toEqual([
+      ErrorCode.ValidationFailed,
+      ErrorCode.UnknownStepType,
+      ErrorCode.InvalidPlaceholder,
+      ErrorCode.ValidationFailed,
+      ErrorCode.UnknownTriggerType,
+    ]);
   });
 
   it('checks the chain once every step parses', () => {
@@ -375,7 +467,9 @@ describe(parseWorkflowInput.name, () => {
 
   it('refuses a reference to a later step of the same body', () => {
     const later = randomUUID();
-    const error = errorOf(() => parseWorkflowInput({ name: 'wf', steps: [llm({ system_prompt: `<<step_output.${later}>>` }), llm({ uuid: later })] }, randomUUID));
+    const error = errorOf(() =>
+      parseWorkflowInput({ name: 'wf', steps: [llm({ system_prompt: `<<step_output.${later}>>` }), llm({ uuid: later })] }, randomUUID),
+    );
     expect(error).toMatchObject({ code: ErrorCode.ForwardStepReference, details: { field: 'steps[0].system_prompt' } });
   });
 });
@@ -383,7 +477,16 @@ describe(parseWorkflowInput.name, () => {
 describe(parseWorkflowPatch.name, () => {
   it('takes the workflow fields given, and only those', () => {
     expect(parseWorkflowPatch({ name: 'x' })).toEqual({ name: 'x' });
-    const all = { name: 'n', description: 'd', is_active: false, status: 'archived', notify_url: null, notify_on_complete: true, notify_on_failure: false, tool_drift: 'fail' };
+    const all = {
+      name: 'n',
+      description: 'd',
+      is_active: false,
+      status: 'archived',
+      notify_url: null,
+      notify_on_complete: true,
+      notify_on_failure: false,
+      tool_drift: 'fail',
+    };
     expect(parseWorkflowPatch(all)).toEqual(all);
   });
 
@@ -405,7 +508,11 @@ describe(parseWorkflowPatch.name, () => {
 describe(parseWorkflowDocument.name, () => {
   const definition = (): WorkflowDefinition => {
     const first = parseStep(llm({ description: 'first' }), '', randomUUID);
-    const second = parseStep(agent({ system_prompt: `Use <<step_output.${first.uuid}.items[0]>>`, tools: ['http_request'], max_iterations: 3 }), '', randomUUID);
+    const second = parseStep(
+      agent({ system_prompt: `Use <<step_output.${first.uuid}.items[0]>>`, tools: ['http_request'], max_iterations: 3 }),
+      '',
+      randomUUID,
+    );
     const stop = parseStep(checker({ stop_conditions: [condition({ step_definition_uuid: second.uuid })] }), '', randomUUID);
     return {
       uuid: randomUUID(),
@@ -426,7 +533,10 @@ describe(parseWorkflowDocument.name, () => {
     const workflow = { ...definition(), graph: null };
     const document = toWorkflowDocument(workflow, () => randomUUID());
     const [first, second, stop] = workflow.steps.map((step) => step.uuid);
-    expect(document).toEqual({ format: WORKFLOW_DOCUMENT_FORMAT, workflow: { ...workflow, graph: { entry_node: first, edges: expect.any(Array) } } });
+    expect(document).toEqual({
+      format: WORKFLOW_DOCUMENT_FORMAT,
+      workflow: { ...workflow, graph: { entry_node: first, edges: expect.any(Array) } },
+    });
     expect(document.workflow.graph!.edges.map((edge) => [edge.source_step_uuid, edge.target_step_uuid, edge.condition_type])).toEqual([
       [first, second, 'ALWAYS'],
       [second, stop, 'ALWAYS'],
@@ -448,7 +558,10 @@ describe(parseWorkflowDocument.name, () => {
   });
 
   it('accepts a document without uuids, giving steps and trigger new ones', () => {
-    const parsed = parseWorkflowDocument({ format: WORKFLOW_DOCUMENT_FORMAT, workflow: { name: 'new', steps: [llm()], trigger: { type: 'manual' } } }, sequence());
+    const parsed = parseWorkflowDocument(
+      { format: WORKFLOW_DOCUMENT_FORMAT, workflow: { name: 'new', steps: [llm()], trigger: { type: 'manual' } } },
+      sequence(),
+    );
     expect(parsed).not.toHaveProperty('uuid');
     expect(parsed.steps[0].uuid).toBe('00000000-0000-4000-8000-000000000001');
     expect(parsed.trigger?.uuid).toBe('00000000-0000-4000-8000-000000000002');
@@ -468,15 +581,22 @@ describe(parseWorkflowDocument.name, () => {
   });
 
   it('refuses unknown fields beside format and workflow', () => {
-    const error = errorOf(() => parseWorkflowDocument({ format: WORKFLOW_DOCUMENT_FORMAT, workflow: { name: 'x' }, exported_at: 'now' }, randomUUID));
+    const error = errorOf(() =>
+      parseWorkflowDocument({ format: WORKFLOW_DOCUMENT_FORMAT, workflow: { name: 'x' }, exported_at: 'now' }, randomUUID),
+    );
     expect(error).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'exported_at' } });
   });
 
   it('names fields inside the workflow with workflow.', () => {
     const at = (workflow: unknown) => errorOf(() => parseWorkflowDocument({ format: WORKFLOW_DOCUMENT_FORMAT, workflow }, randomUUID));
-    expect(at({ name: 'x', steps: [{ type: 'nope' }] })).toMatchObject({ code: ErrorCode.UnknownStepType, details: { field: 'workflow.steps[0].type' } });
+    expect(at({ name: 'x', steps: [{ type: 'nope' }] })).toMatchObject({
+      code: ErrorCode.UnknownStepType,
+      details: { field: 'workflow.steps[0].type' },
+    });
     expect(at({ steps: [] }).details.field).toBe('workflow.name');
-    expect(at({ name: 'x', trigger: { type: 'manual', filter_rules: { path: 'a', operator: 'exists' } } }).details.field).toBe('workflow.trigger.filter_rules.path');
+    expect(at({ name: 'x', trigger: { type: 'manual', filter_rules: { path: 'a', operator: 'exists' } } }).details.field).toBe(
+      'workflow.trigger.filter_rules.path',
+    );
     const unknown = at({ name: 'x', steps: [llm({ system_prompt: `<<step_output.${randomUUID()}>>` })] });
     expect(unknown).toMatchObject({ code: ErrorCode.UnknownStepReference, details: { field: 'workflow.steps[0].system_prompt' } });
   });
@@ -513,7 +633,10 @@ describe(checkPermutation.name, () => {
     ['absent', undefined],
     ['an array of numbers', [1, 2, 3]],
   ])('refuses a proposal that is %s', (_case, proposed) => {
-    expect(errorOf(() => checkPermutation(ids, proposed))).toMatchObject({ code: ErrorCode.NotAPermutation, details: { field: 'step_uuids' } });
+    expect(errorOf(() => checkPermutation(ids, proposed))).toMatchObject({
+      code: ErrorCode.NotAPermutation,
+      details: { field: 'step_uuids' },
+    });
   });
 
   it('names the field it is given', () => {

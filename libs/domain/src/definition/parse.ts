@@ -92,7 +92,12 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
   }
   if (step.type === 'human_input' && isJsonObject(step.input_schema) && step.default !== undefined && !schemaProblems.get('input_schema')) {
     const errors = jsonSchemaErrors(step.input_schema, step.default);
-    if (errors.length) issues.push({ code: ErrorCode.ValidationFailed, field: at('default'), message: `${at('default')} does not follow input_schema: ${errors.join('; ')}` });
+    if (errors.length)
+      issues.push({
+        code: ErrorCode.ValidationFailed,
+        field: at('default'),
+        message: `${at('default')} does not follow input_schema: ${errors.join('; ')}`,
+      });
   }
   if (Array.isArray(step.stop_conditions)) {
     step.stop_conditions.forEach((condition, i) => {
@@ -117,7 +122,15 @@ function offeredNameIssues(tools: unknown[], field: string): Issue[] {
     const offered = offeredToolName(tool);
     const other = seen.get(offered);
     seen.set(offered, tool);
-    return other && other !== tool ? [{ code: ErrorCode.ValidationFailed, field, message: `${field}: ${other} and ${tool} would both be offered to the model as ${offered}` }] : [];
+    return other && other !== tool
+      ? [
+          {
+            code: ErrorCode.ValidationFailed,
+            field,
+            message: `${field}: ${other} and ${tool} would both be offered to the model as ${offered}`,
+          },
+        ]
+      : [];
   });
 }
 
@@ -170,12 +183,17 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
   const body = requireJsonObject(input, { field: prefix });
   const issues = schemaIssues(WORKFLOW_INPUT_SCHEMA, body, prefix);
   const stepsField = fieldPath(prefix, 'steps');
-  const parsed = Array.isArray(body.steps) ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid))) : [];
-  const trigger = isJsonObject(body.trigger) ? (collect(issues, () => parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid)) ?? null) : null;
+  const parsed = Array.isArray(body.steps)
+    ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid)))
+    : [];
+  const trigger = isJsonObject(body.trigger)
+    ? (collect(issues, () => parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid)) ?? null)
+    : null;
   const parsedSteps = parsed.filter((step): step is StepDefinition => step !== undefined);
   const graphField = fieldPath(prefix, 'graph');
   const parsedGraph = collect(issues, () => parseGraph(body.graph, graphField, newUuid));
-  if (parsedSteps.length === parsed.length && parsedGraph !== undefined) issues.push(...definitionIssues(parsedSteps, parsedGraph, stepsField, graphField));
+  if (parsedSteps.length === parsed.length && parsedGraph !== undefined)
+    issues.push(...definitionIssues(parsedSteps, parsedGraph, stepsField, graphField));
   throwIssues(issues);
   // A graph that is exactly a chain (an exported chain) is stored as that chain.
   const chain = parsedGraph ? graphAsChain(parsedSteps, parsedGraph) : null;
@@ -197,7 +215,17 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
   };
 }
 
-const PATCHABLE = ['name', 'description', 'is_active', 'status', 'notify_url', 'notify_on_complete', 'notify_on_failure', 'tool_drift', 'output_history_size'] as const;
+const PATCHABLE = [
+  'name',
+  'description',
+  'is_active',
+  'status',
+  'notify_url',
+  'notify_on_complete',
+  'notify_on_failure',
+  'tool_drift',
+  'output_history_size',
+] as const;
 export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 
 const WORKFLOW_PATCH_SCHEMA = {
@@ -242,7 +270,11 @@ export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): Workflo
 }
 
 /** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads its definition back unchanged. */
-export function toWorkflowDocument(definition: WorkflowDefinition, edgeUuid: (sourceStepUuid: string) => string, toolManifest?: ToolManifest | null): WorkflowDocument {
+export function toWorkflowDocument(
+  definition: WorkflowDefinition,
+  edgeUuid: (sourceStepUuid: string) => string,
+  toolManifest?: ToolManifest | null,
+): WorkflowDocument {
   // A chain is written as its graph of ALWAYS edges; importing that graph gives the chain back.
   const workflow = { ...definition, graph: definition.graph ?? chainAsGraph(definition.steps, edgeUuid) };
   return { format: WORKFLOW_DOCUMENT_FORMAT, workflow, ...(toolManifest !== undefined ? { tool_manifest: toolManifest } : {}) };
@@ -267,12 +299,16 @@ export function checkPermutation(current: readonly string[], proposed: unknown, 
       extra.length ? `not steps of this workflow: ${extra.join(', ')}` : '',
       duplicates.length ? `repeated ${duplicates.join(', ')}` : '',
     ].filter(Boolean);
-    throw new DomainError(ErrorCode.NotAPermutation, `${field} must list each of the workflow's ${known.length} steps exactly once (${problems.join('; ')})`, {
-      field,
-      missing,
-      extra,
-      duplicates,
-    });
+    throw new DomainError(
+      ErrorCode.NotAPermutation,
+      `${field} must list each of the workflow's ${known.length} steps exactly once (${problems.join('; ')})`,
+      {
+        field,
+        missing,
+        extra,
+        duplicates,
+      },
+    );
   }
   return ids;
 }

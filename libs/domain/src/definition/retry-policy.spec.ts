@@ -8,7 +8,12 @@ describe(retryPolicyIssues.name, () => {
   });
 
   it('names each interval that is not a whole millisecond, and a maximum under the initial', () => {
-    expect(retryPolicyIssues({ initial_interval_seconds: 0.0015, maximum_interval_seconds: 0.001 }, 'steps[1]').map((issue) => [issue.code, issue.field])).toEqual([
+    expect(
+      retryPolicyIssues({ initial_interval_seconds: 0.0015, maximum_interval_seconds: 0.001 }, 'steps[1]').map((issue) => [
+        issue.code,
+        issue.field,
+      ]),
+    ).toEqual([
       ['VALIDATION_FAILED', 'steps[1].retry_policy.initial_interval_seconds'],
       ['VALIDATION_FAILED', 'steps[1].retry_policy.maximum_interval_seconds'],
     ]);

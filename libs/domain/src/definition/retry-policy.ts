@@ -21,7 +21,11 @@ export function retryPolicyIssues(retry: unknown, prefix: string): Issue[] {
   }
   const { initial_interval_seconds: initial, maximum_interval_seconds: maximum } = retry;
   if (typeof initial === 'number' && typeof maximum === 'number' && maximum < initial) {
-    issues.push({ code: ErrorCode.ValidationFailed, field: at('maximum_interval_seconds'), message: `${at('maximum_interval_seconds')} must be at least initial_interval_seconds` });
+    issues.push({
+      code: ErrorCode.ValidationFailed,
+      field: at('maximum_interval_seconds'),
+      message: `${at('maximum_interval_seconds')} must be at least initial_interval_seconds`,
+    });
   }
   return issues;
 }

@@ -40,7 +40,8 @@ const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null'])
 /** Before ajv compiles it: what the document alone would cost. */
 export function schemaShapeProblem(schema: unknown): SchemaProblem | null {
   if (jsonDepth(schema, SCHEMA_LIMITS.depth + 1) > SCHEMA_LIMITS.depth) return tooLarge(`nests deeper than ${SCHEMA_LIMITS.depth} levels`);
-  if (countValues(schema, SCHEMA_LIMITS.values + 1) > SCHEMA_LIMITS.values) return tooLarge(`has more than ${SCHEMA_LIMITS.values} JSON values`);
+  if (countValues(schema, SCHEMA_LIMITS.values + 1) > SCHEMA_LIMITS.values)
+    return tooLarge(`has more than ${SCHEMA_LIMITS.values} JSON values`);
   let subschemas = 0;
   const stack = [schema];
   while (stack.length) {
@@ -55,10 +56,16 @@ export function schemaShapeProblem(schema: unknown): SchemaProblem | null {
 }
 
 function nodeShapeProblem(node: SchemaNode): string | null {
-  if (Array.isArray(node.enum) && node.enum.length > SCHEMA_LIMITS.enumValues) return `has an enum of ${node.enum.length} values, over ${SCHEMA_LIMITS.enumValues}`;
+  if (Array.isArray(node.enum) && node.enum.length > SCHEMA_LIMITS.enumValues)
+    return `has an enum of ${node.enum.length} values, over ${SCHEMA_LIMITS.enumValues}`;
   const patterns = isSchemaNode(node.patternProperties) ? Object.keys(node.patternProperties).length : 0;
-  if (patterns > SCHEMA_LIMITS.patternsPerObject) return `has ${patterns} patternProperties in one object, over ${SCHEMA_LIMITS.patternsPerObject}`;
-  if (node.uniqueItems === true && !scalarItems(node) && !(typeof node.maxItems === 'number' && node.maxItems <= SCHEMA_LIMITS.uniqueItemsMaxItems)) {
+  if (patterns > SCHEMA_LIMITS.patternsPerObject)
+    return `has ${patterns} patternProperties in one object, over ${SCHEMA_LIMITS.patternsPerObject}`;
+  if (
+    node.uniqueItems === true &&
+    !scalarItems(node) &&
+    !(typeof node.maxItems === 'number' && node.maxItems <= SCHEMA_LIMITS.uniqueItemsMaxItems)
+  ) {
     return `has uniqueItems over items that may be objects or arrays (each pair is compared): give the items a scalar type, or a maxItems of at most ${SCHEMA_LIMITS.uniqueItemsMaxItems}`;
   }
   return null;
@@ -92,7 +99,8 @@ export function schemaCostProblem(schema: unknown): SchemaProblem | null {
   const bytes = smallestInstanceBytes(schema, index);
   if (bytes === null) return tooLarge('is too intricate to measure its smallest valid instance');
   if (bytes === Number.POSITIVE_INFINITY) return tooLarge('has no valid instance of finite size');
-  if (bytes > SCHEMA_LIMITS.smallestInstanceBytes) return tooLarge(`has a smallest valid instance of about ${Math.round(bytes)} bytes, over ${SCHEMA_LIMITS.smallestInstanceBytes}`);
+  if (bytes > SCHEMA_LIMITS.smallestInstanceBytes)
+    return tooLarge(`has a smallest valid instance of about ${Math.round(bytes)} bytes, over ${SCHEMA_LIMITS.smallestInstanceBytes}`);
   return null;
 }
 
@@ -109,7 +117,8 @@ class EvaluationWalk {
 
   /** `samePart`: the schemas on the way here since the walk last went into a part of the value. */
   visit(schema: unknown, samePart: Set<unknown>, depth: number): SchemaProblem | null {
-    if (++this.evaluations > SCHEMA_LIMITS.evaluations) return tooLarge(`checks a value against more than ${SCHEMA_LIMITS.evaluations} schemas once its references are followed`);
+    if (++this.evaluations > SCHEMA_LIMITS.evaluations)
+      return tooLarge(`checks a value against more than ${SCHEMA_LIMITS.evaluations} schemas once its references are followed`);
     if (!isSchemaNode(schema)) return null;
     samePart.add(schema);
     const problem = this.children(schema, samePart, depth);
@@ -134,7 +143,11 @@ class EvaluationWalk {
 
   private follow(ref: string, from: SchemaNode, samePart: Set<unknown>, depth: number): SchemaProblem | null {
     const target = this.index.resolve(ref, from);
-    if (target === undefined) return { code: ErrorCode.InvalidOutputSchema, message: `has a reference ${ref} that names no schema in it (references must stay within the schema)` };
+    if (target === undefined)
+      return {
+        code: ErrorCode.InvalidOutputSchema,
+        message: `has a reference ${ref} that names no schema in it (references must stay within the schema)`,
+      };
     if (samePart.has(target)) return tooLarge(`has a reference ${ref} that loops back to itself without going into a part of the value`);
     if (this.referencedOnTheWay.has(target)) return null;
     if (depth + 1 > SCHEMA_LIMITS.referenceDepth) return tooLarge(`follows references more than ${SCHEMA_LIMITS.referenceDepth} deep`);

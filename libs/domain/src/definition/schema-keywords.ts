@@ -36,7 +36,10 @@ export function subschemasOf(node: SchemaNode): Subschema[] {
   for (const key of IN_PLACE_LIST) add(listValues(node[key]), 'in_place');
   for (const key of IN_PLACE_MAP) add(mapValues(node[key]), 'in_place');
   // draft-07's `dependencies`: a list of names (dependentRequired) or a schema (dependentSchemas).
-  add(mapValues(node.dependencies).filter((value) => !Array.isArray(value)), 'in_place');
+  add(
+    mapValues(node.dependencies).filter((value) => !Array.isArray(value)),
+    'in_place',
+  );
   for (const key of PARTS_ONE) if (key in node) add([node[key]], 'to_parts');
   for (const key of PARTS_LIST) add(listValues(node[key]), 'to_parts');
   for (const key of PARTS_MAP) add(mapValues(node[key]), 'to_parts');

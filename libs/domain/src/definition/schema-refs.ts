@@ -46,7 +46,8 @@ export class SchemaIndex {
     url.hash = '';
     const resource = this.resources.get(url.href);
     if (resource === undefined) return undefined;
-    const target = fragment === '' ? resource : fragment.startsWith('/') ? pointer(resource, fragment) : this.anchors.get(`${url.href}#${fragment}`);
+    const target =
+      fragment === '' ? resource : fragment.startsWith('/') ? pointer(resource, fragment) : this.anchors.get(`${url.href}#${fragment}`);
     // A pointer may reach a schema the walk did not (under an unknown keyword): it takes its resource's base.
     if (isSchemaNode(target) && !this.baseOf.has(target)) this.baseOf.set(target, url.href);
     return target;
@@ -70,7 +71,8 @@ export class SchemaIndex {
         // Not a URI: ajv has refused the schema already.
       }
     }
-    for (const key of ['$anchor', '$dynamicAnchor']) if (typeof node[key] === 'string') this.anchors.set(`${base}#${node[key] as string}`, node);
+    for (const key of ['$anchor', '$dynamicAnchor'])
+      if (typeof node[key] === 'string') this.anchors.set(`${base}#${node[key] as string}`, node);
     return base;
   }
 }

@@ -99,7 +99,11 @@ class Measure {
   private array(s: SchemaNode): number {
     const items = Math.max(count(s.minItems), 'contains' in s ? count(s.minContains, 1) : 0);
     if (items === 0) return 2;
-    const [tuple, rest] = Array.isArray(s.prefixItems) ? [s.prefixItems, s.items] : Array.isArray(s.items) ? [s.items, s.additionalItems] : [[], s.items];
+    const [tuple, rest] = Array.isArray(s.prefixItems)
+      ? [s.prefixItems, s.items]
+      : Array.isArray(s.items)
+        ? [s.items, s.additionalItems]
+        : [[], s.items];
     const positional = Math.min(items, tuple.length);
     let bytes = 2 + (items - 1);
     for (let i = 0; i < positional; i++) bytes += this.size(tuple[i]);

@@ -1,7 +1,17 @@
 // JSON Schemas (draft-07, ajv's default) of every step and trigger type's fields: the validator applies
 // them and GET /step-types and /trigger-types serve them so a UI can render forms. `default` documents the
 // value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
-import { CONDITION_OPERATORS, LOOP_DEFAULTS, LOOP_TYPES, MODEL_PROVIDERS, STEP_EXECUTIONS, TOOL_DRIFT_POLICIES, WORKFLOW_STATUSES, type StepType, type TriggerType } from '@app/contracts';
+import {
+  CONDITION_OPERATORS,
+  LOOP_DEFAULTS,
+  LOOP_TYPES,
+  MODEL_PROVIDERS,
+  STEP_EXECUTIONS,
+  TOOL_DRIFT_POLICIES,
+  WORKFLOW_STATUSES,
+  type StepType,
+  type TriggerType,
+} from '@app/contracts';
 import { DEFAULT_MAX_CORRECTION_ATTEMPTS } from '../outputs/structured-answer';
 import { TOOL_NAME_PATTERN } from '../tools/builtin-tools';
 import { MCP_QUALIFIED_NAME_PATTERN } from '../mcp/mcp-tool-names';
@@ -22,7 +32,12 @@ const retryPolicy: Schema = {
   additionalProperties: false,
   properties: {
     max_attempts: { type: 'integer', minimum: 1, maximum: 100, description: 'Attempts in all, the first included' },
-    initial_interval_seconds: { type: 'number', minimum: MIN_DURATION_SECONDS, maximum: MAX_RETRY_INTERVAL_SECONDS, description: 'Wait before the first retry: from a millisecond to a day, in whole milliseconds' },
+    initial_interval_seconds: {
+      type: 'number',
+      minimum: MIN_DURATION_SECONDS,
+      maximum: MAX_RETRY_INTERVAL_SECONDS,
+      description: 'Wait before the first retry: from a millisecond to a day, in whole milliseconds',
+    },
     backoff_coefficient: { type: 'number', minimum: 1, maximum: 100, description: 'Each wait is the previous one times this' },
     maximum_interval_seconds: {
       type: 'number',
@@ -50,9 +65,14 @@ const modelFields: Schema = {
   model: text(200, { title: 'Model', description: 'Model name at the provider, e.g. gpt-4o-mini or claude-sonnet-4-5' }),
   system_prompt: text(100_000, {
     title: 'System prompt',
-    description: 'May use <<trigger_output>>, <<trigger_output.field>>, <<step_output.{uuid}>>, <<step_output.{uuid}.field[0]>> and $previous_output',
+    description:
+      'May use <<trigger_output>>, <<trigger_output.field>>, <<step_output.{uuid}>>, <<step_output.{uuid}.field[0]>> and $previous_output',
   }),
-  output_schema: { type: ['object', 'null'], title: 'Output schema', description: 'JSON Schema the answer must follow (structured output)' },
+  output_schema: {
+    type: ['object', 'null'],
+    title: 'Output schema',
+    description: 'JSON Schema the answer must follow (structured output)',
+  },
   max_correction_attempts: {
     type: ['integer', 'null'],
     minimum: 0,
@@ -77,17 +97,37 @@ const modelFields: Schema = {
     required: ['type'],
     properties: {
       type: { enum: [...LOOP_TYPES] },
-      input_path: text(2000, { description: 'for_each: one placeholder naming an array, e.g. <<trigger_output.items>> or <<step_output.{uuid}.field>>' }),
-      max_items: { type: 'integer', minimum: 1, maximum: 10000, default: LOOP_DEFAULTS.max_items, description: 'for_each: items beyond this are not run' },
+      input_path: text(2000, {
+        description: 'for_each: one placeholder naming an array, e.g. <<trigger_output.items>> or <<step_output.{uuid}.field>>',
+      }),
+      max_items: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10000,
+        default: LOOP_DEFAULTS.max_items,
+        description: 'for_each: items beyond this are not run',
+      },
       predicate_path: text(2000, { description: 'repeat_until: JSONPath on the latest output, e.g. $.done' }),
       predicate_value: { description: 'repeat_until: any JSON value; the loop stops when the path equals it' },
-      max_iters: { type: 'integer', minimum: 1, maximum: 10000, default: LOOP_DEFAULTS.max_iters, description: 'repeat_until: iterations before the loop stops anyway' },
+      max_iters: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10000,
+        default: LOOP_DEFAULTS.max_iters,
+        description: 'repeat_until: iterations before the loop stops anyway',
+      },
     },
   },
 };
 
 function stepSchema(type: StepType, title: string, properties: Schema, required: string[]): Schema {
-  return { type: 'object', title, additionalProperties: false, properties: { ...common(type), ...properties }, required: ['name', ...required] };
+  return {
+    type: 'object',
+    title,
+    additionalProperties: false,
+    properties: { ...common(type), ...properties },
+    required: ['name', ...required],
+  };
 }
 
 export const STOP_CONDITION_SCHEMA: Schema = {
@@ -125,19 +165,37 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
       tools: {
         type: 'array',
         title: 'Tools',
-        items: { type: 'string', pattern: `^(?:${TOOL_NAME_PATTERN.source.slice(1, -1)}|${MCP_QUALIFIED_NAME_PATTERN.source.slice(1, -1)})$` },
+        items: {
+          type: 'string',
+          pattern: `^(?:${TOOL_NAME_PATTERN.source.slice(1, -1)}|${MCP_QUALIFIED_NAME_PATTERN.source.slice(1, -1)})$`,
+        },
         uniqueItems: true,
         default: [],
         description: "Names of registered or built-in tools, and MCP servers' tools as '<server>.<tool>'",
       },
-      max_iterations: { type: ['integer', 'null'], minimum: 1, maximum: 100, default: 10, title: 'Max iterations', description: 'Model turns before the step fails' },
+      max_iterations: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        maximum: 100,
+        default: 10,
+        title: 'Max iterations',
+        description: 'Model turns before the step fails',
+      },
     },
     ['model', 'system_prompt'],
   ),
   stop_checker: stepSchema(
     'stop_checker',
     'Stop checker',
-    { stop_conditions: { type: 'array', title: 'Stop conditions', description: 'The run stops when any of them holds', minItems: 1, items: STOP_CONDITION_SCHEMA } },
+    {
+      stop_conditions: {
+        type: 'array',
+        title: 'Stop conditions',
+        description: 'The run stops when any of them holds',
+        minItems: 1,
+        items: STOP_CONDITION_SCHEMA,
+      },
+    },
     ['stop_conditions'],
   ),
   tool_executor: stepSchema('tool_executor', 'Tool executor', {}, []),
@@ -146,13 +204,18 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
     'Human input',
     {
       prompt: text(100_000, { title: 'Prompt', description: 'What the person is asked; shown on the waiting step' }),
-      input_schema: { type: ['object', 'null'], title: 'Input schema', description: 'JSON Schema the answer must follow; a bad answer is refused and the run keeps waiting' },
+      input_schema: {
+        type: ['object', 'null'],
+        title: 'Input schema',
+        description: 'JSON Schema the answer must follow; a bad answer is refused and the run keeps waiting',
+      },
       timeout_seconds: {
         type: ['integer', 'null'],
         minimum: 1,
         maximum: 31_536_000,
         title: 'Timeout (seconds)',
-        description: 'How long the run waits; then the step takes `default`, or fails without one. Absent: it waits until answered or cancelled',
+        description:
+          'How long the run waits; then the step takes `default`, or fails without one. Absent: it waits until answered or cancelled',
       },
       default: { title: 'Default answer', description: 'Any JSON value: the answer taken when timeout_seconds pass' },
     },
@@ -185,7 +248,13 @@ function triggerSchema(type: TriggerType, title: string): Schema {
       uuid: { type: 'string', format: 'uuid', description: 'Given by the server when absent' },
       type: { const: type },
       filter_rules: filterRules,
-      initial_data_description: { type: 'string', maxLength: 10000, default: '', title: 'Initial data', description: 'What the trigger data looks like, for people and prompts' },
+      initial_data_description: {
+        type: 'string',
+        maxLength: 10000,
+        default: '',
+        title: 'Initial data',
+        description: 'What the trigger data looks like, for people and prompts',
+      },
     },
   };
 }
@@ -212,9 +281,15 @@ export const WORKFLOW_FIELDS_SCHEMA: Schema = {
     tool_drift: {
       enum: [...TOOL_DRIFT_POLICIES],
       default: 'warn',
-      description: "When the agents' tools changed since the workflow was saved: fail refuses the run, warn starts it and records the drift",
+      description:
+        "When the agents' tools changed since the workflow was saved: fail refuses the run, warn starts it and records the drift",
     },
-    output_history_size: { type: 'integer', minimum: 1, maximum: 100, description: 'How many of a looping step\'s latest outputs <<step_output.{uuid}[-2]>> can reach (default 5)' },
+    output_history_size: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      description: "How many of a looping step's latest outputs <<step_output.{uuid}[-2]>> can reach (default 5)",
+    },
     steps: { type: 'array' },
     trigger: { type: ['object', 'null'] },
     graph: { type: ['object', 'null'] },

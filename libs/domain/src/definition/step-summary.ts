@@ -13,8 +13,14 @@ export interface SummarySource {
 export function summarySourceOf(step: StepDefinition): SummarySource | null {
   if (step.type !== 'custom_llm' && step.type !== 'custom_agent') return null;
   const tools = step.type === 'custom_agent' ? [...step.tools].sort() : [];
-  const hash = createHash('sha256').update(JSON.stringify([step.type, step.system_prompt, tools])).digest('hex');
-  const text = [`Step type: ${step.type === 'custom_agent' ? 'an agent with tools' : 'one model call'}`, tools.length ? `Tools: ${tools.join(', ')}` : null, `Prompt:\n${step.system_prompt}`]
+  const hash = createHash('sha256')
+    .update(JSON.stringify([step.type, step.system_prompt, tools]))
+    .digest('hex');
+  const text = [
+    `Step type: ${step.type === 'custom_agent' ? 'an agent with tools' : 'one model call'}`,
+    tools.length ? `Tools: ${tools.join(', ')}` : null,
+    `Prompt:\n${step.system_prompt}`,
+  ]
     .filter(Boolean)
     .join('\n');
   return { hash, text };

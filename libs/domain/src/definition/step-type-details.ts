@@ -77,17 +77,30 @@ function fieldInfo(type: StepType, name: string, schema: Schema, required: boole
 export function stepFields(type: StepType): StepFieldInfo[] {
   const schema = STEP_SCHEMAS[type];
   const required = new Set(schema.required as string[]);
-  return Object.entries(schema.properties as Record<string, Schema>).map(([name, field]) => fieldInfo(type, name, field, required.has(name) || name === 'type'));
+  return Object.entries(schema.properties as Record<string, Schema>).map(([name, field]) =>
+    fieldInfo(type, name, field, required.has(name) || name === 'type'),
+  );
 }
 
 /** The type, name and required fields: the smallest step of this type the validator accepts. */
 export function stepExample(type: StepType): Record<string, unknown> {
-  return Object.fromEntries(stepFields(type).filter((field) => field.required).map((field) => [field.name, field.example]));
+  return Object.fromEntries(
+    stepFields(type)
+      .filter((field) => field.required)
+      .map((field) => [field.name, field.example]),
+  );
 }
 
 /** Null for a type that does not exist. */
 export function stepTypeDetails(type: string): StepTypeDetails | null {
   const info = STEP_TYPE_CATALOG.find((candidate) => candidate.type === type);
   if (!info) return null;
-  return { type: info.type, name: info.name, description: info.description, fields: stepFields(info.type), example: stepExample(info.type), schema: info.schema };
+  return {
+    type: info.type,
+    name: info.name,
+    description: info.description,
+    fields: stepFields(info.type),
+    example: stepExample(info.type),
+    schema: info.schema,
+  };
 }

@@ -16,17 +16,48 @@ const json = fc.jsonValue({ maxDepth: 2 });
 const garbage = fc.constantFrom<unknown>('x', -1, null, [], 1.5, true);
 
 const { schema } = fc.letrec<{ schema: unknown; node: Record<string, unknown> }>((tie) => ({
-  schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.boolean(), tie('node'), fc.constantFrom({ $ref: '#' }, { $ref: '#/definitions/d' }, { allOf: [{ $ref: '#' }] })),
+  schema: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.boolean(),
+    tie('node'),
+    fc.constantFrom({ $ref: '#' }, { $ref: '#/definitions/d' }, { allOf: [{ $ref: '#' }] }),
+  ),
   node: fc.oneof(
     { depthSize: 'small' },
-    fc.record({ type: fc.constantFrom('string', undefined), minLength: size, maxLength: fc.option(size, { nil: undefined }), format: fc.constantFrom(undefined, 'date-time', 'uuid') }, { requiredKeys: ['minLength'] }),
-    fc.record({ type: fc.constantFrom('integer', 'number', 'boolean', 'null', ['string', 'null']), minimum: fc.option(fc.double(), { nil: undefined }) }, { requiredKeys: ['type'] }),
+    fc.record(
+      {
+        type: fc.constantFrom('string', undefined),
+        minLength: size,
+        maxLength: fc.option(size, { nil: undefined }),
+        format: fc.constantFrom(undefined, 'date-time', 'uuid'),
+      },
+      { requiredKeys: ['minLength'] },
+    ),
+    fc.record(
+      {
+        type: fc.constantFrom('integer', 'number', 'boolean', 'null', ['string', 'null']),
+        minimum: fc.option(fc.double(), { nil: undefined }),
+      },
+      { requiredKeys: ['type'] },
+    ),
     fc.record({ const: json }),
     fc.record({ enum: fc.array(json, { minLength: 1, maxLength: 5 }) }),
-    fc.record({ type: fc.constantFrom('array', undefined), minItems: fc.oneof(size, garbage), items: tie('schema'), uniqueItems: fc.boolean() }, { requiredKeys: ['items'] }),
+    fc.record(
+      { type: fc.constantFrom('array', undefined), minItems: fc.oneof(size, garbage), items: tie('schema'), uniqueItems: fc.boolean() },
+      { requiredKeys: ['items'] },
+    ),
     fc
-      .record({ type: fc.constantFrom('object', undefined), properties: fc.dictionary(fc.string({ maxLength: 5 }), tie('schema'), { maxKeys: 4 }), minProperties: fc.oneof(size, garbage), extra: fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }) })
-      .map(({ properties, extra, ...rest }) => ({ ...rest, properties, required: [...Object.keys(properties).filter((_, i) => i % 2 === 0), ...extra] })),
+      .record({
+        type: fc.constantFrom('object', undefined),
+        properties: fc.dictionary(fc.string({ maxLength: 5 }), tie('schema'), { maxKeys: 4 }),
+        minProperties: fc.oneof(size, garbage),
+        extra: fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+      })
+      .map(({ properties, extra, ...rest }) => ({
+        ...rest,
+        properties,
+        required: [...Object.keys(properties).filter((_, i) => i % 2 === 0), ...extra],
+      })),
     fc.record({ allOf: fc.array(tie('schema'), { maxLength: 3 }) }),
     fc.record({ anyOf: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }) }),
     fc.record({ oneOf: fc.array(tie('schema'), { minLength: 1, maxLength: 3 }), default: fc.option(json, { nil: undefined }) }),
@@ -36,7 +67,10 @@ const { schema } = fc.letrec<{ schema: unknown; node: Record<string, unknown> }>
 /** A schema at the root, with a definition its references may name; as JSON, since that is what users send. */
 const rootSchema = fc
   .tuple(schema, schema)
-  .map(([root, definition]) => JSON.parse(JSON.stringify(root !== null && typeof root === 'object' ? { ...root, definitions: { d: definition } } : root)) as unknown);
+  .map(
+    ([root, definition]) =>
+      JSON.parse(JSON.stringify(root !== null && typeof root === 'object' ? { ...root, definitions: { d: definition } } : root)) as unknown,
+  );
 
 describe('user schemas, at random', () => {
   it('are accepted only when their smallest instance is within the bound, and otherwise refused with a code', () => {

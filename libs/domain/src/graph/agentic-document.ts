@@ -50,7 +50,12 @@ const AGENTIC_SCHEMA = {
       items: {
         type: 'object',
         required: ['id', 'nodeType', 'nodeName'],
-        properties: { id, nodeType: { enum: ['AGENT', 'TOOL_EXECUTOR'] }, nodeName: { type: 'string', minLength: 1, maxLength: 200 }, agentId: { type: ['string', 'null'] } },
+        properties: {
+          id,
+          nodeType: { enum: ['AGENT', 'TOOL_EXECUTOR'] },
+          nodeName: { type: 'string', minLength: 1, maxLength: 200 },
+          agentId: { type: ['string', 'null'] },
+        },
       },
     },
     edges: {
@@ -93,10 +98,16 @@ type Inferred = { node: AgenticNode; agent: CustomAgentStep } | { reason: string
  */
 function inferNode(document: AgenticDocument, nodeId: string, context: AgenticImportContext): Inferred {
   const agentNodes = new Set(document.nodes.filter((node) => node.nodeType === 'AGENT').map((node) => node.id));
-  const naming = document.edges.filter((edge) => edge.targetNodeId === nodeId && edge.conditionType === 'CONDITIONAL' && agentNodes.has(edge.sourceNodeId));
+  const naming = document.edges.filter(
+    (edge) => edge.targetNodeId === nodeId && edge.conditionType === 'CONDITIONAL' && agentNodes.has(edge.sourceNodeId),
+  );
   const names = [...new Set(naming.map((edge) => edge.conditionValue).filter((value): value is string => !!value))];
   if (names.length !== 1) {
-    return { reason: names.length ? `the CONDITIONAL edges to it name several agents (${names.join(', ')})` : 'no CONDITIONAL edge from an AGENT node names it' };
+    return {
+      reason: names.length
+        ? `the CONDITIONAL edges to it name several agents (${names.join(', ')})`
+        : 'no CONDITIONAL edge from an AGENT node names it',
+    };
   }
   const [name] = names;
   // Copies of one agent (an earlier import's node is one) are the same agent: only differing ones are ambiguous.
@@ -126,17 +137,29 @@ export function fromAgenticDocument(input: unknown, context: AgenticImportContex
     if (node.nodeType === 'TOOL_EXECUTOR') return { uuid, type: 'tool_executor', name: node.nodeName, description: '' };
     const agent = node.agentId ? context.agentStep(node.agentId) : null;
     if (!agent) {
-      issues.push({ code: ErrorCode.UnknownGraphNode, field: `nodes[${i}].agentId`, message: `nodes[${i}].agentId must name one of your agent steps (custom_agent): ${node.agentId ?? 'null'}` });
+      issues.push({
+        code: ErrorCode.UnknownGraphNode,
+        field: `nodes[${i}].agentId`,
+        message: `nodes[${i}].agentId must name one of your agent steps (custom_agent): ${node.agentId ?? 'null'}`,
+      });
       return null;
     }
     return { ...agent, uuid, name: node.nodeName };
   });
-  const steps = [...listedSteps, ...inferredSteps.map(({ node, agent }) => ({ ...agent, uuid: nodeUuid.get(node.id)!, name: node.nodeName }))];
+  const steps = [
+    ...listedSteps,
+    ...inferredSteps.map(({ node, agent }) => ({ ...agent, uuid: nodeUuid.get(node.id)!, name: node.nodeName })),
+  ];
   const endpoint = (nodeId: string | null, field: string): string | null => {
     if (nodeId === null) return null;
     const uuid = nodeUuid.get(nodeId);
     const why = inferred.get(nodeId);
-    if (!uuid) issues.push({ code: ErrorCode.UnknownGraphNode, field, message: `${field} names node ${nodeId}, which is not in nodes${why && 'reason' in why ? `, and ${why.reason}` : ''}` });
+    if (!uuid)
+      issues.push({
+        code: ErrorCode.UnknownGraphNode,
+        field,
+        message: `${field} names node ${nodeId}, which is not in nodes${why && 'reason' in why ? `, and ${why.reason}` : ''}`,
+      });
     return uuid ?? null;
   };
   const edges = document.edges.map((edge, i) => ({
@@ -159,11 +182,16 @@ export function fromAgenticDocument(input: unknown, context: AgenticImportContex
 
 /** Our definition in the agentic format; AGENT nodes name their own step as `agentId`. */
 export function toAgenticDocument(definition: WorkflowDefinition): AgenticDocument {
-  if (!definition.graph) throw new DomainError(ErrorCode.ValidationFailed, 'Only graph workflows export as agentic documents', { field: 'format' });
+  if (!definition.graph)
+    throw new DomainError(ErrorCode.ValidationFailed, 'Only graph workflows export as agentic documents', { field: 'format' });
   // The agentic format knows agents and tool executors only: anything else would come back as an agent that is not one.
   const other = definition.steps.find((step) => step.type !== 'custom_agent' && step.type !== 'tool_executor');
   if (other) {
-    throw new DomainError(ErrorCode.ValidationFailed, `Agentic documents hold agents and tool executors only: step "${other.name}" is a ${other.type}`, { field: 'format', step_uuid: other.uuid });
+    throw new DomainError(
+      ErrorCode.ValidationFailed,
+      `Agentic documents hold agents and tool executors only: step "${other.name}" is a ${other.type}`,
+      { field: 'format', step_uuid: other.uuid },
+    );
   }
   const graph = definition.graph;
   return {

@@ -11,7 +11,7 @@ export function graphAsChain(steps: readonly StepDefinition[], graph: GraphDefin
   if (graph.edges.length !== steps.length || graph.is_conversational || graph.timeout_seconds !== undefined) return null;
   const byUuid = new Map(steps.map((step) => [step.uuid, step]));
   const order: StepDefinition[] = [];
-  for (let at: string | null = graph.entry_node; at !== null; ) {
+  for (let at: string | null = graph.entry_node; at !== null;) {
     const step = byUuid.get(at);
     const out = graph.edges.filter((edge) => edge.source_step_uuid === at);
     if (!step || order.includes(step) || out.length !== 1) return null;

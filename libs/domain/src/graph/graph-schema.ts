@@ -9,10 +9,32 @@ export const GRAPH_SCHEMA: Record<string, unknown> = {
   required: ['entry_node', 'edges'],
   properties: {
     entry_node: { type: 'string', format: 'uuid', description: 'The step a run starts with' },
-    max_steps: { type: 'integer', minimum: 1, maximum: 200, default: DEFAULT_MAX_STEPS, description: 'Guard rail: step executions a run may make before it fails' },
-    idle_timeout_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000, default: DEFAULT_IDLE_TIMEOUT_SECONDS, description: 'Conversational runs: seconds without a message before the conversation closes' },
-    timeout_seconds: { type: 'integer', minimum: 1, maximum: 31_536_000, default: DEFAULT_GRAPH_TIMEOUT_SECONDS, description: 'Guard rail: seconds the walk may take before the run fails (time waiting for people not counted)' },
-    human_handoff_step_uuid: { type: 'string', format: 'uuid', description: 'A human_input step of the graph: a run hitting a guard rail waits there for a person instead of failing' },
+    max_steps: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 200,
+      default: DEFAULT_MAX_STEPS,
+      description: 'Guard rail: step executions a run may make before it fails',
+    },
+    idle_timeout_seconds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 31_536_000,
+      default: DEFAULT_IDLE_TIMEOUT_SECONDS,
+      description: 'Conversational runs: seconds without a message before the conversation closes',
+    },
+    timeout_seconds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 31_536_000,
+      default: DEFAULT_GRAPH_TIMEOUT_SECONDS,
+      description: 'Guard rail: seconds the walk may take before the run fails (time waiting for people not counted)',
+    },
+    human_handoff_step_uuid: {
+      type: 'string',
+      format: 'uuid',
+      description: 'A human_input step of the graph: a run hitting a guard rail waits there for a person instead of failing',
+    },
     is_conversational: { type: 'boolean', default: false, description: 'A run is a conversation that stays open between user messages' },
     edges: {
       type: 'array',
@@ -31,9 +53,13 @@ export const GRAPH_SCHEMA: Record<string, unknown> = {
             minLength: 1,
             maxLength: 200,
             default: null,
-            description: 'CONDITIONAL: the choice that takes the edge (an agent picks a step name or END; after a tool executor, the tool name)',
+            description:
+              'CONDITIONAL: the choice that takes the edge (an agent picks a step name or END; after a tool executor, the tool name)',
           },
-          conditions: { type: ['object', 'null'], description: 'Data conditions on the source step output: the filter-rule language (all/any, path, operator, value)' },
+          conditions: {
+            type: ['object', 'null'],
+            description: 'Data conditions on the source step output: the filter-rule language (all/any, path, operator, value)',
+          },
           priority: { type: ['integer', 'null'], description: 'Higher first when several edges fire' },
         },
       },

@@ -7,9 +7,22 @@ import { chainAsGraph, graphAsChain } from './chain-graph';
 import { graphIssues } from './graph-issues';
 import { parseGraph, validateDefinition } from './parse-graph';
 
-const agent = (name: string): StepDefinition => ({ uuid: randomUUID(), type: 'custom_agent', name, description: '', model: 'm', system_prompt: 'route', tools: [] });
+const agent = (name: string): StepDefinition => ({
+  uuid: randomUUID(),
+  type: 'custom_agent',
+  name,
+  description: '',
+  model: 'm',
+  system_prompt: 'route',
+  tools: [],
+});
 const executor = (name = 'tool_executor'): StepDefinition => ({ uuid: randomUUID(), type: 'tool_executor', name, description: '' });
-const edge = (source: StepDefinition, target: StepDefinition | null, condition_value: string | null = null, extra: Partial<EdgeDefinition> = {}): EdgeDefinition => ({
+const edge = (
+  source: StepDefinition,
+  target: StepDefinition | null,
+  condition_value: string | null = null,
+  extra: Partial<EdgeDefinition> = {},
+): EdgeDefinition => ({
   uuid: randomUUID(),
   source_step_uuid: source.uuid,
   target_step_uuid: target?.uuid ?? null,
@@ -70,17 +83,30 @@ describe(graphIssues.name, () => {
   });
 
   it('refuses an agent routed to a tool executor that is not one', () => {
-    const graph = { ...routerGraph, edges: routerGraph.edges.map((e) => (e.condition_value === 'tool_executor' ? { ...e, target_step_uuid: research.uuid } : e)) };
+    const graph = {
+      ...routerGraph,
+      edges: routerGraph.edges.map((e) => (e.condition_value === 'tool_executor' ? { ...e, target_step_uuid: research.uuid } : e)),
+    };
     expect(codesOf(steps, graph)).toEqual([
       [ErrorCode.InvalidEdge, 'graph.edges[2].target_step_uuid'],
       [ErrorCode.UnreachableStep, 'steps[3]'],
     ]);
-    const nowhere = { ...routerGraph, edges: [...routerGraph.edges.filter((e) => e.condition_value !== 'tool_executor'), edge(worker, null, 'tool_executor')] };
+    const nowhere = {
+      ...routerGraph,
+      edges: [...routerGraph.edges.filter((e) => e.condition_value !== 'tool_executor'), edge(worker, null, 'tool_executor')],
+    };
     expect(codesOf(steps, nowhere)).toContainEqual([ErrorCode.InvalidEdge, 'graph.edges[6].target_step_uuid']);
   });
 
   it('refuses an edge into a tool executor from a step that is not an agent', () => {
-    const reader: StepDefinition = { uuid: randomUUID(), type: 'custom_llm', name: 'reader', description: '', model: 'm', system_prompt: 'read' };
+    const reader: StepDefinition = {
+      uuid: randomUUID(),
+      type: 'custom_llm',
+      name: 'reader',
+      description: '',
+      model: 'm',
+      system_prompt: 'read',
+    };
     const graph = { ...routerGraph, edges: [...routerGraph.edges, edge(router, reader, 'reader'), edge(reader, tools)] };
     expect(codesOf([...steps, reader], graph)).toEqual([[ErrorCode.InvalidEdge, 'graph.edges[8].source_step_uuid']]);
   });
@@ -94,13 +120,28 @@ describe(graphIssues.name, () => {
   });
 
   it('takes a human_input hand-off step that no edge reaches, and refuses one of another type', () => {
-    const handoff: StepDefinition = { uuid: randomUUID(), type: 'human_input', name: 'Handoff', description: '', prompt: 'Stuck: what now?' };
+    const handoff: StepDefinition = {
+      uuid: randomUUID(),
+      type: 'human_input',
+      name: 'Handoff',
+      description: '',
+      prompt: 'Stuck: what now?',
+    };
     expect(codesOf([...steps, handoff], { ...routerGraph, human_handoff_step_uuid: handoff.uuid })).toEqual([]);
-    expect(codesOf(steps, { ...routerGraph, human_handoff_step_uuid: worker.uuid })).toEqual([[ErrorCode.UnknownGraphNode, 'graph.human_handoff_step_uuid']]);
+    expect(codesOf(steps, { ...routerGraph, human_handoff_step_uuid: worker.uuid })).toEqual([
+      [ErrorCode.UnknownGraphNode, 'graph.human_handoff_step_uuid'],
+    ]);
   });
 
   it('checks data conditions with the filter-rule language', () => {
-    const graph = { entry_node: router.uuid, edges: [edge(router, worker, null, { conditions: { path: 'price', operator: 'greater_than', value: 1 } }), edge(router, research), edge(research, tools)] };
+    const graph = {
+      entry_node: router.uuid,
+      edges: [
+        edge(router, worker, null, { conditions: { path: 'price', operator: 'greater_than', value: 1 } }),
+        edge(router, research),
+        edge(research, tools),
+      ],
+    };
     expect(codesOf([router, worker, research, tools], graph)).toEqual([[ErrorCode.ValidationFailed, 'graph.edges[0].conditions.path']]);
   });
 });
@@ -108,12 +149,25 @@ describe(graphIssues.name, () => {
 describe(parseGraph.name, () => {
   it('fills in edge uuids and nulls, and lower-cases uuids', () => {
     const [a, b] = [agent('a'), agent('b')];
-    const parsed = parseGraph({ entry_node: a.uuid.toUpperCase(), edges: [{ source_step_uuid: a.uuid, target_step_uuid: b.uuid.toUpperCase(), condition_type: 'ALWAYS' }] }, 'graph', () => 'e-1');
-    expect(parsed).toEqual({ entry_node: a.uuid, edges: [{ uuid: 'e-1', source_step_uuid: a.uuid, target_step_uuid: b.uuid, condition_type: 'ALWAYS', condition_value: null }] });
+    const parsed = parseGraph(
+      {
+        entry_node: a.uuid.toUpperCase(),
+        edges: [{ source_step_uuid: a.uuid, target_step_uuid: b.uuid.toUpperCase(), condition_type: 'ALWAYS' }],
+      },
+      'graph',
+      () => 'e-1',
+    );
+    expect(parsed).toEqual({
+      entry_node: a.uuid,
+      edges: [{ uuid: 'e-1', source_step_uuid: a.uuid, target_step_uuid: b.uuid, condition_type: 'ALWAYS', condition_value: null }],
+    });
   });
 
   it('refuses a malformed graph naming the field', () => {
-    expect(errorOf(() => parseGraph({ entry_node: 'x', edges: [{ condition_type: 'SOMETIMES' }] }, 'graph', randomUUID))).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'graph.entry_node' } });
+    expect(errorOf(() => parseGraph({ entry_node: 'x', edges: [{ condition_type: 'SOMETIMES' }] }, 'graph', randomUUID))).toMatchObject({
+      code: ErrorCode.ValidationFailed,
+      details: { field: 'graph.entry_node' },
+    });
   });
 });
 
@@ -131,7 +185,10 @@ describe('chains as graphs', () => {
   });
 
   it('stores a workflow body whose graph is a chain as that chain', () => {
-    const parsed = parseWorkflowInput({ name: 'wf', steps: [steps[1], steps[0], steps[2]], graph: chainAsGraph(steps, () => randomUUID()) }, randomUUID);
+    const parsed = parseWorkflowInput(
+      { name: 'wf', steps: [steps[1], steps[0], steps[2]], graph: chainAsGraph(steps, () => randomUUID()) },
+      randomUUID,
+    );
     expect(parsed.graph).toBeNull();
     expect(parsed.steps.map((step) => step.name)).toEqual(['a', 'b', 'c']);
   });
@@ -140,7 +197,10 @@ describe('chains as graphs', () => {
     const tools = executor();
     expect(errorOf(() => validateDefinition([steps[0], tools], null))).toMatchObject({ details: { field: 'steps[1].type' } });
     const reader = { ...agent('reader'), system_prompt: `read <<step_output.${steps[0].uuid}>>` } as StepDefinition;
-    const graph = { entry_node: reader.uuid, edges: [edge(reader, steps[0]), edge(steps[0], reader, 'again'), edge(steps[0], null, 'END')] };
+    const graph = {
+      entry_node: reader.uuid,
+      edges: [edge(reader, steps[0]), edge(steps[0], reader, 'again'), edge(steps[0], null, 'END')],
+    };
     expect(() => validateDefinition([reader, steps[0]], graph)).not.toThrow();
     expect(errorOf(() => validateDefinition([reader, steps[0]], null))).toMatchObject({ code: ErrorCode.ForwardStepReference });
   });

@@ -12,7 +12,9 @@ describe(assertUserIdDistinct.name, () => {
     ['strasse', 'STRAßE'],
     ['ﬁona', 'fiona'],
   ])('refuses %j while %j exists, naming the existing user', (given, existing) => {
-    expect(() => assertUserIdDistinct(given, ['carol', existing])).toThrow(expect.objectContaining({ code: ErrorCode.UserIdConfusable, details: { field: 'user', existing } }));
+    expect(() => assertUserIdDistinct(given, ['carol', existing])).toThrow(
+      expect.objectContaining({ code: ErrorCode.UserIdConfusable, details: { field: 'user', existing } }),
+    );
   });
 
   it('takes an id that exists exactly (another key for the same user), even beside a legacy look-alike', () => {
@@ -38,7 +40,9 @@ describe(assertUserIdDistinct.name, () => {
 
 describe(assertUserIdWellFormed.name, () => {
   it.each([[''], [' alice'], ['alice '], ['ali\u0000ce'], ['ali\u200bce'], ['a'.repeat(192)]])('refuses %j', (userId) => {
-    expect(() => assertUserIdWellFormed(userId)).toThrow(expect.objectContaining({ code: ErrorCode.ValidationFailed, details: { field: 'user' } }));
+    expect(() => assertUserIdWellFormed(userId)).toThrow(
+      expect.objectContaining({ code: ErrorCode.ValidationFailed, details: { field: 'user' } }),
+    );
   });
 
   it.each([['alice'], ['Alice Smith'], ['user-1f0e'], ['ünïcödé'], ['a'.repeat(191)]])('takes %j', (userId) => {

@@ -19,7 +19,11 @@ export function assertUserIdWellFormed(userId: string): void {
     throw new DomainError(ErrorCode.ValidationFailed, `A user id is 1 to ${MAX_USER_ID_LENGTH} characters`, { field: 'user' });
   }
   if (/^\s|\s$/u.test(userId) || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(userId)) {
-    throw new DomainError(ErrorCode.ValidationFailed, 'A user id neither starts nor ends with a space and holds no control or invisible characters', { field: 'user' });
+    throw new DomainError(
+      ErrorCode.ValidationFailed,
+      'A user id neither starts nor ends with a space and holds no control or invisible characters',
+      { field: 'user' },
+    );
   }
 }
 
@@ -32,7 +36,11 @@ export function assertUserIdDistinct(userId: string, existing: readonly string[]
   const form = confusableForm(userId);
   for (const other of existing) {
     if (confusableForm(other) === form) {
-      throw new DomainError(ErrorCode.UserIdConfusable, `User id "${userId}" differs from the existing user "${other}" only in case, accents or width: use "${other}" or an id of its own`, { field: 'user', existing: other });
+      throw new DomainError(
+        ErrorCode.UserIdConfusable,
+        `User id "${userId}" differs from the existing user "${other}" only in case, accents or width: use "${other}" or an id of its own`,
+        { field: 'user', existing: other },
+      );
     }
   }
 }

@@ -9,9 +9,12 @@ describe(parseMcpToolName.name, () => {
     expect(qualifiedMcpToolName({ server: 'fs', tool: 'read.file' })).toBe('fs.read.file');
   });
 
-  it.each(['search_web', '.search', 'docs.', 'do cs.search', `docs.${'x'.repeat(129)}`])('is null for %j (not an MCP tool name)', (name) => {
-    expect(parseMcpToolName(name)).toBeNull();
-  });
+  it.each(['search_web', '.search', 'docs.', 'do cs.search', `docs.${'x'.repeat(129)}`])(
+    'is null for %j (not an MCP tool name)',
+    (name) => {
+      expect(parseMcpToolName(name)).toBeNull();
+    },
+  );
 });
 
 describe(modelToolName.name, () => {

@@ -11,8 +11,17 @@ describe(parseMcpServerInput.name, () => {
 
   it('takes a stdio server only when stdio is allowed', () => {
     const stdio = { name: 'local', transport: 'stdio', command: 'node', args: ['server.js'], env: { TOKEN: 't' } };
-    expect(parseMcpServerInput(stdio, true)).toMatchObject({ command: 'node', args: ['server.js'], env: { TOKEN: 't' }, url: null, headers: {} });
-    expect(errorOf(() => parseMcpServerInput(stdio, false))).toMatchObject({ code: ErrorCode.McpStdioDisabled, details: { field: 'transport' } });
+    expect(parseMcpServerInput(stdio, true)).toMatchObject({
+      command: 'node',
+      args: ['server.js'],
+      env: { TOKEN: 't' },
+      url: null,
+      headers: {},
+    });
+    expect(errorOf(() => parseMcpServerInput(stdio, false))).toMatchObject({
+      code: ErrorCode.McpStdioDisabled,
+      details: { field: 'transport' },
+    });
   });
 
   it.each([
@@ -36,7 +45,12 @@ describe(parseMcpServerPatch.name, () => {
   });
 
   it("drops the former transport's fields when the transport changes", () => {
-    expect(parseMcpServerPatch({ transport: 'stdio', command: 'node' }, current, true)).toMatchObject({ transport: 'stdio', url: null, headers: {}, command: 'node' });
+    expect(parseMcpServerPatch({ transport: 'stdio', command: 'node' }, current, true)).toMatchObject({
+      transport: 'stdio',
+      url: null,
+      headers: {},
+      command: 'node',
+    });
   });
 
   it('refuses an empty patch or unknown fields', () => {

@@ -35,22 +35,31 @@ export const MCP_SERVER_PATCH_SCHEMA = { type: 'object', additionalProperties: f
 export const MCP_SERVER_BODY = requestBody('NewMcpServer', MCP_SERVER_SCHEMA, (body) => body as Partial<McpServerInput>);
 export const MCP_SERVER_PATCH_BODY = requestBody('McpServerPatch', MCP_SERVER_PATCH_SCHEMA, (body) => body as Partial<McpServerInput>);
 
-const TRANSPORT_FIELDS: Record<McpTransportKind, (keyof McpServerInput)[]> = { streamable_http: ['url', 'headers'], stdio: ['command', 'args', 'env'] };
+const TRANSPORT_FIELDS: Record<McpTransportKind, (keyof McpServerInput)[]> = {
+  streamable_http: ['url', 'headers'],
+  stdio: ['command', 'args', 'env'],
+};
 
 /** A new server, or a stored one with a patch merged over it; `stdioAllowed`: the operator's MCP_STDIO. */
 export function parseMcpServerInput(input: unknown, stdioAllowed: boolean): McpServerInput {
   const body = MCP_SERVER_BODY.parse(input);
   const transport = body.transport!;
   const foreign = TRANSPORT_FIELDS[transport === 'stdio' ? 'streamable_http' : 'stdio'].find((field) => body[field] !== undefined);
-  if (foreign) throw new DomainError(ErrorCode.ValidationFailed, `${foreign} does not apply to the ${transport} transport`, { field: foreign });
+  if (foreign)
+    throw new DomainError(ErrorCode.ValidationFailed, `${foreign} does not apply to the ${transport} transport`, { field: foreign });
   const required = (field: 'url' | 'command'): string => {
     if (!body[field]) throw new DomainError(ErrorCode.ValidationFailed, `${field} is required for the ${transport} transport`, { field });
     return body[field];
   };
   const common = { name: body.name!, transport, timeout_ms: body.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS };
-  if (transport === 'streamable_http') return { ...common, url: required('url'), headers: body.headers ?? {}, command: null, args: [], env: {} };
+  if (transport === 'streamable_http')
+    return { ...common, url: required('url'), headers: body.headers ?? {}, command: null, args: [], env: {} };
   if (!stdioAllowed) {
-    throw new DomainError(ErrorCode.McpStdioDisabled, 'stdio MCP servers start processes on the worker: an operator must allow them with MCP_STDIO=on', { field: 'transport' });
+    throw new DomainError(
+      ErrorCode.McpStdioDisabled,
+      'stdio MCP servers start processes on the worker: an operator must allow them with MCP_STDIO=on',
+      { field: 'transport' },
+    );
   }
   return { ...common, url: null, headers: {}, command: required('command'), args: body.args ?? [], env: body.env ?? {} };
 }

@@ -8,7 +8,9 @@ describe(jsonDepth.name, () => {
     let deep: unknown = 'bottom';
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(jsonDepth(deep)).toBe(MAX_JSON_DEPTH + 1);
-    expect(() => assertJsonDepth(deep, 'trigger_output')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'trigger_output' } }));
+    expect(() => assertJsonDepth(deep, 'trigger_output')).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'trigger_output' } }),
+    );
   });
 });
 
@@ -22,6 +24,7 @@ describe(assertStorableJson.name, () => {
 
   it('accepts the deepest storable data, paired surrogates and a very wide array', () => {
     const deepest = Array.from({ length: MAX_JSON_DEPTH }).reduce<unknown>((inner) => [inner], 1);
-    for (const value of [deepest, { emoji: '\ud83d\ude00', nul: '\u0000' }, Array.from({ length: 500_000 }, () => 'x')]) expect(() => assertStorableJson(value, 'body')).not.toThrow();
+    for (const value of [deepest, { emoji: '\ud83d\ude00', nul: '\u0000' }, Array.from({ length: 500_000 }, () => 'x')])
+      expect(() => assertStorableJson(value, 'body')).not.toThrow();
   });
 });

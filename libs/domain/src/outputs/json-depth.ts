@@ -65,7 +65,8 @@ export function assertJsonDepth(value: unknown, field: string): void {
   if (jsonDepth(value) > MAX_JSON_DEPTH) throw tooDeep(field);
 }
 
-const tooDeep = (field: string) => new DomainError(ErrorCode.ValidationFailed, `${field} nests deeper than ${MAX_JSON_DEPTH} levels`, { field });
+const tooDeep = (field: string) =>
+  new DomainError(ErrorCode.ValidationFailed, `${field} nests deeper than ${MAX_JSON_DEPTH} levels`, { field });
 
 /**
  * Refuses, as a coded 4xx naming `field`, data a JSON column would refuse as a CONSTRAINT error (a 500):
@@ -76,6 +77,10 @@ export function assertStorableJson(value: unknown, field: string): void {
   const problem = walk(value, MAX_JSON_DEPTH + 1, true);
   if (problem === 'depth') throw tooDeep(field);
   if (problem === 'surrogate') {
-    throw new DomainError(ErrorCode.ValidationFailed, `${field} holds text with a lone UTF-16 surrogate (such as \\ud800 without its pair), which is not Unicode and cannot be stored`, { field });
+    throw new DomainError(
+      ErrorCode.ValidationFailed,
+      `${field} holds text with a lone UTF-16 surrogate (such as \\ud800 without its pair), which is not Unicode and cannot be stored`,
+      { field },
+    );
   }
 }

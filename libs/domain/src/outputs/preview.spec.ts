@@ -40,12 +40,19 @@ describe(outputPreview.name, () => {
 
   describe('arrays', () => {
     it('gives the length and the keys of the items', () => {
-      expect(outputPreview([{ product: 'a', price: 1 }, { product: 'b', price: 2, url: 'u' }])).toBe('Array of 2 items; items have product, price, url');
+      expect(
+        outputPreview([
+          { product: 'a', price: 1 },
+          { product: 'b', price: 2, url: 'u' },
+        ]),
+      ).toBe('Array of 2 items; items have product, price, url');
     });
 
     it('gives the first values of other arrays', () => {
       expect(outputPreview(['a', 2, null, [1], { a: 1 }])).toBe('Array of 5 items: "a", 2, null, 1 item, object (1 key)');
-      expect(outputPreview(Array.from({ length: 20 }, (_, i) => i))).toBe('Array of 20 items: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 (+8 more)');
+      expect(outputPreview(Array.from({ length: 20 }, (_, i) => i))).toBe(
+        'Array of 20 items: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 (+8 more)',
+      );
     });
 
     it('says when it is empty and counts one item as one', () => {

@@ -9,7 +9,12 @@ const SHOWN = 12;
 /** Cuts to `max` characters (code points, so no emoji is split), ending in … when cut. */
 function clip(text: string, max = MAX_PREVIEW): string {
   const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -38,7 +43,10 @@ function summarizeText(raw: string): string {
   const text = raw.trim();
   if (!text) return 'Empty text';
   // The first line, then its first sentence; a markdown heading or bullet marker is not content.
-  const firstLine = text.split('\n')[0].replace(/^\s*(#{1,6}|[-*+>]|\d+\.)\s+/, '').trim();
+  const firstLine = text
+    .split('\n')[0]
+    .replace(/^\s*(#{1,6}|[-*+>]|\d+\.)\s+/, '')
+    .trim();
   const firstSentence = firstLine.split(/(?<=[.!?])\s/)[0];
   const more = text.includes('\n') || firstSentence.length < firstLine.length;
   return clip(more ? `${flat(firstSentence)} …` : flat(firstSentence));
@@ -57,7 +65,12 @@ function summarizeArray(raw: unknown[]): string {
 function summarizeObject(raw: Record<string, unknown>): string {
   const keys = Object.keys(raw);
   if (keys.length === 0) return 'Empty object';
-  return clip(`Object with ${listed(keys.slice(0, SHOWN).map((key) => `${key}: ${describeValue(raw[key])}`), keys.length)}`);
+  return clip(
+    `Object with ${listed(
+      keys.slice(0, SHOWN).map((key) => `${key}: ${describeValue(raw[key])}`),
+      keys.length,
+    )}`,
+  );
 }
 
 /**

@@ -4,9 +4,37 @@ import { exampleOf } from './schema-example';
 
 describe(exampleOf.name, () => {
   const schemas = [
-    { type: 'object', required: ['prices'], properties: { prices: { type: 'array', minItems: 2, items: { type: 'object', required: ['product', 'price'], properties: { product: { type: 'string', minLength: 20 }, price: { type: 'number', minimum: 1 } } } } } },
-    { type: 'object', properties: { status: { enum: ['sent', 'no_alerts'] }, count: { type: 'integer', maximum: 0 }, saved: { type: 'boolean' }, at: { type: 'string', format: 'date-time' }, id: { type: 'string', format: 'uuid' } } },
-    { allOf: [{ type: 'object', properties: { summary: { type: 'string', maxLength: 5 } } }, { type: 'object', required: ['next'], properties: { next: { enum: ['research', 'done'] } } }] },
+    {
+      type: 'object',
+      required: ['prices'],
+      properties: {
+        prices: {
+          type: 'array',
+          minItems: 2,
+          items: {
+            type: 'object',
+            required: ['product', 'price'],
+            properties: { product: { type: 'string', minLength: 20 }, price: { type: 'number', minimum: 1 } },
+          },
+        },
+      },
+    },
+    {
+      type: 'object',
+      properties: {
+        status: { enum: ['sent', 'no_alerts'] },
+        count: { type: 'integer', maximum: 0 },
+        saved: { type: 'boolean' },
+        at: { type: 'string', format: 'date-time' },
+        id: { type: 'string', format: 'uuid' },
+      },
+    },
+    {
+      allOf: [
+        { type: 'object', properties: { summary: { type: 'string', maxLength: 5 } } },
+        { type: 'object', required: ['next'], properties: { next: { enum: ['research', 'done'] } } },
+      ],
+    },
     { type: ['string', 'null'], pattern: '^dry' },
     { oneOf: [{ type: 'integer', exclusiveMinimum: 3 }, { type: 'string' }] },
   ];
@@ -23,12 +51,22 @@ describe(exampleOf.name, () => {
 
   it('refuses, within its byte budget, a schema whose smallest value is gigabytes (the dry run that killed the worker)', () => {
     const gigabytes = { type: 'array', minItems: 1e9, items: { type: 'array', minItems: 1e9, items: { type: 'string', minLength: 1e9 } } };
-    expect(() => exampleOf(gigabytes)).toThrow(new DomainError(ErrorCode.SchemaTooLarge, "the schema's smallest value passes 262144 bytes (EXAMPLE_MAX_BYTES)", { limit: 262_144 }));
+    expect(() => exampleOf(gigabytes)).toThrow(
+      new DomainError(ErrorCode.SchemaTooLarge, "the schema's smallest value passes 262144 bytes (EXAMPLE_MAX_BYTES)", { limit: 262_144 }),
+    );
     expect(() => exampleOf({ type: 'string', minLength: 300 }, 0, 256)).toThrow(DomainError);
   });
 
   it('drops what is optional when everything would not fit, keeping a value the schema accepts', () => {
-    const schema = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 3 }, notes: { type: 'array', minItems: 1000, items: { type: 'string' } }, tags: { type: 'array', items: { type: 'string' } } } };
+    const schema = {
+      type: 'object',
+      required: ['id'],
+      properties: {
+        id: { type: 'string', minLength: 3 },
+        notes: { type: 'array', minItems: 1000, items: { type: 'string' } },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    };
     const example = exampleOf(schema, 0, 1024);
     expect(example).toEqual({ id: '...' });
     expect(jsonSchemaErrors(schema, example)).toEqual([]);

@@ -40,7 +40,9 @@ export function exampleOf(schema: unknown, variant = 0, maxBytes = EXAMPLE_MAX_B
       if (!(error instanceof OverBudget)) throw error;
     }
   }
-  throw new DomainError(ErrorCode.SchemaTooLarge, `the schema's smallest value passes ${maxBytes} bytes (EXAMPLE_MAX_BYTES)`, { limit: maxBytes });
+  throw new DomainError(ErrorCode.SchemaTooLarge, `the schema's smallest value passes ${maxBytes} bytes (EXAMPLE_MAX_BYTES)`, {
+    limit: maxBytes,
+  });
 }
 
 class Example {
@@ -56,7 +58,8 @@ class Example {
     if (Array.isArray(s.enum) && s.enum.length) return this.given(s.enum[this.variant % s.enum.length]);
     if ('default' in s) return this.given(s.default);
     if (Array.isArray(s.allOf)) return merged(s.allOf.map((part) => this.of(part, depth + 1)));
-    for (const key of ['oneOf', 'anyOf'] as const) if (Array.isArray(s[key]) && (s[key] as unknown[]).length) return this.of((s[key] as unknown[])[0], depth + 1);
+    for (const key of ['oneOf', 'anyOf'] as const)
+      if (Array.isArray(s[key]) && (s[key] as unknown[]).length) return this.of((s[key] as unknown[])[0], depth + 1);
     const type = Array.isArray(s.type) ? s.type.find((candidate) => candidate !== 'null') : s.type;
     switch (type ?? (s.properties ? 'object' : s.items ? 'array' : 'string')) {
       case 'object':
@@ -79,7 +82,9 @@ class Example {
   private object(s: Schema, depth: number): Record<string, unknown> {
     this.budget.charge(2);
     const required = new Set(Array.isArray(s.required) ? s.required : []);
-    const properties = Object.entries((s.properties as Record<string, unknown>) ?? {}).filter(([name]) => !this.budget.lean || required.has(name));
+    const properties = Object.entries((s.properties as Record<string, unknown>) ?? {}).filter(
+      ([name]) => !this.budget.lean || required.has(name),
+    );
     const example: [string, unknown][] = [];
     for (const [name, property] of properties) {
       this.budget.charge(JSON.stringify(name).length + 2);

@@ -26,12 +26,33 @@ function counted(value: unknown, reads: { count: number }): unknown {
   });
 }
 
-const segment: fc.Arbitrary<PathSegment> = fc.oneof(fc.constantFrom('a', 'b', 'c', 'v', 'length', 'constructor', '__proto__', '0'), fc.integer({ min: -4, max: 4 }));
+const segment: fc.Arbitrary<PathSegment> = fc.oneof(
+  fc.constantFrom('a', 'b', 'c', 'v', 'length', 'constructor', '__proto__', '0'),
+  fc.integer({ min: -4, max: 4 }),
+);
 const UUID = '0b8e3c1a-2f4d-4e5a-9b6c-7d8e9f0a1b2c';
 
 const fragment = fc.constantFrom(
-  '<<trigger_output>>', '<<trigger_output.a>>', '<<trigger_output.a[0].b|none>>', `<<step_output.${UUID}>>`, `<<step_output.${UUID}[-1].v>>`, '<<item>>', '<<item_index>>',
-  '$previous_output', '$previous_output.a[1]', '<<', '>>', '<<trigger_output.a', '["x"]', "['y]", '.a', '[-', '|', 'text ', '\n', '<<nope>>',
+  '<<trigger_output>>',
+  '<<trigger_output.a>>',
+  '<<trigger_output.a[0].b|none>>',
+  `<<step_output.${UUID}>>`,
+  `<<step_output.${UUID}[-1].v>>`,
+  '<<item>>',
+  '<<item_index>>',
+  '$previous_output',
+  '$previous_output.a[1]',
+  '<<',
+  '>>',
+  '<<trigger_output.a',
+  '["x"]',
+  "['y]",
+  '.a',
+  '[-',
+  '|',
+  'text ',
+  '\n',
+  '<<nope>>',
 );
 const template = fc.array(fragment, { maxLength: 60 }).map((parts) => parts.join(''));
 

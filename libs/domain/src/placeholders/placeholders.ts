@@ -72,7 +72,12 @@ function parseInner(raw: string, inner: string): PlaceholderRef | null {
   const item = ITEM.exec(inner);
   if (item) {
     const isIndex = item[1] === 'item_index';
-    return { raw, kind: isIndex ? 'item_index' : 'item', path: isIndex ? [] : parsePath(item[2]), ...(item[3] !== undefined ? { default: item[3] } : {}) };
+    return {
+      raw,
+      kind: isIndex ? 'item_index' : 'item',
+      path: isIndex ? [] : parsePath(item[2]),
+      ...(item[3] !== undefined ? { default: item[3] } : {}),
+    };
   }
   return null;
 }
@@ -124,10 +129,14 @@ export function renderTemplate(text: string, resolve: (ref: PlaceholderRef) => s
     const value = ref ? resolve(ref) : match[0];
     length += value.length - match[0].length;
     if (length > maxLength) {
-      throw new DomainError(ErrorCode.ExpressionBudgetExceeded, `The prompt's placeholders make it longer than ${maxLength} characters (at ${match[0].slice(0, 80)}): refer to smaller parts of the data`, {
-        max_characters: maxLength,
-        placeholder: match[0].slice(0, 200),
-      });
+      throw new DomainError(
+        ErrorCode.ExpressionBudgetExceeded,
+        `The prompt's placeholders make it longer than ${maxLength} characters (at ${match[0].slice(0, 80)}): refer to smaller parts of the data`,
+        {
+          max_characters: maxLength,
+          placeholder: match[0].slice(0, 200),
+        },
+      );
     }
     return value;
   });

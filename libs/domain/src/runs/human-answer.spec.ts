@@ -17,7 +17,10 @@ const definition = { steps: [llm, approve] } as unknown as WorkflowDefinition;
 
 describe(humanAnswerOf.name, () => {
   it('gives the step and the answer when it follows input_schema (the step uuid in any case)', () => {
-    expect(humanAnswerOf(definition, approve.uuid.toUpperCase(), { input: { approved: true } })).toEqual({ step: approve, input: { approved: true } });
+    expect(humanAnswerOf(definition, approve.uuid.toUpperCase(), { input: { approved: true } })).toEqual({
+      step: approve,
+      input: { approved: true },
+    });
   });
 
   it('takes any JSON answer for a step without input_schema, null included', () => {
@@ -31,7 +34,10 @@ describe(humanAnswerOf.name, () => {
   });
 
   it('refuses a body without input, a step of another type, and a step not in the run', () => {
-    expect(errorOf(() => humanAnswerOf(definition, approve.uuid, { approved: true }))).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'input' } });
+    expect(errorOf(() => humanAnswerOf(definition, approve.uuid, { approved: true }))).toMatchObject({
+      code: ErrorCode.ValidationFailed,
+      details: { field: 'input' },
+    });
     expect(errorOf(() => humanAnswerOf(definition, llm.uuid, { input: 1 })).code).toBe(ErrorCode.StepNotAwaitingInput);
     expect(errorOf(() => humanAnswerOf(definition, randomUUID(), { input: 1 })).code).toBe(ErrorCode.NotFound);
   });

@@ -15,12 +15,19 @@ export function humanAnswerOf(definition: WorkflowDefinition, stepUuid: string, 
   const step = definition.steps.find((candidate) => candidate.uuid === stepUuid.toLowerCase());
   if (!step) throw notFound('Step', stepUuid);
   if (step.type !== 'human_input') {
-    throw new DomainError(ErrorCode.StepNotAwaitingInput, `Step "${step.name}" is a ${step.type}: only human_input steps take input`, { field: 'step_uuid', step_uuid: step.uuid });
+    throw new DomainError(ErrorCode.StepNotAwaitingInput, `Step "${step.name}" is a ${step.type}: only human_input steps take input`, {
+      field: 'step_uuid',
+      step_uuid: step.uuid,
+    });
   }
   const input = HUMAN_ANSWER_BODY.parse(body).input as JsonValue;
   const errors = step.input_schema ? jsonSchemaErrors(step.input_schema, input) : [];
   if (errors.length) {
-    throw new DomainError(ErrorCode.InvalidHumanInput, `input does not follow the input_schema of step "${step.name}": ${errors.join('; ')}`, { field: 'input', errors });
+    throw new DomainError(
+      ErrorCode.InvalidHumanInput,
+      `input does not follow the input_schema of step "${step.name}": ${errors.join('; ')}`,
+      { field: 'input', errors },
+    );
   }
   return { step, input };
 }

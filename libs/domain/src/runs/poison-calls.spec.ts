@@ -13,7 +13,11 @@ describe('quarantineOf', () => {
     for (const died of [3, 4, 10]) {
       const refusal = quarantineOf(call(died), 3);
       expect(refusal).toMatchObject({ code: ErrorCode.RunQuarantined, details: { died_attempts: died, limit: 3 } });
-      expect(refusal?.message).toMatch(new RegExp(`^RUN_QUARANTINED: the model call \\(turn 1\\) was in flight on ${died} workers that died \\(POISON_ATTEMPTS_LIMIT is 3\\)`));
+      expect(refusal?.message).toMatch(
+        new RegExp(
+          `^RUN_QUARANTINED: the model call \\(turn 1\\) was in flight on ${died} workers that died \\(POISON_ATTEMPTS_LIMIT is 3\\)`,
+        ),
+      );
     }
   });
 

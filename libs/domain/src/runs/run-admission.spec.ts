@@ -9,11 +9,17 @@ describe('runRefusal', () => {
   });
 
   it.each(origins)('refuses a %s run of a switched-off workflow, naming is_active', (origin) => {
-    expect(runRefusal({ is_active: false, status: 'active' }, origin)).toMatchObject({ code: ErrorCode.Conflict, details: { field: 'is_active' } });
+    expect(runRefusal({ is_active: false, status: 'active' }, origin)).toMatchObject({
+      code: ErrorCode.Conflict,
+      details: { field: 'is_active' },
+    });
   });
 
   it.each(origins)('refuses a %s run of an archived workflow, naming status', (origin) => {
-    expect(runRefusal({ is_active: true, status: 'archived' }, origin)).toMatchObject({ code: ErrorCode.Conflict, details: { field: 'status' } });
+    expect(runRefusal({ is_active: true, status: 'archived' }, origin)).toMatchObject({
+      code: ErrorCode.Conflict,
+      details: { field: 'status' },
+    });
   });
 
   it('lets a paused workflow start runs by hand and by webhook, not by schedule', () => {

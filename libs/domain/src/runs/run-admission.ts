@@ -17,8 +17,10 @@ export interface RunGate {
  */
 export function runRefusal(workflow: RunGate, origin: RunOrigin): DomainError | null {
   if (!workflow.is_active) return new DomainError(ErrorCode.Conflict, 'The workflow is not active', { field: 'is_active' });
-  if (workflow.status === 'archived') return new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
-  if (workflow.status === 'paused' && origin === 'schedule') return new DomainError(ErrorCode.Conflict, 'The workflow is paused: its schedules start no runs', { field: 'status' });
+  if (workflow.status === 'archived')
+    return new DomainError(ErrorCode.Conflict, 'The workflow is archived: it starts no new runs', { field: 'status' });
+  if (workflow.status === 'paused' && origin === 'schedule')
+    return new DomainError(ErrorCode.Conflict, 'The workflow is paused: its schedules start no runs', { field: 'status' });
   return null;
 }
 

@@ -13,7 +13,11 @@ const invalid = (field: string) => ({ code: ErrorCode.ValidationFailed, field })
 describe('RUN_START_BODY', () => {
   it('reads the trigger data, whether it is a dry run, and the budget, with their defaults', () => {
     expect(RUN_START_BODY.parse({})).toEqual({ trigger_output: null, dry_run: false });
-    expect(RUN_START_BODY.parse({ trigger_output: { a: 1 }, dry_run: true, budget: { max_tokens: 500 } })).toEqual({ trigger_output: { a: 1 }, dry_run: true, budget: { max_tokens: 500 } });
+    expect(RUN_START_BODY.parse({ trigger_output: { a: 1 }, dry_run: true, budget: { max_tokens: 500 } })).toEqual({
+      trigger_output: { a: 1 },
+      dry_run: true,
+      budget: { max_tokens: 500 },
+    });
     expect(RUN_START_BODY.parse({ budget: null, extra: 'kept out' })).toEqual({ trigger_output: null, dry_run: false });
   });
 

@@ -26,14 +26,23 @@ export const RUN_START_BODY = requestBody(
         properties: { max_tokens: { type: 'integer', minimum: 1, maximum: 1e12 } },
         description: 'The run waits (awaiting_input) for POST /runs/{uuid}/approve-budget once its model calls used this many tokens',
       },
-      dry_run: { type: 'boolean', default: false, description: 'Run on Temporal with the built-in dry-run model: no provider call, no tool side effect, no notification, costs nothing' },
+      dry_run: {
+        type: 'boolean',
+        default: false,
+        description:
+          'Run on Temporal with the built-in dry-run model: no provider call, no tool side effect, no notification, costs nothing',
+      },
     },
   },
   (body): RunStartOptions => {
     // Bounded before it is stored: what MySQL would refuse (too deep, a lone surrogate) is a 422 naming the field.
     assertStorableJson(body.trigger_output, 'trigger_output');
     const budget = body.budget as RunBudget | null | undefined;
-    return { trigger_output: body.trigger_output ?? null, dry_run: body.dry_run === true, ...(budget ? { budget: { max_tokens: budget.max_tokens } } : {}) };
+    return {
+      trigger_output: body.trigger_output ?? null,
+      dry_run: body.dry_run === true,
+      ...(budget ? { budget: { max_tokens: budget.max_tokens } } : {}),
+    };
   },
 );
 
@@ -50,17 +59,29 @@ export const RESUME_BODY = requestBody(
     additionalProperties: false,
     properties: {
       from_step_uuid: { ...UUID, description: 'Default: the step that failed' },
-      definition: { type: 'string', enum: ['original', 'current'], default: 'original', description: 'The definition the parent ran, or the workflow as edited since' },
+      definition: {
+        type: 'string',
+        enum: ['original', 'current'],
+        default: 'original',
+        description: 'The definition the parent ran, or the workflow as edited since',
+      },
     },
   },
-  (body): ResumeOptions => ({ ...(body.from_step_uuid !== undefined ? { from_step_uuid: body.from_step_uuid as string } : {}), definition: (body.definition as ResumeOptions['definition'] | undefined) ?? 'original' }),
+  (body): ResumeOptions => ({
+    ...(body.from_step_uuid !== undefined ? { from_step_uuid: body.from_step_uuid as string } : {}),
+    definition: (body.definition as ResumeOptions['definition'] | undefined) ?? 'original',
+  }),
   { absentIsEmpty: true },
 );
 
 /** POST /runs/{uuid}/approve-budget */
 export const BUDGET_APPROVAL_BODY = requestBody(
   'BudgetApproval',
-  { type: 'object', required: ['max_tokens'], properties: { max_tokens: { type: 'integer', minimum: 1, description: 'The new limit, above the tokens used' } } },
+  {
+    type: 'object',
+    required: ['max_tokens'],
+    properties: { max_tokens: { type: 'integer', minimum: 1, description: 'The new limit, above the tokens used' } },
+  },
   (body) => ({ max_tokens: body.max_tokens as number }),
   { absentIsEmpty: true },
 );

@@ -40,9 +40,18 @@ describe(readCron.name, () => {
   });
 
   it.each([
-    ['*/5 * * * * *', 'has six fields, which Temporal reads as minute, hour, day of month, month, day of week, year (not second first): use five fields, or seven (second first, year last)'],
-    ['every day', 'is not a cron expression: give five fields (minute hour day-of-month month day-of-week, e.g. "0 9 * * MON-FRI"), seven (second first, year last), a macro such as @daily, or @every 10m'],
-    ['@sometimes', 'is not a cron expression: give five fields (minute hour day-of-month month day-of-week, e.g. "0 9 * * MON-FRI"), seven (second first, year last), a macro such as @daily, or @every 10m'],
+    [
+      '*/5 * * * * *',
+      'has six fields, which Temporal reads as minute, hour, day of month, month, day of week, year (not second first): use five fields, or seven (second first, year last)',
+    ],
+    [
+      'every day',
+      'is not a cron expression: give five fields (minute hour day-of-month month day-of-week, e.g. "0 9 * * MON-FRI"), seven (second first, year last), a macro such as @daily, or @every 10m',
+    ],
+    [
+      '@sometimes',
+      'is not a cron expression: give five fields (minute hour day-of-month month day-of-week, e.g. "0 9 * * MON-FRI"), seven (second first, year last), a macro such as @daily, or @every 10m',
+    ],
     ['0 9 * * MON#2', 'must not hold "#": Temporal reads the rest as a comment (use the note field; the n-th weekday is not supported)'],
     ['TZ=Europe/Paris 0 9 * * *', 'must not name a time zone: use the timezone field'],
     ['61 * * * *', 'has 61 in its minute field (0-59)'],

@@ -42,7 +42,20 @@ const MACROS = new Map([
   ['@hourly', '0 * * * *'],
 ]);
 
-const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_NAMES = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const DAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 interface FieldSpec {
@@ -64,14 +77,22 @@ const YEAR: FieldSpec = { name: 'year', low: FIRST_YEAR, high: LAST_YEAR };
 /** The timing a cron_expression gives, or a CronProblem saying why Temporal would refuse or misread it. */
 export function readCron(expression: string): CronTiming {
   const text = expression.trim();
-  if (text.includes('#')) throw new CronProblem('must not hold "#": Temporal reads the rest as a comment (use the note field; the n-th weekday is not supported)');
+  if (text.includes('#'))
+    throw new CronProblem(
+      'must not hold "#": Temporal reads the rest as a comment (use the note field; the n-th weekday is not supported)',
+    );
   if (/^(CRON_)?TZ=/.test(text)) throw new CronProblem('must not name a time zone: use the timezone field');
   if (text.startsWith('@every')) return { every_ms: readEvery(text) };
   const fields = (MACROS.get(text) ?? text).split(/\s+/);
   if (fields.length === 6) {
-    throw new CronProblem('has six fields, which Temporal reads as minute, hour, day of month, month, day of week, year (not second first): use five fields, or seven (second first, year last)');
+    throw new CronProblem(
+      'has six fields, which Temporal reads as minute, hour, day of month, month, day of week, year (not second first): use five fields, or seven (second first, year last)',
+    );
   }
-  if (fields.length !== 5 && fields.length !== 7) throw new CronProblem('is not a cron expression: give five fields (minute hour day-of-month month day-of-week, e.g. "0 9 * * MON-FRI"), seven (second first, year last), a macro such as @daily, or @every 10m');
+  if (fields.length !== 5 && fields.length !== 7)
+    throw new CronProblem(
+      'is not a cron expression: give five fields (minute hour day-of-month month day-of-week, e.g. "0 9 * * MON-FRI"), seven (second first, year last), a macro such as @daily, or @every 10m',
+    );
   const [second, rest] = fields.length === 7 ? [fields[0], fields.slice(1)] : ['0', [...fields, '*']];
   return {
     seconds: readField(second, SECOND),
@@ -147,7 +168,10 @@ function valueOf(text: string, spec: FieldSpec): number {
 }
 
 function wholeNumber(text: string, spec: FieldSpec, what: string): number {
-  if (!/^\d{1,9}$/.test(text)) throw new CronProblem(`has "${text}" in its ${spec.name} field, where ${what} (a whole number${spec.names ? ' or a name' : ''}) belongs`);
+  if (!/^\d{1,9}$/.test(text))
+    throw new CronProblem(
+      `has "${text}" in its ${spec.name} field, where ${what} (a whole number${spec.names ? ' or a name' : ''}) belongs`,
+    );
   return Number(text);
 }
 

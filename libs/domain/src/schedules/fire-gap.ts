@@ -28,7 +28,9 @@ export function smallestGapSeconds(timing: CronTiming): number {
  * 60 values give the gap, without walking the day's 86,400 seconds.
  */
 function gapsWithinDay(timing: CalendarTiming): { first: number | null; last: number; smallest: number } {
-  const [hours, minutes, seconds] = [timing.hours, timing.minutes, timing.seconds].map((matches) => matches.flatMap((on, value) => (on ? [value] : [])));
+  const [hours, minutes, seconds] = [timing.hours, timing.minutes, timing.seconds].map((matches) =>
+    matches.flatMap((on, value) => (on ? [value] : [])),
+  );
   if (!hours.length || !minutes.length || !seconds.length) return { first: null, last: 0, smallest: Number.POSITIVE_INFINITY };
   const at = (hour: number, minute: number, second: number) => hour * 3600 + minute * 60 + second;
   const [firstS, lastS, firstM, lastM] = [seconds[0], seconds.at(-1)!, minutes[0], minutes.at(-1)!];

@@ -15,7 +15,9 @@ function fieldOf(fn: () => unknown): unknown {
 
 describe(parseScheduleInput.name, () => {
   it('parses a recurring cron schedule with defaults', () => {
-    expect(parseScheduleInput({ schedule_type: 'recurring', cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris' }, now)).toMatchObject({
+    expect(
+      parseScheduleInput({ schedule_type: 'recurring', cron_expression: '0 9 * * MON-FRI', timezone: 'Europe/Paris' }, now),
+    ).toMatchObject({
       overlap: 'skip',
       pause_on_failure: false,
       trigger_output: null,
@@ -49,7 +51,9 @@ describe(parseSchedulePatch.name, () => {
 
 describe(parseBackfill.name, () => {
   it('needs a start before its end', () => {
-    expect(parseBackfill({ start: '2026-11-01T00:00:00Z', end: '2026-11-02T00:00:00Z' }).end.toISOString()).toBe('2026-11-02T00:00:00.000Z');
+    expect(parseBackfill({ start: '2026-11-01T00:00:00Z', end: '2026-11-02T00:00:00Z' }).end.toISOString()).toBe(
+      '2026-11-02T00:00:00.000Z',
+    );
     expect(fieldOf(() => parseBackfill({ start: '2026-11-02T00:00:00Z', end: '2026-11-01T00:00:00Z' }))).toBe('end');
   });
 });
@@ -71,7 +75,9 @@ describe(assertFiresAtMostEvery.name, () => {
     [{ cron_expression: '@every 1m59s/30s' }, 'cron_expression'],
     [{ cron_expression: '*/30 * * * * * *' }, 'cron_expression'],
     [{ cron_expression: '0,59 59 23 * * * *' }, 'cron_expression'],
-  ])('refuses %j under a 120 s floor', (timing, field) => expect(() => assertFiresAtMostEvery(120, timing)).toThrow(expect.objectContaining({ details: { field } })));
+  ])('refuses %j under a 120 s floor', (timing, field) =>
+    expect(() => assertFiresAtMostEvery(120, timing)).toThrow(expect.objectContaining({ details: { field } })),
+  );
 
   it.each([
     { interval_seconds: 120 },
@@ -89,11 +95,15 @@ describe(assertFiresAtMostEvery.name, () => {
   it('takes crossing midnight into account only when two days in a row fire', () => {
     const lateAndEarly = '59 0,23 * * MON';
     expect(() => assertFiresAtMostEvery(7200, { cron_expression: lateAndEarly })).not.toThrow();
-    expect(() => assertFiresAtMostEvery(7200, { cron_expression: '59 0,23 * * MON,TUE' })).toThrow(expect.objectContaining({ details: { field: 'cron_expression' } }));
+    expect(() => assertFiresAtMostEvery(7200, { cron_expression: '59 0,23 * * MON,TUE' })).toThrow(
+      expect.objectContaining({ details: { field: 'cron_expression' } }),
+    );
   });
 
   it('refuses a backfill longer than the span', () => {
-    expect(() => assertBackfillSpan(3600, { start: new Date(0), end: new Date(3_600_001) })).toThrow(expect.objectContaining({ details: { field: 'end' } }));
+    expect(() => assertBackfillSpan(3600, { start: new Date(0), end: new Date(3_600_001) })).toThrow(
+      expect.objectContaining({ details: { field: 'end' } }),
+    );
     expect(() => assertBackfillSpan(3600, { start: new Date(0), end: new Date(3_600_000) })).not.toThrow();
   });
 });

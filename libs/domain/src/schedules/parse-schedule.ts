@@ -58,11 +58,20 @@ export const SCHEDULE_PATCH_SCHEMA = {
 };
 
 export const SCHEDULE_BODY = requestBody('NewSchedule', SCHEDULE_SCHEMA);
-export const SCHEDULE_PATCH_BODY = requestBody('SchedulePatch', SCHEDULE_PATCH_SCHEMA, (body) => body as ScheduleTimingPatch & { paused?: boolean; note?: string });
+export const SCHEDULE_PATCH_BODY = requestBody(
+  'SchedulePatch',
+  SCHEDULE_PATCH_SCHEMA,
+  (body) => body as ScheduleTimingPatch & { paused?: boolean; note?: string },
+);
 /** POST /schedules/{id}/backfill */
 export const BACKFILL_BODY = requestBody(
   'Backfill',
-  { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } } },
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['start', 'end'],
+    properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } },
+  },
   (body) => body as { start: string; end: string },
 );
 
@@ -116,7 +125,8 @@ export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
     if (parsed.run_at!.getTime() <= now.getTime()) fail('run_at', 'must be in the future');
   }
   if (parsed.schedule_type === 'recurring') {
-    if ((parsed.cron_expression === undefined) === (parsed.interval_seconds === undefined)) fail('cron_expression', 'or interval_seconds (exactly one) is required for a recurring schedule');
+    if ((parsed.cron_expression === undefined) === (parsed.interval_seconds === undefined))
+      fail('cron_expression', 'or interval_seconds (exactly one) is required for a recurring schedule');
     if (parsed.start_at && parsed.end_at && parsed.end_at <= parsed.start_at) fail('end_at', 'must come after start_at');
   }
   checkTiming(parsed);
@@ -125,7 +135,8 @@ export function parseScheduleInput(input: unknown, now: Date): ScheduleInput {
 
 export function parseSchedulePatch(input: unknown): ScheduleTimingPatch & { paused?: boolean; note?: string } {
   const body = SCHEDULE_PATCH_BODY.parse(input);
-  if (body.cron_expression !== undefined && body.interval_seconds !== undefined) fail('cron_expression', 'and interval_seconds cannot both be set');
+  if (body.cron_expression !== undefined && body.interval_seconds !== undefined)
+    fail('cron_expression', 'and interval_seconds cannot both be set');
   checkTiming(body);
   return body;
 }
@@ -141,15 +152,21 @@ export function parseBackfill(input: unknown): { start: Date; end: Date } {
  * syntax: interval_seconds, `@every`, or a calendar (its closest two fires, seconds field included).
  */
 export function assertFiresAtMostEvery(minSeconds: number, timing: { interval_seconds?: number; cron_expression?: string }): void {
-  if (timing.interval_seconds !== undefined && timing.interval_seconds < minSeconds) fail('interval_seconds', `must be at least ${minSeconds} (SCHEDULE_MIN_INTERVAL_SECONDS)`);
+  if (timing.interval_seconds !== undefined && timing.interval_seconds < minSeconds)
+    fail('interval_seconds', `must be at least ${minSeconds} (SCHEDULE_MIN_INTERVAL_SECONDS)`);
   if (timing.cron_expression === undefined) return;
   const gap = smallestGapSeconds(cronTiming(timing.cron_expression));
-  if (gap < minSeconds) fail('cron_expression', `fires ${formatGap(gap)} after a previous fire: schedules fire at most every ${minSeconds} s (SCHEDULE_MIN_INTERVAL_SECONDS)`);
+  if (gap < minSeconds)
+    fail(
+      'cron_expression',
+      `fires ${formatGap(gap)} after a previous fire: schedules fire at most every ${minSeconds} s (SCHEDULE_MIN_INTERVAL_SECONDS)`,
+    );
 }
 
 const formatGap = (seconds: number) => (seconds >= 1 ? `${seconds} s` : `${Math.round(seconds * 1e6) / 1000} ms`);
 
 /** A backfill covers at most `maxSeconds` (BACKFILL_MAX_SPAN_SECONDS). */
 export function assertBackfillSpan(maxSeconds: number, { start, end }: { start: Date; end: Date }): void {
-  if (end.getTime() - start.getTime() > maxSeconds * 1000) fail('end', `must be at most ${maxSeconds} s after start (BACKFILL_MAX_SPAN_SECONDS)`);
+  if (end.getTime() - start.getTime() > maxSeconds * 1000)
+    fail('end', `must be at most ${maxSeconds} s after start (BACKFILL_MAX_SPAN_SECONDS)`);
 }

@@ -18,21 +18,35 @@ const DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
 
 /** One comma-separated part: `*`, a value, a range, each perhaps with a step; what it matches, computed directly. */
 function term(low: number, high: number, names?: string[], namesFrom = 0): fc.Arbitrary<Field> {
-  const name = (value: number) => (names && value - namesFrom < names.length && value >= namesFrom ? fc.constantFrom(String(value), names[value - namesFrom]) : fc.constant(String(value)));
+  const name = (value: number) =>
+    names && value - namesFrom < names.length && value >= namesFrom
+      ? fc.constantFrom(String(value), names[value - namesFrom])
+      : fc.constant(String(value));
   const value = fc.integer({ min: low, max: high });
   const step = fc.option(fc.integer({ min: 1, max: high - low + 2 }), { nil: undefined });
-  const covering = (start: number, end: number, by = 1) => new Set(Array.from({ length: Math.floor((end - start) / by) + 1 }, (_, i) => start + i * by));
+  const covering = (start: number, end: number, by = 1) =>
+    new Set(Array.from({ length: Math.floor((end - start) / by) + 1 }, (_, i) => start + i * by));
   return fc.oneof(
     step.map((by) => ({ text: by ? `*/${by}` : '*', values: covering(low, high, by) })),
-    fc.tuple(value, step).chain(([start, by]) => name(start).map((text) => ({ text: by ? `${text}/${by}` : text, values: by ? covering(start, high, by) : new Set([start]) }))),
-    fc.tuple(value, value, step).chain(([a, b, by]) =>
-      fc.tuple(name(Math.min(a, b)), name(Math.max(a, b))).map(([from, to]) => ({ text: `${from}-${to}${by ? `/${by}` : ''}`, values: covering(Math.min(a, b), Math.max(a, b), by) })),
-    ),
+    fc
+      .tuple(value, step)
+      .chain(([start, by]) =>
+        name(start).map((text) => ({ text: by ? `${text}/${by}` : text, values: by ? covering(start, high, by) : new Set([start]) })),
+      ),
+    fc
+      .tuple(value, value, step)
+      .chain(([a, b, by]) =>
+        fc
+          .tuple(name(Math.min(a, b)), name(Math.max(a, b)))
+          .map(([from, to]) => ({ text: `${from}-${to}${by ? `/${by}` : ''}`, values: covering(Math.min(a, b), Math.max(a, b), by) })),
+      ),
   );
 }
 
 function field(low: number, high: number, names?: string[], namesFrom = 0): fc.Arbitrary<Field> {
-  return fc.array(term(low, high, names, namesFrom), { minLength: 1, maxLength: 3 }).map((terms) => ({ text: terms.map((t) => t.text).join(','), values: new Set(terms.flatMap((t) => [...t.values])) }));
+  return fc
+    .array(term(low, high, names, namesFrom), { minLength: 1, maxLength: 3 })
+    .map((terms) => ({ text: terms.map((t) => t.text).join(','), values: new Set(terms.flatMap((t) => [...t.values])) }));
 }
 
 interface Calendar {
@@ -58,7 +72,9 @@ const calendar: fc.Arbitrary<Calendar> = fc
     year: fc.oneof(fc.constant(null), field(2000, 2100)),
   })
   .map(({ seven, second, minute, hour, dom, month, dow, year }) => ({
-    expression: seven ? [second.text, minute.text, hour.text, dom.text, month.text, dow.text, year?.text ?? '*'].join(' ') : [minute.text, hour.text, dom.text, month.text, dow.text].join(' '),
+    expression: seven
+      ? [second.text, minute.text, hour.text, dom.text, month.text, dow.text, year?.text ?? '*'].join(' ')
+      : [minute.text, hour.text, dom.text, month.text, dow.text].join(' '),
     seconds: seven ? second.values : new Set([0]),
     minutes: minute.values,
     hours: hour.values,
@@ -79,7 +95,11 @@ function oracleGap(c: Calendar): { gap: number; consecutiveDays: boolean } {
   const date = new Date(0);
   for (let day = Date.UTC(2000, 0, 1) / 86_400_000; times.length && day <= Date.UTC(2100, 11, 31) / 86_400_000; day++) {
     date.setTime(day * 86_400_000);
-    const fires = (!c.years || c.years.has(date.getUTCFullYear())) && c.months.has(date.getUTCMonth() + 1) && c.daysOfMonth.has(date.getUTCDate()) && c.daysOfWeek.has(date.getUTCDay());
+    const fires =
+      (!c.years || c.years.has(date.getUTCFullYear())) &&
+      c.months.has(date.getUTCMonth() + 1) &&
+      c.daysOfMonth.has(date.getUTCDate()) &&
+      c.daysOfWeek.has(date.getUTCDay());
     if (!fires) continue;
     smallest = Math.min(smallest, withinDay);
     if (previousDay !== null) smallest = Math.min(smallest, (day - previousDay) * 86_400 + times[0] - times[times.length - 1]);
@@ -121,17 +141,27 @@ describe('schedule timing, on random schedules', () => {
     const unit = fc.constantFrom(['ms', 1], ['s', 1000], ['m', 60_000], ['h', 3_600_000], ['d', 86_400_000]);
     const part = fc.tuple(fc.integer({ min: 0, max: 5000 }), unit);
     fc.assert(
-      fc.property(fc.array(part, { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 200_000 }), floor, (parts, seconds, minSeconds) => {
-        const everyMs = parts.reduce((sum, [n, [, ms]]) => sum + n * (ms as number), 0);
-        if (!refused(minSeconds, { cron_expression: `@every ${parts.map(([n, [u]]) => `${n}${u}`).join('')}` })) expect(everyMs).toBeGreaterThanOrEqual(minSeconds * 1000);
-        if (!refused(minSeconds, { interval_seconds: seconds })) expect(seconds).toBeGreaterThanOrEqual(minSeconds);
-      }),
+      fc.property(
+        fc.array(part, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 200_000 }),
+        floor,
+        (parts, seconds, minSeconds) => {
+          const everyMs = parts.reduce((sum, [n, [, ms]]) => sum + n * (ms as number), 0);
+          if (!refused(minSeconds, { cron_expression: `@every ${parts.map(([n, [u]]) => `${n}${u}`).join('')}` }))
+            expect(everyMs).toBeGreaterThanOrEqual(minSeconds * 1000);
+          if (!refused(minSeconds, { interval_seconds: seconds })) expect(seconds).toBeGreaterThanOrEqual(minSeconds);
+        },
+      ),
     );
   });
 
   it('reads any string to a timing or a CronProblem, nothing else', () => {
-    const cronish = fc.array(fc.constantFrom(...'0123456789*/,-@ .#?LWsmhdevryMONFRIJANTZ='.split('')), { maxLength: 300 }).map((chars) => chars.join(''));
-    const everyish = fc.array(fc.constantFrom(...'0123456789.smhdu/'.split('')), { maxLength: 300 }).map((chars) => `@every ${chars.join('')}`);
+    const cronish = fc
+      .array(fc.constantFrom(...'0123456789*/,-@ .#?LWsmhdevryMONFRIJANTZ='.split('')), { maxLength: 300 })
+      .map((chars) => chars.join(''));
+    const everyish = fc
+      .array(fc.constantFrom(...'0123456789.smhdu/'.split('')), { maxLength: 300 })
+      .map((chars) => `@every ${chars.join('')}`);
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), cronish, everyish), (text) => {
         try {

@@ -27,8 +27,13 @@ export const BUILTIN_TOOLS: ToolSpec[] = [
 /** Offered to every agent of a conversational workflow; calling it closes the conversation after the turn's reply. */
 export const END_TOOL: ToolSpec = {
   name: END_TOOL_NAME,
-  description: 'End the conversation: call it when the user is done or says goodbye, then give your last reply. The conversation closes after this turn.',
-  parameters: { type: 'object', additionalProperties: false, properties: { reason: { type: 'string', description: 'Why the conversation ends' } } },
+  description:
+    'End the conversation: call it when the user is done or says goodbye, then give your last reply. The conversation closes after this turn.',
+  parameters: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { reason: { type: 'string', description: 'Why the conversation ends' } },
+  },
 };
 
 export const BUILTIN_TOOL_NAMES = [...BUILTIN_TOOLS, END_TOOL].map((tool) => tool.name);

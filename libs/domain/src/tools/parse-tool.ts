@@ -36,5 +36,12 @@ export function parseToolInput(input: unknown): ToolInput {
   }
   const problem = userSchemaProblem(body.parameters);
   if (problem) throw new DomainError(problem.code, `parameters ${schemaProblemText(problem)}`, { field: 'parameters' });
-  return { name: body.name!, description: body.description!, parameters: body.parameters!, transport: 'http', endpoint_url: body.endpoint_url!, timeout_ms: body.timeout_ms ?? 30_000 };
+  return {
+    name: body.name!,
+    description: body.description!,
+    parameters: body.parameters!,
+    transport: 'http',
+    endpoint_url: body.endpoint_url!,
+    timeout_ms: body.timeout_ms ?? 30_000,
+  };
 }

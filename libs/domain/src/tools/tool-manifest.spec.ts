@@ -21,7 +21,9 @@ describe('manifestHash', () => {
   it('is the sha256 of the canonical JSON, whatever the key order', () => {
     const hash = manifestHash([search]);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(manifestHash([{ parameters: { properties: { q: { type: 'string' } }, type: 'object' }, description: 'Search', name: 'search' }])).toBe(hash);
+    expect(
+      manifestHash([{ parameters: { properties: { q: { type: 'string' } }, type: 'object' }, description: 'Search', name: 'search' }]),
+    ).toBe(hash);
     expect(manifestHash([{ ...search, description: 'Search the web' }])).not.toBe(hash);
   });
 
@@ -65,7 +67,11 @@ describe('compareManifests', () => {
 
   it('names tools added, removed and changed, with the fields that changed', () => {
     const saved = [fetchPage, { name: 'later', missing: true as const }, search];
-    const current = [{ name: 'fetch_page', missing: true as const }, { ...fetchPage, name: 'later' }, { ...search, parameters: { type: 'object' } }];
+    const current = [
+      { name: 'fetch_page', missing: true as const },
+      { ...fetchPage, name: 'later' },
+      { ...search, parameters: { type: 'object' } },
+    ];
     expect(compareManifests(saved, current)).toEqual([
       { name: 'fetch_page', change: 'removed' },
       { name: 'later', change: 'added' },

@@ -1,6 +1,13 @@
 // An agent step's turns: one activity per model turn and one per tool call, so a crash repeats neither.
 import { ApplicationFailure } from '@temporalio/workflow';
-import { END_TOOL_NAME, type AgentStart, type CustomAgentStep, type StepResultRef, type StepContext, type ToolHandoff } from '@app/contracts';
+import {
+  END_TOOL_NAME,
+  type AgentStart,
+  type CustomAgentStep,
+  type StepResultRef,
+  type StepContext,
+  type ToolHandoff,
+} from '@app/contracts';
 import type { RunScope } from './run-scope';
 
 const DEFAULT_MAX_ITERATIONS = 10;
@@ -17,21 +24,38 @@ export async function runAgent(scope: RunScope, step: CustomAgentStep, context: 
  * An agent's turns until its final answer. `handsOff` (a graph agent with an edge to a tool executor):
  * the first tool calls end the execution and go to the tool executor instead of running here.
  */
-export async function agentTurns(scope: RunScope, step: CustomAgentStep, context: StepContext, { tools, conversation_length }: AgentStart, handsOff: boolean): Promise<AgentEnd> {
+export async function agentTurns(
+  scope: RunScope,
+  step: CustomAgentStep,
+  context: StepContext,
+  { tools, conversation_length }: AgentStart,
+  handsOff: boolean,
+): Promise<AgentEnd> {
   // The transcript itself stays in MySQL: the workflow tracks its length and the calls to make.
   let length = conversation_length;
   const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
   for (let turn = 1; turn <= maxIterations; turn++) {
-    const result = await scope.activitiesFor(step, `${step.name}: model turn ${turn}`).agentTurn({ ...context, step, tools, turn, conversation_length: length });
+    const result = await scope
+      .activitiesFor(step, `${step.name}: model turn ${turn}`)
+      .agentTurn({ ...context, step, tools, turn, conversation_length: length });
     length = result.conversation_length;
     // The end tool runs like any other (audited, answered); the conversation closes once the turn has answered.
-    if (context.conversation_turn !== undefined && result.tool_calls.some((call) => call.name === END_TOOL_NAME)) scope.counters.endRequested = true;
+    if (context.conversation_turn !== undefined && result.tool_calls.some((call) => call.name === END_TOOL_NAME))
+      scope.counters.endRequested = true;
     if (!result.tool_calls.length) {
       return { ref: await scope.activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length }) };
     }
     if (handsOff) {
-      await scope.activitiesFor(step, `${step.name}: hand ${result.tool_calls.length} tool call(s) over`).handOffToolCalls({ ...context, tool_calls: result.tool_calls });
-      return { handoff: { caller_step_uuid: step.uuid, conversation: { instance_uuid: context.instance_uuid, conversation_length: length }, calls: result.tool_calls } };
+      await scope
+        .activitiesFor(step, `${step.name}: hand ${result.tool_calls.length} tool call(s) over`)
+        .handOffToolCalls({ ...context, tool_calls: result.tool_calls });
+      return {
+        handoff: {
+          caller_step_uuid: step.uuid,
+          conversation: { instance_uuid: context.instance_uuid, conversation_length: length },
+          calls: result.tool_calls,
+        },
+      };
     }
     // Each tool call is its own activity: once completed, a crash never repeats it.
     for (const call of result.tool_calls) {
@@ -39,5 +63,8 @@ export async function agentTurns(scope: RunScope, step: CustomAgentStep, context
       length += 1;
     }
   }
-  throw ApplicationFailure.nonRetryable(`Agent step "${step.name}" reached max_iterations (${maxIterations}) without a final answer`, 'MaxIterationsReached');
+  throw ApplicationFailure.nonRetryable(
+    `Agent step "${step.name}" reached max_iterations (${maxIterations}) without a final answer`,
+    'MaxIterationsReached',
+  );
 }

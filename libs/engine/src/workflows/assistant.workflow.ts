@@ -5,7 +5,20 @@
 // a failure a message can fix; it closes when the workflow it edits is gone, no message comes for a day, or
 // it has taken ASSISTANT_MAX_TURNS messages.
 // Activities write the session's state and events to MySQL; the workflow keeps only counters.
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, condition, continueAsNew, defineUpdate, executeChild, patched, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  condition,
+  continueAsNew,
+  defineUpdate,
+  executeChild,
+  patched,
+  proxyActivities,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import {
   ASSISTANT_BUSY,
   ASSISTANT_CLOSED,
@@ -39,7 +52,11 @@ const modelCalls = (heartbeatSeconds: number) =>
     heartbeatTimeout: `${heartbeatSeconds} seconds`,
     retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
   });
-const work = proxyActivities<AssistantActivities>({ ...BOOKKEEPING_OPTIONS, startToCloseTimeout: '1 minute', retry: { ...BOOKKEEPING_OPTIONS.retry, maximumAttempts: 10 } });
+const work = proxyActivities<AssistantActivities>({
+  ...BOOKKEEPING_OPTIONS,
+  startToCloseTimeout: '1 minute',
+  retry: { ...BOOKKEEPING_OPTIONS.retry, maximumAttempts: 10 },
+});
 
 const refuse = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 
@@ -78,7 +95,10 @@ const keyOf = (turn: Turn, name: string) => ({ session_uuid: turn.session_uuid, 
 /** Stage 2: model calls until one answers a candidate; at most ASSISTANT_MAX_TOOL_ROUNDS rounds of tool calls. */
 async function generate(turn: Turn, attempt: number): Promise<void> {
   for (let round = 0; ; round++) {
-    const { tool_calls } = await turn.model.generate({ ...keyOf(turn, `gen${attempt}.${round}`), with_tools: round < ASSISTANT_MAX_TOOL_ROUNDS });
+    const { tool_calls } = await turn.model.generate({
+      ...keyOf(turn, `gen${attempt}.${round}`),
+      with_tools: round < ASSISTANT_MAX_TOOL_ROUNDS,
+    });
     if (!tool_calls.length) return;
     for (const [i, call] of tool_calls.entries()) await work.callAssistantTool({ ...keyOf(turn, `tool${attempt}.${round}.${i}`), call });
   }
@@ -90,7 +110,10 @@ async function dryRun(turn: Turn, attempt: number): Promise<boolean> {
   const prepared = await work.prepareDryRun({ ...keyOf(turn, `dryrun${attempt}`), target_uuid: turn.target_uuid, run_uuid });
   let outcome: DryRunOutcome;
   try {
-    const result = await executeChild<(input: typeof prepared) => Promise<RunWorkflowResult>>(RUN_WORKFLOW_TYPE, { workflowId: runWorkflowId(prepared.run_uuid), args: [prepared] });
+    const result = await executeChild<(input: typeof prepared) => Promise<RunWorkflowResult>>(RUN_WORKFLOW_TYPE, {
+      workflowId: runWorkflowId(prepared.run_uuid),
+      args: [prepared],
+    });
     outcome = { run_uuid: prepared.run_uuid, status: result.status, error_message: result.error_message };
   } catch (error) {
     if (!(error instanceof ChildWorkflowFailure)) throw error;
@@ -111,7 +134,12 @@ async function runTurn(turn: Turn, text: string): Promise<TurnEnd> {
     return 'completed';
   }
   const message = `The workflow still had problems after ${ASSISTANT_CORRECTION_ROUNDS} correction rounds`;
-  await work.failTurn({ ...keyOf(turn, 'fail'), error_code: 'CORRECTIONS_EXHAUSTED', message, ...(turn.staysOpen ? { is_recoverable: true } : {}) });
+  await work.failTurn({
+    ...keyOf(turn, 'fail'),
+    error_code: 'CORRECTIONS_EXHAUSTED',
+    message,
+    ...(turn.staysOpen ? { is_recoverable: true } : {}),
+  });
   return 'failed';
 }
 
@@ -139,9 +167,15 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
   const model = modelCalls(input.heartbeat_timeout_seconds ?? 30);
   // Sessions started before the patch keep their old life on replay: they end at their first save or failure.
   const staysOpen = patched(ASSISTANT_CONVERSATION_PATCH);
-  const state: { turns: number; inbox: string | null; busy: boolean; ended: boolean } = { turns: input.continued?.turns ?? 0, inbox: null, busy: false, ended: false };
+  const state: { turns: number; inbox: string | null; busy: boolean; ended: boolean } = {
+    turns: input.continued?.turns ?? 0,
+    inbox: null,
+    busy: false,
+    ended: false,
+  };
   // The workflow a create or copy session saves: drawn once, so every dry run and every save agree on it.
-  const target_uuid = input.continued?.target_uuid ?? (input.source_workflow_uuid && input.mode === 'edit' ? input.source_workflow_uuid : uuid4());
+  const target_uuid =
+    input.continued?.target_uuid ?? (input.source_workflow_uuid && input.mode === 'edit' ? input.source_workflow_uuid : uuid4());
   // The Update only hands the message over (the caller follows the turn's events): accepted at once, or
   // refused by the validator, so a refused message never enters the history.
   setHandler(
@@ -169,7 +203,12 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
       await continueAsNew<typeof assistantSessionWorkflow>({ ...input, continued: { turns: state.turns, target_uuid } });
     }
     if (!(await condition(() => state.inbox !== null, `${idleSeconds} seconds`))) {
-      if (staysOpen) await close('idle', 'SESSION_IDLE', `No message for ${idleSeconds % 3600 ? `${idleSeconds} seconds` : `${idleSeconds / 3600} hours`}: the session has ended; start a new one`);
+      if (staysOpen)
+        await close(
+          'idle',
+          'SESSION_IDLE',
+          `No message for ${idleSeconds % 3600 ? `${idleSeconds} seconds` : `${idleSeconds / 3600} hours`}: the session has ended; start a new one`,
+        );
       return;
     }
     const text = state.inbox!;
@@ -179,12 +218,19 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
     state.ended = staysOpen ? end === 'closed' : end !== 'clarification';
     state.busy = false;
     turnsThisExecution += 1;
-    if (staysOpen && !state.ended && state.turns >= maxTurns) await close('full', 'SESSION_FULL', `This session has taken its ${maxTurns} messages: start a new one (what it saved stays)`);
+    if (staysOpen && !state.ended && state.turns >= maxTurns)
+      await close('full', 'SESSION_FULL', `This session has taken its ${maxTurns} messages: start a new one (what it saved stays)`);
   }
 
   /** Ends the session between turns; refuses any message from here on (one taken now would never be answered). */
   async function close(name: string, error_code: string, message: string): Promise<void> {
     state.ended = true;
-    await work.closeSession({ session_uuid: input.session_uuid, turn: state.turns, call_key: `t${state.turns}:${name}`, error_code, message });
+    await work.closeSession({
+      session_uuid: input.session_uuid,
+      turn: state.turns,
+      call_key: `t${state.turns}:${name}`,
+      error_code,
+      message,
+    });
   }
 }

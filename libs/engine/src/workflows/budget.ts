@@ -2,7 +2,14 @@
 // limit the run waits for an approval (a Temporal Update carrying a new limit) or a cancel. A refused
 // approval (the run is not paused, or the limit is not above what was used) never enters the history.
 import { ApplicationFailure, condition, defineUpdate, setHandler } from '@temporalio/workflow';
-import { APPROVE_BUDGET_UPDATE, BUDGET_NOT_PAUSED, type ApproveBudgetArgs, type BudgetApproved, type RunActivities, type RunBudget } from '@app/contracts';
+import {
+  APPROVE_BUDGET_UPDATE,
+  BUDGET_NOT_PAUSED,
+  type ApproveBudgetArgs,
+  type BudgetApproved,
+  type RunActivities,
+  type RunBudget,
+} from '@app/contracts';
 
 export const approveBudgetUpdate = defineUpdate<BudgetApproved, [ApproveBudgetArgs]>(APPROVE_BUDGET_UPDATE);
 
@@ -25,8 +32,18 @@ export function budgetGate(budget: RunBudget | undefined, runUuid: string): Budg
     },
     {
       validator: ({ max_tokens }) => {
-        if (!paused || approved !== null) throw ApplicationFailure.create({ type: BUDGET_NOT_PAUSED, message: 'The run is not waiting for a budget approval', nonRetryable: true });
-        if (!(max_tokens > paused.used)) throw ApplicationFailure.create({ type: BUDGET_NOT_PAUSED, message: `max_tokens must be above the ${paused.used} tokens used`, nonRetryable: true });
+        if (!paused || approved !== null)
+          throw ApplicationFailure.create({
+            type: BUDGET_NOT_PAUSED,
+            message: 'The run is not waiting for a budget approval',
+            nonRetryable: true,
+          });
+        if (!(max_tokens > paused.used))
+          throw ApplicationFailure.create({
+            type: BUDGET_NOT_PAUSED,
+            message: `max_tokens must be above the ${paused.used} tokens used`,
+            nonRetryable: true,
+          });
       },
     },
   );

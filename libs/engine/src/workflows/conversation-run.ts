@@ -31,7 +31,13 @@ export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: Co
     const problem = walker.problemOf(outcome);
     if (outcome.quarantined) quarantined = problem;
     if (counters.endRequested || stopped || quarantined) inbox.state.closing = true;
-    const reply = await scope.bookkeeping.answerTurn({ run_uuid: input.run_uuid, user_id: input.user_id, turn, output_id: outcome.last_output_id, closing: inbox.state.closing });
+    const reply = await scope.bookkeeping.answerTurn({
+      run_uuid: input.run_uuid,
+      user_id: input.user_id,
+      turn,
+      output_id: outcome.last_output_id,
+      closing: inbox.state.closing,
+    });
     const status = quarantined ? 'failed' : inbox.state.closing ? 'completed' : problem ? 'failed' : 'awaiting_input';
     return { turn, reply, status, ...(problem ? { error_message: problem } : {}) };
   });
@@ -40,7 +46,10 @@ export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: Co
     if (!input.conversation) await scope.bookkeeping.openConversation({ run_uuid: input.run_uuid });
     while (!inbox.state.closing) {
       const turnsBefore = inbox.state.turns;
-      const active = await condition(() => inbox.state.busy || inbox.state.closing || inbox.state.turns !== turnsBefore, idleSeconds * 1000);
+      const active = await condition(
+        () => inbox.state.busy || inbox.state.closing || inbox.state.turns !== turnsBefore,
+        idleSeconds * 1000,
+      );
       if (!active) {
         idle = true;
         inbox.state.closing = true;
@@ -49,7 +58,10 @@ export async function runConversation(scope: RunScope, plan: WalkPlan, inbox: Co
       await condition(() => !inbox.state.busy);
       if (!inbox.state.closing && (turnsThisExecution >= turnsPerExecution || workflowInfo().continueAsNewSuggested)) {
         await condition(allHandlersFinished);
-        await continueAsNew<RunWorkflowFn>({ ...input, conversation: { turns: inbox.state.turns, executions: Object.fromEntries(executions), failed: [...failed] } });
+        await continueAsNew<RunWorkflowFn>({
+          ...input,
+          conversation: { turns: inbox.state.turns, executions: Object.fromEntries(executions), failed: [...failed] },
+        });
       }
     }
     await condition(allHandlersFinished);

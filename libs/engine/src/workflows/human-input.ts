@@ -36,7 +36,11 @@ export function humanInputInbox(): HumanInputInbox {
       validator: ({ step_uuid }) => {
         const slot = waiting.get(step_uuid);
         if (!slot || slot.input) {
-          throw ApplicationFailure.create({ type: STEP_NOT_AWAITING_INPUT, message: `Step ${step_uuid} is not waiting for input`, nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: STEP_NOT_AWAITING_INPUT,
+            message: `Step ${step_uuid} is not waiting for input`,
+            nonRetryable: true,
+          });
         }
       },
     },

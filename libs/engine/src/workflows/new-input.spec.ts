@@ -17,7 +17,10 @@ describe('newInputTracker (the repeated-input guard rail)', () => {
 
   it('stops a step that would answer an unchanged output a second time', () => {
     const news = newInputTracker();
-    for (const [step, output] of [['ping', 'a'], ['pong', 'b']]) {
+    for (const [step, output] of [
+      ['ping', 'a'],
+      ['pong', 'b'],
+    ]) {
       expect(news.hasNewInput(step)).toBe(true);
       news.outputOf(step, output);
     }

@@ -34,7 +34,12 @@ export interface StepTally {
 /** A graph step's row ends with its latest execution's output, or failed when one of its executions failed. */
 export async function closeGraphSteps(scope: RunScope, { executions, failed }: StepTally): Promise<void> {
   for (const stepUuid of executions.keys()) {
-    await scope.bookkeeping.closeGraphStep({ run_uuid: scope.input.run_uuid, user_id: scope.input.user_id, instance_uuid: scope.instanceOf.get(stepUuid)!, failed: failed.has(stepUuid) });
+    await scope.bookkeeping.closeGraphStep({
+      run_uuid: scope.input.run_uuid,
+      user_id: scope.input.user_id,
+      instance_uuid: scope.instanceOf.get(stepUuid)!,
+      failed: failed.has(stepUuid),
+    });
   }
 }
 

@@ -33,7 +33,9 @@ export const bookkeepingOf = (local: boolean): RunActivities => (local ? localBo
 function stepWorkOf(local: boolean, heartbeatSeconds: number) {
   return (step: StepDefinition, label = `${step.name} (${step.type})`): RunActivities => {
     const queued = !local || ('execution' in step && step.execution === 'queued');
-    return queued ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, label)) : proxyLocalActivities<RunActivities>(localStepOptions(step, label));
+    return queued
+      ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, label))
+      : proxyLocalActivities<RunActivities>(localStepOptions(step, label));
   };
 }
 
@@ -79,7 +81,8 @@ export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: Bud
     inbox,
     budget,
     counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
-    activitiesFor: (step, label = `${step.name} (${step.type})`) => proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label)),
+    activitiesFor: (step, label = `${step.name} (${step.type})`) =>
+      proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label)),
     stepWork: stepWorkOf(local, heartbeat),
   };
 }

@@ -14,7 +14,11 @@ import { runWalk } from './walk-run';
 /** A Temporal Schedule starts the workflow with a request: record the run first, under a uuid of our own. */
 async function prepared(request: RunWorkflowInput): Promise<PreparedRun> {
   if (!('scheduled' in request)) return request;
-  const run = await bookkeepingOf(runsLocalActivities()).prepareScheduledRun({ ...request.scheduled, run_uuid: uuid4(), temporal_workflow_id: workflowInfo().workflowId });
+  const run = await bookkeepingOf(runsLocalActivities()).prepareScheduledRun({
+    ...request.scheduled,
+    run_uuid: uuid4(),
+    temporal_workflow_id: workflowInfo().workflowId,
+  });
   upsertSearchAttributes({ StepwiseRunUuid: [run.run_uuid] });
   return { ...run, heartbeat_timeout_seconds: request.heartbeat_timeout_seconds };
 }

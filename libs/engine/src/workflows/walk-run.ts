@@ -22,7 +22,8 @@ export async function runWalk(scope: RunScope, plan: WalkPlan): Promise<RunWorkf
     outcome = await walker.walk(start);
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
-    if (isCancellation(error) || CancellationScope.current().consideredCancelled) await closeCancelled(scope, walker.tally, plan.rowPerExecution);
+    if (isCancellation(error) || CancellationScope.current().consideredCancelled)
+      await closeCancelled(scope, walker.tally, plan.rowPerExecution);
     throw error;
   }
   if (plan.rowPerExecution) await closeGraphSteps(scope, walker.tally);

@@ -44,7 +44,20 @@ export type NewAssistantSession = Pick<AssistantSessionRecord, 'uuid' | 'user_id
 
 /** What one activity changes on the session; a new `stage` moves the old one to previous_stage. */
 export type AssistantSessionChange = Partial<
-  Pick<AssistantSessionRecord, 'stage' | 'intent_summary' | 'conversations' | 'pending_questions' | 'generation' | 'candidate' | 'workflow_uuid' | 'final_error_message' | 'is_open' | 'base_fingerprint' | 'failed_attempt'>
+  Pick<
+    AssistantSessionRecord,
+    | 'stage'
+    | 'intent_summary'
+    | 'conversations'
+    | 'pending_questions'
+    | 'generation'
+    | 'candidate'
+    | 'workflow_uuid'
+    | 'final_error_message'
+    | 'is_open'
+    | 'base_fingerprint'
+    | 'failed_attempt'
+  >
 > & {
   tokens?: { prompt: number; completion: number };
 };
@@ -77,7 +90,13 @@ export abstract class AssistantRepository {
    * One activity's work, whole or not at all: its result under its key, the session's changes and its
    * events. False (and nothing written) when the key was stored already.
    */
-  abstract commit(sessionUuid: string, callKey: string, result: unknown, change: AssistantSessionChange, events: NewAssistantEvent[]): Promise<boolean>;
+  abstract commit(
+    sessionUuid: string,
+    callKey: string,
+    result: unknown,
+    change: AssistantSessionChange,
+    events: NewAssistantEvent[],
+  ): Promise<boolean>;
   /** The seq of the session's last event (0: none yet). */
   abstract lastSeq(sessionUuid: string): Promise<number>;
   /** Events after `seq`, in order. */

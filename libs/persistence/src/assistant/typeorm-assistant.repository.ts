@@ -2,7 +2,14 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { retryingRolledBack } from '../rolled-back';
 import { pageOf, type Page, type PageRequest } from '../pages';
 import { AssistantSessionEntity } from './assistant.entities';
-import { AssistantRepository, type AssistantEventRecord, type AssistantSessionChange, type AssistantSessionRecord, type NewAssistantEvent, type NewAssistantSession } from './assistant.repository';
+import {
+  AssistantRepository,
+  type AssistantEventRecord,
+  type AssistantSessionChange,
+  type AssistantSessionRecord,
+  type NewAssistantEvent,
+  type NewAssistantSession,
+} from './assistant.repository';
 
 /** MariaDB reports a LONGTEXT with a JSON_VALID check as JSON, and the driver parses it: either form comes back. */
 const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
@@ -43,7 +50,10 @@ export class TypeormAssistantRepository extends AssistantRepository {
   }
 
   async list(userId: string, page: PageRequest): Promise<Page<AssistantSessionRecord>> {
-    const query = this.dataSource.getRepository(AssistantSessionEntity).createQueryBuilder('row').where('row.user_id = :userId', { userId });
+    const query = this.dataSource
+      .getRepository(AssistantSessionEntity)
+      .createQueryBuilder('row')
+      .where('row.user_id = :userId', { userId });
     const result = await pageOf(query, 'created_at', page);
     return { ...result, items: result.items.map(asRecord) };
   }
@@ -58,14 +68,27 @@ export class TypeormAssistantRepository extends AssistantRepository {
   }
 
   async findCall(sessionUuid: string, callKey: string): Promise<unknown> {
-    const rows: { result: unknown }[] = await this.dataSource.query('SELECT result FROM assistant_calls WHERE session_uuid = ? AND call_key = ?', [sessionUuid, callKey]);
+    const rows: { result: unknown }[] = await this.dataSource.query(
+      'SELECT result FROM assistant_calls WHERE session_uuid = ? AND call_key = ?',
+      [sessionUuid, callKey],
+    );
     return rows.length ? fromJson(rows[0].result) : null;
   }
 
-  commit(sessionUuid: string, callKey: string, result: unknown, change: AssistantSessionChange, events: NewAssistantEvent[]): Promise<boolean> {
+  commit(
+    sessionUuid: string,
+    callKey: string,
+    result: unknown,
+    change: AssistantSessionChange,
+    events: NewAssistantEvent[],
+  ): Promise<boolean> {
     return retryingRolledBack(() =>
       this.dataSource.transaction(async (manager) => {
-        const stored = await manager.query('INSERT IGNORE INTO assistant_calls (session_uuid, call_key, result) VALUES (?, ?, ?)', [sessionUuid, callKey, JSON.stringify(result ?? null)]);
+        const stored = await manager.query('INSERT IGNORE INTO assistant_calls (session_uuid, call_key, result) VALUES (?, ?, ?)', [
+          sessionUuid,
+          callKey,
+          JSON.stringify(result ?? null),
+        ]);
         if (stored.affectedRows === 0) return false;
         await this.applyChange(manager, sessionUuid, change);
         for (const event of events) await this.appendEvent(manager, sessionUuid, event);
@@ -79,7 +102,9 @@ export class TypeormAssistantRepository extends AssistantRepository {
     const current = await repository.createQueryBuilder('row').setLock('pessimistic_write').where('row.uuid = :uuid', { uuid }).getOne();
     if (!current) return;
     const moved = stage && stage !== current.stage ? { stage, previous_stage: current.stage } : {};
-    const spent = tokens ? { prompt_tokens: current.prompt_tokens + tokens.prompt, completion_tokens: current.completion_tokens + tokens.completion } : {};
+    const spent = tokens
+      ? { prompt_tokens: current.prompt_tokens + tokens.prompt, completion_tokens: current.completion_tokens + tokens.completion }
+      : {};
     const update = { ...fields, ...moved, ...spent };
     if (Object.keys(update).length) await repository.update({ uuid }, update as never);
   }
@@ -94,12 +119,18 @@ export class TypeormAssistantRepository extends AssistantRepository {
   }
 
   async lastSeq(sessionUuid: string): Promise<number> {
-    const rows: { seq: number | null }[] = await this.dataSource.query('SELECT MAX(seq) AS seq FROM assistant_events WHERE session_uuid = ?', [sessionUuid]);
+    const rows: { seq: number | null }[] = await this.dataSource.query(
+      'SELECT MAX(seq) AS seq FROM assistant_events WHERE session_uuid = ?',
+      [sessionUuid],
+    );
     return Number(rows[0]?.seq ?? 0);
   }
 
   async eventsAfter(sessionUuid: string, seq: number, limit: number): Promise<AssistantEventRecord[]> {
-    const rows: { seq: number; payload: unknown }[] = await this.dataSource.query('SELECT seq, payload FROM assistant_events WHERE session_uuid = ? AND seq > ? ORDER BY seq LIMIT ?', [sessionUuid, seq, limit]);
+    const rows: { seq: number; payload: unknown }[] = await this.dataSource.query(
+      'SELECT seq, payload FROM assistant_events WHERE session_uuid = ? AND seq > ? ORDER BY seq LIMIT ?',
+      [sessionUuid, seq, limit],
+    );
     return rows.map((row) => ({ seq: Number(row.seq), payload: fromJson(row.payload) as Record<string, unknown> }));
   }
 }

@@ -6,7 +6,9 @@ async function main(): Promise<void> {
   const { databaseUrl } = loadConfig();
   const ran = await migrateDatabase(databaseUrl);
   const where = new URL(databaseUrl);
-  console.log(`[stepwise] database ${where.pathname.slice(1)} on ${where.host}: ${ran.length ? `ran ${ran.join(', ')}` : 'schema up to date'}`);
+  console.log(
+    `[stepwise] database ${where.pathname.slice(1)} on ${where.host}: ${ran.length ? `ran ${ran.join(', ')}` : 'schema up to date'}`,
+  );
 }
 
 main().catch((error: unknown) => {

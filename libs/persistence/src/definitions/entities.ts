@@ -1,4 +1,18 @@
-import { StepSummaryEntity, TriggerEntity, TriggerEventEntity, TriggerSecretEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
+import {
+  StepSummaryEntity,
+  TriggerEntity,
+  TriggerEventEntity,
+  TriggerSecretEntity,
+  WorkflowEntity,
+  WorkflowStepEntity,
+} from './definition.entities';
 
 // Entities of workflow definitions: workflows, workflow_steps, step summaries, triggers and their webhook deliveries.
-export const definitionEntities: (new () => unknown)[] = [WorkflowEntity, WorkflowStepEntity, TriggerEntity, TriggerSecretEntity, TriggerEventEntity, StepSummaryEntity];
+export const definitionEntities: (new () => unknown)[] = [
+  WorkflowEntity,
+  WorkflowStepEntity,
+  TriggerEntity,
+  TriggerSecretEntity,
+  TriggerEventEntity,
+  StepSummaryEntity,
+];

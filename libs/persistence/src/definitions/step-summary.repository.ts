@@ -33,26 +33,53 @@ export class TypeormStepSummaryRepository extends StepSummaryRepository {
   async find(stepUuids: string[]): Promise<StepSummaryRecord[]> {
     if (stepUuids.length === 0) return [];
     const rows = await this.dataSource.manager.findBy(StepSummaryEntity, { step_uuid: In(stepUuids) });
-    return rows.map(({ step_uuid, source_hash, status, summary, error_message }) => ({ step_uuid, source_hash, status: status as SummaryStatus, summary, error_message }));
+    return rows.map(({ step_uuid, source_hash, status, summary, error_message }) => ({
+      step_uuid,
+      source_hash,
+      status: status as SummaryStatus,
+      summary,
+      error_message,
+    }));
   }
 
   async request(userId: string, stepUuid: string, sourceHash: string): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       const current = await manager.findOne(StepSummaryEntity, { where: { step_uuid: stepUuid }, lock: { mode: 'pessimistic_write' } });
       if (current?.source_hash === sourceHash && current.status !== 'failed') return false;
-      if (current) await manager.update(StepSummaryEntity, { step_uuid: stepUuid }, { source_hash: sourceHash, status: 'pending', error_message: null });
-      else await manager.insert(StepSummaryEntity, { step_uuid: stepUuid, user_id: userId, source_hash: sourceHash, status: 'pending', summary: null, error_message: null });
+      if (current)
+        await manager.update(
+          StepSummaryEntity,
+          { step_uuid: stepUuid },
+          { source_hash: sourceHash, status: 'pending', error_message: null },
+        );
+      else
+        await manager.insert(StepSummaryEntity, {
+          step_uuid: stepUuid,
+          user_id: userId,
+          source_hash: sourceHash,
+          status: 'pending',
+          summary: null,
+          error_message: null,
+        });
       return true;
     });
   }
 
   async complete(stepUuid: string, sourceHash: string, summary: string): Promise<boolean> {
-    const result = await this.dataSource.manager.update(StepSummaryEntity, { step_uuid: stepUuid, source_hash: sourceHash }, { status: 'ready', summary, error_message: null });
+    const result = await this.dataSource.manager.update(
+      StepSummaryEntity,
+      { step_uuid: stepUuid, source_hash: sourceHash },
+      { status: 'ready', summary, error_message: null },
+    );
     return (result.affected ?? 0) > 0;
   }
 
   async fail(stepUuid: string, sourceHash: string, errorMessage: string): Promise<void> {
-    await this.dataSource.manager.update(StepSummaryEntity, { step_uuid: stepUuid, source_hash: sourceHash }, { status: 'failed', error_message: errorMessage });
+    await this.dataSource.manager.update(
+      StepSummaryEntity,
+      { step_uuid: stepUuid, source_hash: sourceHash },
+      { status: 'failed', error_message: errorMessage },
+    );
   }
 
   async isCurrent(stepUuid: string, sourceHash: string): Promise<boolean> {

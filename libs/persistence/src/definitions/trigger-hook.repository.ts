@@ -35,7 +35,12 @@ export abstract class TriggerHookRepository {
    * for another delivery: without a key, or with another key (a replay); true again for the same key (the
    * sender repeating that delivery, answered as the first was). Forgets those older than `forgetAfterSeconds`.
    */
-  abstract rememberSignature(triggerUuid: string, signature: string, deliveryKey: string | null, forgetAfterSeconds: number): Promise<boolean>;
+  abstract rememberSignature(
+    triggerUuid: string,
+    signature: string,
+    deliveryKey: string | null,
+    forgetAfterSeconds: number,
+  ): Promise<boolean>;
   abstract recordEvent(event: Omit<TriggerEventRecord, 'uuid' | 'received_at'> & { user_id: string }): Promise<string>;
   abstract listEvents(userId: string, triggerUuid: string, page: PageRequest): Promise<Page<TriggerEventRecord>>;
 }
@@ -54,24 +59,41 @@ export class TypeormTriggerHookRepository extends TriggerHookRepository {
   }
 
   async setSecret(triggerUuid: string, secret: string): Promise<void> {
-    await this.dataSource.manager.upsert(TriggerSecretEntity, { trigger_uuid: triggerUuid, secret }, ['trigger_uuid']).catch((error: unknown) => {
-      // Deleted since the caller found it: a secret needs its trigger (foreign key).
-      throw isMissingParent(error) ? notFound('Trigger', triggerUuid) : error;
-    });
+    await this.dataSource.manager
+      .upsert(TriggerSecretEntity, { trigger_uuid: triggerUuid, secret }, ['trigger_uuid'])
+      .catch((error: unknown) => {
+        // Deleted since the caller found it: a secret needs its trigger (foreign key).
+        throw isMissingParent(error) ? notFound('Trigger', triggerUuid) : error;
+      });
   }
 
-  async rememberSignature(triggerUuid: string, signature: string, deliveryKey: string | null, forgetAfterSeconds: number): Promise<boolean> {
-    await this.dataSource.query('DELETE FROM webhook_signatures WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT 100', [forgetAfterSeconds]);
+  async rememberSignature(
+    triggerUuid: string,
+    signature: string,
+    deliveryKey: string | null,
+    forgetAfterSeconds: number,
+  ): Promise<boolean> {
+    await this.dataSource.query('DELETE FROM webhook_signatures WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT 100', [
+      forgetAfterSeconds,
+    ]);
     try {
-      await this.dataSource.query('INSERT INTO webhook_signatures (trigger_uuid, signature, delivery_key) VALUES (?, ?, ?)', [triggerUuid, signature, deliveryKey]);
+      await this.dataSource.query('INSERT INTO webhook_signatures (trigger_uuid, signature, delivery_key) VALUES (?, ?, ?)', [
+        triggerUuid,
+        signature,
+        deliveryKey,
+      ]);
       return true;
     } catch (error) {
       // The trigger went since it was read: answered as an unknown trigger is.
-      if (isMissingParent(error)) throw new DomainError(ErrorCode.Unauthorized, `Trigger ${triggerUuid} is gone`, { field: 'x-stepwise-signature' });
+      if (isMissingParent(error))
+        throw new DomainError(ErrorCode.Unauthorized, `Trigger ${triggerUuid} is gone`, { field: 'x-stepwise-signature' });
       if (!isDuplicateKey(error)) throw error;
     }
     if (deliveryKey === null) return false;
-    const [first] = (await this.dataSource.query('SELECT delivery_key FROM webhook_signatures WHERE trigger_uuid = ? AND signature = ?', [triggerUuid, signature])) as { delivery_key: string | null }[];
+    const [first] = (await this.dataSource.query('SELECT delivery_key FROM webhook_signatures WHERE trigger_uuid = ? AND signature = ?', [
+      triggerUuid,
+      signature,
+    ])) as { delivery_key: string | null }[];
     return first?.delivery_key === deliveryKey;
   }
 
@@ -87,7 +109,10 @@ export class TypeormTriggerHookRepository extends TriggerHookRepository {
   }
 
   async listEvents(userId: string, triggerUuid: string, request: PageRequest): Promise<Page<TriggerEventRecord>> {
-    const query = this.dataSource.getRepository(TriggerEventEntity).createQueryBuilder('row').where('row.user_id = :userId AND row.trigger_uuid = :triggerUuid', { userId, triggerUuid });
+    const query = this.dataSource
+      .getRepository(TriggerEventEntity)
+      .createQueryBuilder('row')
+      .where('row.user_id = :userId AND row.trigger_uuid = :triggerUuid', { userId, triggerUuid });
     const page = await pageOf(query, 'received_at', request);
     return { ...page, items: page.items.map(({ user_id: _u, ...event }) => event) };
   }

@@ -5,7 +5,15 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 import { TriggerEntity, WorkflowEntity, WorkflowStepEntity } from './definition.entities';
 import { toStep, toStepRow, toTriggerRow, toWorkflowRecord, toWorkflowRow } from './workflow.mapper';
 import { pageOf } from '../pages';
-import { definitionOf, WorkflowRepository, type ManifestOf, type Page, type PageRequest, type WorkflowRecord, type WorkflowSummary } from './workflow.repository';
+import {
+  definitionOf,
+  WorkflowRepository,
+  type ManifestOf,
+  type Page,
+  type PageRequest,
+  type WorkflowRecord,
+  type WorkflowSummary,
+} from './workflow.repository';
 import { isDuplicateKey } from '../rolled-back';
 import { claimantOf, claimsOf, claimUuids } from './uuid-claims';
 
@@ -33,7 +41,13 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   async list(userId: string, request: PageRequest): Promise<Page<WorkflowSummary>> {
     const query = this.dataSource.getRepository(WorkflowEntity).createQueryBuilder('row').where('row.user_id = :userId', { userId });
     const page = await pageOf(query, 'created_at', request);
-    return { ...page, items: page.items.map(({ output_history_size, ...row }) => ({ ...row, ...(output_history_size !== null ? { output_history_size } : {}) })) };
+    return {
+      ...page,
+      items: page.items.map(({ output_history_size, ...row }) => ({
+        ...row,
+        ...(output_history_size !== null ? { output_history_size } : {}),
+      })),
+    };
   }
 
   find(userId: string, uuid: string): Promise<WorkflowRecord | null> {
@@ -45,7 +59,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return step?.workflow_uuid ?? null;
   }
 
-  async findSteps(userId: string, by: { uuids: string[] } | { names: string[] }): Promise<{ workflow_uuid: string; step: StepDefinition }[]> {
+  async findSteps(
+    userId: string,
+    by: { uuids: string[] } | { names: string[] },
+  ): Promise<{ workflow_uuid: string; step: StepDefinition }[]> {
     const [column, values] = 'uuids' in by ? (['uuid', by.uuids] as const) : (['name', by.names] as const);
     if (!values.length) return [];
     const rows = await this.dataSource.getRepository(WorkflowStepEntity).findBy({ user_id: userId, [column]: In(values) });
@@ -72,12 +89,20 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   async create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord> {
     // Before the transaction: the manifest may ask MCP servers over the network.
     const manifest = await manifestOf(definition);
-    return this.dataSource.transaction(async (manager) => {
-      await claimUuids(manager, userId, claimsOf(definition));
-      await manager.insert(WorkflowEntity, { ...toWorkflowRow(definition), ...manifest, uuid: definition.uuid, user_id: userId, notify_secret: notifySecret });
-      await this.writeChildren(manager, userId, definition);
-      return (await this.load(manager, userId, definition.uuid, false))!;
-    }).catch(conflictOnDuplicate);
+    return this.dataSource
+      .transaction(async (manager) => {
+        await claimUuids(manager, userId, claimsOf(definition));
+        await manager.insert(WorkflowEntity, {
+          ...toWorkflowRow(definition),
+          ...manifest,
+          uuid: definition.uuid,
+          user_id: userId,
+          notify_secret: notifySecret,
+        });
+        await this.writeChildren(manager, userId, definition);
+        return (await this.load(manager, userId, definition.uuid, false))!;
+      })
+      .catch(conflictOnDuplicate);
   }
 
   /**
@@ -86,23 +111,38 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
    * definition is still the one the change saw; otherwise it starts again from the new one. Concurrent
    * edits still apply one after another, each on top of the last.
    */
-  async mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition, manifestOf: ManifestOf): Promise<WorkflowRecord | null> {
+  async mutate(
+    userId: string,
+    uuid: string,
+    change: (current: WorkflowDefinition) => WorkflowDefinition,
+    manifestOf: ManifestOf,
+  ): Promise<WorkflowRecord | null> {
     for (let attempt = 1; ; attempt++) {
       // One snapshot for the workflow row and its step and trigger rows: never half of another save.
       const seen = await this.dataSource.transaction((manager) => this.load(manager, userId, uuid, false));
       if (!seen) return null;
       const next = change(definitionOf(seen));
       const manifest = await manifestOf(next);
-      const saved = await this.dataSource.transaction((manager) => this.saveIfUnchanged(manager, seen, next, manifest)).catch(conflictOnDuplicate);
+      const saved = await this.dataSource
+        .transaction((manager) => this.saveIfUnchanged(manager, seen, next, manifest))
+        .catch(conflictOnDuplicate);
       if (saved !== CHANGED_MEANWHILE) return saved;
       if (attempt === MAX_EDIT_ATTEMPTS) {
-        throw new DomainError(ErrorCode.Conflict, `Workflow ${uuid} changed ${MAX_EDIT_ATTEMPTS} times while this edit was being saved: send it again`, { uuid });
+        throw new DomainError(
+          ErrorCode.Conflict,
+          `Workflow ${uuid} changed ${MAX_EDIT_ATTEMPTS} times while this edit was being saved: send it again`,
+          { uuid },
+        );
       }
     }
   }
 
   async setNotifySecret(userId: string, uuid: string, secret: string): Promise<boolean> {
-    const result = (await this.dataSource.query('UPDATE workflows SET notify_secret = ? WHERE uuid = ? AND user_id = ?', [secret, uuid, userId])) as { affectedRows: number };
+    const result = (await this.dataSource.query('UPDATE workflows SET notify_secret = ? WHERE uuid = ? AND user_id = ?', [
+      secret,
+      uuid,
+      userId,
+    ])) as { affectedRows: number };
     return result.affectedRows > 0;
   }
 
@@ -112,13 +152,22 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   }
 
   /** Under the row lock: the edit's definition and manifest, unless another save changed the definition since `seen` was read. */
-  private async saveIfUnchanged(manager: EntityManager, seen: WorkflowRecord, next: WorkflowDefinition, manifest: SavedToolManifest): Promise<WorkflowRecord | null | typeof CHANGED_MEANWHILE> {
+  private async saveIfUnchanged(
+    manager: EntityManager,
+    seen: WorkflowRecord,
+    next: WorkflowDefinition,
+    manifest: SavedToolManifest,
+  ): Promise<WorkflowRecord | null | typeof CHANGED_MEANWHILE> {
     const { uuid, user_id: userId } = seen;
     const current = await this.load(manager, userId, uuid, true);
     if (!current) return null;
     if (!isDeepStrictEqual(definitionOf(current), definitionOf(seen))) return CHANGED_MEANWHILE;
     await claimUuids(manager, userId, claimsOf(next));
-    await manager.update(WorkflowEntity, { uuid, user_id: userId }, { ...toWorkflowRow(next), ...manifest, updated_at: () => 'CURRENT_TIMESTAMP(3)' });
+    await manager.update(
+      WorkflowEntity,
+      { uuid, user_id: userId },
+      { ...toWorkflowRow(next), ...manifest, updated_at: () => 'CURRENT_TIMESTAMP(3)' },
+    );
     // Steps are rewritten whole: renames and swaps never trip the unique (workflow, name) key midway.
     await manager.delete(WorkflowStepEntity, { workflow_uuid: uuid });
     await this.writeSteps(manager, userId, next);
@@ -133,7 +182,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
 
   private async writeSteps(manager: EntityManager, userId: string, definition: WorkflowDefinition): Promise<void> {
     if (definition.steps.length) {
-      await manager.insert(WorkflowStepEntity, definition.steps.map((step) => toStepRow(step, definition.uuid, userId)));
+      await manager.insert(
+        WorkflowStepEntity,
+        definition.steps.map((step) => toStepRow(step, definition.uuid, userId)),
+      );
     }
   }
 
@@ -141,7 +193,12 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
    * A trigger kept (same uuid) is updated in place: its secret, accepted signatures and deliveries hang off
    * its row and go with it (foreign keys), so a trigger replaced or removed takes them along, an edit does not.
    */
-  private async replaceTrigger(manager: EntityManager, userId: string, current: TriggerDefinition | null, next: WorkflowDefinition): Promise<void> {
+  private async replaceTrigger(
+    manager: EntityManager,
+    userId: string,
+    current: TriggerDefinition | null,
+    next: WorkflowDefinition,
+  ): Promise<void> {
     if (current && next.trigger?.uuid === current.uuid) {
       const { type, details } = toTriggerRow(next.trigger, next.uuid, userId);
       await manager.update(TriggerEntity, { uuid: current.uuid }, { type, details });

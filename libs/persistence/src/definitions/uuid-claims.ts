@@ -24,7 +24,11 @@ export function claimsOf(definition: WorkflowDefinition): UuidClaim[] {
 }
 
 export const uuidTaken = (uuid: string, field: string): DomainError =>
-  new DomainError(ErrorCode.UuidTaken, `${field} ${uuid} belongs to another user: a uuid is never passed from one user to another, even once deleted; choose another`, { field, uuid });
+  new DomainError(
+    ErrorCode.UuidTaken,
+    `${field} ${uuid} belongs to another user: a uuid is never passed from one user to another, even once deleted; choose another`,
+    { field, uuid },
+  );
 
 /**
  * Inside the save's transaction, before its rows: records the claims new to the table and refuses the save
@@ -32,12 +36,20 @@ export const uuidTaken = (uuid: string, field: string): DomainError =>
  * same uuids wait on each other instead of deadlocking, and the second reads the first's claim once it commits.
  */
 export async function claimUuids(manager: EntityManager, userId: string, claims: UuidClaim[]): Promise<void> {
-  const unique = [...new Map(claims.map((claim) => [claim.uuid, claim])).values()].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+  const unique = [...new Map(claims.map((claim) => [claim.uuid, claim])).values()].sort((a, b) =>
+    a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0,
+  );
   if (!unique.length) return;
   const list = unique.map(() => '?').join(', ');
-  await manager.query(`INSERT INTO uuid_claims (uuid, user_id, kind) VALUES ${unique.map(() => '(?, ?, ?)').join(', ')} ON DUPLICATE KEY UPDATE uuid = uuid`, unique.flatMap(({ uuid, kind }) => [uuid, userId, kind]));
+  await manager.query(
+    `INSERT INTO uuid_claims (uuid, user_id, kind) VALUES ${unique.map(() => '(?, ?, ?)').join(', ')} ON DUPLICATE KEY UPDATE uuid = uuid`,
+    unique.flatMap(({ uuid, kind }) => [uuid, userId, kind]),
+  );
   // A locking read: a plain one could answer from a snapshot older than a claim committed meanwhile.
-  const foreign = (await manager.query(`SELECT uuid FROM uuid_claims WHERE uuid IN (${list}) AND user_id <> ? FOR UPDATE`, [...unique.map(({ uuid }) => uuid), userId])) as { uuid: string }[];
+  const foreign = (await manager.query(`SELECT uuid FROM uuid_claims WHERE uuid IN (${list}) AND user_id <> ? FOR UPDATE`, [
+    ...unique.map(({ uuid }) => uuid),
+    userId,
+  ])) as { uuid: string }[];
   const taken = unique.find(({ uuid }) => foreign.some((row) => row.uuid === uuid));
   if (taken) throw uuidTaken(taken.uuid, taken.field);
 }

@@ -23,16 +23,29 @@ const checker: StopCheckerStep = {
   stop_conditions: [{ step_definition_uuid: agent.uuid, extraction_json_path: '$.n', operator: 'greater_than', target_value: 3 }],
 };
 
-const trigger: TriggerDefinition = { uuid: '00000000-0000-4000-8000-0000000000aa', type: 'webhook', filter_rules: { all: [] }, initial_data_description: 'an event' };
+const trigger: TriggerDefinition = {
+  uuid: '00000000-0000-4000-8000-0000000000aa',
+  type: 'webhook',
+  filter_rules: { all: [] },
+  initial_data_description: 'an event',
+};
 
 /** What the database gives back for a row the mapper wrote. */
-const stored = <T extends object>(entity: new () => T, row: object): T => Object.assign(new entity(), row, { created_at: new Date(0), updated_at: new Date(0) });
+const stored = <T extends object>(entity: new () => T, row: object): T =>
+  Object.assign(new entity(), row, { created_at: new Date(0), updated_at: new Date(0) });
 
 describe('workflow.mapper', () => {
   it('keeps uuid, name and type in columns and every other step field in details', () => {
     const row = toStepRow(agent, 'wf', 'user');
     expect(row).toMatchObject({ uuid: agent.uuid, name: 'Research', type: 'custom_agent', workflow_uuid: 'wf', user_id: 'user' });
-    expect(row.details).toEqual({ description: 'looks things up', model: 'm', system_prompt: 'Find <<trigger_output>>', tools: ['http_request'], max_iterations: 4, output_schema: { type: 'object' } });
+    expect(row.details).toEqual({
+      description: 'looks things up',
+      model: 'm',
+      system_prompt: 'Find <<trigger_output>>',
+      tools: ['http_request'],
+      max_iterations: 4,
+      output_schema: { type: 'object' },
+    });
   });
 
   it.each([agent, checker])('reads back the step it wrote ($type)', (step) => {
@@ -41,11 +54,23 @@ describe('workflow.mapper', () => {
 
   it('reads back the trigger it wrote, defaulting missing details', () => {
     expect(toTrigger(stored(TriggerEntity, toTriggerRow(trigger, 'wf', 'user')))).toEqual(trigger);
-    expect(toTrigger(stored(TriggerEntity, { uuid: 't', type: 'manual', details: {} }))).toEqual({ uuid: 't', type: 'manual', filter_rules: {}, initial_data_description: '' });
+    expect(toTrigger(stored(TriggerEntity, { uuid: 't', type: 'manual', details: {} }))).toEqual({
+      uuid: 't',
+      type: 'manual',
+      filter_rules: {},
+      initial_data_description: '',
+    });
   });
 
   it('orders steps by the workflow row, whatever order the step rows came in', () => {
-    const workflow = stored(WorkflowEntity, { uuid: 'wf', user_id: 'user', name: 'n', description: '', is_active: true, steps: [agent.uuid, checker.uuid] });
+    const workflow = stored(WorkflowEntity, {
+      uuid: 'wf',
+      user_id: 'user',
+      name: 'n',
+      description: '',
+      is_active: true,
+      steps: [agent.uuid, checker.uuid],
+    });
     const rows = [checker, agent].map((step) => stored(WorkflowStepEntity, toStepRow(step, 'wf', 'user')));
     const record = toWorkflowRecord(workflow, rows, stored(TriggerEntity, toTriggerRow(trigger, 'wf', 'user')));
     expect(record).toMatchObject({ uuid: 'wf', user_id: 'user', is_active: true, steps: [agent, checker], trigger });
@@ -70,7 +95,11 @@ describe('workflow.mapper', () => {
     const row = toWorkflowRow(definition);
     expect(row).toMatchObject({ steps: [agent.uuid, checker.uuid], trigger_uuid: trigger.uuid, output_history_size: 3, graph: null });
     const rows = [agent, checker].map((step) => stored(WorkflowStepEntity, toStepRow(step, 'wf', 'user')));
-    const record = toWorkflowRecord(stored(WorkflowEntity, { ...row, uuid: 'wf', user_id: 'user' }), rows, stored(TriggerEntity, toTriggerRow(trigger, 'wf', 'user')));
+    const record = toWorkflowRecord(
+      stored(WorkflowEntity, { ...row, uuid: 'wf', user_id: 'user' }),
+      rows,
+      stored(TriggerEntity, toTriggerRow(trigger, 'wf', 'user')),
+    );
     expect(record).toMatchObject(definition);
   });
 });

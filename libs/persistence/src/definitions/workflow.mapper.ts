@@ -64,5 +64,16 @@ export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEn
     graph: workflow.graph ?? null,
   };
   const { total_runs, successful_runs, failed_runs, tool_manifest, tool_manifest_hash } = workflow;
-  return { ...definition, user_id: workflow.user_id, notify_secret: workflow.notify_secret, tool_manifest, tool_manifest_hash, total_runs, successful_runs, failed_runs, created_at: workflow.created_at, updated_at: workflow.updated_at };
+  return {
+    ...definition,
+    user_id: workflow.user_id,
+    notify_secret: workflow.notify_secret,
+    tool_manifest,
+    tool_manifest_hash,
+    total_runs,
+    successful_runs,
+    failed_runs,
+    created_at: workflow.created_at,
+    updated_at: workflow.updated_at,
+  };
 }

@@ -21,7 +21,21 @@ export interface WorkflowRecord extends WorkflowDefinition, WorkflowRunCounts {
 
 /** The definition alone, without ownership, counters and timestamps. */
 export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
-  const { uuid, name, description, is_active, status, notify_url, notify_on_complete, notify_on_failure, tool_drift, output_history_size, steps, trigger, graph } = record;
+  const {
+    uuid,
+    name,
+    description,
+    is_active,
+    status,
+    notify_url,
+    notify_on_complete,
+    notify_on_failure,
+    tool_drift,
+    output_history_size,
+    steps,
+    trigger,
+    graph,
+  } = record;
   return {
     uuid,
     name,
@@ -58,7 +72,10 @@ export abstract class WorkflowRepository {
   /** The uuid of the user's workflow that holds this step, or null. */
   abstract findWorkflowOfStep(userId: string, stepUuid: string): Promise<string | null>;
   /** The user's steps with one of these uuids or names, each with the uuid of the workflow that holds it. */
-  abstract findSteps(userId: string, by: { uuids: string[] } | { names: string[] }): Promise<{ workflow_uuid: string; step: StepDefinition }[]>;
+  abstract findSteps(
+    userId: string,
+    by: { uuids: string[] } | { names: string[] },
+  ): Promise<{ workflow_uuid: string; step: StepDefinition }[]>;
   abstract findWorkflowOfTrigger(userId: string, triggerUuid: string): Promise<string | null>;
   /** Whether any user's workflow, step or trigger already uses this uuid (imports must not take them). */
   abstract ownerOfUuid(uuid: string): Promise<string | null>;
@@ -75,7 +92,12 @@ export abstract class WorkflowRepository {
    * `change` must be a pure function of the definition it gets. If `change` throws, nothing is written.
    * Returns null when the workflow is not the user's.
    */
-  abstract mutate(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition, manifestOf: ManifestOf): Promise<WorkflowRecord | null>;
+  abstract mutate(
+    userId: string,
+    uuid: string,
+    change: (current: WorkflowDefinition) => WorkflowDefinition,
+    manifestOf: ManifestOf,
+  ): Promise<WorkflowRecord | null>;
   abstract delete(userId: string, uuid: string): Promise<boolean>;
   /** Replaces the secret that signs the workflow's notifications (`secret` as stored: sealed); false when the workflow is not the user's. */
   abstract setNotifySecret(userId: string, uuid: string, secret: string): Promise<boolean>;

@@ -38,7 +38,6 @@ export abstract class McpServerRepository {
   abstract connection(userId: string, uuid: string): Promise<McpConnection | null>;
 }
 
-
 export class TypeormMcpServerRepository extends McpServerRepository {
   constructor(
     private readonly dataSource: DataSource,

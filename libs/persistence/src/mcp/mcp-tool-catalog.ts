@@ -20,13 +20,23 @@ export class McpToolCatalog {
     try {
       return await this.source.listTools(server);
     } catch (error) {
-      throw new DomainError(ErrorCode.McpServerUnavailable, `MCP server ${server.name}: ${(error as Error).message}`, { server: server.name, server_uuid: server.uuid });
+      throw new DomainError(ErrorCode.McpServerUnavailable, `MCP server ${server.name}: ${(error as Error).message}`, {
+        server: server.name,
+        server_uuid: server.uuid,
+      });
     }
   }
 
   /** Every named server's tools, each listed on its own: one failing does not hide the others. */
   async listEach(servers: McpConnection[]): Promise<ServerTools[]> {
-    return Promise.all(servers.map((server) => this.list(server).then((tools) => ({ server, tools }), (error: DomainError) => ({ server, error }))));
+    return Promise.all(
+      servers.map((server) =>
+        this.list(server).then(
+          (tools) => ({ server, tools }),
+          (error: DomainError) => ({ server, error }),
+        ),
+      ),
+    );
   }
 
   /**
@@ -47,13 +57,23 @@ export class McpToolCatalog {
   /** At save: a step naming a server the user has not registered is refused (UNKNOWN_MCP_SERVER, its field). */
   async assertServersKnown(userId: string, steps: readonly StepDefinition[]): Promise<void> {
     const named = steps.flatMap((step, i) =>
-      step.type === 'custom_agent' ? step.tools.flatMap((tool, j) => (parseMcpToolName(tool) ? [{ server: parseMcpToolName(tool)!.server, tool, field: `steps[${i}].tools[${j}]` }] : [])) : [],
+      step.type === 'custom_agent'
+        ? step.tools.flatMap((tool, j) =>
+            parseMcpToolName(tool) ? [{ server: parseMcpToolName(tool)!.server, tool, field: `steps[${i}].tools[${j}]` }] : [],
+          )
+        : [],
     );
     if (!named.length) return;
-    const known = new Set((await this.servers.connections(userId, [...new Set(named.map((entry) => entry.server))])).map((server) => server.name));
+    const known = new Set(
+      (await this.servers.connections(userId, [...new Set(named.map((entry) => entry.server))])).map((server) => server.name),
+    );
     const unknown = named.find((entry) => !known.has(entry.server));
     if (unknown) {
-      throw new DomainError(ErrorCode.UnknownMcpServer, `${unknown.field}: ${unknown.tool} names MCP server ${unknown.server}, which is not registered (POST /mcp-servers)`, { field: unknown.field, server: unknown.server });
+      throw new DomainError(
+        ErrorCode.UnknownMcpServer,
+        `${unknown.field}: ${unknown.tool} names MCP server ${unknown.server}, which is not registered (POST /mcp-servers)`,
+        { field: unknown.field, server: unknown.server },
+      );
     }
   }
 }

@@ -4,7 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 // attempt, and the tool registry. JSON columns are LONGTEXT checked with JSON_VALID (MySQL 8 and MariaDB).
 const TABLE = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci';
 const TOKENS = `prompt_tokens INT NOT NULL DEFAULT 0, completion_tokens INT NOT NULL DEFAULT 0, total_tokens INT NOT NULL DEFAULT 0`;
-const json = (column: string, nullable = true) => `${column} LONGTEXT ${nullable ? 'NULL' : 'NOT NULL'} CHECK (${column} IS NULL OR JSON_VALID(${column}))`;
+const json = (column: string, nullable = true) =>
+  `${column} LONGTEXT ${nullable ? 'NULL' : 'NOT NULL'} CHECK (${column} IS NULL OR JSON_VALID(${column}))`;
 
 export class Runs1763800100000 implements MigrationInterface {
   name = 'Runs1763800100000';

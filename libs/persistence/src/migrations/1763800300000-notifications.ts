@@ -12,11 +12,15 @@ export class Notifications1763800300000 implements MigrationInterface {
       ADD COLUMN notify_on_failure TINYINT(1) NOT NULL DEFAULT 1,
       ADD COLUMN notify_secret VARCHAR(100) NULL`);
     await db.query("UPDATE workflows SET notify_secret = CONCAT('nsec_', REPLACE(UUID(), '-', ''), REPLACE(UUID(), '-', ''))");
-    await db.query('ALTER TABLE workflow_runs ADD COLUMN notification LONGTEXT NULL CHECK (notification IS NULL OR JSON_VALID(notification))');
+    await db.query(
+      'ALTER TABLE workflow_runs ADD COLUMN notification LONGTEXT NULL CHECK (notification IS NULL OR JSON_VALID(notification))',
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {
     await db.query('ALTER TABLE workflow_runs DROP COLUMN notification');
-    await db.query('ALTER TABLE workflows DROP COLUMN notify_url, DROP COLUMN notify_on_complete, DROP COLUMN notify_on_failure, DROP COLUMN notify_secret');
+    await db.query(
+      'ALTER TABLE workflows DROP COLUMN notify_url, DROP COLUMN notify_on_complete, DROP COLUMN notify_on_failure, DROP COLUMN notify_secret',
+    );
   }
 }

@@ -17,6 +17,8 @@ export class Loops1763800900000 implements MigrationInterface {
 
   async down(db: QueryRunner): Promise<void> {
     await db.query('ALTER TABLE workflows DROP COLUMN output_history_size');
-    await db.query('ALTER TABLE workflow_step_instances DROP INDEX idx_step_instances_parent, DROP COLUMN parent_instance_uuid, DROP COLUMN iteration, DROP COLUMN loop_state');
+    await db.query(
+      'ALTER TABLE workflow_step_instances DROP INDEX idx_step_instances_parent, DROP COLUMN parent_instance_uuid, DROP COLUMN iteration, DROP COLUMN loop_state',
+    );
   }
 }

@@ -22,9 +22,21 @@ const IDENTITY_COLUMNS: [table: string, columns: Record<string, string>][] = [
   ['triggers', { uuid: 'CHAR(36) NOT NULL', workflow_uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL' }],
   ['trigger_secrets', { trigger_uuid: 'CHAR(36) NOT NULL' }],
   ['webhook_signatures', { trigger_uuid: 'CHAR(36) NOT NULL', signature: 'CHAR(64) NOT NULL' }],
-  ['trigger_events', { uuid: 'CHAR(36) NOT NULL', trigger_uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL', delivery_key: 'VARCHAR(200) NULL', run_uuid: 'CHAR(36) NULL' }],
+  [
+    'trigger_events',
+    {
+      uuid: 'CHAR(36) NOT NULL',
+      trigger_uuid: 'CHAR(36) NOT NULL',
+      user_id: 'VARCHAR(191) NOT NULL',
+      delivery_key: 'VARCHAR(200) NULL',
+      run_uuid: 'CHAR(36) NULL',
+    },
+  ],
   ['step_summaries', { step_uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL' }],
-  ['api_keys', { uuid: 'CHAR(36) NOT NULL', key_hash: 'CHAR(64) NOT NULL', key_prefix: 'VARCHAR(16) NOT NULL', user_id: 'VARCHAR(191) NOT NULL' }],
+  [
+    'api_keys',
+    { uuid: 'CHAR(36) NOT NULL', key_hash: 'CHAR(64) NOT NULL', key_prefix: 'VARCHAR(16) NOT NULL', user_id: 'VARCHAR(191) NOT NULL' },
+  ],
   ['schedules', { id: 'VARCHAR(100) NOT NULL', user_id: 'VARCHAR(191) NOT NULL', workflow_uuid: 'CHAR(36) NOT NULL' }],
   ['tools', { uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL' }],
   ['mcp_servers', { uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL' }],
@@ -54,10 +66,24 @@ const IDENTITY_COLUMNS: [table: string, columns: Record<string, string>][] = [
       parent_instance_uuid: 'CHAR(36) NULL',
     },
   ],
-  ['step_outputs', { uuid: 'CHAR(36) NOT NULL', run_uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL', step_instance_uuid: 'CHAR(36) NULL' }],
+  [
+    'step_outputs',
+    { uuid: 'CHAR(36) NOT NULL', run_uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL', step_instance_uuid: 'CHAR(36) NULL' },
+  ],
   ['model_calls', { uuid: 'CHAR(36) NOT NULL', run_uuid: 'CHAR(36) NOT NULL', step_instance_uuid: 'CHAR(36) NOT NULL' }],
-  ['tool_calls', { uuid: 'CHAR(36) NOT NULL', run_uuid: 'CHAR(36) NOT NULL', step_instance_uuid: 'CHAR(36) NOT NULL', tool_call_id: 'VARCHAR(200) NOT NULL' }],
-  ['workflow_agent_states', { uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL', source_workflow_uuid: 'CHAR(36) NULL', workflow_uuid: 'CHAR(36) NULL' }],
+  [
+    'tool_calls',
+    {
+      uuid: 'CHAR(36) NOT NULL',
+      run_uuid: 'CHAR(36) NOT NULL',
+      step_instance_uuid: 'CHAR(36) NOT NULL',
+      tool_call_id: 'VARCHAR(200) NOT NULL',
+    },
+  ],
+  [
+    'workflow_agent_states',
+    { uuid: 'CHAR(36) NOT NULL', user_id: 'VARCHAR(191) NOT NULL', source_workflow_uuid: 'CHAR(36) NULL', workflow_uuid: 'CHAR(36) NULL' },
+  ],
   ['assistant_calls', { session_uuid: 'CHAR(36) NOT NULL', call_key: 'VARCHAR(120) NOT NULL' }],
   ['assistant_events', { session_uuid: 'CHAR(36) NOT NULL', event_key: 'VARCHAR(160) NOT NULL' }],
 ];
@@ -82,11 +108,18 @@ const EARLIER_FOREIGN_KEYS: ForeignKey[] = [
 ];
 
 /** What a trigger takes with it when it goes. */
-const TRIGGER_FOREIGN_KEYS: ForeignKey[] = ['trigger_secrets', 'webhook_signatures', 'trigger_events'].map((table) => ({ name: `fk_${table}_trigger`, table, column: 'trigger_uuid', parent: 'triggers' }));
+const TRIGGER_FOREIGN_KEYS: ForeignKey[] = ['trigger_secrets', 'webhook_signatures', 'trigger_events'].map((table) => ({
+  name: `fk_${table}_trigger`,
+  table,
+  column: 'trigger_uuid',
+  parent: 'triggers',
+}));
 
 /** Those of `keys` the schema has now: a migration stopped halfway may have dropped some. */
 async function present(db: QueryRunner, keys: ForeignKey[]): Promise<ForeignKey[]> {
-  const rows = (await db.query('SELECT CONSTRAINT_NAME AS name FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()')) as { name: string }[];
+  const rows = (await db.query(
+    'SELECT CONSTRAINT_NAME AS name FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()',
+  )) as { name: string }[];
   return keys.filter((key) => rows.some((row) => row.name === key.name));
 }
 
@@ -103,7 +136,9 @@ async function recollate(db: QueryRunner, collation: string, keys: ForeignKey[],
         return `MODIFY ${column} ${kind} CHARACTER SET utf8mb4 COLLATE ${collation} ${nullability.join(' ')}`;
       }),
       ...(extra[table] ?? []),
-      ...keys.filter((key) => key.table === table).map((key) => `ADD CONSTRAINT ${key.name} FOREIGN KEY (${key.column}) REFERENCES ${key.parent} (uuid) ON DELETE CASCADE`),
+      ...keys
+        .filter((key) => key.table === table)
+        .map((key) => `ADD CONSTRAINT ${key.name} FOREIGN KEY (${key.column}) REFERENCES ${key.parent} (uuid) ON DELETE CASCADE`),
     ];
     await db.query(`ALTER TABLE ${table} ${changes.join(', ')}`);
   }
@@ -131,11 +166,18 @@ export class ExactIdentities1764000600000 implements MigrationInterface {
     ];
     for (const source of sources) await db.query(`INSERT IGNORE INTO uuid_claims (uuid, user_id, kind) ${source}`);
 
-    for (const { table } of TRIGGER_FOREIGN_KEYS) await db.query(`DELETE FROM ${table} WHERE trigger_uuid NOT IN (SELECT uuid FROM triggers)`);
-    await db.query(`DELETE s FROM trigger_secrets s JOIN triggers t ON t.uuid = s.trigger_uuid JOIN workflows w ON w.uuid = t.workflow_uuid WHERE s.created_at < w.created_at`);
-    await db.query('DELETE e FROM trigger_events e JOIN triggers t ON t.uuid = e.trigger_uuid WHERE e.user_id <> t.user_id COLLATE utf8mb4_bin');
+    for (const { table } of TRIGGER_FOREIGN_KEYS)
+      await db.query(`DELETE FROM ${table} WHERE trigger_uuid NOT IN (SELECT uuid FROM triggers)`);
+    await db.query(
+      `DELETE s FROM trigger_secrets s JOIN triggers t ON t.uuid = s.trigger_uuid JOIN workflows w ON w.uuid = t.workflow_uuid WHERE s.created_at < w.created_at`,
+    );
+    await db.query(
+      'DELETE e FROM trigger_events e JOIN triggers t ON t.uuid = e.trigger_uuid WHERE e.user_id <> t.user_id COLLATE utf8mb4_bin',
+    );
 
-    const deliveryKey = (await db.query("SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'webhook_signatures' AND COLUMN_NAME = 'delivery_key'")) as unknown[];
+    const deliveryKey = (await db.query(
+      "SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'webhook_signatures' AND COLUMN_NAME = 'delivery_key'",
+    )) as unknown[];
     await recollate(db, 'utf8mb4_bin', [...EARLIER_FOREIGN_KEYS, ...TRIGGER_FOREIGN_KEYS], {
       webhook_signatures: deliveryKey.length ? [] : ['ADD COLUMN delivery_key VARCHAR(200) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL'],
     });

@@ -13,8 +13,24 @@ export type ModelCallAttempt = Omit<ModelCallRecord, 'uuid'>;
 export type ToolCallAttempt = Omit<ToolCallRecord, 'uuid'>;
 
 /** How an attempt ended: its key and what its end sets. */
-export type ModelCallEnd = Pick<ModelCallRecord, 'step_instance_uuid' | 'turn' | 'attempt' | 'status' | 'error_message' | 'response' | 'prompt_tokens' | 'completion_tokens' | 'total_tokens' | 'duration_ms' | 'finished_at'>;
-export type ToolCallEnd = Pick<ToolCallRecord, 'step_instance_uuid' | 'tool_call_id' | 'attempt' | 'status' | 'output' | 'error_message' | 'duration_ms' | 'finished_at'>;
+export type ModelCallEnd = Pick<
+  ModelCallRecord,
+  | 'step_instance_uuid'
+  | 'turn'
+  | 'attempt'
+  | 'status'
+  | 'error_message'
+  | 'response'
+  | 'prompt_tokens'
+  | 'completion_tokens'
+  | 'total_tokens'
+  | 'duration_ms'
+  | 'finished_at'
+>;
+export type ToolCallEnd = Pick<
+  ToolCallRecord,
+  'step_instance_uuid' | 'tool_call_id' | 'attempt' | 'status' | 'output' | 'error_message' | 'duration_ms' | 'finished_at'
+>;
 
 /** A message for a step's transcript, at `position` (see APPEND_MESSAGE). */
 export interface TranscriptAnswer {
@@ -60,7 +76,12 @@ export async function writeAttempt<End extends AttemptRow>(manager: EntityManage
 
 /** writeAttempt's statement, to execute or to send in a one-trip transaction. */
 export function attemptWritten<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End) {
-  return manager.createQueryBuilder().insert().into(kind.entity).values({ ...call, uuid: randomUUID() } as never).orUpdate(kind.ended, ['step_instance_uuid', kind.call.column, 'attempt']);
+  return manager
+    .createQueryBuilder()
+    .insert()
+    .into(kind.entity)
+    .values({ ...call, uuid: randomUUID() } as never)
+    .orUpdate(kind.ended, ['step_instance_uuid', kind.call.column, 'attempt']);
 }
 
 /**
@@ -105,23 +126,33 @@ export async function insertNextAttempt<End extends AttemptRow>(manager: EntityM
 const DIED_IN_FLIGHT = `(status = 'running' OR error_message = ?)`;
 
 /** How many attempts of one call, before attempt `before`, died in flight with their worker. */
-export async function diedAttempts<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, instanceUuid: string, call: unknown, before: number): Promise<number> {
+export async function diedAttempts<End extends AttemptRow>(
+  manager: EntityManager,
+  kind: CallKind<End>,
+  instanceUuid: string,
+  call: unknown,
+  before: number,
+): Promise<number> {
   const table = manager.connection.getMetadata(kind.entity).tableName;
-  const [row] = (await manager.query(`SELECT COUNT(*) AS n FROM ${table} WHERE step_instance_uuid = ? AND ${kind.call.column} = ? AND attempt < ? AND ${DIED_IN_FLIGHT}`, [
-    instanceUuid,
-    call,
-    before,
-    LOST_ATTEMPT,
-  ])) as { n: number | string }[];
+  const [row] = (await manager.query(
+    `SELECT COUNT(*) AS n FROM ${table} WHERE step_instance_uuid = ? AND ${kind.call.column} = ? AND attempt < ? AND ${DIED_IN_FLIGHT}`,
+    [instanceUuid, call, before, LOST_ATTEMPT],
+  )) as { n: number | string }[];
   return Number(row.n);
 }
 
 /** The most attempts any one call (model or tool) of the run lost with their worker: a run-wide read for the reconciler. */
 export async function mostDiedAttempts(manager: EntityManager, runUuid: string): Promise<number> {
   const perCall = [MODEL_CALLS, TOOL_CALLS].map(
-    (kind) => `SELECT COUNT(*) AS n FROM ${manager.connection.getMetadata(kind.entity).tableName} WHERE run_uuid = ? AND ${DIED_IN_FLIGHT} GROUP BY step_instance_uuid, ${kind.call.column}`,
+    (kind) =>
+      `SELECT COUNT(*) AS n FROM ${manager.connection.getMetadata(kind.entity).tableName} WHERE run_uuid = ? AND ${DIED_IN_FLIGHT} GROUP BY step_instance_uuid, ${kind.call.column}`,
   );
-  const [row] = (await manager.query(`SELECT COALESCE(MAX(n), 0) AS n FROM (${perCall.join(' UNION ALL ')}) died`, [runUuid, LOST_ATTEMPT, runUuid, LOST_ATTEMPT])) as { n: number | string }[];
+  const [row] = (await manager.query(`SELECT COALESCE(MAX(n), 0) AS n FROM (${perCall.join(' UNION ALL ')}) died`, [
+    runUuid,
+    LOST_ATTEMPT,
+    runUuid,
+    LOST_ATTEMPT,
+  ])) as { n: number | string }[];
   return Number(row.n);
 }
 
@@ -136,13 +167,26 @@ export async function startAttempt<End extends AttemptRow>(manager: EntityManage
  * rows: the call is never recorded ended without its answer in place, nor the reverse. False, and nothing
  * written, when the row is not running or the transcript does not hold exactly `position` messages.
  */
-export async function endWithAnswer<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, end: End, answer: TranscriptAnswer): Promise<boolean> {
+export async function endWithAnswer<End extends AttemptRow>(
+  manager: EntityManager,
+  kind: CallKind<End>,
+  end: End,
+  answer: TranscriptAnswer,
+): Promise<boolean> {
   const values = kind.ended.map((column) => (kind.json.includes(column) ? JSON.stringify(end[column] ?? null) : end[column]));
   const result = (await manager.query(
     `UPDATE ${manager.connection.getMetadata(kind.entity).tableName} t JOIN workflow_step_instances s ON s.uuid = ?
         SET ${kind.ended.map((column) => `t.${column} = ?`).join(', ')}, ${APPEND_MESSAGE.set}
       WHERE t.step_instance_uuid = ? AND t.${kind.call.column} = ? AND t.attempt = ? AND t.status = 'running' AND ${APPEND_MESSAGE.where}`,
-    [answer.instance_uuid, ...values, JSON.stringify(answer.message), end.step_instance_uuid, kind.call.of(end), end.attempt, answer.position],
+    [
+      answer.instance_uuid,
+      ...values,
+      JSON.stringify(answer.message),
+      end.step_instance_uuid,
+      kind.call.of(end),
+      end.attempt,
+      answer.position,
+    ],
   )) as { affectedRows: number };
   return result.affectedRows > 0;
 }

@@ -35,7 +35,9 @@ export const GIVE_RUN_PLACE = 'q.runs_in_flight = GREATEST(q.runs_in_flight - 1,
 
 /** Gives back the place the run took among its user's runs in flight (`user_quotas`). */
 export async function giveRunPlace(manager: EntityManager, runUuid: string): Promise<void> {
-  await manager.query(`UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET ${GIVE_RUN_PLACE} WHERE r.uuid = ?`, [runUuid]);
+  await manager.query(`UPDATE user_quotas q JOIN workflow_runs r ON r.user_id = q.user_id SET ${GIVE_RUN_PLACE} WHERE r.uuid = ?`, [
+    runUuid,
+  ]);
 }
 
 /**
@@ -49,7 +51,11 @@ export function stepTokensFrom(instanceUuid: string): { sql: string; params: str
   const steps = `(SELECT ? AS uuid
       UNION ALL SELECT uuid FROM workflow_step_instances WHERE parent_instance_uuid = ?
       UNION ALL SELECT n.uuid FROM workflow_step_instances c JOIN workflow_step_instances n ON n.parent_instance_uuid = c.uuid WHERE c.parent_instance_uuid = ?) s`;
-  return tokenSums(`${steps} JOIN model_calls m ON m.step_instance_uuid = s.uuid WHERE m.status = 'completed'`, [instanceUuid, instanceUuid, instanceUuid]);
+  return tokenSums(`${steps} JOIN model_calls m ON m.step_instance_uuid = s.uuid WHERE m.status = 'completed'`, [
+    instanceUuid,
+    instanceUuid,
+    instanceUuid,
+  ]);
 }
 
 /** The same for a run: all its completed model calls. */
@@ -69,8 +75,17 @@ export interface StepClosing {
 }
 
 /** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
-export function closeStepStatement(instanceUuid: string, { status, output_id, error_message, model_messages }: StepClosing, unlessCompleted: boolean): Statement {
-  const fields = Object.entries({ status, error_message, output_id, model_messages: model_messages && JSON.stringify(model_messages) }).filter(([, value]) => value !== undefined);
+export function closeStepStatement(
+  instanceUuid: string,
+  { status, output_id, error_message, model_messages }: StepClosing,
+  unlessCompleted: boolean,
+): Statement {
+  const fields = Object.entries({
+    status,
+    error_message,
+    output_id,
+    model_messages: model_messages && JSON.stringify(model_messages),
+  }).filter(([, value]) => value !== undefined);
   const tokens = stepTokensFrom(instanceUuid);
   return {
     sql: `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t

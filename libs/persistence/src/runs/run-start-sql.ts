@@ -16,9 +16,15 @@ export function startStatements(run: NewRun, limit: number | null): Statement[] 
   return [
     { sql: 'SET @now = NOW(3)', params: [] },
     // A user variable holds the time as text: read back as what it is.
-    { sql: 'SELECT CAST(@now AS DATETIME(3)) AS now, EXISTS (SELECT 1 FROM user_quotas WHERE user_id = ?) AS counted', params: [run.user_id] },
+    {
+      sql: 'SELECT CAST(@now AS DATETIME(3)) AS now, EXISTS (SELECT 1 FROM user_quotas WHERE user_id = ?) AS counted',
+      params: [run.user_id],
+    },
     ...runRows(run),
-    { sql: 'UPDATE user_quotas SET runs_in_flight = runs_in_flight + 1 WHERE user_id = ? AND runs_in_flight < ?', params: [run.user_id, limit ?? Number.MAX_SAFE_INTEGER] },
+    {
+      sql: 'UPDATE user_quotas SET runs_in_flight = runs_in_flight + 1 WHERE user_id = ? AND runs_in_flight < ?',
+      params: [run.user_id, limit ?? Number.MAX_SAFE_INTEGER],
+    },
     { sql: 'UPDATE workflows SET total_runs = total_runs + 1 WHERE uuid = ?', params: [run.workflow_uuid] },
   ];
 }
@@ -33,7 +39,9 @@ export function startChecked(results: StatementResult[], limit: number | null): 
   // The place: the next-to-last statement's (startStatements).
   if (affectedRows(results[results.length - 2]) === 0) {
     const most = limit ?? Number.MAX_SAFE_INTEGER;
-    throw new DomainError(ErrorCode.TooManyRunsInFlight, `You have ${most} runs running or waiting already: let some end, or cancel them`, { limit: most });
+    throw new DomainError(ErrorCode.TooManyRunsInFlight, `You have ${most} runs running or waiting already: let some end, or cancel them`, {
+      limit: most,
+    });
   }
   return clock.now;
 }
@@ -73,11 +81,20 @@ function runRows(run: NewRun): Statement[] {
   if (trigger) {
     statements.push({
       sql: 'INSERT INTO step_outputs (uuid, run_uuid, user_id, step_instance_uuid, raw_data, summary, markdown_representation, size_bytes, created_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, @now)',
-      params: [trigger.uuid, run.uuid, run.user_id, JSON.stringify(trigger.raw_data), trigger.summary, trigger.markdown_representation, trigger.size_bytes],
+      params: [
+        trigger.uuid,
+        run.uuid,
+        run.user_id,
+        JSON.stringify(trigger.raw_data),
+        trigger.summary,
+        trigger.markdown_representation,
+        trigger.size_bytes,
+      ],
     });
   }
   if (!run.steps.length) return statements;
-  const STEP_COLUMNS = 'uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, output_id, carried_from_run_uuid, finished_at';
+  const STEP_COLUMNS =
+    'uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, output_id, carried_from_run_uuid, finished_at';
   const values = run.steps.flatMap(({ carried, ...step }, position) => [
     step.uuid,
     run.uuid,
@@ -91,7 +108,13 @@ function runRows(run: NewRun): Statement[] {
     carried?.from_run_uuid ?? null,
     carried?.finished_at ?? null,
   ]);
-  return [...statements, { sql: `INSERT INTO workflow_step_instances (${STEP_COLUMNS}) VALUES ${run.steps.map(() => placeholders(11)).join(', ')}`, params: values }];
+  return [
+    ...statements,
+    {
+      sql: `INSERT INTO workflow_step_instances (${STEP_COLUMNS}) VALUES ${run.steps.map(() => placeholders(11)).join(', ')}`,
+      params: values,
+    },
+  ];
 }
 
 /**
@@ -100,37 +123,41 @@ function runRows(run: NewRun): Statement[] {
  */
 export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
   if ('carried_output_id' in run.trigger_output || run.steps.some((step) => step.carried)) return null;
-  const trigger: OutputRecord = { ...run.trigger_output, run_uuid: run.uuid, user_id: run.user_id, step_instance_uuid: null, created_at: now };
+  const trigger: OutputRecord = {
+    ...run.trigger_output,
+    run_uuid: run.uuid,
+    user_id: run.user_id,
+    step_instance_uuid: null,
+    created_at: now,
+  };
   const tokens = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  const steps = run.steps.map(
-    (step, position): StepWithExecutions => ({
-      uuid: step.uuid,
-      run_uuid: run.uuid,
-      step_definition_uuid: step.step_definition_uuid,
-      step_name: step.step_name,
-      step_type: step.step_type,
-      position,
-      status: 'pending',
-      input_data: null,
-      messages: null,
-      output_id: null,
-      carried_from_run_uuid: null,
-      error_message: null,
-      attempts: 0,
-      ...tokens,
-      duration_ms: null,
-      started_at: null,
-      finished_at: null,
-      parent_instance_uuid: null,
-      execution_index: null,
-      loop_state: null,
-      output: null,
-      model_calls: [],
-      tool_calls: [],
-      executions: [],
-      execution_count: 0,
-    }),
-  );
+  const steps = run.steps.map((step, position): StepWithExecutions => ({
+    uuid: step.uuid,
+    run_uuid: run.uuid,
+    step_definition_uuid: step.step_definition_uuid,
+    step_name: step.step_name,
+    step_type: step.step_type,
+    position,
+    status: 'pending',
+    input_data: null,
+    messages: null,
+    output_id: null,
+    carried_from_run_uuid: null,
+    error_message: null,
+    attempts: 0,
+    ...tokens,
+    duration_ms: null,
+    started_at: null,
+    finished_at: null,
+    parent_instance_uuid: null,
+    execution_index: null,
+    loop_state: null,
+    output: null,
+    model_calls: [],
+    tool_calls: [],
+    executions: [],
+    execution_count: 0,
+  }));
   return {
     uuid: run.uuid,
     user_id: run.user_id,

@@ -3,7 +3,15 @@
 import { In, IsNull, type DataSource } from 'typeorm';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import { modelCallOf, outputOf, runOf, stepInstanceOf, toolCallOf } from './run.mappers';
-import type { ModelCallRecord, OutputRecord, RunRecord, RunWithSteps, StepWithAudit, StepWithExecutions, ToolCallRecord } from './run.records';
+import type {
+  ModelCallRecord,
+  OutputRecord,
+  RunRecord,
+  RunWithSteps,
+  StepWithAudit,
+  StepWithExecutions,
+  ToolCallRecord,
+} from './run.records';
 import { EXECUTIONS_SHOWN_AT_EACH_END } from './run.repository';
 
 /** What a run's steps show beside their rows: outputs by id, calls by step row. */
@@ -20,11 +28,14 @@ export class RunWithStepsQuery {
     const manager = this.dataSource.manager;
     const run = await manager.findOneBy(RunEntity, { uuid, user_id: userId });
     if (!run) return null;
-    const steps = await manager.find(StepInstanceEntity, { where: { run_uuid: uuid, parent_instance_uuid: IsNull() }, order: { position: 'ASC' } });
+    const steps = await manager.find(StepInstanceEntity, {
+      where: { run_uuid: uuid, parent_instance_uuid: IsNull() },
+      order: { position: 'ASC' },
+    });
     const counts = await this.executionCounts(uuid);
     // Level by level: a step's iterations (or a graph step's executions), then a looping execution's iterations.
     const nested: StepInstanceEntity[] = [];
-    for (let level = steps; level.length; ) {
+    for (let level = steps; level.length;) {
       level = await this.shownExecutions(level, counts);
       nested.push(...level);
     }
@@ -57,10 +68,20 @@ export class RunWithStepsQuery {
     const outputIds = [run.trigger_output_id, ...shown.map((instance) => instance.output_id)].filter((id): id is string => Boolean(id));
     const [outputs, modelCalls, toolCalls] = await Promise.all([
       outputIds.length ? manager.findBy(StepOutputEntity, { uuid: In(outputIds) }) : [],
-      manager.find(ModelCallEntity, { where: { run_uuid: run.uuid, step_instance_uuid: In(ids) }, order: { started_at: 'ASC', turn: 'ASC', attempt: 'ASC' } }),
-      manager.find(ToolCallEntity, { where: { run_uuid: run.uuid, step_instance_uuid: In(ids) }, order: { started_at: 'ASC', attempt: 'ASC' } }),
+      manager.find(ModelCallEntity, {
+        where: { run_uuid: run.uuid, step_instance_uuid: In(ids) },
+        order: { started_at: 'ASC', turn: 'ASC', attempt: 'ASC' },
+      }),
+      manager.find(ToolCallEntity, {
+        where: { run_uuid: run.uuid, step_instance_uuid: In(ids) },
+        order: { started_at: 'ASC', attempt: 'ASC' },
+      }),
     ]);
-    return { outputById: new Map(outputs.map((output) => [output.uuid, outputOf(output)])), modelCalls: modelCalls.map(modelCallOf), toolCalls: toolCalls.map(toolCallOf) };
+    return {
+      outputById: new Map(outputs.map((output) => [output.uuid, outputOf(output)])),
+      modelCalls: modelCalls.map(modelCallOf),
+      toolCalls: toolCalls.map(toolCallOf),
+    };
   }
 
   private async resumedBy(runUuid: string): Promise<RunWithSteps['resumed_by']> {
@@ -69,7 +90,12 @@ export class RunWithStepsQuery {
       select: { uuid: true, status: true, resumed_from_step_uuid: true, created_at: true },
       order: { created_at: 'ASC' },
     });
-    return children.map(({ uuid, status, resumed_from_step_uuid, created_at }) => ({ uuid, status: status as RunRecord['status'], resumed_from_step_uuid, created_at }));
+    return children.map(({ uuid, status, resumed_from_step_uuid, created_at }) => ({
+      uuid,
+      status: status as RunRecord['status'],
+      resumed_from_step_uuid,
+      created_at,
+    }));
   }
 
   private async executionCounts(runUuid: string): Promise<Map<string, number>> {
@@ -86,7 +112,10 @@ export class RunWithStepsQuery {
     if (!withRows.length) return [];
     const query = this.dataSource.manager.createQueryBuilder(StepInstanceEntity, 'i').setParameter('head', EXECUTIONS_SHOWN_AT_EACH_END);
     withRows.forEach((parent, k) =>
-      query.orWhere(`(i.parent_instance_uuid = :parent${k} AND (i.execution_index < :head OR i.execution_index >= :tail${k}))`, { [`parent${k}`]: parent, [`tail${k}`]: counts.get(parent)! - EXECUTIONS_SHOWN_AT_EACH_END }),
+      query.orWhere(`(i.parent_instance_uuid = :parent${k} AND (i.execution_index < :head OR i.execution_index >= :tail${k}))`, {
+        [`parent${k}`]: parent,
+        [`tail${k}`]: counts.get(parent)! - EXECUTIONS_SHOWN_AT_EACH_END,
+      }),
     );
     return query.orderBy('i.parent_instance_uuid', 'ASC').addOrderBy('i.execution_index', 'ASC').getMany();
   }

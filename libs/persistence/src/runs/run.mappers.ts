@@ -4,7 +4,16 @@
 import type { BudgetState, ConversationMessage, RunStatus, StepStatus } from '@app/contracts';
 import type { ToolDrift } from '@app/domain';
 import type { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
-import type { CallStatus, LoopState, ModelCallRecord, NotificationRecord, OutputRecord, RunRecord, StepInstanceRecord, ToolCallRecord } from './run.records';
+import type {
+  CallStatus,
+  LoopState,
+  ModelCallRecord,
+  NotificationRecord,
+  OutputRecord,
+  RunRecord,
+  StepInstanceRecord,
+  ToolCallRecord,
+} from './run.records';
 
 export function runOf(row: RunEntity): RunRecord {
   return {

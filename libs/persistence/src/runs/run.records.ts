@@ -1,5 +1,15 @@
 // Plain shapes of run records, as the rest of the code sees them (entities stay inside persistence).
-import type { BudgetState, ConversationMessage, FinalStatus, LoopStopReason, RunBudget, LoopType, RunStatus, StepStatus, TokenUsage } from '@app/contracts';
+import type {
+  BudgetState,
+  ConversationMessage,
+  FinalStatus,
+  LoopStopReason,
+  RunBudget,
+  LoopType,
+  RunStatus,
+  StepStatus,
+  TokenUsage,
+} from '@app/contracts';
 import type { ToolDrift } from '@app/domain';
 
 /**
@@ -89,7 +99,11 @@ export interface LoopState {
 }
 
 /** A step's row as GET /runs/{uuid} shows it: its output and calls. */
-export type StepWithAudit = StepInstanceRecord & { output: OutputRecord | null; model_calls: ModelCallRecord[]; tool_calls: ToolCallRecord[] };
+export type StepWithAudit = StepInstanceRecord & {
+  output: OutputRecord | null;
+  model_calls: ModelCallRecord[];
+  tool_calls: ToolCallRecord[];
+};
 
 /**
  * A row with the execution rows beneath it (bounded, `execution_count` counts them all): a looping step's

@@ -16,7 +16,12 @@ export abstract class StepRepository {
    * large prompt's: its two copies in one statement could pass the server's packet limit, 16 MiB by default).
    * Null, and nothing written, when the row was not open; else the attempt the call's row went under.
    */
-  abstract startStepWithCall(instanceUuid: string, inputData: unknown, messages: { list: unknown[]; apart: boolean }, call: ModelCallAttempt): Promise<number | null>;
+  abstract startStepWithCall(
+    instanceUuid: string,
+    inputData: unknown,
+    messages: { list: unknown[]; apart: boolean },
+    call: ModelCallAttempt,
+  ): Promise<number | null>;
   /** The step's chat messages so far (an LLM step's, an agent's transcript; column model_messages): the model calls' audit refers to them by position. */
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
   /** The step's chat messages alone (not the rest of its row); null when it has none or no row. */
@@ -32,7 +37,11 @@ export abstract class StepRepository {
    * Stores the output and completes the step, summing its model calls' tokens, in one transaction; with
    * `messages`, its chat messages; with `call`, the end of its last model call's attempt (whose tokens count).
    */
-  abstract completeStep(instanceUuid: string, output: NewOutput | null, closing?: { messages?: unknown[]; call?: ModelCallAttempt }): Promise<void>;
+  abstract completeStep(
+    instanceUuid: string,
+    output: NewOutput | null,
+    closing?: { messages?: unknown[]; call?: ModelCallAttempt },
+  ): Promise<void>;
   /** Completes a step whose output is one stored already (its latest iteration's or execution's): referenced, not copied. */
   abstract completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void>;
   /** Fails a step that has not completed. */

@@ -40,7 +40,8 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
    * before by a worker that died, and it takes the next attempt number instead.
    */
   private async recordAttempt<End extends ModelCallEnd | ToolCallEnd>(kind: CallKind<End>, call: End): Promise<number> {
-    if (call.status !== 'running') return (await runStatement(this.dataSource, (manager) => writeAttempt(manager, kind, call)), call.attempt);
+    if (call.status !== 'running')
+      return (await runStatement(this.dataSource, (manager) => writeAttempt(manager, kind, call)), call.attempt);
     if (call.attempt === 1 && (await runStatement(this.dataSource, (manager) => insertFirstAttempt(manager, kind, call)))) return 1;
     return runTransaction(this.dataSource, (manager) => insertNextAttempt(manager, kind, call));
   }
@@ -59,7 +60,11 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
   }
 
   async completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null> {
-    const row = await this.dataSource.manager.findOneBy(ToolCallEntity, { step_instance_uuid: instanceUuid, tool_call_id: toolCallId, status: 'completed' });
+    const row = await this.dataSource.manager.findOneBy(ToolCallEntity, {
+      step_instance_uuid: instanceUuid,
+      tool_call_id: toolCallId,
+      status: 'completed',
+    });
     return row && toolCallOf(row);
   }
 
@@ -76,7 +81,10 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
   }
 
   async tokensUsed(runUuid: string): Promise<number> {
-    const [row] = (await this.dataSource.query("SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS n FROM model_calls WHERE run_uuid = ? AND status = 'completed'", [runUuid])) as { n: number | string }[];
+    const [row] = (await this.dataSource.query(
+      "SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS n FROM model_calls WHERE run_uuid = ? AND status = 'completed'",
+      [runUuid],
+    )) as { n: number | string }[];
     return Number(row.n);
   }
 }

@@ -16,7 +16,10 @@ export class TypeormOutputRepository extends OutputRepository {
   }
 
   async triggerOutput(runUuid: string): Promise<OutputRecord | null> {
-    const row = await this.outputs().innerJoin(RunEntity, 'r', 'r.trigger_output_id = o.uuid').where('r.uuid = :runUuid', { runUuid }).getOne();
+    const row = await this.outputs()
+      .innerJoin(RunEntity, 'r', 'r.trigger_output_id = o.uuid')
+      .where('r.uuid = :runUuid', { runUuid })
+      .getOne();
     return row && outputOf(row);
   }
 
@@ -83,7 +86,10 @@ export class TypeormOutputRepository extends OutputRepository {
         ? step
         : await this.dataSource.manager
             .createQueryBuilder(StepInstanceEntity, 'i')
-            .where("i.run_uuid = :run AND i.step_definition_uuid = :step AND i.parent_instance_uuid IS NOT NULL AND i.status = 'completed' AND i.output_id IS NOT NULL", { run: runUuid, step: stepUuid })
+            .where(
+              "i.run_uuid = :run AND i.step_definition_uuid = :step AND i.parent_instance_uuid IS NOT NULL AND i.status = 'completed' AND i.output_id IS NOT NULL",
+              { run: runUuid, step: stepUuid },
+            )
             .orderBy('i.finished_at', 'DESC')
             .addOrderBy('CASE WHEN i.parent_instance_uuid = :top THEN 0 ELSE 1 END', 'ASC')
             .addOrderBy('i.execution_index', 'DESC')

@@ -36,14 +36,17 @@ export class TypeormRunRepository extends RunRepository {
       const now = await this.insertRun(run);
       return { created: true, written: writtenRun(run, now) };
     } catch (error) {
-      if (isDuplicateKey(error) && (await this.dataSource.manager.existsBy(RunEntity, { uuid: run.uuid }))) return { created: false, written: null };
+      if (isDuplicateKey(error) && (await this.dataSource.manager.existsBy(RunEntity, { uuid: run.uuid })))
+        return { created: false, written: null };
       throw error;
     }
   }
 
   async discardUnstarted(runUuid: string): Promise<void> {
     await runTransaction(this.dataSource, async (manager) => {
-      const [run] = (await manager.query('SELECT workflow_uuid FROM workflow_runs WHERE uuid = ? FOR UPDATE', [runUuid])) as { workflow_uuid: string }[];
+      const [run] = (await manager.query('SELECT workflow_uuid FROM workflow_runs WHERE uuid = ? FOR UPDATE', [runUuid])) as {
+        workflow_uuid: string;
+      }[];
       if (!run) return;
       await giveRunPlace(manager, runUuid);
       // Its step rows, its own trigger output and its audit go with it (ON DELETE CASCADE).
@@ -54,7 +57,8 @@ export class TypeormRunRepository extends RunRepository {
 
   /** The run's rows in one transaction; the database time they were written at. */
   private async insertRun(run: NewRun): Promise<Date> {
-    const write = () => this.oneTrip.transactionChecked(startStatements(run, this.maxRunsInFlight), (results) => startChecked(results, this.maxRunsInFlight));
+    const write = () =>
+      this.oneTrip.transactionChecked(startStatements(run, this.maxRunsInFlight), (results) => startChecked(results, this.maxRunsInFlight));
     try {
       return await write();
     } catch (error) {
@@ -77,7 +81,13 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async setBudget(runUuid: string, budget: BudgetState, status: 'running' | 'awaiting_input'): Promise<void> {
-    await this.dataSource.query('UPDATE workflow_runs SET budget = ?, status = ? WHERE uuid = ? AND status IN (?, ?)', [JSON.stringify(budget), status, runUuid, 'running', 'awaiting_input']);
+    await this.dataSource.query('UPDATE workflow_runs SET budget = ?, status = ? WHERE uuid = ? AND status IN (?, ?)', [
+      JSON.stringify(budget),
+      status,
+      runUuid,
+      'running',
+      'awaiting_input',
+    ]);
   }
 
   async findRun(userId: string, uuid: string): Promise<RunRecord | null> {
@@ -91,8 +101,15 @@ export class TypeormRunRepository extends RunRepository {
 
   async list(userId: string, filter: RunFilter, request: PageRequest): Promise<Page<RunRecord>> {
     // Every column but the definition snapshot and a conversation's messages (large, and not shown in lists).
-    const columns = this.dataSource.getMetadata(RunEntity).columns.map((column) => column.propertyName).filter((name) => name !== 'definition' && name !== 'conversation_messages');
-    const query = this.dataSource.getRepository(RunEntity).createQueryBuilder('row').select(columns.map((name) => `row.${name}`)).where('row.user_id = :userId', { userId });
+    const columns = this.dataSource
+      .getMetadata(RunEntity)
+      .columns.map((column) => column.propertyName)
+      .filter((name) => name !== 'definition' && name !== 'conversation_messages');
+    const query = this.dataSource
+      .getRepository(RunEntity)
+      .createQueryBuilder('row')
+      .select(columns.map((name) => `row.${name}`))
+      .where('row.user_id = :userId', { userId });
     if (filter.status) query.andWhere('row.status = :status', { status: filter.status });
     if (filter.workflow_uuid) query.andWhere('row.workflow_uuid = :workflowUuid', { workflowUuid: filter.workflow_uuid });
     if (filter.schedule_id) query.andWhere('row.schedule_id = :scheduleId', { scheduleId: filter.schedule_id });
@@ -103,11 +120,20 @@ export class TypeormRunRepository extends RunRepository {
   async end(ending: RunEnding): Promise<boolean> {
     const { run_uuid: runUuid, counter } = ending;
     if (counter !== null && !COUNTER_COLUMNS.includes(counter)) throw new Error(`${String(counter)} counts no runs`);
-    const update = (entity: typeof StepInstanceEntity | typeof ModelCallEntity | typeof ToolCallEntity) => this.dataSource.manager.createQueryBuilder().update(entity);
-    const failed = ending.failed_steps.map(({ instance_uuid, error_message }) => closeStepStatement(instance_uuid, { status: 'failed', error_message }, true));
-    const skipped = statementOf(update(StepInstanceEntity).set({ status: 'skipped' }).where({ run_uuid: runUuid, status: In([...ending.skipped_from]) }));
+    const update = (entity: typeof StepInstanceEntity | typeof ModelCallEntity | typeof ToolCallEntity) =>
+      this.dataSource.manager.createQueryBuilder().update(entity);
+    const failed = ending.failed_steps.map(({ instance_uuid, error_message }) =>
+      closeStepStatement(instance_uuid, { status: 'failed', error_message }, true),
+    );
+    const skipped = statementOf(
+      update(StepInstanceEntity)
+        .set({ status: 'skipped' })
+        .where({ run_uuid: runUuid, status: In([...ending.skipped_from]) }),
+    );
     const interrupted = [ModelCallEntity, ToolCallEntity].map((entity) =>
-      statementOf(update(entity).set({ status: 'failed', error_message: ending.interrupted_calls }).where({ run_uuid: runUuid, status: 'running' })),
+      statementOf(
+        update(entity).set({ status: 'failed', error_message: ending.interrupted_calls }).where({ run_uuid: runUuid, status: 'running' }),
+      ),
     );
     // One statement ends the run with its tokens, gives back its place among its user's runs in flight and
     // counts it on its workflow; only while the run is in flight, so it is counted once however many runs
@@ -127,6 +153,8 @@ export class TypeormRunRepository extends RunRepository {
   }
 
   async recordNotification(runUuid: string, notification: NotificationRecord): Promise<void> {
-    await runTransaction(this.dataSource, (manager) => manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never }));
+    await runTransaction(this.dataSource, (manager) =>
+      manager.update(RunEntity, { uuid: runUuid }, { notification: notification as never }),
+    );
   }
 }

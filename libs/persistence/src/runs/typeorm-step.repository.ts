@@ -27,14 +27,28 @@ export class TypeormStepRepository extends StepRepository {
     return runStatement(this.dataSource, (manager) => markStarted(manager, instanceUuid, inputData));
   }
 
-  async startStepWithCall(instanceUuid: string, inputData: unknown, messages: { list: unknown[]; apart: boolean }, call: ModelCallAttempt): Promise<number | null> {
+  async startStepWithCall(
+    instanceUuid: string,
+    inputData: unknown,
+    messages: { list: unknown[]; apart: boolean },
+    call: ModelCallAttempt,
+  ): Promise<number | null> {
     // The common case, a call's first attempt with the prompt in the start's own statement: one round trip.
     if (call.attempt === 1 && !messages.apart) {
       const manager = this.dataSource.manager;
       // The call's row goes in only where the step's row is now running: where the UPDATE found it open.
-      const firstAttempt = insertWhere(manager, ModelCallEntity, { ...call, uuid: randomUUID() } as never, "workflow_step_instances WHERE uuid = ? AND status = 'running'", [instanceUuid]);
+      const firstAttempt = insertWhere(
+        manager,
+        ModelCallEntity,
+        { ...call, uuid: randomUUID() } as never,
+        "workflow_step_instances WHERE uuid = ? AND status = 'running'",
+        [instanceUuid],
+      );
       try {
-        const [marked] = await this.oneTrip.transaction([statementOf(startedQuery(manager, instanceUuid, inputData, messages.list)), firstAttempt]);
+        const [marked] = await this.oneTrip.transaction([
+          statementOf(startedQuery(manager, instanceUuid, inputData, messages.list)),
+          firstAttempt,
+        ]);
         return affectedRows(marked) === 1 ? 1 : null;
       } catch (error) {
         // Its first attempt has a row: a worker that died ran the call. The transaction below numbers the next.
@@ -49,47 +63,77 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
-    await runStatement(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages as never }));
+    await runStatement(this.dataSource, (manager) =>
+      manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages as never }),
+    );
   }
 
   async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
-    const [row] = (await this.dataSource.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as { model_messages: unknown }[];
+    const [row] = (await this.dataSource.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as {
+      model_messages: unknown;
+    }[];
     return (jsonOf(row?.model_messages) as unknown[] | null) ?? null;
   }
 
   async messageAt(instanceUuid: string, position: number): Promise<{ length: number; message: unknown }> {
-    const [row] = (await this.dataSource.query('SELECT JSON_LENGTH(model_messages) AS length, JSON_EXTRACT(model_messages, ?) AS message FROM workflow_step_instances WHERE uuid = ?', [
-      `$[${position}]`,
-      instanceUuid,
-    ])) as { length: number | string | null; message: unknown }[];
+    const [row] = (await this.dataSource.query(
+      'SELECT JSON_LENGTH(model_messages) AS length, JSON_EXTRACT(model_messages, ?) AS message FROM workflow_step_instances WHERE uuid = ?',
+      [`$[${position}]`, instanceUuid],
+    )) as { length: number | string | null; message: unknown }[];
     return { length: Number(row?.length ?? 0), message: jsonOf(row?.message) };
   }
 
   async appendMessage(instanceUuid: string, position: number, message: unknown): Promise<boolean> {
     const result = (await runStatement(this.dataSource, (manager) =>
-      manager.query(`UPDATE workflow_step_instances s SET ${APPEND_MESSAGE.set} WHERE s.uuid = ? AND ${APPEND_MESSAGE.where}`, [JSON.stringify(message), instanceUuid, position]),
+      manager.query(`UPDATE workflow_step_instances s SET ${APPEND_MESSAGE.set} WHERE s.uuid = ? AND ${APPEND_MESSAGE.where}`, [
+        JSON.stringify(message),
+        instanceUuid,
+        position,
+      ]),
     )) as { affectedRows: number };
     return result.affectedRows === 1;
   }
 
-  async completeStep(instanceUuid: string, output: NewOutput | null, { messages, call }: { messages?: unknown[]; call?: ModelCallAttempt } = {}): Promise<void> {
-    const close = closeStepStatement(instanceUuid, { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages }, false);
+  async completeStep(
+    instanceUuid: string,
+    output: NewOutput | null,
+    { messages, call }: { messages?: unknown[]; call?: ModelCallAttempt } = {},
+  ): Promise<void> {
+    const close = closeStepStatement(
+      instanceUuid,
+      { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages },
+      false,
+    );
     if (!output && !call) return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
     const manager = this.dataSource.manager;
     await this.oneTrip.transaction([
       // The call's end first: the close sums the tokens of the step's completed calls.
       ...(call ? [statementOf(attemptWritten(manager, MODEL_CALLS, call))] : []),
-      ...(output ? [statementOf(manager.createQueryBuilder().insert().into(StepOutputEntity).values(output as never))] : []),
+      ...(output
+        ? [
+            statementOf(
+              manager
+                .createQueryBuilder()
+                .insert()
+                .into(StepOutputEntity)
+                .values(output as never),
+            ),
+          ]
+        : []),
       close,
     ]);
   }
 
   async completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void> {
-    await runStatement(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'completed', output_id: outputId, error_message: null }, false));
+    await runStatement(this.dataSource, (manager) =>
+      closeStep(manager, instanceUuid, { status: 'completed', output_id: outputId, error_message: null }, false),
+    );
   }
 
   async failStep(instanceUuid: string, errorMessage: string): Promise<void> {
-    await runStatement(this.dataSource, (manager) => closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true));
+    await runStatement(this.dataSource, (manager) =>
+      closeStep(manager, instanceUuid, { status: 'failed', error_message: errorMessage }, true),
+    );
   }
 
   async awaitInput(runUuid: string, instanceUuid: string, inputData: unknown): Promise<void> {
@@ -97,7 +141,12 @@ export class TypeormStepRepository extends StepRepository {
       await manager
         .createQueryBuilder()
         .update(StepInstanceEntity)
-        .set({ status: 'awaiting_input', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' })
+        .set({
+          status: 'awaiting_input',
+          input_data: inputData as never,
+          attempts: () => 'attempts + 1',
+          started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))',
+        })
         .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running', 'awaiting_input'] })
         .execute();
       await manager.update(RunEntity, { uuid: runUuid, status: 'running' }, { status: 'awaiting_input' });
@@ -126,7 +175,9 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async saveLoopState(instanceUuid: string, state: LoopState): Promise<void> {
-    await runTransaction(this.dataSource, (manager) => manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never }));
+    await runTransaction(this.dataSource, (manager) =>
+      manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never }),
+    );
   }
 }
 
@@ -136,7 +187,12 @@ async function markStarted(manager: EntityManager, instanceUuid: string, inputDa
 }
 
 function startedQuery(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]) {
-  const started = { status: 'running', input_data: inputData as never, attempts: () => 'attempts + 1', started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' };
+  const started = {
+    status: 'running',
+    input_data: inputData as never,
+    attempts: () => 'attempts + 1',
+    started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))',
+  };
   return manager
     .createQueryBuilder()
     .update(StepInstanceEntity)

@@ -49,7 +49,10 @@ export class TypeormScheduleRepository extends ScheduleRepository {
     await this.dataSource.query('INSERT IGNORE INTO user_quotas (user_id, runs_in_flight) VALUES (?, 0)', [schedule.user_id]);
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT user_id FROM user_quotas WHERE user_id = ? FOR UPDATE', [schedule.user_id]);
-      const [held] = await manager.query('SELECT COUNT(*) AS of_user, COALESCE(SUM(workflow_uuid = ?), 0) AS of_workflow FROM schedules WHERE user_id = ?', [schedule.workflow_uuid, schedule.user_id]);
+      const [held] = await manager.query(
+        'SELECT COUNT(*) AS of_user, COALESCE(SUM(workflow_uuid = ?), 0) AS of_workflow FROM schedules WHERE user_id = ?',
+        [schedule.workflow_uuid, schedule.user_id],
+      );
       if (Number(held.of_workflow) >= caps.perWorkflow) return 'perWorkflow';
       if (Number(held.of_user) >= caps.perUser) return 'perUser';
       await manager.getRepository(ScheduleEntity).insert(schedule as never);

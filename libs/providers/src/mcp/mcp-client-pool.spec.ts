@@ -10,7 +10,6 @@ import { McpClientPool } from './mcp-client-pool';
 
 const MiB = 1024 * 1024;
 
-
 async function failureOf(promise: Promise<unknown>): Promise<ToolCallError> {
   const error = await promise.then(
     () => null,
@@ -31,7 +30,14 @@ describe(McpClientPool.name, () => {
     hostile = await HostileServer.start();
     sut = new McpClientPool({ fetch: new EgressPolicy(['127.0.0.1/32']).fetch, stdioAllowed: true, answerMaxBytes: MiB });
     // A timeout far longer than the test's own: a call that waited for it would fail the test.
-    http = { uuid: 'hostile-http', name: 'hostile', timeout_ms: 120_000, transport: 'streamable_http', url: hostile.url('/mcp'), headers: {} };
+    http = {
+      uuid: 'hostile-http',
+      name: 'hostile',
+      timeout_ms: 120_000,
+      transport: 'streamable_http',
+      url: hostile.url('/mcp'),
+      headers: {},
+    };
   });
   afterAll(async () => {
     await sut.close();
@@ -46,7 +52,11 @@ describe(McpClientPool.name, () => {
   it('ends a call whose SSE answer passes the cap at once, for good, and reads no further', async () => {
     const error = await failureOf(sut.callTool(http, 'dump', { bytes: 200 * MiB }));
 
-    expect(error).toMatchObject({ retryable: false, kind: 'too_large', message: expect.stringContaining('MCP server hostile, tool dump: TOOL_ANSWER_TOO_LARGE') });
+    expect(error).toMatchObject({
+      retryable: false,
+      kind: 'too_large',
+      message: expect.stringContaining('MCP server hostile, tool dump: TOOL_ANSWER_TOO_LARGE'),
+    });
     const { written, whole } = await hostile.ended('/mcp');
     expect(whole).toBe(false);
     expect(written).toBeLessThan(16 * MiB);
@@ -55,11 +65,23 @@ describe(McpClientPool.name, () => {
   });
 
   it('ends a call whose stdio answer passes the cap, for good, and starts the server again for the next', async () => {
-    const stdio: McpStdioConnection = { uuid: 'hostile-stdio', name: 'local', timeout_ms: 120_000, transport: 'stdio', command: process.execPath, args: ['-e', STDIO_SERVER], env: {} };
+    const stdio: McpStdioConnection = {
+      uuid: 'hostile-stdio',
+      name: 'local',
+      timeout_ms: 120_000,
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', STDIO_SERVER],
+      env: {},
+    };
 
     const error = await failureOf(sut.callTool(stdio, 'dump', { bytes: 50 * MiB }));
 
-    expect(error).toMatchObject({ retryable: false, kind: 'too_large', message: expect.stringContaining('MCP server local, tool dump: TOOL_ANSWER_TOO_LARGE') });
+    expect(error).toMatchObject({
+      retryable: false,
+      kind: 'too_large',
+      message: expect.stringContaining('MCP server local, tool dump: TOOL_ANSWER_TOO_LARGE'),
+    });
     expect(textOf(await sut.callTool(stdio, 'dump', { bytes: 10 }))).toBe('x'.repeat(10));
   });
 });

@@ -51,18 +51,35 @@ export class McpClientPool extends McpToolSource {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const answer = await this.withClient(connection, 'tools/list', undefined, (client, signal) => client.listTools(cursor ? { cursor } : undefined, { timeout: connection.timeout_ms, signal }));
-      tools.push(...answer.tools.map((tool) => ({ name: tool.name, description: tool.description ?? tool.title ?? '', input_schema: tool.inputSchema as Record<string, unknown>, annotations: (tool.annotations as Record<string, unknown>) ?? null })));
+      const answer = await this.withClient(connection, 'tools/list', undefined, (client, signal) =>
+        client.listTools(cursor ? { cursor } : undefined, { timeout: connection.timeout_ms, signal }),
+      );
+      tools.push(
+        ...answer.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description ?? tool.title ?? '',
+          input_schema: tool.inputSchema as Record<string, unknown>,
+          annotations: (tool.annotations as Record<string, unknown>) ?? null,
+        })),
+      );
       cursor = answer.nextCursor;
       if (!cursor) break;
     }
     return tools;
   }
 
-  async callTool(connection: McpConnection, name: string, args: unknown, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<CallToolResult> {
+  async callTool(
+    connection: McpConnection,
+    name: string,
+    args: unknown,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<CallToolResult> {
     const timeout = options.timeoutMs ?? connection.timeout_ms;
     const call = (client: Client, capped: AbortSignal) =>
-      client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, undefined, { timeout, signal: options.signal ? AbortSignal.any([options.signal, capped]) : capped });
+      client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+        timeout,
+        signal: options.signal ? AbortSignal.any([options.signal, capped]) : capped,
+      });
     return (await this.withClient(connection, `tool ${name}`, options.signal, call)) as CallToolResult;
   }
 
@@ -84,7 +101,12 @@ export class McpClientPool extends McpToolSource {
    * session the server no longer knows (404) is reopened and the request sent once more (it never ran);
    * any other failure drops a broken connection and is classified.
    */
-  private async withClient<T>(connection: McpConnection, what: string, signal: AbortSignal | undefined, use: (client: Client, capped: AbortSignal) => Promise<T>): Promise<T> {
+  private async withClient<T>(
+    connection: McpConnection,
+    what: string,
+    signal: AbortSignal | undefined,
+    use: (client: Client, capped: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const label = `MCP server ${connection.name}, ${what}`;
     for (let attempt = 1; ; attempt++) {
       const pooled = this.pooled(connection);
@@ -125,7 +147,11 @@ export class McpClientPool extends McpToolSource {
     // The server closed the connection (its process died, the stream ended): forget it, reconnect next time.
     client.onclose = () => {
       const entry = this.clients.get(connection.uuid);
-      if (entry) void entry.client.then((open) => open === client && this.clients.delete(connection.uuid), () => undefined);
+      if (entry)
+        void entry.client.then(
+          (open) => open === client && this.clients.delete(connection.uuid),
+          () => undefined,
+        );
     };
     try {
       await client.connect(transport, { timeout: connection.timeout_ms });
@@ -139,7 +165,13 @@ export class McpClientPool extends McpToolSource {
   private transportOf(connection: McpConnection): Transport {
     if (connection.transport === 'stdio') {
       const env = { ...getDefaultEnvironment(), ...connection.env };
-      return new StdioClientTransport({ command: connection.command, args: connection.args, env, stderr: 'ignore', maxBufferSize: this.cap.maxBytes });
+      return new StdioClientTransport({
+        command: connection.command,
+        args: connection.args,
+        env,
+        stderr: 'ignore',
+        maxBufferSize: this.cap.maxBytes,
+      });
     }
     return new StreamableHTTPClientTransport(new URL(connection.url), {
       fetch: async (url, init) => this.cap.response(await this.options.fetch(String(url), init)),

@@ -9,7 +9,12 @@ import { McpClientPool } from './mcp-client-pool';
   providers: [
     {
       provide: McpClientPool,
-      useFactory: (config: AppConfig) => new McpClientPool({ fetch: new EgressPolicy(config.egress.allow).fetch, stdioAllowed: config.mcp.stdioAllowed, answerMaxBytes: config.toolAnswers.maxBytes }),
+      useFactory: (config: AppConfig) =>
+        new McpClientPool({
+          fetch: new EgressPolicy(config.egress.allow).fetch,
+          stdioAllowed: config.mcp.stdioAllowed,
+          answerMaxBytes: config.toolAnswers.maxBytes,
+        }),
       inject: [AppConfig],
     },
     { provide: McpToolSource, useExisting: McpClientPool },

@@ -26,7 +26,8 @@ export function mcpCallError(error: unknown, what: string, signal?: AbortSignal)
     const { kind, retryable } = toolErrorForStatus(error.code);
     return new ToolCallError(`${what}: ${message}`, retryable, { kind, status: error.code, cause: error });
   }
-  if (isNetworkFailure(error)) return new ToolCallError(`${what}: unreachable (${describe(error)})`, true, { kind: 'network', cause: error });
+  if (isNetworkFailure(error))
+    return new ToolCallError(`${what}: unreachable (${describe(error)})`, true, { kind: 'network', cause: error });
   return new ToolCallError(`${what}: ${message}`, false, { kind: 'invalid', cause: error });
 }
 
@@ -42,6 +43,9 @@ function causeOf<T>(error: unknown, type: new (...args: never[]) => T): T | null
 function isNetworkFailure(error: unknown): boolean {
   if (error instanceof TypeError && /fetch failed|terminated/i.test(error.message)) return true;
   if (error instanceof StreamableHTTPError) return true;
-  const code = (error as { code?: unknown })?.code ?? ((error as { cause?: { code?: unknown } })?.cause?.code);
-  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|UND_ERR_\w+)$/.test(code) || /not connected|connection closed/i.test((error as Error)?.message ?? '');
+  const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  return (
+    (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|UND_ERR_\w+)$/.test(code)) ||
+    /not connected|connection closed/i.test((error as Error)?.message ?? '')
+  );
 }

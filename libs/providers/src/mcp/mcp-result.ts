@@ -17,10 +17,18 @@ function blockAnswer(block: Block): unknown {
       return { type: block.type, mime_type: block.mimeType, size_bytes: base64Bytes(block.data) };
     case 'resource': {
       const { uri, mimeType } = block.resource;
-      return 'text' in block.resource ? { type: 'resource', uri, mime_type: mimeType ?? null, text: block.resource.text } : { type: 'resource', uri, mime_type: mimeType ?? null, size_bytes: base64Bytes(String(block.resource.blob)) };
+      return 'text' in block.resource
+        ? { type: 'resource', uri, mime_type: mimeType ?? null, text: block.resource.text }
+        : { type: 'resource', uri, mime_type: mimeType ?? null, size_bytes: base64Bytes(String(block.resource.blob)) };
     }
     case 'resource_link':
-      return { type: 'resource_link', uri: block.uri, name: block.name, ...(block.description ? { description: block.description } : {}), ...(block.mimeType ? { mime_type: block.mimeType } : {}) };
+      return {
+        type: 'resource_link',
+        uri: block.uri,
+        name: block.name,
+        ...(block.description ? { description: block.description } : {}),
+        ...(block.mimeType ? { mime_type: block.mimeType } : {}),
+      };
     default:
       return block;
   }

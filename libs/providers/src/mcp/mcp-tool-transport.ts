@@ -18,8 +18,14 @@ export class McpToolTransport extends ToolTransport {
 
   async call(tool: ToolDescriptor, args: unknown, options: ToolCallOptions = {}): Promise<unknown> {
     if (!tool.mcp) throw new ToolCallError(`tool ${tool.name} names no MCP server`, false, { kind: 'invalid' });
-    const result = await this.pool.callTool(tool.mcp.connection, tool.mcp.tool, args, { signal: options.signal, timeoutMs: tool.timeout_ms ?? undefined });
-    if (result.isError) throw new ToolCallError(`tool ${tool.name} reported an error: ${toolErrorDetail(mcpErrorText(result))}`, false, { kind: 'tool_error' });
+    const result = await this.pool.callTool(tool.mcp.connection, tool.mcp.tool, args, {
+      signal: options.signal,
+      timeoutMs: tool.timeout_ms ?? undefined,
+    });
+    if (result.isError)
+      throw new ToolCallError(`tool ${tool.name} reported an error: ${toolErrorDetail(mcpErrorText(result))}`, false, {
+        kind: 'tool_error',
+      });
     return mcpAnswer(result);
   }
 }

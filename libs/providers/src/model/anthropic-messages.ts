@@ -30,19 +30,29 @@ interface AnswerTool {
 
 export function answerToolOf(format: ResponseFormat | null | undefined): AnswerTool | null {
   if (!format) return null;
-  if (format.type === 'json_object') return { tool: { name: JSON_ANSWER_TOOL, description: ANSWER_TOOL_DESCRIPTION, input_schema: { type: 'object' } }, wrapped: false };
+  if (format.type === 'json_object')
+    return { tool: { name: JSON_ANSWER_TOOL, description: ANSWER_TOOL_DESCRIPTION, input_schema: { type: 'object' } }, wrapped: false };
   // A tool's input is always an object: another schema (an array, a string) is the `value` of one.
   const wrapped = format.schema.type !== 'object';
-  const input_schema = wrapped ? { type: 'object' as const, properties: { value: format.schema }, required: ['value'] } : (format.schema as Tool.InputSchema);
+  const input_schema = wrapped
+    ? { type: 'object' as const, properties: { value: format.schema }, required: ['value'] }
+    : (format.schema as Tool.InputSchema);
   return { tool: { name: format.name, description: ANSWER_TOOL_DESCRIPTION, input_schema }, wrapped };
 }
 
 export function toAnthropicRequest(request: ModelRequest, defaultMaxTokens: number): MessageCreateParamsNonStreaming {
-  const system = request.messages.filter((message) => message.role === 'system').map((message) => message.content ?? '').filter(Boolean);
+  const system = request.messages
+    .filter((message) => message.role === 'system')
+    .map((message) => message.content ?? '')
+    .filter(Boolean);
   const answer = answerToolOf(request.response_format);
   const tools = [...(request.tools ?? []).map(toAnthropicTool), ...(answer ? [answer.tool] : [])];
   // The answer tool alone: call it. Beside the step's own tools: call one of them, never answer in prose.
-  const tool_choice: ToolChoice | undefined = answer ? (tools.length === 1 ? { type: 'tool', name: answer.tool.name } : { type: 'any' }) : undefined;
+  const tool_choice: ToolChoice | undefined = answer
+    ? tools.length === 1
+      ? { type: 'tool', name: answer.tool.name }
+      : { type: 'any' }
+    : undefined;
   return {
     model: request.model,
     // Anthropic requires a ceiling on every call.
@@ -101,7 +111,12 @@ function toToolUse(call: ToolCallRequest): ContentBlockParam {
   } catch {
     input = {};
   }
-  return { type: 'tool_use', id: call.id, name: call.name, input: input !== null && typeof input === 'object' && !Array.isArray(input) ? input : {} };
+  return {
+    type: 'tool_use',
+    id: call.id,
+    name: call.name,
+    input: input !== null && typeof input === 'object' && !Array.isArray(input) ? input : {},
+  };
 }
 
 const FINISH_REASONS: Record<string, string> = {
@@ -124,12 +139,18 @@ export function fromAnthropicMessage(answer: Message, request: ModelRequest): Om
     if (block?.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     if (block?.type !== 'tool_use') continue; // thinking and server-tool blocks are never asked for
     if (typeof block.id !== 'string' || typeof block.name !== 'string') throw malformedResponse('a tool_use block without id or name');
-    if (answerTool && block.name === answerTool.tool.name) structured = JSON.stringify(answerTool.wrapped ? (block.input as { value?: unknown })?.value ?? null : block.input);
+    if (answerTool && block.name === answerTool.tool.name)
+      structured = JSON.stringify(answerTool.wrapped ? ((block.input as { value?: unknown })?.value ?? null) : block.input);
     else toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
   }
   const content = structured ?? (texts.length ? texts.join('') : null);
   // The answer tool's call is the answer, not a tool call: the turn ended.
-  const finish = structured !== null && !toolCalls.length ? 'stop' : answer.stop_reason ? (FINISH_REASONS[answer.stop_reason] ?? answer.stop_reason) : null;
+  const finish =
+    structured !== null && !toolCalls.length
+      ? 'stop'
+      : answer.stop_reason
+        ? (FINISH_REASONS[answer.stop_reason] ?? answer.stop_reason)
+        : null;
   return {
     message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
     finish_reason: finish,
@@ -140,7 +161,8 @@ export function fromAnthropicMessage(answer: Message, request: ModelRequest): Om
 
 /** Anthropic counts cached input apart: the prompt is all three. */
 export function usageOf(usage: Partial<Message['usage']> | undefined): ModelResponse['usage'] {
-  const prompt = tokenCount(usage?.input_tokens) + tokenCount(usage?.cache_creation_input_tokens) + tokenCount(usage?.cache_read_input_tokens);
+  const prompt =
+    tokenCount(usage?.input_tokens) + tokenCount(usage?.cache_creation_input_tokens) + tokenCount(usage?.cache_read_input_tokens);
   const answer = tokenCount(usage?.output_tokens);
   return { prompt_tokens: prompt, completion_tokens: answer, total_tokens: prompt + answer };
 }

@@ -44,12 +44,27 @@ describe(AnthropicModelClient.name, () => {
     });
     const [sent] = fake.requests;
     // This SDK sends the key as a bearer token (older ones as x-api-key).
-    expect([sent.path, sent.headers['x-api-key'] ?? sent.headers.authorization, sent.headers['anthropic-version']]).toEqual(['/v1/messages', expect.stringContaining('test-key'), expect.any(String)]);
-    expect(sent.body).toEqual({ model: 'claude-test', max_tokens: 512, system: 'be brief', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+    expect([sent.path, sent.headers['x-api-key'] ?? sent.headers.authorization, sent.headers['anthropic-version']]).toEqual([
+      '/v1/messages',
+      expect.stringContaining('test-key'),
+      expect.any(String),
+    ]);
+    expect(sent.body).toEqual({
+      model: 'claude-test',
+      max_tokens: 512,
+      system: 'be brief',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+    });
   });
 
   it('round-trips tool use: the calls in our shape, then tool_use and tool_result blocks in Anthropic shape', async () => {
-    fake.script(anthropicReply.toolUse([{ name: 'search', input: { q: 'x' } }, { name: 'fetch', input: { url: 'u' } }]), anthropicReply.text('done'));
+    fake.script(
+      anthropicReply.toolUse([
+        { name: 'search', input: { q: 'x' } },
+        { name: 'fetch', input: { url: 'u' } },
+      ]),
+      anthropicReply.text('done'),
+    );
     const tools = [{ name: 'search', description: 'find things', parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
 
     const first = await sut.complete(request({ tools }));
@@ -62,12 +77,33 @@ describe(AnthropicModelClient.name, () => {
     ];
     const second = await sut.complete(request({ tools, messages: answered }));
 
-    expect(first).toMatchObject({ finish_reason: 'tool_calls', message: { content: null, tool_calls: [{ name: 'search', arguments: '{"q":"x"}' }, { name: 'fetch', arguments: '{"url":"u"}' }] } });
+    expect(first).toMatchObject({
+      finish_reason: 'tool_calls',
+      message: {
+        content: null,
+        tool_calls: [
+          { name: 'search', arguments: '{"q":"x"}' },
+          { name: 'fetch', arguments: '{"url":"u"}' },
+        ],
+      },
+    });
     expect(second.message.content).toBe('done');
     expect(fake.requests[0].body.tools).toEqual([{ name: 'search', description: 'find things', input_schema: tools[0].parameters }]);
     expect(fake.requests[1].body.messages.slice(1)).toEqual([
-      { role: 'assistant', content: [{ type: 'tool_use', id: search.id, name: 'search', input: { q: 'x' } }, { type: 'tool_use', id: fetchCall.id, name: 'fetch', input: { url: 'u' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: search.id, content: '{"r":1}' }, { type: 'tool_result', tool_use_id: fetchCall.id, content: '{"r":2}' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: search.id, name: 'search', input: { q: 'x' } },
+          { type: 'tool_use', id: fetchCall.id, name: 'fetch', input: { url: 'u' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: search.id, content: '{"r":1}' },
+          { type: 'tool_result', tool_use_id: fetchCall.id, content: '{"r":2}' },
+        ],
+      },
     ]);
   });
 
@@ -78,7 +114,10 @@ describe(AnthropicModelClient.name, () => {
     const response = await sut.complete(request({ response_format: { type: 'json_schema', name: 'step_output', schema } }));
 
     expect([response.message, response.finish_reason]).toEqual([{ role: 'assistant', content: '{"summary":"short"}' }, 'stop']);
-    expect(fake.requests[0].body).toMatchObject({ tools: [{ name: 'step_output', input_schema: schema }], tool_choice: { type: 'tool', name: 'step_output' } });
+    expect(fake.requests[0].body).toMatchObject({
+      tools: [{ name: 'step_output', input_schema: schema }],
+      tool_choice: { type: 'tool', name: 'step_output' },
+    });
   });
 
   it('classifies a 529 as retryable with its retry-after, and sends it once', async () => {
@@ -86,7 +125,13 @@ describe(AnthropicModelClient.name, () => {
 
     const error = await failureOf(sut.complete(request()));
 
-    expect(error).toMatchObject({ kind: 'server', retryable: true, status: 529, retryAfterMs: 2000, message: 'model provider answered 529: Overloaded' });
+    expect(error).toMatchObject({
+      kind: 'server',
+      retryable: true,
+      status: 529,
+      retryAfterMs: 2000,
+      message: 'model provider answered 529: Overloaded',
+    });
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -112,7 +157,12 @@ describe(AnthropicModelClient.name, () => {
 
     const error = await failureOf(sut.complete(request()));
 
-    expect(error).toMatchObject({ kind, retryable: false, status, message: `model provider answered ${status}: model: claude-9 not found` });
+    expect(error).toMatchObject({
+      kind,
+      retryable: false,
+      status,
+      message: `model provider answered ${status}: model: claude-9 not found`,
+    });
     expect(error.retryAfterMs).toBeUndefined();
   });
 

@@ -24,13 +24,21 @@ export class AnthropicModelClient extends ModelClient {
     super();
     // Our model-call span covers the call (gen_ai.* attributes); the SDK's own tracing would add spans and
     // send trace headers to the provider.
-    this.client = new Anthropic({ baseURL: settings.baseUrl, apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs + 1000, openTelemetry: false });
+    this.client = new Anthropic({
+      baseURL: settings.baseUrl,
+      apiKey: settings.apiKey,
+      maxRetries: 0,
+      timeout: settings.timeoutMs + 1000,
+      openTelemetry: false,
+    });
   }
 
   async complete(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const started = Date.now();
     const params = toAnthropicRequest(request, this.settings.defaultMaxTokens);
-    const answer = await withDeadline(this.settings.timeoutMs, options.signal, async (signal) => fromAnthropicMessage(await this.client.messages.create(params, { signal }), request));
+    const answer = await withDeadline(this.settings.timeoutMs, options.signal, async (signal) =>
+      fromAnthropicMessage(await this.client.messages.create(params, { signal }), request),
+    );
     return { ...answer, duration_ms: Date.now() - started };
   }
 }

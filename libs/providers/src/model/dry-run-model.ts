@@ -24,11 +24,16 @@ export function dryRunAnswer(request: ModelRequest, variant: number): ModelRespo
     duration_ms: 0,
   });
   if (callable.length && !toolsUsed) {
-    const tool_calls = callable.map((tool, i) => ({ id: `dry_run_${variant}_${i}`, name: tool.name, arguments: JSON.stringify(madeUp(tool.parameters, variant, `arguments for ${tool.name}`)) }));
+    const tool_calls = callable.map((tool, i) => ({
+      id: `dry_run_${variant}_${i}`,
+      name: tool.name,
+      arguments: JSON.stringify(madeUp(tool.parameters, variant, `arguments for ${tool.name}`)),
+    }));
     return answer({ role: 'assistant', content: null, tool_calls }, 'tool_calls');
   }
   const format = request.response_format;
-  if (format?.type === 'json_schema') return answer({ role: 'assistant', content: JSON.stringify(madeUp(format.schema, variant, 'an answer to output_schema')) }, 'stop');
+  if (format?.type === 'json_schema')
+    return answer({ role: 'assistant', content: JSON.stringify(madeUp(format.schema, variant, 'an answer to output_schema')) }, 'stop');
   if (format?.type === 'json_object') return answer({ role: 'assistant', content: JSON.stringify({ dry_run: variant }) }, 'stop');
   return answer({ role: 'assistant', content: `Dry run ${variant}: ${request.model} would answer here.` }, 'stop');
 }
@@ -38,7 +43,8 @@ function madeUp(schema: unknown, variant: number, what: string): unknown {
   try {
     return exampleOf(schema, variant);
   } catch (error) {
-    if (error instanceof DomainError) throw new DomainError(error.code, `A dry run cannot make up ${what}: ${error.message}`, error.details);
+    if (error instanceof DomainError)
+      throw new DomainError(error.code, `A dry run cannot make up ${what}: ${error.message}`, error.details);
     throw error;
   }
 }

@@ -16,7 +16,12 @@ describe(classifyModelError.name, () => {
     [503, 'server'],
     [529, 'server'],
   ])('makes %i retryable (%s)', (status, kind) => {
-    expect(classifyModelError(apiError(status))).toMatchObject({ kind, retryable: true, status, message: `model provider answered ${status}: provider says no` });
+    expect(classifyModelError(apiError(status))).toMatchObject({
+      kind,
+      retryable: true,
+      status,
+      message: `model provider answered ${status}: provider says no`,
+    });
   });
 
   it.each([
@@ -38,7 +43,9 @@ describe(classifyModelError.name, () => {
   });
 
   it('falls back to the SDK message when the body has none', () => {
-    expect(classifyModelError(APIError.generate(502, undefined, undefined, new Headers())).message).toBe('model provider answered 502: 502 status code (no body)');
+    expect(classifyModelError(APIError.generate(502, undefined, undefined, new Headers())).message).toBe(
+      'model provider answered 502: 502 status code (no body)',
+    );
   });
 
   it('classifies aborts, timeouts and connection failures', () => {
@@ -50,7 +57,10 @@ describe(classifyModelError.name, () => {
       retryable: true,
       message: expect.stringContaining('ECONNREFUSED'),
     });
-    expect(classifyModelError(new TypeError('terminated', { cause: new Error('other side closed') }))).toMatchObject({ kind: 'network', retryable: true });
+    expect(classifyModelError(new TypeError('terminated', { cause: new Error('other side closed') }))).toMatchObject({
+      kind: 'network',
+      retryable: true,
+    });
   });
 
   it('makes an unparseable answer a retryable malformed response', () => {
@@ -87,10 +97,21 @@ describe(retryAfterMs.name, () => {
 
 describe(`${classifyModelError.name} of Anthropic's SDK errors`, () => {
   const anthropicError = (status: number, headers: Record<string, string> = {}) =>
-    anthropic.APIError.generate(status, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, new Headers(headers));
+    anthropic.APIError.generate(
+      status,
+      { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      undefined,
+      new Headers(headers),
+    );
 
   it('classifies them by the same table, with the message of their error body', () => {
-    expect(classifyModelError(anthropicError(529, { 'retry-after': '3' }))).toMatchObject({ kind: 'server', retryable: true, status: 529, retryAfterMs: 3000, message: 'model provider answered 529: Overloaded' });
+    expect(classifyModelError(anthropicError(529, { 'retry-after': '3' }))).toMatchObject({
+      kind: 'server',
+      retryable: true,
+      status: 529,
+      retryAfterMs: 3000,
+      message: 'model provider answered 529: Overloaded',
+    });
     expect(classifyModelError(anthropicError(429))).toMatchObject({ kind: 'rate_limited', retryable: true });
     expect(classifyModelError(anthropicError(401))).toMatchObject({ kind: 'auth', retryable: false });
   });
@@ -98,6 +119,10 @@ describe(`${classifyModelError.name} of Anthropic's SDK errors`, () => {
   it('classifies aborts, timeouts and connection failures', () => {
     expect(classifyModelError(new anthropic.APIUserAbortError())).toMatchObject({ kind: 'aborted', retryable: false });
     expect(classifyModelError(new anthropic.APIConnectionTimeoutError())).toMatchObject({ kind: 'timeout', retryable: true });
-    expect(classifyModelError(new anthropic.APIConnectionError({ cause: new Error('ECONNREFUSED') }))).toMatchObject({ kind: 'network', retryable: true, message: expect.stringContaining('ECONNREFUSED') });
+    expect(classifyModelError(new anthropic.APIConnectionError({ cause: new Error('ECONNREFUSED') }))).toMatchObject({
+      kind: 'network',
+      retryable: true,
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 });

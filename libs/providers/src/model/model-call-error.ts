@@ -43,10 +43,12 @@ export class ModelCallError extends Error {
 }
 
 /** A provider's 200 that is not an answer (a broken proxy or provider): worth a retry. */
-export const malformedResponse = (what: string) => new ModelCallError({ kind: 'malformed_response', retryable: true, message: `model provider answered malformed data: ${what}` });
+export const malformedResponse = (what: string) =>
+  new ModelCallError({ kind: 'malformed_response', retryable: true, message: `model provider answered malformed data: ${what}` });
 
 /** A request no provider could take (our bug, not theirs): final. */
-export const invalidModelRequest = (what: string) => new ModelCallError({ kind: 'bad_request', retryable: false, message: `invalid model request: ${what}` });
+export const invalidModelRequest = (what: string) =>
+  new ModelCallError({ kind: 'bad_request', retryable: false, message: `invalid model request: ${what}` });
 
 const BY_STATUS: Record<number, [ModelErrorKind, boolean]> = {
   400: ['bad_request', false],
@@ -82,7 +84,13 @@ export function retryAfterMs(headers: HeaderBag | undefined, now = Date.now()): 
 export function classifyHttpStatus(status: number, providerMessage: string, headers?: HeaderBag): ModelCallError {
   const [kind, retryable] = BY_STATUS[status] ?? (status >= 500 ? ['server', true] : ['bad_request', false]);
   const wait = retryable ? retryAfterMs(headers) : undefined;
-  return new ModelCallError({ kind, retryable, status, retryAfterMs: wait, message: `model provider answered ${status}: ${providerMessage}` });
+  return new ModelCallError({
+    kind,
+    retryable,
+    status,
+    retryAfterMs: wait,
+    message: `model provider answered ${status}: ${providerMessage}`,
+  });
 }
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -111,17 +119,33 @@ export function classifyModelError(error: unknown): ModelCallError {
     return new ModelCallError({ kind: 'timeout', retryable: true, message: 'model call timed out', cause: error });
   }
   if (isOne(error, SDK_ERRORS.connection)) {
-    return new ModelCallError({ kind: 'network', retryable: true, message: `model provider unreachable: ${describeCause(error)}`, cause: error });
+    return new ModelCallError({
+      kind: 'network',
+      retryable: true,
+      message: `model provider unreachable: ${describeCause(error)}`,
+      cause: error,
+    });
   }
   const answered = error as openai.APIError | anthropic.APIError;
-  if (isOne(error, SDK_ERRORS.api) && answered.status !== undefined) return classifyHttpStatus(answered.status, providerMessageOf(answered), answered.headers);
+  if (isOne(error, SDK_ERRORS.api) && answered.status !== undefined)
+    return classifyHttpStatus(answered.status, providerMessageOf(answered), answered.headers);
   // fetch fails reading a body the server cut off with a TypeError ("terminated").
   if (error instanceof TypeError && error.cause !== undefined) {
-    return new ModelCallError({ kind: 'network', retryable: true, message: `model provider connection failed: ${error.message}`, cause: error });
+    return new ModelCallError({
+      kind: 'network',
+      retryable: true,
+      message: `model provider connection failed: ${error.message}`,
+      cause: error,
+    });
   }
   // A 200 whose body is not JSON (SyntaxError) or not a completion: a broken proxy or provider, worth a retry.
   const detail = error instanceof Error ? error.message : String(error);
-  return new ModelCallError({ kind: 'malformed_response', retryable: true, message: `model provider answered malformed data: ${detail}`, cause: error });
+  return new ModelCallError({
+    kind: 'malformed_response',
+    retryable: true,
+    message: `model provider answered malformed data: ${detail}`,
+    cause: error,
+  });
 }
 
 /**

@@ -16,6 +16,10 @@ export class ModelClientRegistry extends ModelClients {
   forProvider(provider: ModelProvider): ModelClient {
     const client = this.clients[provider];
     if (client) return client;
-    throw new ModelCallError({ kind: 'bad_request', retryable: false, message: `model provider ${provider} is not configured here (its API key is not set)` });
+    throw new ModelCallError({
+      kind: 'bad_request',
+      retryable: false,
+      message: `model provider ${provider} is not configured here (its API key is not set)`,
+    });
   }
 }

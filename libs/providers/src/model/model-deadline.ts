@@ -5,7 +5,11 @@ import { classifyModelError, ModelCallError } from './model-call-error';
  * ours (it covers reading the body too, and tells a timeout from a dropped connection whatever the runtime's
  * abort errors look like); the SDKs' own timeouts are only backstops.
  */
-export async function withDeadline<T>(timeoutMs: number, callerSignal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
   try {
@@ -13,7 +17,8 @@ export async function withDeadline<T>(timeoutMs: number, callerSignal: AbortSign
   } catch (error) {
     if (error instanceof ModelCallError) throw error;
     if (callerSignal?.aborted) throw new ModelCallError({ kind: 'aborted', retryable: false, message: 'model call aborted', cause: error });
-    if (deadline.aborted) throw new ModelCallError({ kind: 'timeout', retryable: true, message: `model call timed out after ${timeoutMs} ms`, cause: error });
+    if (deadline.aborted)
+      throw new ModelCallError({ kind: 'timeout', retryable: true, message: `model call timed out after ${timeoutMs} ms`, cause: error });
     throw classifyModelError(error);
   }
 }

@@ -13,7 +13,11 @@ describe(ModelFake.name, () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- completions read loosely
   const json = async (response: Response): Promise<any> => response.json();
   const complete = (body: unknown = { model: 'm', messages: [{ role: 'user', content: 'hi' }] }) =>
-    fetch(`${sut.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${sut.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('serves the script in order, echoes the requested model and records each request', async () => {
     sut.script(reply.text('one'), reply.toolCalls([{ name: 'search', arguments: { q: 'x' } }]));
@@ -21,9 +25,22 @@ describe(ModelFake.name, () => {
     const first = await json(await complete());
     const second = await json(await complete());
 
-    expect(first).toMatchObject({ model: 'm', choices: [{ message: { role: 'assistant', content: 'one' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
-    expect(second.choices[0]).toMatchObject({ message: { content: null, tool_calls: [{ id: expect.stringMatching(/^call_\d+$/), type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }] }, finish_reason: 'tool_calls' });
-    expect(sut.requests.map((request) => [request.path, request.status, request.aborted])).toEqual([['/v1/chat/completions', 200, false], ['/v1/chat/completions', 200, false]]);
+    expect(first).toMatchObject({
+      model: 'm',
+      choices: [{ message: { role: 'assistant', content: 'one' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
+    expect(second.choices[0]).toMatchObject({
+      message: {
+        content: null,
+        tool_calls: [{ id: expect.stringMatching(/^call_\d+$/), type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }],
+      },
+      finish_reason: 'tool_calls',
+    });
+    expect(sut.requests.map((request) => [request.path, request.status, request.aborted])).toEqual([
+      ['/v1/chat/completions', 200, false],
+      ['/v1/chat/completions', 200, false],
+    ]);
     expect(() => sut.assertDone()).not.toThrow();
   });
 
@@ -73,7 +90,11 @@ describe(ModelFake.name, () => {
   it('cuts a delay short when the client goes away and records the abort', async () => {
     sut.script(reply.text('late', { delayMs: 60_000 }));
     const controller = new AbortController();
-    const aborted = fetch(`${sut.baseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [] }), signal: controller.signal }).catch((error: Error) => error.name);
+    const aborted = fetch(`${sut.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [] }),
+      signal: controller.signal,
+    }).catch((error: Error) => error.name);
     await sut.waitForRequests(1);
 
     controller.abort();

@@ -73,7 +73,12 @@ describe(OpenAiModelClient.name, () => {
     expect(fake.requests[0].body).toEqual({
       model: 'gpt-test',
       messages,
-      tools: [{ type: 'function', function: { name: 'search', description: 'find things', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'search', description: 'find things', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+        },
+      ],
       response_format: { type: 'json_schema', json_schema: { name: 'step_output', schema, strict: false } },
       temperature: 0.2,
     });
@@ -88,7 +93,13 @@ describe(OpenAiModelClient.name, () => {
   });
 
   it('round-trips tool calls: the answer in our shape, then the assistant and tool messages in the provider shape', async () => {
-    fake.script(reply.toolCalls([{ name: 'search', arguments: { q: 'x' } }, { name: 'fetch', arguments: '{"url": broken' }]), reply.text('done'));
+    fake.script(
+      reply.toolCalls([
+        { name: 'search', arguments: { q: 'x' } },
+        { name: 'fetch', arguments: '{"url": broken' },
+      ]),
+      reply.text('done'),
+    );
 
     const first = await sut.complete(request());
     const [search, fetchCall] = first.message.tool_calls!;
@@ -184,7 +195,11 @@ describe(OpenAiModelClient.name, () => {
   it('treats a 200 JSON answer without a choice as a retryable malformed response', async () => {
     fake.script({ status: 200, body: { id: 'x', object: 'chat.completion', model: 'm', choices: [] } });
 
-    expect(await failureOf(sut.complete(request()))).toMatchObject({ kind: 'malformed_response', retryable: true, message: expect.stringContaining('no choice') });
+    expect(await failureOf(sut.complete(request()))).toMatchObject({
+      kind: 'malformed_response',
+      retryable: true,
+      message: expect.stringContaining('no choice'),
+    });
   });
 
   it('stops promptly when aborted during a slow answer, and the provider sees the disconnect', async () => {

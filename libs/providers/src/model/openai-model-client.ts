@@ -45,7 +45,9 @@ export class OpenAiModelClient extends ModelClient {
   async complete(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
     const started = Date.now();
     const params = toSdkRequest(request);
-    const answer = await withDeadline(this.timeoutMs, options.signal, async (signal) => fromSdkCompletion(await this.client.chat.completions.create(params, { signal }), request.model));
+    const answer = await withDeadline(this.timeoutMs, options.signal, async (signal) =>
+      fromSdkCompletion(await this.client.chat.completions.create(params, { signal }), request.model),
+    );
     return { ...answer, duration_ms: Date.now() - started };
   }
 }
@@ -100,19 +102,27 @@ function fromSdkCompletion(completion: ChatCompletion, requestedModel: string): 
   const choice = Array.isArray(completion?.choices) ? completion.choices[0] : undefined;
   const message = choice?.message;
   if (!message || typeof message !== 'object') throw malformedResponse('no choice with a message');
-  if (message.content !== null && message.content !== undefined && typeof message.content !== 'string') throw malformedResponse('message content is not text');
-  if (message.tool_calls !== undefined && message.tool_calls !== null && !Array.isArray(message.tool_calls)) throw malformedResponse('tool_calls is not a list');
+  if (message.content !== null && message.content !== undefined && typeof message.content !== 'string')
+    throw malformedResponse('message content is not text');
+  if (message.tool_calls !== undefined && message.tool_calls !== null && !Array.isArray(message.tool_calls))
+    throw malformedResponse('tool_calls is not a list');
   const toolCalls: ToolCallRequest[] = (message.tool_calls ?? []).flatMap((call) => {
     if (call?.type !== 'function') return []; // custom (non-function) tools are never offered
     if (typeof call.id !== 'string' || typeof call.function?.name !== 'string') throw malformedResponse('a tool call without id or name');
-    return [{ id: call.id, name: call.function.name, arguments: typeof call.function.arguments === 'string' ? call.function.arguments : '' }];
+    return [
+      { id: call.id, name: call.function.name, arguments: typeof call.function.arguments === 'string' ? call.function.arguments : '' },
+    ];
   });
   const prompt = tokenCount(completion.usage?.prompt_tokens);
   const answer = tokenCount(completion.usage?.completion_tokens);
   return {
     message: { role: 'assistant', content: message.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
     finish_reason: choice?.finish_reason ?? null,
-    usage: { prompt_tokens: prompt, completion_tokens: answer, total_tokens: tokenCount(completion.usage?.total_tokens) || prompt + answer },
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: answer,
+      total_tokens: tokenCount(completion.usage?.total_tokens) || prompt + answer,
+    },
     model: typeof completion.model === 'string' && completion.model ? completion.model : requestedModel,
   };
 }

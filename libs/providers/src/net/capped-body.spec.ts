@@ -15,7 +15,11 @@ function responseOf(chunks: string[], headers: Record<string, string>): Response
   return new Response(body, { headers });
 }
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 describe(cappedResponse.name, () => {
   it('passes a body up to the cap as it is', async () => {
@@ -24,7 +28,9 @@ describe(cappedResponse.name, () => {
 
   it('fails a body past the cap, telling the caller too', async () => {
     const told: AnswerTooLargeError[] = [];
-    const error = await failureOf(cappedResponse(responseOf(['abc', 'def', 'g'], { 'content-type': 'application/json' }), 6, (tooLarge) => told.push(tooLarge)).text());
+    const error = await failureOf(
+      cappedResponse(responseOf(['abc', 'def', 'g'], { 'content-type': 'application/json' }), 6, (tooLarge) => told.push(tooLarge)).text(),
+    );
 
     expect(error).toBeInstanceOf(AnswerTooLargeError);
     expect(told).toEqual([error]);
@@ -49,7 +55,9 @@ describe(cappedResponse.name, () => {
   it('fails an event past the cap, even one that arrives a byte at a time or after a CRLF cut in two', async () => {
     const big = `data: ${'x'.repeat(200)}\r\n\r\n`;
     for (const chunks of [[big], big.split(''), ['data: ok\r', '\n\r', '\n', big]]) {
-      expect(await failureOf(cappedResponse(responseOf(chunks, { 'content-type': 'text/event-stream; charset=utf-8' }), 100).text())).toBeInstanceOf(AnswerTooLargeError);
+      expect(
+        await failureOf(cappedResponse(responseOf(chunks, { 'content-type': 'text/event-stream; charset=utf-8' }), 100).text()),
+      ).toBeInstanceOf(AnswerTooLargeError);
     }
   });
 });

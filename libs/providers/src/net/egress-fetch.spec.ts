@@ -26,7 +26,11 @@ async function listen(host: string, handler: (url: string) => { status: number; 
   return listener;
 }
 
-const refusalOf = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as Error);
+const refusalOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error as Error,
+  );
 
 describe(EgressPolicy.name, () => {
   let canary: Listener;
@@ -35,7 +39,10 @@ describe(EgressPolicy.name, () => {
   beforeAll(async () => {
     // The canary is where loopback names lead; the redirector is on another loopback address the tests allow.
     canary = await listen('127.0.0.1', () => ({ status: 200 }));
-    redirector = await listen('127.0.0.3', (url) => ({ status: 302, location: url === '/to-name' ? `http://localhost:${canary.port}/` : `http://127.0.0.1:${canary.port}/` }));
+    redirector = await listen('127.0.0.3', (url) => ({
+      status: 302,
+      location: url === '/to-name' ? `http://localhost:${canary.port}/` : `http://127.0.0.1:${canary.port}/`,
+    }));
   });
   afterAll(async () => {
     await Promise.all([canary, redirector].map(({ server }) => new Promise((resolve) => server.close(resolve))));
@@ -105,7 +112,8 @@ describe('EgressPolicy redirects', () => {
 
   beforeAll(async () => {
     // Two ports of one address are two origins.
-    const record = (request: import('node:http').IncomingMessage) => seen.set(`${request.socket.localPort}${request.url}`, { method: request.method ?? '', headers: request.headers });
+    const record = (request: import('node:http').IncomingMessage) =>
+      seen.set(`${request.socket.localPort}${request.url}`, { method: request.method ?? '', headers: request.headers });
     const hops: Record<string, (other: number) => string> = {
       '/same': () => '/landing',
       '/cross': (other) => `http://127.0.0.1:${other}/landing`,
@@ -136,7 +144,8 @@ describe('EgressPolicy redirects', () => {
   beforeEach(() => seen.clear());
 
   const sut = new EgressPolicy(['127.0.0.1']);
-  const send = (path: string, method = 'POST') => sut.fetch(`http://127.0.0.1:${first.port}${path}`, { method, headers: secrets, body: method === 'POST' ? '{}' : undefined });
+  const send = (path: string, method = 'POST') =>
+    sut.fetch(`http://127.0.0.1:${first.port}${path}`, { method, headers: secrets, body: method === 'POST' ? '{}' : undefined });
 
   it('keeps every header on a hop within the origin', async () => {
     expect((await send('/same')).status).toBe(200);
@@ -149,7 +158,8 @@ describe('EgressPolicy redirects', () => {
 
     const landed = seen.get(`${second.port}/landing`)!;
     expect(landed.method).toBe('POST');
-    for (const name of ['authorization', 'cookie', 'x-api-key', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) expect([name, landed.headers[name]]).toEqual([name, undefined]);
+    for (const name of ['authorization', 'cookie', 'x-api-key', 'webhook-id', 'webhook-timestamp', 'webhook-signature'])
+      expect([name, landed.headers[name]]).toEqual([name, undefined]);
     expect(landed.headers).toMatchObject({ accept: 'application/json', 'content-type': 'application/json' });
   });
 

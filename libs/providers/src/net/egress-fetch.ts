@@ -27,7 +27,13 @@ export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
  * else may carry a credential (Authorization, Cookie, an API key header a tool or a model set, a
  * notification's webhook-signature, webhook-id and webhook-timestamp), so it is dropped, whatever its name.
  */
-export const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set(['accept', 'accept-language', 'content-type', 'content-language', 'user-agent']);
+export const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-language',
+  'content-type',
+  'content-language',
+  'user-agent',
+]);
 /** The headers that describe a body, dropped with it when a redirect turns the request into a GET. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
 
@@ -52,18 +58,31 @@ export class EgressPolicy {
     let request = init;
     for (let hop = 0; ; hop++) {
       this.assertLiteral(target);
-      const response = (await undiciFetch(target, { ...(request as UndiciRequestInit), redirect: 'manual', dispatcher: this.agent })) as unknown as Response;
+      const response = (await undiciFetch(target, {
+        ...(request as UndiciRequestInit),
+        redirect: 'manual',
+        dispatcher: this.agent,
+      })) as unknown as Response;
       const location = response.headers.get('location');
       if (init.redirect === 'manual' || response.status < 300 || response.status > 399 || !location) return response;
       if (hop >= MAX_REDIRECTS) throw new EgressDeniedError(`more than ${MAX_REDIRECTS} redirects from ${url}`);
       await response.body?.cancel();
       const next = new URL(location, target);
       // 303 (and 301/302 after a POST, as browsers do) turn into a GET without a body.
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && request.method && request.method !== 'GET' && request.method !== 'HEAD')) {
-        request = { ...request, method: 'GET', body: undefined, headers: withoutHeaders(request.headers, (name) => BODY_HEADERS.has(name)) };
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && request.method && request.method !== 'GET' && request.method !== 'HEAD')
+      ) {
+        request = {
+          ...request,
+          method: 'GET',
+          body: undefined,
+          headers: withoutHeaders(request.headers, (name) => BODY_HEADERS.has(name)),
+        };
       }
       // Credentials were meant for the origin they were sent to: another one gets none of them, for the rest of the chain.
-      if (next.origin !== target.origin) request = { ...request, headers: withoutHeaders(request.headers, (name) => !CROSS_ORIGIN_HEADERS.has(name)) };
+      if (next.origin !== target.origin)
+        request = { ...request, headers: withoutHeaders(request.headers, (name) => !CROSS_ORIGIN_HEADERS.has(name)) };
       target = next;
     }
   };
@@ -73,7 +92,9 @@ export class EgressPolicy {
     const { hostname } = new URL(url);
     const host = hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) return egressRefusal(this.allow, host, host);
-    const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)));
+    const addresses = await new Promise<LookupAddress[]>((resolve) =>
+      dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)),
+    );
     const refusals = addresses.map(({ address }) => egressRefusal(this.allow, host, address));
     return refusals.length && refusals.every(Boolean) ? refusals[0] : null;
   }

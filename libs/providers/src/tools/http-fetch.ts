@@ -41,11 +41,13 @@ export async function fetchText(url: string, init: RequestInit, options: FetchOp
     const { text, truncated } = await readCapped(response, options.maxBytes ?? MAX_TOOL_BODY_BYTES, options.overMax ?? 'cut');
     return { status: response.status, headers: response.headers, text, truncated };
   } catch (error) {
-    if (error instanceof AnswerTooLargeError) throw new ToolCallError(`${options.what}: ${error.message}`, false, { kind: 'too_large', cause: error });
+    if (error instanceof AnswerTooLargeError)
+      throw new ToolCallError(`${options.what}: ${error.message}`, false, { kind: 'too_large', cause: error });
     const denied = deniedIn(error);
     if (denied) throw new ToolCallError(`${options.what}: ${denied.message}`, false, { kind: 'denied', cause: error });
     if (options.signal?.aborted) throw new ToolCallError(`${options.what}: call aborted`, false, { kind: 'aborted', cause: error });
-    if (deadline.aborted) throw new ToolCallError(`${options.what}: no answer within ${options.timeoutMs} ms`, true, { kind: 'timeout', cause: error });
+    if (deadline.aborted)
+      throw new ToolCallError(`${options.what}: no answer within ${options.timeoutMs} ms`, true, { kind: 'timeout', cause: error });
     throw new ToolCallError(`${options.what}: unreachable (${describe(error)})`, true, { kind: 'network', cause: error });
   }
 }

@@ -36,10 +36,23 @@ export const HTTP_REQUEST_TOOL: ToolDescriptor = {
   timeout_ms: DEFAULT_TOOL_TIMEOUT_MS,
 };
 
-const SHOWN_HEADERS = ['content-type', 'content-length', 'content-language', 'location', 'retry-after', 'etag', 'last-modified', 'cache-control', 'link'];
+const SHOWN_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-language',
+  'location',
+  'retry-after',
+  'etag',
+  'last-modified',
+  'cache-control',
+  'link',
+];
 
 /** `fetch`: the egress-checked one (EgressPolicy.fetch): the model picks the URL. */
-export async function httpRequestTool(args: HttpRequestArgs, options: ToolCallOptions & { timeoutMs?: number; fetch: Fetch }): Promise<HttpRequestResult> {
+export async function httpRequestTool(
+  args: HttpRequestArgs,
+  options: ToolCallOptions & { timeoutMs?: number; fetch: Fetch },
+): Promise<HttpRequestResult> {
   const { url, method, headers } = validate(args);
   const hasBody = args.body !== undefined && args.body !== null && method !== 'GET' && method !== 'HEAD';
   const isText = typeof args.body === 'string';
@@ -51,7 +64,12 @@ export async function httpRequestTool(args: HttpRequestArgs, options: ToolCallOp
       ...(hasBody ? { body: isText ? (args.body as string) : JSON.stringify(args.body) } : {}),
     },
     // The URL is named without its query string: failure messages travel to Temporal and the logs.
-    { timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, signal: options.signal, what: `http_request ${method} ${withoutQueryStrings(url)}`, fetch: options.fetch },
+    {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      signal: options.signal,
+      what: `http_request ${method} ${withoutQueryStrings(url)}`,
+      fetch: options.fetch,
+    },
   );
   const contentType = response.headers.get('content-type');
   return {
@@ -75,7 +93,8 @@ function validate(args: HttpRequestArgs): { url: string; method: HttpRequestMeth
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`url must be http(s), got ${url.protocol}`);
   const method = String(args.method ?? 'GET').toUpperCase() as HttpRequestMethod;
-  if (!HTTP_REQUEST_METHODS.includes(method)) throw invalid(`method must be one of ${HTTP_REQUEST_METHODS.join(', ')}, got ${JSON.stringify(args.method)}`);
+  if (!HTTP_REQUEST_METHODS.includes(method))
+    throw invalid(`method must be one of ${HTTP_REQUEST_METHODS.join(', ')}, got ${JSON.stringify(args.method)}`);
   const headers = args.headers ?? {};
   if (typeof headers !== 'object' || Array.isArray(headers) || Object.values(headers).some((value) => typeof value !== 'string')) {
     throw invalid('headers must be an object of strings');

@@ -30,15 +30,26 @@ export class HttpToolTransport extends ToolTransport {
 
   async call(tool: ToolDescriptor, args: unknown, options: ToolCallOptions = {}): Promise<unknown> {
     const what = `tool ${tool.name}`;
-    if (!tool.endpoint_url || !/^https?:\/\//i.test(tool.endpoint_url)) throw new ToolCallError(`${what} has no http(s) endpoint_url`, false, { kind: 'invalid' });
+    if (!tool.endpoint_url || !/^https?:\/\//i.test(tool.endpoint_url))
+      throw new ToolCallError(`${what} has no http(s) endpoint_url`, false, { kind: 'invalid' });
     const response = await fetchText(
       tool.endpoint_url,
       { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(args ?? {}) },
-      { timeoutMs: tool.timeout_ms || this.defaults.timeoutMs, signal: options.signal, what, fetch: this.fetch, maxBytes: this.defaults.answerMaxBytes, overMax: 'fail' },
+      {
+        timeoutMs: tool.timeout_ms || this.defaults.timeoutMs,
+        signal: options.signal,
+        what,
+        fetch: this.fetch,
+        maxBytes: this.defaults.answerMaxBytes,
+        overMax: 'fail',
+      },
     );
     if (response.status >= 400) {
       const { kind, retryable } = toolErrorForStatus(response.status);
-      throw new ToolCallError(`${what} answered ${response.status}: ${toolErrorDetail(response.text)}`, retryable, { kind, status: response.status });
+      throw new ToolCallError(`${what} answered ${response.status}: ${toolErrorDetail(response.text)}`, retryable, {
+        kind,
+        status: response.status,
+      });
     }
     return parseBody(response.text, response.headers.get('content-type'), { lenient: true });
   }

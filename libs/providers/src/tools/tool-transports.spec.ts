@@ -41,7 +41,12 @@ beforeAll(async () => {
       search_web: (args) => ({ found: args }),
       plain: () => new ToolResponse(200, 'just words', { 'content-type': 'text/plain' }),
       big: () => new ToolResponse(200, 'é'.repeat(MAX_TOOL_BODY_BYTES), { 'content-type': 'text/plain; charset=utf-8' }),
-      echo: (args, call) => ToolResponse.json({ args, method: call.method, content_type: call.headers['content-type'] ?? null, token: call.headers['x-token'] ?? null }, 200, { etag: '"v1"', 'set-cookie': 'secret=1' }),
+      echo: (args, call) =>
+        ToolResponse.json(
+          { args, method: call.method, content_type: call.headers['content-type'] ?? null, token: call.headers['x-token'] ?? null },
+          200,
+          { etag: '"v1"', 'set-cookie': 'secret=1' },
+        ),
     },
   });
 });
@@ -64,7 +69,9 @@ describe(HttpToolTransport.name, () => {
     const output = await sut.call(tool('search_web'), { product: 'Galaxy S24' }, {});
 
     expect(output).toEqual({ found: { product: 'Galaxy S24' } });
-    expect(tools.calls).toEqual([expect.objectContaining({ name: 'search_web', method: 'POST', args: { product: 'Galaxy S24' }, status: 200, completed: true })]);
+    expect(tools.calls).toEqual([
+      expect.objectContaining({ name: 'search_web', method: 'POST', args: { product: 'Galaxy S24' }, status: 200, completed: true }),
+    ]);
     expect(tools.calls[0].headers['content-type']).toBe('application/json');
     expect(tools.counts()).toEqual({ search_web: 1 });
   });
@@ -127,7 +134,10 @@ describe(HttpToolTransport.name, () => {
 
   it('refuses a tool without an http(s) endpoint', async () => {
     expect(await failureOf(sut.call(tool('x', { endpoint_url: null }), {}, {}))).toMatchObject({ retryable: false, kind: 'invalid' });
-    expect(await failureOf(sut.call(tool('x', { endpoint_url: 'file:///etc/passwd' }), {}, {}))).toMatchObject({ retryable: false, kind: 'invalid' });
+    expect(await failureOf(sut.call(tool('x', { endpoint_url: 'file:///etc/passwd' }), {}, {}))).toMatchObject({
+      retryable: false,
+      kind: 'invalid',
+    });
   });
 
   it('takes an answer up to its cap whole', async () => {
@@ -141,7 +151,11 @@ describe(HttpToolTransport.name, () => {
 
     const error = await failureOf(capped.call(tool('big'), {}, {}));
 
-    expect(error).toMatchObject({ retryable: false, kind: 'too_large', message: `tool big: TOOL_ANSWER_TOO_LARGE: the answer passed ${MAX_TOOL_BODY_BYTES} bytes (TOOL_ANSWER_MAX_BYTES) and was not read further` });
+    expect(error).toMatchObject({
+      retryable: false,
+      kind: 'too_large',
+      message: `tool big: TOOL_ANSWER_TOO_LARGE: the answer passed ${MAX_TOOL_BODY_BYTES} bytes (TOOL_ANSWER_MAX_BYTES) and was not read further`,
+    });
   });
 
   it('stops reading a streamed answer at the cap: the rest is never downloaded', async () => {
@@ -171,7 +185,10 @@ describe(HttpToolTransport.name, () => {
 
 describe(httpRequestTool.name, () => {
   it('sends a JSON body with its headers and answers status, chosen headers and the parsed body', async () => {
-    const result = await httpRequestTool({ url: tools.url('echo'), method: 'POST', headers: { 'x-token': 't1' }, body: { q: 'stepwise' } }, { fetch });
+    const result = await httpRequestTool(
+      { url: tools.url('echo'), method: 'POST', headers: { 'x-token': 't1' }, body: { q: 'stepwise' } },
+      { fetch },
+    );
 
     expect(result).toEqual({
       status: 200,
@@ -184,7 +201,10 @@ describe(httpRequestTool.name, () => {
   });
 
   it('sends a string body as it is, and defaults to GET without a body', async () => {
-    const posted = await httpRequestTool({ url: tools.url('echo'), method: 'put' as never, body: 'raw text', headers: { 'content-type': 'text/plain' } }, { fetch });
+    const posted = await httpRequestTool(
+      { url: tools.url('echo'), method: 'put' as never, body: 'raw text', headers: { 'content-type': 'text/plain' } },
+      { fetch },
+    );
     const got = await httpRequestTool({ url: tools.url('echo'), body: { ignored: true } }, { fetch });
 
     expect(posted.body).toMatchObject({ args: 'raw text', method: 'PUT', content_type: 'text/plain' });
@@ -194,7 +214,11 @@ describe(httpRequestTool.name, () => {
   it('hands a non-2xx answer back as a result, not a failure', async () => {
     tools.script('echo', toolScript.fail(404, 'not here'));
 
-    expect(await httpRequestTool({ url: tools.url('echo') }, { fetch })).toMatchObject({ status: 404, body: { error: 'not here' }, truncated: false });
+    expect(await httpRequestTool({ url: tools.url('echo') }, { fetch })).toMatchObject({
+      status: 404,
+      body: { error: 'not here' },
+      truncated: false,
+    });
   });
 
   it('keeps a text answer as text, even when it looks like JSON', async () => {
@@ -226,24 +250,35 @@ describe(httpRequestTool.name, () => {
 
     const error = await failureOf(httpRequestTool({ url }, { fetch }));
 
-    expect(error).toMatchObject({ kind: 'network', message: expect.stringContaining(`http_request GET ${url.split('?')[0]}?[redacted]: unreachable`) });
+    expect(error).toMatchObject({
+      kind: 'network',
+      message: expect.stringContaining(`http_request GET ${url.split('?')[0]}?[redacted]: unreachable`),
+    });
     expect(error.message).not.toContain('tk-123456');
   });
 
   it('times out retryably', async () => {
     tools.script('echo', toolScript.delay(30_000));
 
-    expect(await failureOf(httpRequestTool({ url: tools.url('echo') }, { timeoutMs: 200, fetch }))).toMatchObject({ retryable: true, kind: 'timeout' });
+    expect(await failureOf(httpRequestTool({ url: tools.url('echo') }, { timeoutMs: 200, fetch }))).toMatchObject({
+      retryable: true,
+      kind: 'timeout',
+    });
   });
 });
 
 describe(BuiltinToolTransport.name, () => {
   it('runs http_request and the tools it is given, by name, with the descriptor timeout', async () => {
     const seen: unknown[] = [];
-    const sut = new BuiltinToolTransport(fetch, { get_output: async (args, options) => (seen.push([args, options.timeoutMs]), { data: 1 }) });
+    const sut = new BuiltinToolTransport(fetch, {
+      get_output: async (args, options) => (seen.push([args, options.timeoutMs]), { data: 1 }),
+    });
     const getOutput: ToolDescriptor = { name: 'get_output', description: 'd', parameters: {}, transport: 'builtin', timeout_ms: 1234 };
 
-    expect(await sut.call(HTTP_REQUEST_TOOL, { url: tools.url('search_web'), method: 'POST', body: { q: 1 } }, {})).toMatchObject({ status: 200, body: { found: { q: 1 } } });
+    expect(await sut.call(HTTP_REQUEST_TOOL, { url: tools.url('search_web'), method: 'POST', body: { q: 1 } }, {})).toMatchObject({
+      status: 200,
+      body: { found: { q: 1 } },
+    });
     expect(await sut.call(getOutput, { output_id: 'o1' }, {})).toEqual({ data: 1 });
     expect(seen).toEqual([[{ output_id: 'o1' }, 1234]]);
   });
@@ -251,7 +286,10 @@ describe(BuiltinToolTransport.name, () => {
   it('refuses an unknown built-in', async () => {
     const sut = new BuiltinToolTransport(fetch);
 
-    expect(await failureOf(sut.call({ ...HTTP_REQUEST_TOOL, name: 'toString' }, {}, {}))).toMatchObject({ retryable: false, kind: 'invalid' });
+    expect(await failureOf(sut.call({ ...HTTP_REQUEST_TOOL, name: 'toString' }, {}, {}))).toMatchObject({
+      retryable: false,
+      kind: 'invalid',
+    });
   });
 });
 

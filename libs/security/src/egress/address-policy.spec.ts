@@ -46,9 +46,16 @@ describe(deniedRange.name, () => {
     ['not-an-ip', 'not an IP address'],
   ])('refuses %s (%s)', (address, range) => expect(deniedRange(address)).toBe(range));
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '::808:808', '2001:4860:4860::8888', '2001:200::1'])('lets %s through', (address) =>
-    expect(deniedRange(address)).toBeNull(),
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '::808:808',
+    '2001:4860:4860::8888',
+    '2001:200::1',
+  ])('lets %s through', (address) => expect(deniedRange(address)).toBeNull());
 });
 
 describe('deniedRange, as properties', () => {
@@ -150,7 +157,9 @@ describe(EgressAllowList.name, () => {
 
   it('refuses the rest of the denied ranges, naming host and address', () => {
     expect(egressRefusal(sut, '127.0.0.2', '127.0.0.2')).toBe('127.0.0.2 is in a loopback range');
-    expect(egressRefusal(sut, 'localhost.corp.example.evil', '10.2.0.1')).toBe('localhost.corp.example.evil (10.2.0.1) is in a private range');
+    expect(egressRefusal(sut, 'localhost.corp.example.evil', '10.2.0.1')).toBe(
+      'localhost.corp.example.evil (10.2.0.1) is in a private range',
+    );
     expect(egressRefusal(sut, 'example.com', '93.184.216.34')).toBeNull();
   });
 

@@ -1,7 +1,14 @@
 // One activation of a step, end to end: the guard rails, its execution row, the step's run, then the edges
 // its output takes (or its failure recorded, while the other branches go on).
 import { CancellationScope, ContinueAsNew, isCancellation, uuid4 } from '@temporalio/workflow';
-import { failureMessage, isQuarantine, type EdgeDefinition, type StepResultRef, type StepContext, type StepDefinition } from '@app/contracts';
+import {
+  failureMessage,
+  isQuarantine,
+  type EdgeDefinition,
+  type StepResultRef,
+  type StepContext,
+  type StepDefinition,
+} from '@app/contracts';
 import { conditionalEdges, nextTargets, routeChoices, toolHandOffEdge } from './routing';
 import { withinGuardRails } from './guard-rails';
 import { runStep } from './step-runs';
@@ -22,25 +29,42 @@ export async function execute(state: WalkState, activation: Activation): Promise
 }
 
 /** Runs execution `index` of `step` on row `instanceUuid`, and returns the activations it leads to. */
-async function executeAs(state: WalkState, step: StepDefinition, activation: Activation, index: number, instanceUuid: string): Promise<Activation[]> {
+async function executeAs(
+  state: WalkState,
+  step: StepDefinition,
+  activation: Activation,
+  index: number,
+  instanceUuid: string,
+): Promise<Activation[]> {
   const { scope, plan } = state;
   const { input } = scope;
   const executorEdge = toolExecutorEdgeOf(state, step);
   const context = stepContext(state, step, activation, index, instanceUuid, executorEdge);
   try {
-    const ran = await runStep(state, step, context, activation, executorEdge, plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined);
+    const ran = await runStep(
+      state,
+      step,
+      context,
+      activation,
+      executorEdge,
+      plan.rowPerExecution ? `${step.name}: run ${index + 1}` : undefined,
+    );
     if (Array.isArray(ran)) return ran;
     // A run with a token budget waits here for an approval once its model calls reach it.
     await scope.budget?.check(input.run_uuid, scope.bookkeeping);
     state.lastOutput = ran.output_id;
     state.news.outputOf(step.uuid, ran.digest);
     const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
-    const held = withConditions.length ? await scope.bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions }) : [];
+    const held = withConditions.length
+      ? await scope.bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions })
+      : [];
     return edgesTaken(state, step, ran, held, executorEdge);
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error) || CancellationScope.current().consideredCancelled) {
-      await CancellationScope.nonCancellable(() => scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }));
+      await CancellationScope.nonCancellable(() =>
+        scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: 'Cancelled while running' }),
+      );
       throw error;
     }
     // A failed step: the error stays on the step's execution, and the other branches go on; but a call that
@@ -55,10 +79,19 @@ async function executeAs(state: WalkState, step: StepDefinition, activation: Act
 
 /** Tool calls alone take an agent to its tool executor: its final answer chooses among the other routes. */
 function toolExecutorEdgeOf({ plan, byUuid }: WalkState, step: StepDefinition): EdgeDefinition | null {
-  return step.type === 'custom_agent' ? toolHandOffEdge(plan.graph, step.uuid, (stepUuid) => byUuid.get(stepUuid)?.type === 'tool_executor') : null;
+  return step.type === 'custom_agent'
+    ? toolHandOffEdge(plan.graph, step.uuid, (stepUuid) => byUuid.get(stepUuid)?.type === 'tool_executor')
+    : null;
 }
 
-function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, activation: Activation, index: number, instanceUuid: string, executorEdge: EdgeDefinition | null): StepContext {
+function stepContext(
+  { scope, plan, turn }: WalkState,
+  step: StepDefinition,
+  activation: Activation,
+  index: number,
+  instanceUuid: string,
+  executorEdge: EdgeDefinition | null,
+): StepContext {
   const { input, instanceOf } = scope;
   const choices = routeChoices(plan.graph, step.uuid).filter((choice) => choice !== executorEdge?.condition_value);
   return {
@@ -75,7 +108,13 @@ function stepContext({ scope, plan, turn }: WalkState, step: StepDefinition, act
 }
 
 /** The edges `step`'s output takes (its route, the conditions that held), but not its tool hand-off. */
-function edgesTaken({ plan }: WalkState, step: StepDefinition, ran: StepResultRef, held: string[], executorEdge: EdgeDefinition | null): Activation[] {
+function edgesTaken(
+  { plan }: WalkState,
+  step: StepDefinition,
+  ran: StepResultRef,
+  held: string[],
+  executorEdge: EdgeDefinition | null,
+): Activation[] {
   return nextTargets(plan.graph, step.uuid, { route: ran.route ?? null, conditions_held: held })
     .filter((target) => target !== executorEdge?.target_step_uuid)
     .map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));

@@ -8,12 +8,18 @@ import { executionCount, restartGuardRails, type WalkState } from './walk-state'
 export function withinGuardRails(state: WalkState, step: StepDefinition, activation: Activation): boolean {
   const { plan, news } = state;
   if (executionCount(state) - state.budgetFrom >= plan.maxSteps) {
-    state.guard ??= { type: 'MaxStepsReached', message: `Guard max_steps reached: the run made ${plan.maxSteps} step executions without ending` };
+    state.guard ??= {
+      type: 'MaxStepsReached',
+      message: `Guard max_steps reached: the run made ${plan.maxSteps} step executions without ending`,
+    };
     return false;
   }
   // Tool results and a person's answer are new input; otherwise some step's output must have changed.
   if (!activation.handoff && !activation.continues && !activation.reason && !news.hasNewInput(step.uuid)) {
-    state.guard ??= { type: 'RepeatedInput', message: `Guard repeated_input: step "${step.name}" was reached again while no step's output had changed since its last run` };
+    state.guard ??= {
+      type: 'RepeatedInput',
+      message: `Guard repeated_input: step "${step.name}" was reached again while no step's output had changed since its last run`,
+    };
     return false;
   }
   return true;
@@ -24,7 +30,10 @@ export function checkTimeout(state: WalkState, stepsLeft: boolean): void {
   const { plan } = state;
   // Workflow time (the task's start), so the check replays the same.
   if (!state.guard && stepsLeft && Date.now() - state.clockFrom - state.scope.counters.waitedForPeopleMs > plan.timeoutSeconds * 1000) {
-    state.guard = { type: 'TimeoutReached', message: `Guard timeout_seconds reached: the run walked for more than ${plan.timeoutSeconds} s without ending` };
+    state.guard = {
+      type: 'TimeoutReached',
+      message: `Guard timeout_seconds reached: the run walked for more than ${plan.timeoutSeconds} s without ending`,
+    };
   }
 }
 

@@ -17,10 +17,19 @@ describe('graph routing', () => {
   const toReviewer = edge('router', 'reviewer', { condition_value: 'Reviewer', priority: 5 });
   const highScore = edge('router', 'alert', { conditions: { path: '$.score', operator: 'greater_than', value: 5 } });
   const always = edge('router', 'log');
-  const graph: GraphDefinition = { entry_node: 'router', edges: [toWriter, toEnd, toReviewer, highScore, always, edge('writer', 'router')] };
+  const graph: GraphDefinition = {
+    entry_node: 'router',
+    edges: [toWriter, toEnd, toReviewer, highScore, always, edge('writer', 'router')],
+  };
 
   it('lists a step’s edges by priority, keeping the given order otherwise', () => {
-    expect(edgesFrom(graph, 'router').map((e) => e.uuid)).toEqual([toReviewer.uuid, toWriter.uuid, toEnd.uuid, highScore.uuid, always.uuid]);
+    expect(edgesFrom(graph, 'router').map((e) => e.uuid)).toEqual([
+      toReviewer.uuid,
+      toWriter.uuid,
+      toEnd.uuid,
+      highScore.uuid,
+      always.uuid,
+    ]);
   });
 
   it('offers a router the condition values of its CONDITIONAL edges, END included', () => {
@@ -51,7 +60,10 @@ describe('graph routing', () => {
     const research = edge('tools', 'research', { condition_value: 'external_research' });
     const fallback = edge('tools', 'router');
     const isToolExecutor = (uuid: string) => uuid === 'tools';
-    const tiers: GraphDefinition = { entry_node: 'worker', edges: [edge('worker', null, { condition_value: 'END' }), handOff, research, fallback] };
+    const tiers: GraphDefinition = {
+      entry_node: 'worker',
+      edges: [edge('worker', null, { condition_value: 'END' }), handOff, research, fallback],
+    };
 
     it('finds the edge an agent hands its tool calls along, CONDITIONAL or ALWAYS', () => {
       expect(toolHandOffEdge(tiers, 'worker', isToolExecutor)).toEqual(handOff);
@@ -64,7 +76,10 @@ describe('graph routing', () => {
       expect(afterToolCalls(tiers, 'tools', ['external_research'])).toEqual({ targets: ['research'], to_caller: false });
       expect(afterToolCalls(tiers, 'tools', ['lookup'])).toEqual({ targets: ['router'], to_caller: false });
       expect(afterToolCalls({ ...tiers, edges: [handOff, research] }, 'tools', ['lookup'])).toEqual({ targets: [], to_caller: true });
-      expect(afterToolCalls({ ...tiers, edges: [handOff, edge('tools', null)] }, 'tools', ['lookup'])).toEqual({ targets: [], to_caller: false });
+      expect(afterToolCalls({ ...tiers, edges: [handOff, edge('tools', null)] }, 'tools', ['lookup'])).toEqual({
+        targets: [],
+        to_caller: false,
+      });
     });
   });
 });

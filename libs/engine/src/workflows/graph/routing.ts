@@ -18,7 +18,9 @@ export function edgesFrom(graph: GraphDefinition, stepUuid: string): EdgeDefinit
 
 /** The choices a router step is offered: the condition values of its CONDITIONAL edges (END among them when such an edge exists). */
 export function routeChoices(graph: GraphDefinition, stepUuid: string): string[] {
-  const values = edgesFrom(graph, stepUuid).flatMap((edge) => (edge.condition_type === 'CONDITIONAL' && edge.condition_value !== null ? [edge.condition_value] : []));
+  const values = edgesFrom(graph, stepUuid).flatMap((edge) =>
+    edge.condition_type === 'CONDITIONAL' && edge.condition_value !== null ? [edge.condition_value] : [],
+  );
   return [...new Set(values)];
 }
 
@@ -48,7 +50,11 @@ export function nextTargets(graph: GraphDefinition, stepUuid: string, outcome: S
  * The edge along which an agent hands its tool calls to a tool executor (CONDITIONAL "tool_executor" or
  * ALWAYS, to a tool_executor step), if it has one. Tool calls take it; a final answer never does.
  */
-export function toolHandOffEdge(graph: GraphDefinition, stepUuid: string, isToolExecutor: (stepUuid: string) => boolean): EdgeDefinition | null {
+export function toolHandOffEdge(
+  graph: GraphDefinition,
+  stepUuid: string,
+  isToolExecutor: (stepUuid: string) => boolean,
+): EdgeDefinition | null {
   return edgesFrom(graph, stepUuid).find((edge) => edge.target_step_uuid !== null && isToolExecutor(edge.target_step_uuid)) ?? null;
 }
 
@@ -64,8 +70,13 @@ export interface AfterTools {
  */
 export function afterToolCalls(graph: GraphDefinition, executorUuid: string, toolNames: string[]): AfterTools {
   const edges = edgesFrom(graph, executorUuid);
-  const perTool = edges.filter((edge) => edge.condition_type === 'CONDITIONAL' && edge.condition_value !== null && toolNames.includes(edge.condition_value));
+  const perTool = edges.filter(
+    (edge) => edge.condition_type === 'CONDITIONAL' && edge.condition_value !== null && toolNames.includes(edge.condition_value),
+  );
   const fired = perTool.length ? perTool : edges.filter((edge) => edge.condition_type === 'ALWAYS').slice(0, 1);
   if (!fired.length) return { targets: [], to_caller: true };
-  return { targets: [...new Set(fired.flatMap((edge) => (edge.target_step_uuid === null ? [] : [edge.target_step_uuid])))], to_caller: false };
+  return {
+    targets: [...new Set(fired.flatMap((edge) => (edge.target_step_uuid === null ? [] : [edge.target_step_uuid])))],
+    to_caller: false,
+  };
 }

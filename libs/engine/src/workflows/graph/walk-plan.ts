@@ -26,7 +26,14 @@ export interface WalkPlan {
 export function walkPlan(definition: WorkflowDefinition): WalkPlan {
   const { graph } = definition;
   // A chain cannot cycle: its guard rails are its length.
-  if (!graph) return { graph: chainAsGraph(definition.steps, (uuid) => uuid)!, rowPerExecution: false, maxSteps: Infinity, timeoutSeconds: Infinity, humanHandoff: null };
+  if (!graph)
+    return {
+      graph: chainAsGraph(definition.steps, (uuid) => uuid)!,
+      rowPerExecution: false,
+      maxSteps: Infinity,
+      timeoutSeconds: Infinity,
+      humanHandoff: null,
+    };
   return {
     graph,
     rowPerExecution: true,
@@ -68,4 +75,5 @@ export interface WalkOutcome {
 }
 
 /** What went wrong in a walk, null when it ended cleanly (or was stopped). */
-export const problemOf = (outcome: WalkOutcome): string | null => outcome.guard?.message ?? (outcome.failures.length ? outcome.failures.join('; ') : null);
+export const problemOf = (outcome: WalkOutcome): string | null =>
+  outcome.guard?.message ?? (outcome.failures.length ? outcome.failures.join('; ') : null);

@@ -96,4 +96,10 @@ export function loopCarry(state: WalkState, context: StepContext): LoopCarry {
   });
 }
 
-export const outcomeOf = (state: WalkState): WalkOutcome => ({ stopped: state.stopped, quarantined: state.quarantined, guard: state.guard, failures: state.failures, last_output_id: state.lastOutput });
+export const outcomeOf = (state: WalkState): WalkOutcome => ({
+  stopped: state.stopped,
+  quarantined: state.quarantined,
+  guard: state.guard,
+  failures: state.failures,
+  last_output_id: state.lastOutput,
+});

@@ -23,7 +23,7 @@ export function graphWalker(scope: RunScope, plan: WalkPlan, executions: Map<str
 async function walk(state: WalkState, start: Activation, turn: number | undefined): Promise<WalkOutcome> {
   beginWalk(state, turn);
   if (start.loop?.walk) carryOver(state, start.loop.walk);
-  for (let wave: Activation[] = [start]; wave.length && !state.stopped; ) {
+  for (let wave: Activation[] = [start]; wave.length && !state.stopped;) {
     const activated = await runWave(state, wave);
     if (state.quarantined) break;
     wave = distinct(activated);
