@@ -41,8 +41,6 @@ const CHECKED_OTHERWISE: Record<string, string> = {
   'POST /api/v1/temporal-codec/decode': "Temporal's codec-server protocol",
   'POST /api/v1/temporal-codec/encode': "Temporal's codec-server protocol",
   'POST /api/v1/temporal-codec/session': 'keyCookieMaxAge',
-  'POST /api/v1/assistant/sessions': "the assistant's own parser",
-  'POST /api/v1/assistant/sessions/{uuid}/messages': "the assistant's own parser",
 };
 
 describe('OpenAPI document', () => {

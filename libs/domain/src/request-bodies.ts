@@ -1,6 +1,7 @@
 // Every request body a route checks with one JSON Schema: the OpenAPI document shows each as that schema, and
 // its coverage spec holds every documented body to the one its route validates. (A workflow's definition is
 // checked by the definition parser, each part by its own schema: STEP_SCHEMAS, GRAPH_SCHEMA, TRIGGER_SCHEMAS.)
+import { ASSISTANT_MESSAGE_BODY, ASSISTANT_SESSION_BODY } from './assistant/assistant-bodies';
 import { MCP_SERVER_BODY, MCP_SERVER_PATCH_BODY } from './mcp/parse-mcp-server';
 import type { RequestBody } from './request-body';
 import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, RESUME_BODY, RUN_START_BODY } from './runs/run-bodies';
@@ -19,4 +20,6 @@ export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
   BACKFILL_BODY,
   MCP_SERVER_BODY,
   MCP_SERVER_PATCH_BODY,
+  ASSISTANT_SESSION_BODY,
+  ASSISTANT_MESSAGE_BODY,
 ];

@@ -1,7 +1,7 @@
-// OpenAPI components of the assistant's routes: sessions, the message body and the SSE events.
+// OpenAPI components of the assistant's answers: sessions and the SSE events (its bodies are the domain's own, REQUEST_BODIES).
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiQuery, ApiResponse, type SchemaObject } from '@nestjs/swagger';
-import { ASSISTANT_EVENT_TYPES, ASSISTANT_MODES, ASSISTANT_STAGES, MODEL_PROVIDERS } from '@app/contracts';
+import { ASSISTANT_EVENT_TYPES, ASSISTANT_MODES, ASSISTANT_STAGES } from '@app/contracts';
 import { ref } from '../common/openapi';
 
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };
@@ -9,21 +9,6 @@ const stage: SchemaObject = { type: 'string', enum: [...ASSISTANT_STAGES] };
 
 export function assistantComponents(): Record<string, SchemaObject> {
   return {
-    NewAssistantSession: {
-      type: 'object',
-      required: ['mode'],
-      additionalProperties: false,
-      properties: {
-        mode: { type: 'string', enum: [...ASSISTANT_MODES] },
-        source_workflow_uuid: { ...uuid, description: 'edit and copy: the workflow to start from' },
-        provider: {
-          type: 'string',
-          enum: [...MODEL_PROVIDERS],
-          description: 'The model provider the session asks (default DEFAULT_PROVIDER; one whose key is set)',
-        },
-        model: { type: 'string', maxLength: 191, description: 'The model the session asks (default ASSISTANT_MODEL)' },
-      },
-    },
     AssistantSession: {
       type: 'object',
       properties: {
@@ -72,7 +57,6 @@ export function assistantComponents(): Record<string, SchemaObject> {
         next_cursor: { type: 'string', nullable: true },
       },
     },
-    AssistantMessage: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1, maxLength: 20000 } } },
     AssistantEvent: {
       type: 'object',
       description:

@@ -1,33 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, modelPolicyOf } from '@app/config';
-import { ASSISTANT_MODES, MODEL_PROVIDERS, type AssistantMode, type ModelProvider } from '@app/contracts';
-import { DomainError, ErrorCode, isJsonObject, isUuid, modelChoiceIssues, notFound } from '@app/domain';
+import type { AssistantMode } from '@app/contracts';
+import { ASSISTANT_MESSAGE_BODY, ASSISTANT_SESSION_BODY, DomainError, ErrorCode, isUuid, modelChoiceIssues, notFound } from '@app/domain';
 import { AssistantRepository, WorkflowRepository, type AssistantSessionRecord, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { AssistantLauncher } from '../temporal/assistant-launcher';
 import { toSessionView, type SessionView } from './assistant.views';
 import { deliverMessage } from './message-delivery';
 
-const FIELDS = ['mode', 'source_workflow_uuid', 'provider', 'model'];
-const MAX_TEXT = 20_000;
-
 const invalid = (field: string, message: string) => new DomainError(ErrorCode.ValidationFailed, message, { field });
-
-function optionalName(body: Record<string, unknown>, field: string, maxLength: number): string | null {
-  const value = body[field];
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !value.trim() || value.length > maxLength)
-    throw invalid(field, `${field} must be a non-empty string of at most ${maxLength} characters`);
-  return value;
-}
-
-function optionalProvider(value: unknown): ModelProvider | null {
-  if (value === undefined || value === null) return null;
-  if (!(MODEL_PROVIDERS as readonly unknown[]).includes(value))
-    throw invalid('provider', `provider must be one of ${MODEL_PROVIDERS.join(', ')}`);
-  return value as ModelProvider;
-}
 
 @Injectable()
 export class AssistantService {
@@ -40,14 +22,8 @@ export class AssistantService {
 
   /** POST /assistant/sessions: the session's row, then its workflow in Temporal (the row goes if that fails). */
   async create(userId: string, input: unknown): Promise<SessionView> {
-    const body = isJsonObject(input) ? input : {};
-    const extra = Object.keys(body).find((key) => !FIELDS.includes(key));
-    if (extra) throw invalid(extra, `${extra} is not a known field; a session takes ${FIELDS.join(', ')}`);
-    const mode = body.mode as AssistantMode;
-    if (!ASSISTANT_MODES.includes(mode)) throw invalid('mode', `mode must be one of ${ASSISTANT_MODES.join(', ')}`);
-    const source = await this.sourceOf(userId, mode, body.source_workflow_uuid);
-    const model = optionalName(body, 'model', 191);
-    const provider = optionalProvider(body.provider);
+    const { mode, source_workflow_uuid, provider, model } = ASSISTANT_SESSION_BODY.parse(input);
+    const source = await this.sourceOf(userId, mode, source_workflow_uuid);
     const choice = { provider, model: model ?? this.config.assistant.model };
     const [issue] = modelChoiceIssues(choice, modelPolicyOf(this.config));
     if (issue) throw new DomainError(issue.code, issue.message, { field: issue.field });
@@ -107,9 +83,7 @@ export class AssistantService {
    * the last event before it, where the turn's events start.
    */
   async sendMessage(userId: string, uuid: string, body: unknown): Promise<{ session: AssistantSessionRecord; after: number }> {
-    const text = (body as { text?: unknown } | null)?.text;
-    if (typeof text !== 'string' || !text.trim() || text.length > MAX_TEXT)
-      throw invalid('text', `text must be a non-empty string of at most ${MAX_TEXT} characters`);
+    const text = ASSISTANT_MESSAGE_BODY.parse(body);
     const session = await this.find(userId, uuid);
     if (!session.is_open)
       throw new DomainError(
