@@ -1,6 +1,7 @@
 // The workflow definition as users send it, as it is stored (JSON details) and as a run snapshots it.
 // One snake_case shape from the wire to the workflow input, so no layer has to translate field names.
 import type { GraphDefinition } from './graph';
+import type { JsonObject, JsonValue } from './json';
 
 export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
@@ -22,9 +23,6 @@ export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 export const TOOL_DRIFT_POLICIES = ['fail', 'warn'] as const;
 /** What a run does when the workflow's tools changed since it was saved: refuse to start, or start and record it. */
 export type ToolDriftPolicy = (typeof TOOL_DRIFT_POLICIES)[number];
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
 
 /** Per-step override of the Temporal activity retry policy. */
 export interface RetryPolicy {

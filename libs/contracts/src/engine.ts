@@ -1,18 +1,10 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
-import type {
-  CustomAgentStep,
-  CustomLlmStep,
-  HumanInputStep,
-  JsonObject,
-  JsonValue,
-  LoopStopReason,
-  StopCheckerStep,
-  WorkflowDefinition,
-} from './definition';
+import type { CustomAgentStep, CustomLlmStep, HumanInputStep, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
 import type { ContinuedConversation } from './conversation';
+import type { JsonObject, JsonValue } from './json';
 import type { RunBudget } from './budget';
-import type { RunStatus, TokenUsage, ToolCallRequest } from './run';
+import type { FinalStatus, RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
 export const runWorkflowId = (runUuid: string): string => `run-${runUuid}`;
@@ -207,8 +199,6 @@ export interface StopCheckResult {
 }
 
 export type LoopingStep = CustomLlmStep | CustomAgentStep;
-
-export type FinalStatus = Exclude<RunStatus, 'running' | 'awaiting_input'>;
 
 /** The activities the run workflow calls; apps/worker implements them over its services. */
 export interface RunActivities {

@@ -1,6 +1,6 @@
 // Graph workflows: steps are nodes, edges say what runs next. A workflow without a
 // graph is the ordered chain of its steps; a chain is the graph of ALWAYS edges from each step to the next.
-import type { JsonObject } from './definition';
+import type { JsonObject } from './json';
 
 export const EDGE_CONDITION_TYPES = ['ALWAYS', 'CONDITIONAL'] as const;
 export type EdgeConditionType = (typeof EDGE_CONDITION_TYPES)[number];

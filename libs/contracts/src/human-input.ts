@@ -1,6 +1,6 @@
 // Human input: a person answers a waiting human_input step through a Temporal Update. The
 // workflow defines the update from this name (defineUpdate lives in libs/engine: contracts stay I/O-free).
-import type { JsonValue } from './definition';
+import type { JsonValue } from './json';
 
 export const HUMAN_INPUT_UPDATE = 'humanInput';
 

@@ -1,3 +1,4 @@
+export * from './json';
 export * from './definition';
 export * from './run';
 export * from './engine';

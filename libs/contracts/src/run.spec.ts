@@ -1,4 +1,4 @@
-import type { FinalStatus } from './engine';
+import type { FinalStatus } from './run';
 import { outcomeOf } from './run';
 
 describe('outcomeOf', () => {

@@ -1,5 +1,4 @@
 // What the API, the worker and the run workflow agree on about runs.
-import type { FinalStatus } from './engine';
 import searchAttributes from './search-attributes.json';
 
 /**
@@ -8,6 +7,8 @@ import searchAttributes from './search-attributes.json';
  */
 export const RUN_STATUSES = ['running', 'awaiting_input', 'completed', 'stopped', 'partial_success', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+/** The statuses a run ends in. */
+export type FinalStatus = Exclude<RunStatus, 'running' | 'awaiting_input'>;
 
 export const STEP_STATUSES = ['pending', 'running', 'awaiting_input', 'completed', 'failed', 'skipped'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
