@@ -3,6 +3,7 @@ import { ErrorCode } from '../errors';
 import { errorOf } from '../errors.testing';
 import { evaluateCondition, evaluateStopConditions, extractJsonPath, isValidJsonPath, predicateMet } from './conditions';
 import { ExpressionMeter } from './json-path-budget';
+import { VALID_PATHS } from './json-path.testing';
 
 const condition = (overrides: Partial<StopCondition> = {}): StopCondition => ({
   step_definition_uuid: 's1',
@@ -107,19 +108,7 @@ describe(extractJsonPath.name, () => {
 });
 
 describe(isValidJsonPath.name, () => {
-  it.each([
-    '$',
-    '$.a[0].b',
-    '$..price',
-    '$.alerts.length',
-    '$["a b"]',
-    "$['a']",
-    '$.a[*]',
-    '$.a[-1:]',
-    '$.a[?(@.x > 1)]',
-    '$.a[?(@.x.y == "z")]',
-    '$.a[(@.length-1)]',
-  ])('accepts %s', (path) => {
+  it.each(VALID_PATHS)('accepts %s', (path) => {
     expect(isValidJsonPath(path)).toBe(true);
   });
 

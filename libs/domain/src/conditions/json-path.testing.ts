@@ -90,3 +90,18 @@ export function sizeOf(value: unknown): number {
   }
   return size;
 }
+
+/** Paths of every kind of segment the evaluator reads, which every check of a saved path accepts. */
+export const VALID_PATHS = [
+  '$',
+  '$.a[0].b',
+  '$..price',
+  '$.alerts.length',
+  '$["a b"]',
+  "$['a']",
+  '$.a[*]',
+  '$.a[-1:]',
+  '$.a[?(@.x > 1)]',
+  '$.a[?(@.x.y == "z")]',
+  '$.a[(@.length-1)]',
+];
