@@ -38,7 +38,7 @@ if [ -z "$stopping" ] && (( health == 2 )); then
 elif [ -z "$stopping" ] && (( health == 0 )); then
   say "API:          $api_url"
   say "OpenAPI page: http://127.0.0.1:$API_PORT/api/docs"
-  say "Temporal UI:  $TEMPORAL_UI_URL"
+  say "Temporal UI:  $TEMPORAL_UI_URL (your runs decoded: open http://127.0.0.1:$API_PORT/temporal-ui once and type your key)"
   say "Temporal and MySQL keep running in the background when this stops (Ctrl-C stops the API and the worker)."
 elif [ -z "$stopping" ]; then
   say "the API is not ready at $api_url/health/ready after ${API_START_TIMEOUT:-60}s; still waiting on it and the worker"
