@@ -46,6 +46,7 @@ export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, mo
       attempt: 1,
       provider: model.provider,
       model: BENCH_MODEL,
+      request_hash: null,
       status: 'completed',
       error_message: null,
       request: { messages },

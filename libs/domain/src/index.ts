@@ -12,6 +12,7 @@ export * from './outputs';
 export * from './tools';
 export * from './schedules';
 export * from './runs';
+export * from './calls';
 export * from './graph';
 export * from './assistant';
 export * from './mcp';

@@ -24,6 +24,7 @@ function call(status: ModelCallRecord['status'], total: number): ModelCallRecord
     attempt: 1,
     provider: 'openai',
     model: 'm',
+    request_hash: null,
     status,
     error_message: null,
     request: {},

@@ -38,6 +38,7 @@ export function modelCall(run: NewRun, instanceUuid: string, fields: Partial<Mod
     attempt: 1,
     provider: 'openai',
     model: 'test-model',
+    request_hash: null,
     status: 'completed',
     error_message: null,
     request: { model: 'test-model', message_count: 2 },

@@ -89,6 +89,7 @@ describe('Run repositories', () => {
       attempt: 1,
       provider: 'openai',
       model: 'm',
+      request_hash: null,
       request: { message_count: 1 },
       started_at: new Date(),
     };

@@ -44,6 +44,21 @@ describe(LlmStepService.name, () => {
     expect(await setup.rows.outputData(ref.output_id)).toBe('The tides turn.');
   });
 
+  it('records the canonical hash of what it asked: the same prompt in another run gives the same hash, another prompt another', async () => {
+    const step = llmStep({ system_prompt: 'Summarise <<trigger_output>>' });
+    const reworded = { ...step, system_prompt: 'Shorten <<trigger_output>>' };
+    const runs: [NewRun, CustomLlmStep][] = [];
+    for (const asked of [step, step, reworded]) runs.push([await recordedRun(asked), asked]);
+    setup.model.script(reply.text('a'), reply.text('b'), reply.text('c'));
+
+    for (const [run, asked] of runs) await sut.run(stepContext(run, 0), asked, activityScope());
+
+    const [[hash], [again], [other]] = await Promise.all(runs.map(([run]) => setup.rows.requestHashes(run.steps[0].uuid)));
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(again).toBe(hash);
+    expect(other).not.toBe(hash);
+  });
+
   it('answers a retried activity with the committed output instead of calling the model again', async () => {
     const step = llmStep();
     const run = await recordedRun(step);

@@ -79,6 +79,14 @@ export class Rows {
     return rows.map((row) => (JSON.parse(row.request) as { message_count: number }).message_count);
   }
 
+  /** The request hash each of the step's model calls recorded, in (turn, attempt) order. */
+  async requestHashes(instanceUuid: string): Promise<(string | null)[]> {
+    const rows = (await this.db.query('SELECT request_hash FROM model_calls WHERE step_instance_uuid = ? ORDER BY turn, attempt', [
+      instanceUuid,
+    ])) as { request_hash: string | null }[];
+    return rows.map((row) => row.request_hash);
+  }
+
   toolCalls(instanceUuid: string): Promise<CallRow[]> {
     return this.db.query(
       'SELECT NULL AS turn, tool_call_id, attempt, status, error_message, NULL AS prompt_tokens, NULL AS total_tokens FROM tool_calls WHERE step_instance_uuid = ? ORDER BY started_at, attempt',

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { requestHash } from '@app/domain';
 import type { ModelProvider, StepContext } from '@app/contracts';
 import { inClientSpan, Metrics } from '@app/observability';
 import { CallAuditRepository, type ModelCallAttempt } from '@app/persistence';
@@ -83,6 +84,7 @@ export class ModelCallService {
       attempt: scope.attempt,
       provider: nameOf(context, provider),
       model: request.model,
+      request_hash: requestHash({ provider, ...request }),
       request: audited,
       status: 'running',
       error_message: null,

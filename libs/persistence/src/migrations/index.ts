@@ -21,6 +21,7 @@ import { ConceptNames1764000500000 } from './1764000500000-concept-names';
 import { ExactIdentities1764000600000 } from './1764000600000-exact-identities';
 import { ScheduleCaps1764000700000 } from './1764000700000-schedule-caps';
 import { AssistantOpenSessions1764000800000 } from './1764000800000-assistant-open-sessions';
+import { ModelCallRequestHash1764003000000 } from './1764003000000-model-call-request-hash';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -47,4 +48,5 @@ export const migrations: (new () => unknown)[] = [
   ExactIdentities1764000600000,
   ScheduleCaps1764000700000,
   AssistantOpenSessions1764000800000,
+  ModelCallRequestHash1764003000000,
 ];

@@ -80,6 +80,7 @@ export class ModelCallEntity {
   @Column({ type: 'int' }) attempt!: number;
   @Column({ type: 'varchar', nullable: true }) provider!: string | null;
   @Column({ type: 'varchar' }) model!: string;
+  @Column({ type: 'char', length: 64, nullable: true }) request_hash!: string | null;
   @Column({ type: 'varchar' }) status!: string;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) request!: unknown;

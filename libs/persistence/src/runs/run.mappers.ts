@@ -94,6 +94,7 @@ export function modelCallOf(row: ModelCallEntity): ModelCallRecord {
     attempt: row.attempt,
     provider: row.provider,
     model: row.model,
+    request_hash: row.request_hash,
     status: row.status as CallStatus,
     error_message: row.error_message,
     request: row.request,

@@ -39,6 +39,8 @@ export interface ModelCallRecord extends TokenUsage {
   /** Who served the call (`openai`, `anthropic`, `openrouter`, `dry-run`); null on calls recorded before providers were. */
   provider: string | null;
   model: string;
+  /** The canonical hash of the request (libs/domain `requestHash`): equal hashes asked the same; null on calls recorded before. */
+  request_hash: string | null;
   status: CallStatus;
   error_message: string | null;
   /** What the worker asked besides the messages (model, message_count, tools, response_format): the messages are the first `message_count` of the step's. */
