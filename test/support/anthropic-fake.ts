@@ -5,6 +5,7 @@
 //   fake.script(anthropicReply.overloaded(1), anthropicReply.toolUse([{ name: 'search', input: { q: 'x' } }]));
 //   expect(fake.requests[0].body.tools).toEqual([...]);
 import { ECHO_MODEL, retryHeaders, type ErrorOptions, type FakeReply } from './fake-http';
+import type { StreamOptions } from './fake-stream';
 import { ModelFake } from './model-fake';
 
 export const MESSAGES_ROUTE = '/v1/messages';
@@ -15,6 +16,8 @@ export interface AnthropicReplyOptions {
   delayMs?: number;
   usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number };
   stopReason?: string;
+  /** How the answer streams when the request asks for a stream. */
+  stream?: StreamOptions;
 }
 
 /** Anthropic's `error.type` for a status. */
@@ -37,6 +40,7 @@ function message(content: Record<string, unknown>[], stopReason: string, options
   return {
     status: 200,
     delayMs: options.delayMs,
+    stream: options.stream,
     body: {
       id: `msg_fake_${++messageCounter}`,
       type: 'message',

@@ -1,6 +1,7 @@
 // What the model fakes share: scripted answers and how they are written (test/support/model-fake.ts for
 // the chat-completions protocol, anthropic-fake.ts for Anthropic's Messages API).
 import type { ServerResponse } from 'node:http';
+import type { StreamOptions } from './fake-stream';
 
 /** One scripted answer: a status, a JSON body (or raw text), extra headers, an optional delay. */
 export interface FakeReply {
@@ -10,6 +11,8 @@ export interface FakeReply {
   raw?: string;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** How a 200 answer streams when the request asked for a stream (`stream: true`): pace, piece size, a stall. */
+  stream?: StreamOptions;
 }
 
 export interface ErrorOptions {

@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ECHO_MODEL, retryHeaders, send, type ErrorOptions, type FakeReply } from './fake-http';
+import { streamOf, writeStream, type StreamOptions } from './fake-stream';
 import { Waiters } from './waiters';
 
 export type { ErrorOptions, FakeReply } from './fake-http';
@@ -44,6 +45,8 @@ export interface RecordedRequest {
 
 export interface ReplyOptions {
   delayMs?: number;
+  /** How the answer streams when the request asks for a stream. */
+  stream?: StreamOptions;
   usage?: { prompt_tokens: number; completion_tokens: number };
   finishReason?: string;
 }
@@ -60,6 +63,7 @@ function completion(message: Record<string, unknown>, finish: string, options: R
   return {
     status: 200,
     delayMs: options.delayMs,
+    stream: options.stream,
     body: {
       id: `chatcmpl-fake-${++completionCounter}`,
       object: 'chat.completion',
@@ -256,7 +260,6 @@ export class ModelFake {
       problem = 'the body is not JSON';
     }
     if (req.method !== 'POST' || path !== this.route) problem = `no such route (only POST ${this.route} and GET /v1/models)`;
-    else if (recorded.body?.stream) problem = 'streaming is not supported';
 
     this.requests.push(recorded);
     res.on('close', () => {
@@ -287,6 +290,13 @@ export class ModelFake {
     }
     if (res.destroyed || res.writableEnded) return;
     recorded.status = answer.status;
+    // Asked for a stream, a 200 answer streams: the same answer in the provider's chunks (fake-stream.ts).
+    if (recorded.body?.stream === true && answer.status === 200 && answer.raw === undefined) {
+      const includeUsage = (recorded.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+      await writeStream(res, streamOf(answer, this.route, recorded.body.model || 'fake-model', includeUsage), answer.stream);
+      this.notify();
+      return;
+    }
     send(res, answer, recorded.body?.model);
   }
 }

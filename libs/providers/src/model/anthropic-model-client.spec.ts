@@ -6,7 +6,7 @@ import type { ModelFake } from '../../../../test/support/model-fake';
 import { AnthropicModelClient } from './anthropic-model-client';
 import { rejectionOf } from '../../../../test/support/rejection';
 import { ModelCallError } from './model-call-error';
-import type { ModelRequest } from './model-client';
+import type { ModelDelta, ModelRequest } from './model-client';
 
 describe(AnthropicModelClient.name, () => {
   let fake: ModelFake;
@@ -118,6 +118,50 @@ describe(AnthropicModelClient.name, () => {
       tools: [{ name: 'step_output', input_schema: schema }],
       tool_choice: { type: 'tool', name: 'step_output' },
     });
+  });
+
+  it('streams through the SDK when asked: text and tool input pieces handed over, the same message and usage assembled', async () => {
+    fake.script(
+      anthropicReply.toolUse([{ name: 'search', input: { q: 'x' }, id: 'toolu_s1' }], {
+        text: 'let me look',
+        usage: { input_tokens: 9, output_tokens: 6 },
+        stream: { pieceChars: 4 },
+      }),
+    );
+    const deltas: ModelDelta[] = [];
+
+    const response = await sut.complete(request({ tools: [{ name: 'search', description: 'd', parameters: { type: 'object' } }] }), {
+      onDelta: (delta) => deltas.push(delta),
+    });
+
+    expect(response).toMatchObject({
+      message: { role: 'assistant', content: 'let me look', tool_calls: [{ id: 'toolu_s1', name: 'search', arguments: '{"q":"x"}' }] },
+      finish_reason: 'tool_calls',
+      usage: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 },
+    });
+    expect(deltas).toEqual([
+      { kind: 'text', text: 'let ' },
+      { kind: 'text', text: 'me l' },
+      { kind: 'text', text: 'ook' },
+      { kind: 'tool_call', index: 0, id: 'toolu_s1', name: 'search' },
+      { kind: 'tool_args', index: 0, text: '{"q"' },
+      { kind: 'tool_args', index: 0, text: ':"x"' },
+      { kind: 'tool_args', index: 0, text: '}' },
+    ]);
+    expect(fake.requests[0].body.stream).toBe(true);
+  });
+
+  it("streams a structured step's forced answer tool as text", async () => {
+    const schema = { type: 'object', required: ['summary'], properties: { summary: { type: 'string' } } };
+    fake.script(anthropicReply.toolUse([{ name: 'step_output', input: { summary: 'short' } }], { stream: { pieceChars: 8 } }));
+    const deltas: ModelDelta[] = [];
+
+    const response = await sut.complete(request({ response_format: { type: 'json_schema', name: 'step_output', schema } }), {
+      onDelta: (delta) => deltas.push(delta),
+    });
+
+    expect(response.message.content).toBe('{"summary":"short"}');
+    expect(deltas.map((delta) => (delta.kind === 'text' ? delta.text : delta.kind)).join('')).toBe('{"summary":"short"}');
   });
 
   it('classifies a 529 as retryable with its retry-after, and sends it once', async () => {

@@ -25,6 +25,22 @@ export interface ModelResponse {
   duration_ms: number;
 }
 
+/**
+ * A piece of an answer as the provider streams it: text, a tool call's head (its place among the answer's
+ * tool calls, id and name), or a piece of that tool call's arguments.
+ */
+export type ModelDelta =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool_call'; index: number; id: string; name: string }
+  | { kind: 'tool_args'; index: number; text: string };
+
+/** How a call is made: its cancellation, and with `onDelta` a streamed answer whose pieces go there as they come. */
+export interface ModelCallOptions {
+  signal?: AbortSignal;
+  /** Asks the provider to stream; the response is the same answer, assembled from the stream. */
+  onDelta?: (delta: ModelDelta) => void;
+}
+
 /** A token count as a provider reported it: anything but a positive number counts as none. */
 export const tokenCount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
 
@@ -35,5 +51,5 @@ export const tokenCount = (value: unknown): number => (typeof value === 'number'
 export abstract class ModelClient {
   /** Names the provider in metrics and traces. */
   abstract readonly provider: string;
-  abstract complete(request: ModelRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse>;
+  abstract complete(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
 }

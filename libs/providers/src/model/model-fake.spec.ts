@@ -58,12 +58,40 @@ describe(ModelFake.name, () => {
     expect(() => sut.assertDone()).toThrow(/1 scripted response\(s\) were never requested/);
   });
 
-  it('refuses unknown routes and streaming requests as unexpected, and lists models', async () => {
+  it('refuses unknown routes as unexpected, and lists models', async () => {
     expect((await fetch(`${sut.baseUrl}/embeddings`, { method: 'POST', body: '{}' })).status).toBe(400);
-    expect((await complete({ model: 'm', messages: [], stream: true })).status).toBe(400);
     expect(await (await fetch(`${sut.baseUrl}/models`)).json()).toMatchObject({ data: [{ id: 'fake-model' }] });
 
-    expect(sut.unexpected.map((entry) => entry.reason)).toEqual([expect.stringContaining('no such route'), 'streaming is not supported']);
+    expect(sut.unexpected.map((entry) => entry.reason)).toEqual([expect.stringContaining('no such route')]);
+  });
+
+  it('streams a scripted answer as chat-completion chunks when asked: text, tool-call deltas, finish, usage, [DONE]', async () => {
+    sut.script(
+      reply.text('hello', { stream: { pieceChars: 2 } }),
+      reply.toolCalls([{ name: 'f', arguments: { a: 1 }, id: 'c1' }], { stream: { pieceChars: 3 } }),
+    );
+    const streamed = async () =>
+      (await (await complete({ model: 'm', messages: [], stream: true, stream_options: { include_usage: true } })).text())
+        .split('\n\n')
+        .filter(Boolean)
+        .map((line) => line.replace(/^data: /, ''));
+
+    const text = await streamed();
+    const tools = await streamed();
+
+    expect(text.slice(1, 4).map((data) => JSON.parse(data).choices[0].delta.content)).toEqual(['he', 'll', 'o']);
+    expect(JSON.parse(text[4]).choices[0].finish_reason).toBe('stop');
+    expect(JSON.parse(text[5])).toMatchObject({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    expect(text[6]).toBe('[DONE]');
+    expect(JSON.parse(tools[1]).choices[0].delta.tool_calls).toEqual([
+      { index: 0, id: 'c1', type: 'function', function: { name: 'f', arguments: '' } },
+    ]);
+    expect(
+      tools
+        .slice(2, 5)
+        .map((data) => JSON.parse(data).choices[0].delta.tool_calls[0].function.arguments)
+        .join(''),
+    ).toBe('{"a":1}');
   });
 
   it('uses the fallback after the script, and autoReply ahead of it without delays', async () => {

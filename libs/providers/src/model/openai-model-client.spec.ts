@@ -6,7 +6,7 @@ import type { ChatMessage } from '@app/contracts';
 import { ModelFake, reply } from '../../../../test/support/model-fake';
 import { rejectionOf } from '../../../../test/support/rejection';
 import { ModelCallError } from './model-call-error';
-import type { ModelRequest } from './model-client';
+import type { ModelDelta, ModelRequest } from './model-client';
 import { OpenAiModelClient } from './openai-model-client';
 
 describe(OpenAiModelClient.name, () => {
@@ -46,6 +46,49 @@ describe(OpenAiModelClient.name, () => {
     const [sent] = fake.requests;
     expect(sent.headers.authorization).toBe('Bearer test-key');
     expect(sent.body).toEqual({ model: 'gpt-test', messages }); // no empty tools, no response_format
+  });
+
+  it('streams when asked: the same answer, usage from the last chunk, every text and tool-call piece handed over in order', async () => {
+    const call = { id: 'call_s1', name: 'search', arguments: { q: 'streamed' } };
+    fake.script(
+      reply.text('hello world', { stream: { pieceChars: 3 }, usage: { prompt_tokens: 7, completion_tokens: 4 } }),
+      reply.toolCalls([call], { stream: { pieceChars: 5 } }),
+    );
+    const deltas: ModelDelta[] = [];
+
+    const text = await sut.complete(request(), { onDelta: (delta) => deltas.push(delta) });
+    const tools = await sut.complete(request({ tools: [{ name: 'search', description: 'd', parameters: { type: 'object' } }] }), {
+      onDelta: (delta) => deltas.push(delta),
+    });
+
+    expect(text).toMatchObject({
+      message: { role: 'assistant', content: 'hello world' },
+      finish_reason: 'stop',
+      usage: { prompt_tokens: 7, completion_tokens: 4, total_tokens: 11 },
+      model: 'gpt-test',
+    });
+    expect(tools.message.tool_calls).toEqual([{ id: 'call_s1', name: 'search', arguments: '{"q":"streamed"}' }]);
+    expect(tools.finish_reason).toBe('tool_calls');
+    expect(deltas.filter((delta) => delta.kind === 'text').map((delta) => delta.text)).toEqual(['hel', 'lo ', 'wor', 'ld']);
+    expect(deltas.filter((delta) => delta.kind !== 'text')).toEqual([
+      { kind: 'tool_call', index: 0, id: 'call_s1', name: 'search' },
+      { kind: 'tool_args', index: 0, text: '{"q":' },
+      { kind: 'tool_args', index: 0, text: '"stre' },
+      { kind: 'tool_args', index: 0, text: 'amed"' },
+      { kind: 'tool_args', index: 0, text: '}' },
+    ]);
+    expect(fake.requests.map((sent) => [sent.body.stream, sent.body.stream_options])).toEqual([
+      [true, { include_usage: true }],
+      [true, { include_usage: true }],
+    ]);
+  });
+
+  it('classifies a streamed call refused before its first chunk like any other (429 with its retry-after)', async () => {
+    fake.script(reply.error(429, { retryAfterMs: 300 }));
+
+    const error = await failureOf(sut.complete(request(), { onDelta: () => undefined }));
+
+    expect(error).toMatchObject({ kind: 'rate_limited', retryable: true, status: 429, retryAfterMs: 300 });
   });
 
   it('sends no Authorization header without a key (a local server that takes none)', async () => {

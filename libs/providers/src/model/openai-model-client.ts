@@ -1,13 +1,22 @@
 import OpenAI from 'openai';
 import type {
   ChatCompletion,
+  ChatCompletionChunk,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ToolCallRequest } from '@app/contracts';
 import { invalidModelRequest, malformedResponse } from './model-call-error';
-import { ModelClient, tokenCount, type ModelRequest, type ModelResponse, type ResponseFormat } from './model-client';
+import {
+  ModelClient,
+  tokenCount,
+  type ModelCallOptions,
+  type ModelDelta,
+  type ModelRequest,
+  type ModelResponse,
+  type ResponseFormat,
+} from './model-client';
 import { withDeadline } from './model-deadline';
 
 /** What the client needs of a provider speaking the chat-completions protocol (`AppConfig.providers.openai` or `.openrouter`), with `models.timeoutMs`. */
@@ -42,13 +51,106 @@ export class OpenAiModelClient extends ModelClient {
     });
   }
 
-  async complete(request: ModelRequest, options: { signal?: AbortSignal } = {}): Promise<ModelResponse> {
+  async complete(request: ModelRequest, { signal: callerSignal, onDelta }: ModelCallOptions = {}): Promise<ModelResponse> {
     const started = Date.now();
     const params = toSdkRequest(request);
-    const answer = await withDeadline(this.timeoutMs, options.signal, async (signal) =>
-      fromSdkCompletion(await this.client.chat.completions.create(params, { signal }), request.model),
+    const answer = await withDeadline(this.timeoutMs, callerSignal, async (signal) =>
+      fromSdkCompletion(
+        onDelta ? await this.streamed(params, signal, onDelta) : await this.client.chat.completions.create(params, { signal }),
+        request.model,
+      ),
     );
     return { ...answer, duration_ms: Date.now() - started };
+  }
+
+  /** The completion assembled from a stream (usage in its last chunk), each piece handed to `onDelta` as it comes. */
+  private async streamed(
+    params: ChatCompletionCreateParamsNonStreaming,
+    signal: AbortSignal,
+    onDelta: (delta: ModelDelta) => void,
+  ): Promise<ChatCompletion> {
+    const stream = await this.client.chat.completions.create(
+      { ...params, stream: true, stream_options: { include_usage: true } },
+      { signal },
+    );
+    const assembly = new CompletionAssembly();
+    for await (const chunk of stream) assembly.add(chunk, onDelta);
+    return assembly.completion();
+  }
+}
+
+/** A streamed completion put back together: content, tool calls by index, finish reason, usage, model. */
+class CompletionAssembly {
+  private id = '';
+  private model = '';
+  private content: string | null = null;
+  private readonly toolCalls: { id: string; name: string; arguments: string }[] = [];
+  private finish: ChatCompletion['choices'][number]['finish_reason'] | null = null;
+  private usage: ChatCompletion['usage'];
+  private answered = false;
+
+  add(chunk: ChatCompletionChunk, onDelta: (delta: ModelDelta) => void): void {
+    this.id ||= chunk.id;
+    this.model ||= chunk.model;
+    if (chunk.usage) this.usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    this.answered = true;
+    if (choice.finish_reason) this.finish = choice.finish_reason;
+    const { content, tool_calls } = choice.delta ?? {};
+    if (typeof content === 'string' && content) {
+      this.content = (this.content ?? '') + content;
+      onDelta({ kind: 'text', text: content });
+    }
+    for (const call of tool_calls ?? []) {
+      const index = call.index;
+      if (!Number.isInteger(index) || index < 0 || index > this.toolCalls.length) throw malformedResponse('a tool call delta out of order');
+      let known = this.toolCalls[index];
+      if (!known) {
+        known = this.toolCalls[index] = { id: call.id ?? '', name: call.function?.name ?? '', arguments: '' };
+        onDelta({ kind: 'tool_call', index, id: known.id, name: known.name });
+      } else {
+        if (call.id) known.id = call.id;
+        if (call.function?.name) known.name += call.function.name;
+      }
+      const piece = call.function?.arguments;
+      if (piece) {
+        known.arguments += piece;
+        onDelta({ kind: 'tool_args', index, text: piece });
+      }
+    }
+  }
+
+  completion(): ChatCompletion {
+    if (!this.answered) throw malformedResponse('the stream ended without a choice');
+    return {
+      id: this.id,
+      object: 'chat.completion',
+      created: 0,
+      model: this.model,
+      choices: [
+        {
+          index: 0,
+          logprobs: null,
+          finish_reason: this.finish as ChatCompletion['choices'][number]['finish_reason'],
+          message: {
+            role: 'assistant',
+            refusal: null,
+            content: this.content,
+            ...(this.toolCalls.length
+              ? {
+                  tool_calls: this.toolCalls.map((call) => ({
+                    id: call.id,
+                    type: 'function' as const,
+                    function: { name: call.name, arguments: call.arguments },
+                  })),
+                }
+              : {}),
+          },
+        },
+      ],
+      ...(this.usage ? { usage: this.usage } : {}),
+    };
   }
 }
 
