@@ -52,6 +52,8 @@ export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, mo
       request: { messages },
       response: { message: response.message },
       ...response.usage,
+      cached_tokens: response.usage.cached_tokens ?? 0,
+      cost: null,
       duration_ms: response.duration_ms,
       started_at,
       finished_at: new Date(),

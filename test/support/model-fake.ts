@@ -47,19 +47,20 @@ export interface ReplyOptions {
   delayMs?: number;
   /** How the answer streams when the request asks for a stream. */
   stream?: StreamOptions;
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  /** `cached_tokens`: of the prompt's, those served from the provider's cache (sent as prompt_tokens_details). */
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
   finishReason?: string;
 }
 
 export type ReplyHandler = (request: RecordedRequest) => FakeReply;
 
-const DEFAULT_USAGE = { prompt_tokens: 10, completion_tokens: 5 };
+const DEFAULT_USAGE: NonNullable<ReplyOptions['usage']> = { prompt_tokens: 10, completion_tokens: 5 };
 
 let completionCounter = 0;
 let toolCallCounter = 0;
 
 function completion(message: Record<string, unknown>, finish: string, options: ReplyOptions): FakeReply {
-  const usage = options.usage ?? DEFAULT_USAGE;
+  const { cached_tokens, ...usage } = options.usage ?? DEFAULT_USAGE;
   return {
     status: 200,
     delayMs: options.delayMs,
@@ -77,7 +78,11 @@ function completion(message: Record<string, unknown>, finish: string, options: R
           logprobs: null,
         },
       ],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+      usage: {
+        ...usage,
+        total_tokens: usage.prompt_tokens + usage.completion_tokens,
+        ...(cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens } } : {}),
+      },
     },
   };
 }

@@ -15,6 +15,7 @@ import { RunsModule } from './runs/runs.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';
 import { ToolsModule } from './tools/tools.module';
+import { UsageModule } from './usage/usage.module';
 import { WorkflowDefinitionsModule } from './workflow-definitions.module';
 
 @Module({})
@@ -36,6 +37,7 @@ export class AppModule {
         TemporalCodecModule,
         McpServersModule,
         AssistantModule,
+        UsageModule,
       ],
       controllers: [HealthController],
       providers: [ReadinessService, { provide: APP_FILTER, useClass: ApiExceptionFilter }],

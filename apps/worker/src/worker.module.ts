@@ -14,6 +14,7 @@ import {
 } from '@app/providers';
 import { modelClientsOf } from './model-clients';
 import { AgentTranscript } from './execution/agent-transcript.service';
+import { CallCosts } from './execution/call-costs';
 import { CallQuarantine } from './execution/call-quarantine.service';
 import { AgentStepService } from './execution/agent-step.service';
 import { AgentToolsService } from './execution/agent-tools.service';
@@ -60,6 +61,7 @@ import { ToolCallService } from './execution/tool-call.service';
       inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentTranscript, ToolTransport, Metrics, CallQuarantine],
     },
     CallQuarantine,
+    CallCosts,
     StepInputService,
     ModelCallService,
     StepSummaryService,

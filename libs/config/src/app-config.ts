@@ -4,6 +4,8 @@ import { isIP } from 'node:net';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';
 import { egressAllowIssue, type Keyring, parseKeyring } from '@app/security';
+import { ConfigError } from './config-error';
+import { costSettings, type CostSettings } from './cost-settings';
 
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
@@ -86,6 +88,8 @@ export abstract class AppConfig {
   /** OTLP/HTTP traces endpoint; null: tracing off. */
   declare readonly tracing: { otlpEndpoint: string | null };
   declare readonly metrics: { host: string; apiPort: number | null; workerPort: number | null };
+  /** What model calls cost (the price table), who may spend how much, and whether metrics name users. */
+  declare readonly costs: CostSettings;
 }
 
 /** false, a number of proxy hops, or the proxies' addresses and CIDRs (and Express's names for ranges). */
@@ -110,7 +114,7 @@ export function modelPolicyOf(config: Pick<AppConfig, 'models' | 'providers'>) {
   };
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -379,6 +383,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       apiPort: optionalPort(env, 'API_METRICS_PORT', 9464),
       workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465),
     },
+    costs: costSettings(env),
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     log: {
       level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -52,4 +52,6 @@ export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Of the prompt tokens, those the provider served from its prompt cache (priced lower); absent: none. */
+  cached_tokens?: number;
 }

@@ -17,3 +17,4 @@ export * from './graph';
 export * from './assistant';
 export * from './mcp';
 export * from './identity';
+export * from './costs';

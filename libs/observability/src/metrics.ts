@@ -2,6 +2,16 @@
 // an API and a worker in one process), served on its own metrics port.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+const MODEL_CALL_LABELS = ['provider', 'model', 'workflow', 'user'] as const;
+
+/** A model call's labels: `user` only where the operator allows a series per user. */
+export interface ModelCallLabels {
+  provider: string;
+  model: string;
+  workflow?: string;
+  user?: string;
+}
+
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export class Metrics {
@@ -34,14 +44,26 @@ export class Metrics {
   });
   readonly modelCalls = new Counter({
     name: 'stepwise_model_calls_total',
-    help: 'Model calls by provider, model and outcome',
-    labelNames: ['provider', 'model', 'outcome'] as const,
+    help: 'Model calls by provider, model, workflow (and user when METRICS_USER_LABEL is on) and outcome',
+    labelNames: [...MODEL_CALL_LABELS, 'outcome'] as const,
     registers: [this.registry],
   });
   readonly modelTokens = new Counter({
     name: 'stepwise_model_tokens_total',
-    help: 'Tokens by provider, model and kind (prompt, completion)',
-    labelNames: ['provider', 'model', 'kind'] as const,
+    help: 'Tokens by provider, model, workflow (and user when allowed) and kind (prompt, completion, cached: of the prompt, those from the provider cache)',
+    labelNames: [...MODEL_CALL_LABELS, 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly modelCost = new Counter({
+    name: 'stepwise_model_cost_usd_total',
+    help: 'Dollars model calls cost at the configured prices, by provider, model, workflow (and user when allowed); unpriced models count nothing here',
+    labelNames: MODEL_CALL_LABELS,
+    registers: [this.registry],
+  });
+  readonly modelUnpriced = new Counter({
+    name: 'stepwise_model_calls_unpriced_total',
+    help: 'Answered model calls whose model has no price (their cost is null)',
+    labelNames: MODEL_CALL_LABELS,
     registers: [this.registry],
   });
   readonly toolCalls = new Counter({
@@ -69,14 +91,17 @@ export class Metrics {
   }
 
   recordModelCall(
-    provider: string,
-    model: string,
+    labels: ModelCallLabels,
     outcome: 'completed' | 'failed',
-    usage?: { prompt_tokens: number; completion_tokens: number },
+    usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number },
+    cost?: number | null,
   ): void {
-    this.modelCalls.inc({ provider, model, outcome });
+    this.modelCalls.inc({ ...labels, outcome });
     if (!usage) return;
-    this.modelTokens.inc({ provider, model, kind: 'prompt' }, usage.prompt_tokens);
-    this.modelTokens.inc({ provider, model, kind: 'completion' }, usage.completion_tokens);
+    this.modelTokens.inc({ ...labels, kind: 'prompt' }, usage.prompt_tokens);
+    this.modelTokens.inc({ ...labels, kind: 'completion' }, usage.completion_tokens);
+    if (usage.cached_tokens) this.modelTokens.inc({ ...labels, kind: 'cached' }, usage.cached_tokens);
+    if (cost === null) this.modelUnpriced.inc(labels);
+    else if (cost !== undefined) this.modelCost.inc(labels, cost);
   }
 }

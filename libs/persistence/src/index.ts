@@ -10,3 +10,4 @@ export * from './tools';
 export * from './workflow-owners.repository';
 export * from './assistant';
 export * from './mcp';
+export * from './usage';

@@ -34,6 +34,7 @@ import {
   TypeormRunRepository,
   TypeormStepRepository,
 } from './runs';
+import { TypeormUsageRepository, UsageRepository } from './usage';
 
 const repositories: Provider[] = [
   { provide: AssistantRepository, useFactory: (ds: DataSource) => new TypeormAssistantRepository(ds), inject: [DataSource] },
@@ -57,6 +58,7 @@ const repositories: Provider[] = [
   { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },
   { provide: StepSummaryRepository, useFactory: (ds: DataSource) => new TypeormStepSummaryRepository(ds), inject: [DataSource] },
   { provide: WorkflowOwnerRepository, useFactory: (ds: DataSource) => new SqlWorkflowOwnerRepository(ds), inject: [DataSource] },
+  { provide: UsageRepository, useFactory: (ds: DataSource) => new TypeormUsageRepository(ds), inject: [DataSource] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
   {
     provide: McpServerRepository,

@@ -13,7 +13,7 @@ import {
 
 const started = new Date('2026-01-01T00:00:00Z');
 const at = new Date('2026-01-01T00:01:00Z');
-const tokens = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+const tokens = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: 0 };
 
 function call(status: ModelCallRecord['status'], total: number): ModelCallRecord {
   return {
@@ -32,6 +32,8 @@ function call(status: ModelCallRecord['status'], total: number): ModelCallRecord
     prompt_tokens: total - 1,
     completion_tokens: 1,
     total_tokens: total,
+    cached_tokens: 0,
+    cost: null,
     duration_ms: 1,
     started_at: started,
     finished_at: null,

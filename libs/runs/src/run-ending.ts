@@ -124,11 +124,12 @@ function skipped(step: StepWithExecutions): StepWithExecutions {
   return { ...step, ...(OPEN.includes(step.status) ? { status: 'skipped' as const } : {}), executions: step.executions.map(skipped) };
 }
 
-/** The tokens of the completed model calls of a row and of every row beneath it. */
+/** The tokens and cost (null when one call has no price) of the completed model calls of a row and of every row beneath it. */
 function tokensOf(step: Pick<StepWithExecutions, 'model_calls' | 'executions'>): {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  cost: number | null;
 } {
   const calls: ModelCallRecord[] = [];
   const gather = (row: Pick<StepWithExecutions, 'model_calls' | 'executions'>): void => {
@@ -141,5 +142,6 @@ function tokensOf(step: Pick<StepWithExecutions, 'model_calls' | 'executions'>):
     prompt_tokens: sum((call) => call.prompt_tokens),
     completion_tokens: sum((call) => call.completion_tokens),
     total_tokens: sum((call) => call.total_tokens),
+    cost: calls.every((call) => call.cost !== null) ? Math.round(sum((call) => call.cost ?? 0) * 1e9) / 1e9 : null,
   };
 }

@@ -92,6 +92,8 @@ describe('Run repositories', () => {
       request_hash: null,
       request: { message_count: 1 },
       started_at: new Date(),
+      cached_tokens: 0,
+      cost: null,
     };
     await calls.recordModelCall({
       ...call,

@@ -9,18 +9,20 @@ import { StopCheckerService } from '../../../apps/worker/src/execution/stop-chec
 import { StructuredOutputService } from '../../../apps/worker/src/execution/structured-output.service';
 import { ToolCallService } from '../../../apps/worker/src/execution/tool-call.service';
 import { ModelFake } from '../../support/model-fake';
-import { startMedium } from '../support/medium-app';
+import { startMedium, type MediumOptions } from '../support/medium-app';
 import { Rows } from '../support/rows';
 
-export async function setUpStepServices() {
+export async function setUpStepServices(options: Omit<MediumOptions, 'modelBaseUrl'> = {}) {
   const model = await ModelFake.start();
-  const app = await startMedium({ modelBaseUrl: model.baseUrl });
+  const app = await startMedium({ ...options, modelBaseUrl: model.baseUrl });
   return {
     model,
     /** What the specs do to a run themselves: record it, and complete the steps before the one under test. */
     runs: app.get(RunRepository),
     steps: app.get(StepRepository),
     rows: new Rows(app.db),
+    /** For what the specs read that no step service gives (the usage report). */
+    get: app.get,
     /** For counting what a service sends (test/medium/support/statements.ts). */
     db: app.db,
     oneTrip: app.get(OneTripPool),

@@ -5,6 +5,7 @@ import type { Abstract, Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '@app/config';
+import type { ModelPrice } from '@app/domain';
 import { Metrics } from '@app/observability';
 import { WorkerRootModule } from '../../../apps/worker/src/create-worker';
 
@@ -13,6 +14,8 @@ export interface MediumOptions {
   modelBaseUrl?: string;
   /** Runs a user may have in flight at once (MAX_RUNS_IN_FLIGHT_PER_USER). */
   maxRunsInFlightPerUser?: number;
+  /** Prices by `provider:model` over the defaults (MODEL_PRICES_FILE's entries). */
+  prices?: Record<string, ModelPrice>;
 }
 
 export interface MediumApp {
@@ -38,6 +41,7 @@ function mediumConfig(options: MediumOptions): AppConfig {
     },
     quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
     summaries: { ...base.summaries, enabled: false },
+    costs: { ...base.costs, prices: new Map([...base.costs.prices, ...Object.entries(options.prices ?? {})]) },
     egress: { allow: ['127.0.0.0/8'] },
     log: { level: 'warn', format: 'json' },
     metrics: { host: '127.0.0.1', apiPort: null, workerPort: null },

@@ -12,6 +12,40 @@ const tokens: SchemaObject = {
   properties: { prompt: { type: 'integer' }, completion: { type: 'integer' }, total: { type: 'integer' } },
 };
 const any: SchemaObject = { description: 'Any JSON value' };
+const cost = (of: string): SchemaObject =>
+  nullable({
+    type: 'number',
+    description: `US dollars ${of} at the configured prices (MODEL_PRICES_FILE); null when a model has no price`,
+  });
+/** GET /usage: the figures of a group of completed model calls, the whole range and by day, workflow and model. */
+function usage(): SchemaObject {
+  const figures = {
+    calls: { type: 'integer' },
+    prompt_tokens: { type: 'integer' },
+    completion_tokens: { type: 'integer' },
+    cached_tokens: { type: 'integer', description: 'Of the prompt tokens, those served from the provider cache' },
+    total_tokens: { type: 'integer' },
+    cost: { type: 'number', description: 'US dollars of the priced calls' },
+    unpriced_calls: { type: 'integer', description: 'Calls whose model has no price: cost leaves them out' },
+  } satisfies Record<string, SchemaObject>;
+  const group = (key: Record<string, SchemaObject>): SchemaObject => ({
+    type: 'array',
+    items: { type: 'object', properties: { ...key, ...figures } },
+  });
+  return {
+    type: 'object',
+    properties: {
+      from: { type: 'string', format: 'date' },
+      to: { type: 'string', format: 'date' },
+      currency: { type: 'string', enum: ['USD'] },
+      total: { type: 'object', properties: figures },
+      by_day: group({ day: { type: 'string', format: 'date' } }),
+      by_workflow: group({ workflow_uuid: uuid, workflow_name: { type: 'string' } }),
+      by_model: group({ provider: nullable({ type: 'string' }), model: { type: 'string' } }),
+    },
+  };
+}
+
 const page = (item: string): SchemaObject => ({
   type: 'object',
   properties: {
@@ -70,6 +104,7 @@ const runSummary: SchemaObject = {
     tool_drift: nullable({ type: 'object', description: '{tools: [{name, change, fields}], saved_hash, current_hash}' }),
     messages: { type: 'array', items: { type: 'object' }, description: 'Conversational runs: the transcript' },
     tokens,
+    cost: cost('its completed model calls cost, summed when the run ends (null while it runs)'),
     started_at: timestamp,
     finished_at: nullable(timestamp),
     duration_ms: nullable({ type: 'integer' }),
@@ -104,6 +139,7 @@ const stepInstance: SchemaObject = {
     output: { allOf: [ref('Output')], nullable: true },
     error_message: nullable({ type: 'string' }),
     tokens,
+    cost: cost('its completed model calls cost, summed when the step ends'),
     model_calls: {
       type: 'array',
       items: call({
@@ -116,6 +152,8 @@ const stepInstance: SchemaObject = {
         request: any,
         response: any,
         tokens,
+        cached_tokens: { type: 'integer', description: 'Of the prompt tokens, those the provider served from its prompt cache' },
+        cost: cost('the call cost'),
       }),
     },
     tool_calls: {
@@ -195,6 +233,7 @@ export function runComponents(): Record<string, SchemaObject> {
       ],
     },
     RunPage: page('RunSummary'),
+    Usage: usage(),
     Cancelled: {
       type: 'object',
       properties: {

@@ -27,6 +27,7 @@ function row(uuid: string, fields: Partial<StepWithExecutions> = {}): StepWithEx
     prompt_tokens: 0,
     completion_tokens: 0,
     total_tokens: 0,
+    cost: 0,
     output: null,
     model_calls: [],
     tool_calls: [],

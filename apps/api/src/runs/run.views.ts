@@ -38,6 +38,8 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     tool_drift: run.tool_drift,
     ...(run.messages ? { messages: run.messages } : {}),
     tokens: tokensOf(run),
+    // Dollars at the configured prices, summed when the run ends; null while it runs or when a call's model has no price.
+    cost: run.cost,
     started_at: run.started_at,
     finished_at: run.finished_at,
     duration_ms: durationOf(run.started_at, run.finished_at),
@@ -68,6 +70,7 @@ function toStepView(step: StepWithAudit) {
     output: step.output ? toOutputView(step.output) : null,
     error_message: step.error_message,
     tokens: tokensOf(step),
+    cost: step.cost,
     model_calls: step.model_calls.map(({ step_instance_uuid: _s, ...call }) => ({ ...call, tokens: tokensOf(call) })),
     tool_calls: step.tool_calls.map(({ step_instance_uuid: _s, ...call }) => call),
   };

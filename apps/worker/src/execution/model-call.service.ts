@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { requestHash } from '@app/domain';
 import type { ModelProvider, StepContext } from '@app/contracts';
-import { inClientSpan, Metrics } from '@app/observability';
+import { inClientSpan } from '@app/observability';
 import { CallAuditRepository, type ModelCallAttempt } from '@app/persistence';
 import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClients, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
+import { CallCosts } from './call-costs';
 import { CallQuarantine } from './call-quarantine.service';
 
 /** A model call of a step: the request, and the provider that serves it (absent: DEFAULT_PROVIDER). */
@@ -48,7 +49,7 @@ export class ModelCallService {
   constructor(
     private readonly clients: ModelClients,
     private readonly calls: CallAuditRepository,
-    private readonly metrics: Metrics,
+    private readonly costs: CallCosts,
     private readonly config: AppConfig,
     private readonly quarantine: CallQuarantine,
   ) {}
@@ -91,7 +92,9 @@ export class ModelCallService {
       response: null,
       prompt_tokens: 0,
       completion_tokens: 0,
+      cached_tokens: 0,
       total_tokens: 0,
+      cost: null,
       duration_ms: null,
       started_at: new Date(),
       finished_at: null,
@@ -127,7 +130,10 @@ export class ModelCallService {
     const attributes = {
       'gen_ai.operation.name': 'chat',
       'gen_ai.system': system,
+      'gen_ai.provider.name': system,
       'gen_ai.request.model': request.model,
+      'gen_ai.request.max_tokens': request.max_tokens,
+      ...(request.temperature !== undefined ? { 'gen_ai.request.temperature': request.temperature } : {}),
       'stepwise.run_uuid': context.run_uuid,
       'stepwise.turn': running.turn,
     };
@@ -148,14 +154,18 @@ export class ModelCallService {
           duration_ms: finished_at.getTime() - running.started_at.getTime(),
           finished_at,
         });
-        this.metrics.recordModelCall(system, request.model, 'failed');
+        await this.costs.count(context, system, request.model, 'failed');
         throw error;
       }
-      this.metrics.recordModelCall(system, request.model, 'completed', response.usage);
+      // Priced by the model asked for: the one the price table and the budget know.
+      const cost = this.costs.costOf(system, request.model, response.usage);
+      await this.costs.count(context, system, request.model, 'completed', { usage: response.usage, cost });
       span.setAttributes({
         'gen_ai.response.model': response.model,
         'gen_ai.usage.input_tokens': response.usage.prompt_tokens,
         'gen_ai.usage.output_tokens': response.usage.completion_tokens,
+        ...(response.usage.cached_tokens ? { 'gen_ai.usage.cache_read.input_tokens': response.usage.cached_tokens } : {}),
+        ...(cost !== null ? { 'stepwise.cost_usd': cost } : {}),
         'gen_ai.response.finish_reasons': [response.finish_reason ?? 'unknown'],
       });
       const answer = { message: response.message, finish_reason: response.finish_reason, model: response.model };
@@ -166,6 +176,8 @@ export class ModelCallService {
           status: 'completed',
           response: answer,
           ...response.usage,
+          cached_tokens: response.usage.cached_tokens ?? 0,
+          cost,
           duration_ms: response.duration_ms,
           finished_at: new Date(),
         },

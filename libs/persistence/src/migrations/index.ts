@@ -22,6 +22,7 @@ import { ExactIdentities1764000600000 } from './1764000600000-exact-identities';
 import { ScheduleCaps1764000700000 } from './1764000700000-schedule-caps';
 import { AssistantOpenSessions1764000800000 } from './1764000800000-assistant-open-sessions';
 import { ModelCallRequestHash1764003000000 } from './1764003000000-model-call-request-hash';
+import { ModelCallCosts1764003100000 } from './1764003100000-model-call-costs';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -49,4 +50,5 @@ export const migrations: (new () => unknown)[] = [
   ScheduleCaps1764000700000,
   AssistantOpenSessions1764000800000,
   ModelCallRequestHash1764003000000,
+  ModelCallCosts1764003100000,
 ];

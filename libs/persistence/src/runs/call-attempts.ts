@@ -23,7 +23,9 @@ export type ModelCallEnd = Pick<
   | 'response'
   | 'prompt_tokens'
   | 'completion_tokens'
+  | 'cached_tokens'
   | 'total_tokens'
+  | 'cost'
   | 'duration_ms'
   | 'finished_at'
 >;
@@ -58,7 +60,18 @@ export interface CallKind<End extends AttemptRow> {
 export const MODEL_CALLS: CallKind<ModelCallEnd> = {
   entity: ModelCallEntity,
   call: { column: 'turn', of: (end) => end.turn },
-  ended: ['status', 'error_message', 'response', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'duration_ms', 'finished_at'],
+  ended: [
+    'status',
+    'error_message',
+    'response',
+    'prompt_tokens',
+    'completion_tokens',
+    'cached_tokens',
+    'total_tokens',
+    'cost',
+    'duration_ms',
+    'finished_at',
+  ],
   json: ['response'],
 };
 

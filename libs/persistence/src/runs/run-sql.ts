@@ -61,8 +61,10 @@ export function stepTokensFrom(instanceUuid: string): { sql: string; params: str
 /** The same for a run: all its completed model calls. */
 export const runTokensFrom = (runUuid: string) => tokenSums("model_calls m WHERE m.run_uuid = ? AND m.status = 'completed'", [runUuid]);
 
+/** The tokens (p, c, t) and the cost (d: null as soon as one call has no price, never a partial sum passed off as the whole). */
 const tokenSums = (from: string, params: string[]) => ({
-  sql: `SELECT COALESCE(SUM(m.prompt_tokens), 0) AS p, COALESCE(SUM(m.completion_tokens), 0) AS c, COALESCE(SUM(m.total_tokens), 0) AS t FROM ${from}`,
+  sql: `SELECT COALESCE(SUM(m.prompt_tokens), 0) AS p, COALESCE(SUM(m.completion_tokens), 0) AS c, COALESCE(SUM(m.total_tokens), 0) AS t,
+      CASE WHEN COUNT(*) = COUNT(m.cost) THEN COALESCE(SUM(m.cost), 0) END AS d FROM ${from}`,
   params,
 });
 
@@ -74,7 +76,7 @@ export interface StepClosing {
   model_messages?: unknown[];
 }
 
-/** Ends a step in one statement: its fields, its tokens summed from its model calls, its finish time and duration. */
+/** Ends a step in one statement: its fields, its tokens and cost summed from its model calls, its finish time and duration. */
 export function closeStepStatement(
   instanceUuid: string,
   { status, output_id, error_message, model_messages }: StepClosing,
@@ -89,7 +91,7 @@ export function closeStepStatement(
   const tokens = stepTokensFrom(instanceUuid);
   return {
     sql: `UPDATE workflow_step_instances i JOIN (${tokens.sql}) t
-     SET ${fields.map(([column]) => `i.${column} = ?`).join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t,
+     SET ${fields.map(([column]) => `i.${column} = ?`).join(', ')}, i.prompt_tokens = t.p, i.completion_tokens = t.c, i.total_tokens = t.t, i.cost = t.d,
          i.finished_at = CURRENT_TIMESTAMP(3), i.duration_ms = TIMESTAMPDIFF(MICROSECOND, i.started_at, CURRENT_TIMESTAMP(3)) DIV 1000
      WHERE i.uuid = ?${unlessCompleted ? " AND i.status <> 'completed'" : ''}`,
     params: [...tokens.params, ...fields.map(([, value]) => value), instanceUuid],

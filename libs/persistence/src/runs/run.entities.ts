@@ -3,6 +3,15 @@ import { jsonColumn } from '../json-column';
 
 const datetime = { type: 'datetime', precision: 3, nullable: true } as const;
 
+/** Dollars (DECIMAL(20,9), which the driver reads as a string); null: a call whose model has no price, or a sum with one. */
+const cost = {
+  type: 'decimal',
+  precision: 20,
+  scale: 9,
+  nullable: true,
+  transformer: { to: (v: number | null | undefined) => v, from: (v: string | null) => (v === null ? null : Number(v)) },
+} as const;
+
 @Entity('workflow_runs')
 export class RunEntity {
   @PrimaryColumn({ type: 'char', length: 36 }) uuid!: string;
@@ -25,6 +34,7 @@ export class RunEntity {
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;
+  @Column(cost) cost!: number | null;
   @Column({ ...datetime, insert: false }) started_at!: Date;
   @Column(datetime) finished_at!: Date | null;
   @Column({ ...datetime, insert: false, update: false }) created_at!: Date;
@@ -50,6 +60,7 @@ export class StepInstanceEntity {
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;
+  @Column(cost) cost!: number | null;
   @Column({ type: 'int', nullable: true }) duration_ms!: number | null;
   @Column(datetime) started_at!: Date | null;
   @Column(datetime) finished_at!: Date | null;
@@ -87,7 +98,9 @@ export class ModelCallEntity {
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) response!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
+  @Column({ type: 'int' }) cached_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;
+  @Column(cost) cost!: number | null;
   @Column({ type: 'int', nullable: true }) duration_ms!: number | null;
   @Column({ type: 'datetime', precision: 3 }) started_at!: Date;
   @Column(datetime) finished_at!: Date | null;

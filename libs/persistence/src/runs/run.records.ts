@@ -46,6 +46,10 @@ export interface ModelCallRecord extends TokenUsage {
   /** What the worker asked besides the messages (model, message_count, tools, response_format): the messages are the first `message_count` of the step's. */
   request: unknown;
   response: unknown;
+  /** Of the prompt tokens, those served from the provider's cache. */
+  cached_tokens: number;
+  /** Dollars at the configured prices when it ended; null: its model has no price (or it ended before prices). */
+  cost: number | null;
   duration_ms: number | null;
   started_at: Date;
   finished_at: Date | null;
@@ -70,6 +74,8 @@ export interface ToolCallRecord {
 }
 
 export interface StepInstanceRecord extends TokenUsage {
+  /** Dollars its completed model calls cost; null when one of them has no price. */
+  cost: number | null;
   uuid: string;
   run_uuid: string;
   step_definition_uuid: string;
@@ -123,6 +129,8 @@ export interface NotificationRecord {
 }
 
 export interface RunRecord extends TokenUsage {
+  /** Dollars its completed model calls cost, summed when it ends; null when one of them has no price. */
+  cost: number | null;
   uuid: string;
   user_id: string;
   workflow_uuid: string;

@@ -135,7 +135,7 @@ export class TypeormRunRepository extends RunRepository {
         update(entity).set({ status: 'failed', error_message: ending.interrupted_calls }).where({ run_uuid: runUuid, status: 'running' }),
       ),
     );
-    // One statement ends the run with its tokens, gives back its place among its user's runs in flight and
+    // One statement ends the run with its tokens and cost, gives back its place among its user's runs in flight and
     // counts it on its workflow; only while the run is in flight, so it is counted once however many runs
     // end at once.
     const tokens = runTokensFrom(runUuid);
@@ -143,7 +143,7 @@ export class TypeormRunRepository extends RunRepository {
       sql: `UPDATE workflow_runs r JOIN (${tokens.sql}) t
            LEFT JOIN user_quotas q ON q.user_id = r.user_id
            ${counter ? 'LEFT JOIN workflows w ON w.uuid = r.workflow_uuid' : ''}
-         SET r.status = ?, r.error_message = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.finished_at = CURRENT_TIMESTAMP(3),
+         SET r.status = ?, r.error_message = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.cost = t.d, r.finished_at = CURRENT_TIMESTAMP(3),
              ${GIVE_RUN_PLACE}${counter ? `, w.${counter} = w.${counter} + 1` : ''}
          WHERE r.uuid = ? AND r.status IN (?)`,
       params: [...tokens.params, ending.status, ending.error_message, runUuid, IN_FLIGHT_RUN_STATUSES],

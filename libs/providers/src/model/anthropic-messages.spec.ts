@@ -190,11 +190,12 @@ describe(fromAnthropicMessage.name, () => {
     expect(wrapped.message.content).toBe('[1,2]');
   });
 
-  it('adds cached input to the prompt tokens and reads absent counts as none', () => {
+  it('adds cached input to the prompt tokens, names the cache reads, and reads absent counts as none', () => {
     expect(usageOf({ input_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 4 })).toEqual({
       prompt_tokens: 125,
       completion_tokens: 4,
       total_tokens: 129,
+      cached_tokens: 100,
     });
     expect(usageOf(undefined)).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
   });

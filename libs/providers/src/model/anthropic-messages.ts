@@ -164,5 +164,6 @@ export function usageOf(usage: Partial<Message['usage']> | undefined): ModelResp
   const prompt =
     tokenCount(usage?.input_tokens) + tokenCount(usage?.cache_creation_input_tokens) + tokenCount(usage?.cache_read_input_tokens);
   const answer = tokenCount(usage?.output_tokens);
-  return { prompt_tokens: prompt, completion_tokens: answer, total_tokens: prompt + answer };
+  const cached = tokenCount(usage?.cache_read_input_tokens);
+  return { prompt_tokens: prompt, completion_tokens: answer, total_tokens: prompt + answer, ...(cached ? { cached_tokens: cached } : {}) };
 }

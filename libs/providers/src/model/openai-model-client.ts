@@ -217,6 +217,7 @@ function fromSdkCompletion(completion: ChatCompletion, requestedModel: string): 
   });
   const prompt = tokenCount(completion.usage?.prompt_tokens);
   const answer = tokenCount(completion.usage?.completion_tokens);
+  const cached = tokenCount(completion.usage?.prompt_tokens_details?.cached_tokens);
   return {
     message: { role: 'assistant', content: message.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
     finish_reason: choice?.finish_reason ?? null,
@@ -224,6 +225,7 @@ function fromSdkCompletion(completion: ChatCompletion, requestedModel: string): 
       prompt_tokens: prompt,
       completion_tokens: answer,
       total_tokens: tokenCount(completion.usage?.total_tokens) || prompt + answer,
+      ...(cached ? { cached_tokens: cached } : {}),
     },
     model: typeof completion.model === 'string' && completion.model ? completion.model : requestedModel,
   };

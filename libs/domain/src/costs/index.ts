@@ -1,0 +1,3 @@
+export * from './prices';
+export * from './default-prices';
+export * from './usage-range';

@@ -1,0 +1,2 @@
+export * from './usage.repository';
+export * from './typeorm-usage.repository';
