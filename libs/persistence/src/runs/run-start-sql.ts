@@ -130,7 +130,7 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
     step_instance_uuid: null,
     created_at: now,
   };
-  const tokens = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: 0 };
+  const tokens = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: null };
   const steps = run.steps.map((step, position): StepWithExecutions => ({
     uuid: step.uuid,
     run_uuid: run.uuid,
