@@ -1,5 +1,5 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
-import { LOOP_ITERATIONS_PER_EXECUTION, MODEL_PROVIDERS, type ModelProvider, TURNS_PER_EXECUTION } from '@app/contracts';
+import { LOOP_CONCURRENCY_CEILING, LOOP_ITERATIONS_PER_EXECUTION, MODEL_PROVIDERS, type ModelProvider, TURNS_PER_EXECUTION } from '@app/contracts';
 import { isIP } from 'node:net';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';
@@ -66,6 +66,11 @@ export abstract class AppConfig {
    * provider may take (MODEL_TIMEOUT_MS). (DEFAULT_MODEL is what SUMMARY_MODEL and ASSISTANT_MODEL fall back to.)
    */
   declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number; timeoutMs: number };
+  /**
+   * Workflows that compose: the most items a for_each may run at once (LOOP_MAX_CONCURRENCY, at most
+   * LOOP_CONCURRENCY_CEILING), and how deep sub-workflows may nest (SUB_WORKFLOW_MAX_DEPTH).
+   */
+  declare readonly composition: { loopMaxConcurrency: number; subWorkflowMaxDepth: number };
   /** How often the API looks for runs recorded but never started (null: never), and how old they must be. */
   declare readonly reconciler: { intervalSeconds: number | null; afterSeconds: number };
   /** `address*`: per client address, requests no API key pays for (bad keys, webhooks, readiness). */
@@ -106,10 +111,11 @@ export function offeredProviders(config: Pick<AppConfig, 'providers'>): ModelPro
 }
 
 /** The settings the definition checks apply (the domain's ModelPolicy). */
-export function modelPolicyOf(config: Pick<AppConfig, 'models' | 'providers'>) {
+export function modelPolicyOf(config: Pick<AppConfig, 'models' | 'providers' | 'composition'>) {
   return {
     allowed: config.models.allowed,
     maxMaxTokens: config.models.maxMaxTokens,
+    maxLoopConcurrency: config.composition.loopMaxConcurrency,
     providers: { offered: offeredProviders(config), default: config.providers.default },
   };
 }
@@ -123,6 +129,11 @@ function integer(env: Env, key: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${key} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function atMost(value: number, max: number, key: string): number {
+  if (value > max) throw new ConfigError(`${key} must be at most ${max}, got ${value}`);
   return value;
 }
 
@@ -350,6 +361,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 4096),
       maxMaxTokens: integer(env, 'MAX_MAX_TOKENS', 32_768),
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
+    },
+    composition: {
+      loopMaxConcurrency: atMost(integer(env, 'LOOP_MAX_CONCURRENCY', 50), LOOP_CONCURRENCY_CEILING, 'LOOP_MAX_CONCURRENCY'),
+      subWorkflowMaxDepth: integer(env, 'SUB_WORKFLOW_MAX_DEPTH', 5),
     },
     reconciler: {
       intervalSeconds: optionalPositive(env, 'RECONCILE_INTERVAL_SECONDS', 30),

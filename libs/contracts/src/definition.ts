@@ -49,6 +49,23 @@ export interface ForEachLoop {
   /** One placeholder naming an array: `<<trigger_output.items>>` or `<<step_output.{uuid}.field>>` of an earlier step. */
   input_path: string;
   max_items?: number;
+  /** Iterations run at once (default 1: one after another); at most the operator's LOOP_MAX_CONCURRENCY. Results stay in item order. */
+  max_concurrency?: number;
+  /** What a failed item does (default fail_fast); see ITEM_FAILURE_POLICIES. */
+  on_item_failure?: ItemFailurePolicy;
+}
+
+/**
+ * fail_fast: the first failed item fails the step (the items in flight are cancelled); continue: the others
+ * go on, and the step's output lists the failed items with their errors (`{items, failed}`).
+ */
+export const ITEM_FAILURE_POLICIES = ['fail_fast', 'continue'] as const;
+export type ItemFailurePolicy = (typeof ITEM_FAILURE_POLICIES)[number];
+
+/** One item of a for_each that failed under `on_item_failure: "continue"`: its 0-based index and its error. */
+export interface FailedItem {
+  item_index: number;
+  error: string;
 }
 
 /** Runs the step again until `predicate_path` (JSONPath on the latest output) equals `predicate_value`. */
@@ -62,6 +79,9 @@ export interface RepeatUntilLoop {
 export type StepLoop = ForEachLoop | RepeatUntilLoop;
 
 export const LOOP_DEFAULTS = { max_items: 100, max_iters: 10, output_history_size: 5 } as const;
+
+/** The most a for_each's max_concurrency may ever be; the operator's LOOP_MAX_CONCURRENCY bounds it lower. */
+export const LOOP_CONCURRENCY_CEILING = 100;
 
 /** Why a loop ended: its predicate held, it hit a bound, or a for_each ran out of items. */
 export type LoopStopReason = 'predicate' | 'max_iters' | 'max_items' | 'exhausted';

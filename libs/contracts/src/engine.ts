@@ -1,6 +1,6 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
-import type { CustomAgentStep, CustomLlmStep, HumanInputStep, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
+import type { CustomAgentStep, CustomLlmStep, FailedItem, HumanInputStep, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
 import type { ContinuedConversation } from './conversation';
 import type { JsonObject, JsonValue } from './json';
 import type { RunBudget } from './budget';
@@ -62,6 +62,8 @@ export interface ContinuedLoop {
   item_count: number | null;
   /** for_each: max_items cut the items short. */
   truncated: boolean;
+  /** for_each with `on_item_failure: "continue"`: the items that failed in earlier executions. */
+  failed_items?: FailedItem[];
   /** A loop inside a graph: the walk it is part of (a chain's walk has nothing else to carry). */
   walk?: ContinuedWalk;
 }
@@ -227,7 +229,9 @@ export interface RunActivities {
   /** Marks a looping step running and, for for_each, resolves its items once to count them. */
   startLoop(input: StepContext & { step: LoopingStep }): Promise<LoopStart>;
   /** The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop ended. */
-  completeLoop(input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason }): Promise<OutputRef>;
+  completeLoop(
+    input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason; failed_items?: FailedItem[] },
+  ): Promise<OutputRef>;
   /** human_input: the step and the run wait (awaiting_input); `reason` says why a guard rail handed the run over. */
   awaitHumanInput(input: StepContext & { step: HumanInputStep; reason?: string }): Promise<void>;
   /** human_input: the answer (or the default on timeout) becomes the step's output. */

@@ -104,8 +104,8 @@ export function createRunActivities(services: RunServices): RunActivities {
     continueAgentStep: ({ step, from, ...context }) =>
       opening(context, () => services.toolExecutor.continueAgent(context, services.graph.routed(step, context), from)),
     startLoop: ({ step, ...context }) => opening(context, () => services.loops.start(context, step)),
-    completeLoop: ({ step, iterations, stopped_by, ...context }) =>
-      inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
+    completeLoop: ({ step, iterations, stopped_by, failed_items, ...context }) =>
+      inActivity(() => services.loops.complete(context, step, iterations, stopped_by, failed_items)),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
     awaitHumanInput: ({ step, reason, ...context }) => opening(context, () => services.humanInput.wait(context, step, reason)),
     answerHumanInput: ({ step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input, step)),

@@ -5,6 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   LOOP_DEFAULTS,
+  type FailedItem,
   type StepResultRef,
   type LoopStart,
   type LoopStopReason,
@@ -53,13 +54,24 @@ export class LoopService {
     return { ...ref, predicate_met: predicateMet(data, loop.predicate_path, loop.predicate_value) };
   }
 
-  /** The loop's output (the step's, or in a graph its execution's): for_each, every iteration's data in order; repeat_until, the last iteration's. */
-  async complete(context: StepContext, step: LoopingStep, iterations: number, stoppedBy: LoopStopReason): Promise<OutputRef> {
+  /**
+   * The loop's output (the step's, or in a graph its execution's): for_each, every iteration's data in order;
+   * repeat_until, the last iteration's. `failed` (for_each going on past failures): the output is
+   * `{items, failed}`, a failed item's place in `items` null.
+   */
+  async complete(
+    context: StepContext,
+    step: LoopingStep,
+    iterations: number,
+    stoppedBy: LoopStopReason,
+    failed?: FailedItem[],
+  ): Promise<OutputRef> {
     // A retry after the commit (its answer lost on the way to Temporal) must not store a second output.
     const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const loop = step.loop!;
     if (loop.type === 'for_each') await this.assertGatherable(context, step);
+    if (failed) return await this.completeGoingOn(context, iterations, stoppedBy, failed);
     const outputs = await this.outputs.executionOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
     await this.steps.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
     // repeat_until's output is its last iteration's: referenced, not copied.
@@ -68,6 +80,21 @@ export class LoopService {
       return refOf(outputs[0]);
     }
     const output = newOutput(context, loop.type === 'for_each' ? outputs.map((item) => item.raw_data) : null);
+    await this.steps.completeStep(context.instance_uuid, output);
+    return refOf(output);
+  }
+
+  private async completeGoingOn(context: StepContext, iterations: number, stoppedBy: LoopStopReason, failed: FailedItem[]) {
+    const byIndex = await this.outputs.executionOutputsByIndex(context.instance_uuid);
+    const items = Array.from({ length: iterations }, (_, index) => byIndex.get(index)?.raw_data ?? null);
+    await this.steps.saveLoopState(context.instance_uuid, {
+      type: 'for_each',
+      iterations,
+      stopped_by: stoppedBy,
+      failed_items: failed.length,
+      ...(failed.length ? { outcome: 'partial_success' as const } : {}),
+    });
+    const output = newOutput(context, { items, failed });
     await this.steps.completeStep(context.instance_uuid, output);
     return refOf(output);
   }

@@ -44,8 +44,40 @@ describe('step loops', () => {
       'steps[0].loop.max_iters',
     ],
     [{ type: 'while' }, ErrorCode.ValidationFailed, 'steps[0].loop.type'],
+    [
+      { type: 'for_each', input_path: '<<trigger_output>>', max_concurrency: 0 },
+      ErrorCode.ValidationFailed,
+      'steps[0].loop.max_concurrency',
+    ],
+    [
+      { type: 'for_each', input_path: '<<trigger_output>>', max_concurrency: 101 },
+      ErrorCode.ValidationFailed,
+      'steps[0].loop.max_concurrency',
+    ],
+    [
+      { type: 'for_each', input_path: '<<trigger_output>>', on_item_failure: 'retry' },
+      ErrorCode.ValidationFailed,
+      'steps[0].loop.on_item_failure',
+    ],
+    [
+      { type: 'repeat_until', predicate_path: '$.done', predicate_value: 1, max_concurrency: 2 },
+      ErrorCode.InvalidLoop,
+      'steps[0].loop.max_concurrency',
+    ],
+    [
+      { type: 'repeat_until', predicate_path: '$.done', predicate_value: 1, on_item_failure: 'continue' },
+      ErrorCode.InvalidLoop,
+      'steps[0].loop.on_item_failure',
+    ],
   ])('refuses loop %j with %s naming %s', (loop, code, field) => {
     expect(fieldOf(llm({ loop }))).toMatchObject({ code, details: { field } });
+  });
+
+  it('takes a for_each’s max_concurrency and on_item_failure as given, absent when not given (one item at a time, fail fast)', () => {
+    const loop = { type: 'for_each', input_path: '<<trigger_output.items>>', max_concurrency: 10, on_item_failure: 'continue' };
+    expect(parseStep(llm({ loop }), '', randomUUID)).toMatchObject({ loop });
+    const plain = parseStep(llm({ loop: { type: 'for_each', input_path: '<<trigger_output.items>>' } }), '', randomUUID);
+    expect(plain.type === 'custom_llm' && plain.loop).not.toHaveProperty('max_concurrency');
   });
 
   it('refuses <<item>> outside a for_each step', () => {

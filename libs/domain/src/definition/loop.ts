@@ -9,7 +9,7 @@ import { findPlaceholders, type PlaceholderRef } from '../placeholders';
 import { fieldPath, type Issue } from './issues';
 
 const FIELDS_OF: Record<StepLoop['type'], string[]> = {
-  for_each: ['input_path', 'max_items'],
+  for_each: ['input_path', 'max_items', 'max_concurrency', 'on_item_failure'],
   repeat_until: ['predicate_path', 'predicate_value', 'max_iters'],
 };
 
@@ -31,7 +31,7 @@ export function loopIssues(step: Record<string, unknown>, prefix: string): Issue
     const type = loop.type;
     const other = type === 'for_each' ? 'repeat_until' : 'for_each';
     for (const key of FIELDS_OF[other]) if (key in loop) issue(key, `belongs to a ${other} loop, not ${type}`);
-    for (const key of FIELDS_OF[type].filter((key) => !key.startsWith('max_')))
+    for (const key of FIELDS_OF[type].filter((key) => key === 'input_path' || key.startsWith('predicate_')))
       if (!(key in loop)) issue(key, `is required for a ${type} loop`);
     if (type === 'for_each' && typeof loop.input_path === 'string' && !loopSourceRef(loop.input_path)) {
       issue(

@@ -27,6 +27,18 @@ describe(modelPolicyIssues.name, () => {
     expect(modelPolicyIssues([llm(), llm({ provider: 'anthropic', model: 'claude-x' })], policy())).toEqual([]);
   });
 
+  it('refuses a for_each asking more items at once than LOOP_MAX_CONCURRENCY', () => {
+    const forEach = (max_concurrency: number) => llm({ loop: { type: 'for_each', input_path: '<<trigger_output>>', max_concurrency } });
+    expect(modelPolicyIssues([forEach(10)], policy({ maxLoopConcurrency: 10 }))).toEqual([]);
+    expect(modelPolicyIssues([forEach(11)], policy({ maxLoopConcurrency: 10 }))).toEqual([
+      {
+        code: 'INVALID_LOOP',
+        field: 'steps[0].loop.max_concurrency',
+        message: 'steps[0].loop.max_concurrency must be at most 10 here (LOOP_MAX_CONCURRENCY)',
+      },
+    ]);
+  });
+
   it('refuses a provider that is not configured, naming the field', () => {
     expect(modelPolicyIssues([llm({ provider: 'openrouter' })], policy(), 'x.')).toEqual([
       {

@@ -1,6 +1,7 @@
-// The operator's say on models (the providers configured, MODELS_ALLOWED, MAX_MAX_TOKENS): checked when a
+// The operator's say on models (the providers configured, MODELS_ALLOWED, MAX_MAX_TOKENS) and on how many items a
+// for_each runs at once (LOOP_MAX_CONCURRENCY): checked when a
 // workflow is saved, and again when a run starts, for workflows saved before the settings changed.
-import { MODEL_PROVIDERS, type ModelProvider, type StepDefinition } from '@app/contracts';
+import { MODEL_PROVIDERS, type ModelProvider, type StepDefinition, type StepLoop } from '@app/contracts';
 import { ErrorCode } from '../errors';
 import type { Issue } from './issues';
 
@@ -11,6 +12,8 @@ export interface ModelPolicy {
    */
   allowed: readonly string[];
   maxMaxTokens: number;
+  /** LOOP_MAX_CONCURRENCY: the most a for_each's max_concurrency may ask (checked with the rest at save and start). Absent: the schema's ceiling. */
+  maxLoopConcurrency?: number;
   /** The providers configured, and the one a step without `provider` uses. Absent: all of them, openai by default. */
   providers?: { offered: readonly ModelProvider[]; default: ModelProvider };
 }
@@ -41,8 +44,16 @@ export function providerOf(step: { provider?: ModelProvider | null }, defaultPro
 export function modelPolicyIssues(steps: readonly StepDefinition[], policy: ModelPolicy, prefix = ''): Issue[] {
   return steps.flatMap((step, i): Issue[] => {
     if (step.type !== 'custom_llm' && step.type !== 'custom_agent') return [];
-    return modelChoiceIssues(step, policy, `${prefix}steps[${i}].`);
+    const at = `${prefix}steps[${i}].`;
+    return [...modelChoiceIssues(step, policy, at), ...concurrencyIssues(step.loop, policy, at)];
   });
+}
+
+function concurrencyIssues(loop: StepLoop | null | undefined, policy: ModelPolicy, at: string): Issue[] {
+  const max = policy.maxLoopConcurrency;
+  if (loop?.type !== 'for_each' || max === undefined || (loop.max_concurrency ?? 1) <= max) return [];
+  const field = `${at}loop.max_concurrency`;
+  return [{ code: ErrorCode.InvalidLoop, field, message: `${field} must be at most ${max} here (LOOP_MAX_CONCURRENCY)` }];
 }
 
 /** The issues of one choice of provider, model and max_tokens (a step's, or an assistant session's); `at` prefixes the fields. */

@@ -3,6 +3,8 @@
 // value the parser fills in; the schemas never use $ref, so they convert to OpenAPI one by one.
 import {
   CONDITION_OPERATORS,
+  ITEM_FAILURE_POLICIES,
+  LOOP_CONCURRENCY_CEILING,
   LOOP_DEFAULTS,
   LOOP_TYPES,
   MODEL_PROVIDERS,
@@ -92,7 +94,7 @@ const modelFields: Schema = {
     type: ['object', 'null'],
     title: 'Loop',
     description:
-      'for_each: {type, input_path, max_items} runs the step once per element of the array input_path names (<<item>>, <<item_index>> in the prompt); repeat_until: {type, predicate_path, predicate_value, max_iters} runs it again until the JSONPath on its latest output equals predicate_value',
+      'for_each: {type, input_path, max_items, max_concurrency, on_item_failure} runs the step once per element of the array input_path names (<<item>>, <<item_index>> in the prompt); repeat_until: {type, predicate_path, predicate_value, max_iters} runs it again until the JSONPath on its latest output equals predicate_value',
     additionalProperties: false,
     required: ['type'],
     properties: {
@@ -106,6 +108,19 @@ const modelFields: Schema = {
         maximum: 10000,
         default: LOOP_DEFAULTS.max_items,
         description: 'for_each: items beyond this are not run',
+      },
+      max_concurrency: {
+        type: 'integer',
+        minimum: 1,
+        maximum: LOOP_CONCURRENCY_CEILING,
+        default: 1,
+        description: "for_each: items run at once (results stay in item order); at most the operator's LOOP_MAX_CONCURRENCY",
+      },
+      on_item_failure: {
+        enum: [...ITEM_FAILURE_POLICIES],
+        default: 'fail_fast',
+        description:
+          'for_each: fail_fast (the first failed item fails the step, the items in flight are cancelled) or continue (the output is {items, failed}: a failed item null in items and listed with its error in failed)',
       },
       predicate_path: text(2000, { description: 'repeat_until: JSONPath on the latest output, e.g. $.done' }),
       predicate_value: { description: 'repeat_until: any JSON value; the loop stops when the path equals it' },

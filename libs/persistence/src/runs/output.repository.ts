@@ -13,6 +13,8 @@ export abstract class OutputRepository {
   abstract outputHistory(runUuid: string, stepUuid: string, limit: number): Promise<OutputRecord[]>;
   /** The outputs of a looping step's completed iterations in order: all of them, or the last `limit`. */
   abstract executionOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]>;
+  /** The same outputs by their row's index (a for_each's item index), for a loop whose failed items leave gaps. */
+  abstract executionOutputsByIndex(parentInstanceUuid: string): Promise<Map<number, OutputRecord>>;
   /** What those outputs weigh together (their size_bytes), read without reading them. */
   abstract executionOutputBytes(parentInstanceUuid: string): Promise<number>;
   /** Stores an output on its own, the step going on (a large tool answer the model reads by reference). */

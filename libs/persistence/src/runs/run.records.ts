@@ -104,6 +104,9 @@ export interface LoopState {
   type: LoopType;
   iterations: number;
   stopped_by: LoopStopReason;
+  /** for_each with `on_item_failure: "continue"`: how many items failed (listed in the output); any makes it a partial success. */
+  failed_items?: number;
+  outcome?: 'partial_success';
 }
 
 /** A step's row as GET /runs/{uuid} shows it: its output and calls. */

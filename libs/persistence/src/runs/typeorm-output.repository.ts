@@ -40,13 +40,18 @@ export class TypeormOutputRepository extends OutputRepository {
     const step = await this.stepRow(runUuid, stepUuid);
     if (!step) return [];
     const iterations = await this.completedExecutions({ parent_instance_uuid: step.uuid }, limit);
-    if (iterations.length) return iterations;
+    if (iterations.length) return iterations.map(({ output }) => output);
     const own = await this.outputBeneath(runUuid, stepUuid, step);
     return own ? [own] : [];
   }
 
-  executionOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]> {
-    return this.completedExecutions({ parent_instance_uuid: parentInstanceUuid }, limit);
+  async executionOutputs(parentInstanceUuid: string, limit?: number): Promise<OutputRecord[]> {
+    return (await this.completedExecutions({ parent_instance_uuid: parentInstanceUuid }, limit)).map(({ output }) => output);
+  }
+
+  async executionOutputsByIndex(parentInstanceUuid: string): Promise<Map<number, OutputRecord>> {
+    const executions = await this.completedExecutions({ parent_instance_uuid: parentInstanceUuid });
+    return new Map(executions.map(({ index, output }) => [index, output]));
   }
 
   async executionOutputBytes(parentInstanceUuid: string): Promise<number> {
@@ -98,8 +103,8 @@ export class TypeormOutputRepository extends OutputRepository {
     return instance?.output_id ? this.byId(instance.output_id) : null;
   }
 
-  /** Outputs of the completed iterations matching `where`, the last `limit` (or all), oldest first. */
-  private async completedExecutions(where: Record<string, unknown>, limit?: number): Promise<OutputRecord[]> {
+  /** Outputs of the completed iterations matching `where` with their index, the last `limit` (or all), oldest first. */
+  private async completedExecutions(where: Record<string, unknown>, limit?: number): Promise<{ index: number; output: OutputRecord }[]> {
     const manager = this.dataSource.manager;
     const rows = await manager.find(StepInstanceEntity, {
       where: { ...where, status: 'completed', output_id: Not(IsNull()) },
@@ -110,6 +115,6 @@ export class TypeormOutputRepository extends OutputRepository {
     if (!rows.length) return [];
     const outputs = await manager.findBy(StepOutputEntity, { uuid: In(rows.map((row) => row.output_id!)) });
     const byId = new Map(outputs.map((output) => [output.uuid, outputOf(output)]));
-    return rows.reverse().map((row) => byId.get(row.output_id!)!);
+    return rows.reverse().map((row) => ({ index: row.execution_index ?? 0, output: byId.get(row.output_id!)! }));
   }
 }
