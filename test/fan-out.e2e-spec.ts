@@ -1,8 +1,9 @@
 // Workflows that compose (#29), end to end on one stack: a for_each running its items side by side, in
-// item order whatever order they end in, and going on past failed items when asked.
+// item order whatever order they end in, and going on past failed items when asked; a graph step joining
+// two branches of different lengths.
 import { reply, type RecordedRequest } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
-import { llmStep } from './support/factories';
+import { graphEdge, llmStep } from './support/factories';
 
 const MODEL_DELAY_MS = 200;
 
@@ -42,10 +43,7 @@ describe('Fan-out', () => {
     expect(step.output.raw_data).toEqual(items.map((i) => ({ square: i * i })));
     expect(step.loop).toEqual({ type: 'for_each', iterations: 50, stopped_by: 'exhausted' });
     expect(step.iterations.map((it: RunBody) => [it.iteration, it.status, it.output.raw_data.square])).toEqual(
-      items
-        .slice(0, 5)
-        .concat(items.slice(-5))
-        .map((i) => [i, 'completed', i * i]),
+      items.map((i) => [i, 'completed', i * i]),
     );
   });
 
@@ -85,5 +83,36 @@ describe('Fan-out', () => {
       'completed',
     ]);
     expect(done.steps[1].messages[0].content).toBe('Failed: 2');
+  });
+
+  it('join "all": a graph step waits for both branches, then runs once reading both', async () => {
+    const [start, short, long1, long2] = ['start', 'short', 'long-1', 'long-2'].map((name) => llmStep({ name, system_prompt: name }));
+    const merge = llmStep({
+      name: 'merge',
+      join: 'all',
+      system_prompt: `merge <<step_output.${short.uuid}>> and <<step_output.${long2.uuid}>> after $previous_output`,
+    });
+    stack.model.respondWith((request) => {
+      const prompt = request.body.messages[0].content ?? '';
+      return reply.text(prompt.startsWith('merge') ? 'merged' : `${prompt} done`);
+    });
+    const graph = {
+      entry_node: start.uuid,
+      edges: [
+        graphEdge(start, short),
+        graphEdge(start, long1),
+        graphEdge(long1, long2),
+        graphEdge(short, merge),
+        graphEdge(long2, merge),
+        graphEdge(merge, null),
+      ],
+    };
+
+    const done = await stack.runSteps([start, short, long1, long2, merge], {}, { fields: { graph } });
+
+    expect(done.status).toBe('completed');
+    const merges = stack.model.requests.filter((request) => request.body.messages[0].content?.startsWith('merge'));
+    expect(merges.map((request) => request.body.messages[0].content)).toEqual(['merge short done and long-2 done after long-2 done']);
+    expect(done.steps.find((step) => step.name === 'merge')).toMatchObject({ status: 'completed', iteration_count: 1 });
   });
 });

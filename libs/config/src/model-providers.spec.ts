@@ -37,6 +37,7 @@ describe('model provider settings', () => {
     expect(modelPolicyOf(config)).toEqual({
       allowed: ['claude-sonnet-4-5', 'openai:gpt-4o-mini'],
       maxMaxTokens: 32_768,
+      maxLoopConcurrency: 50,
       providers: { offered: ['openai', 'anthropic', 'openrouter'], default: 'anthropic' },
     });
   });

@@ -86,11 +86,20 @@ export const LOOP_CONCURRENCY_CEILING = 100;
 /** Why a loop ended: its predicate held, it hit a bound, or a for_each ran out of items. */
 export type LoopStopReason = 'predicate' | 'max_iters' | 'max_items' | 'exhausted';
 
+/**
+ * Graph steps with several incoming edges: `any` (the default) runs the step in the wave after each branch
+ * that reaches it; `all` waits until no branch still running can reach it, then runs it once.
+ */
+export const JOIN_MODES = ['any', 'all'] as const;
+export type JoinMode = (typeof JOIN_MODES)[number];
+
 interface StepBase {
   uuid: string;
   name: string;
   description: string;
   retry_policy?: RetryPolicy | null;
+  /** Graph workflows: how a step with several incoming edges waits for its branches (JOIN_MODES). */
+  join?: JoinMode | null;
 }
 
 export interface CustomLlmStep extends StepBase {

@@ -25,6 +25,7 @@ export enum ErrorCode {
   // graphs
   UnknownGraphNode = 'UNKNOWN_GRAPH_NODE',
   InvalidEdge = 'INVALID_EDGE',
+  InvalidJoin = 'INVALID_JOIN',
   DuplicateEdge = 'DUPLICATE_EDGE',
   DuplicateRoute = 'DUPLICATE_ROUTE',
   UnreachableStep = 'UNREACHABLE_STEP',

@@ -41,6 +41,7 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.SchemaTooLarge]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.InvalidPlaceholder]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.InvalidLoop]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidJoin]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.NotAPermutation]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.ImportUnparseable]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.UnknownTool]: HttpStatus.UNPROCESSABLE_ENTITY,

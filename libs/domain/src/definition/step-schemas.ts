@@ -4,6 +4,7 @@
 import {
   CONDITION_OPERATORS,
   ITEM_FAILURE_POLICIES,
+  JOIN_MODES,
   LOOP_CONCURRENCY_CEILING,
   LOOP_DEFAULTS,
   LOOP_TYPES,
@@ -56,6 +57,13 @@ const common = (type: StepType): Schema => ({
   name: text(200, { title: 'Name', description: 'Unique within the workflow (case-insensitive)' }),
   description: { type: 'string', maxLength: 10000, default: '', title: 'Description' },
   retry_policy: retryPolicy,
+  join: {
+    enum: [...JOIN_MODES, null],
+    default: 'any',
+    title: 'Join',
+    description:
+      'Graph steps with several incoming edges: all waits until no branch still running can reach the step, then runs it once; any runs it after each branch that reaches it',
+  },
 });
 
 const modelFields: Schema = {

@@ -1,5 +1,6 @@
 // Rules of a graph over a workflow's steps: edges between existing steps, END edges without a
-// target, one route per choice, one fallback after a tool executor, every step reachable from the entry.
+// target, one route per choice, one fallback after a tool executor, joins where branches meet, every step
+// reachable from the entry.
 import { END, type GraphDefinition, type StepDefinition } from '@app/contracts';
 import { ruleIssues } from '../conditions';
 import { ErrorCode } from '../errors';
@@ -96,6 +97,13 @@ export function graphIssues(steps: readonly StepDefinition[], graph: GraphDefini
         `is "${source.name}", a ${source.type}: only agents hand tool calls to tool executor "${target.name}"`,
       );
     }
+  });
+
+  steps.forEach((step, i) => {
+    if (step.join !== 'all') return;
+    const sources = new Set(graph.edges.filter((edge) => edge.target_step_uuid === step.uuid).map((edge) => edge.source_step_uuid));
+    if (sources.size < 2)
+      issue(ErrorCode.InvalidJoin, fieldPath(stepsField, `[${i}].join`), `"all" needs edges from two steps or more into "${step.name}"`);
   });
 
   if (byUuid.has(graph.entry_node)) {

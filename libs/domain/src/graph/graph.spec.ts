@@ -49,6 +49,21 @@ describe(graphIssues.name, () => {
     ],
   };
 
+  it('takes join "all" where edges from two steps meet, and refuses it elsewhere (chains included)', () => {
+    const joining = { ...agent('Joining'), join: 'all' as const };
+    const meet = {
+      entry_node: router.uuid,
+      edges: [edge(router, worker), edge(router, research), edge(worker, joining), edge(research, joining)],
+    };
+    expect(graphIssues([router, worker, research, joining], meet)).toEqual([]);
+    const single = { entry_node: router.uuid, edges: [edge(router, worker), edge(worker, joining), edge(worker, joining, 'again')] };
+    expect(codesOf([router, worker, joining], single)).toEqual([[ErrorCode.InvalidJoin, 'steps[2].join']]);
+    expect(errorOf(() => validateDefinition([router, joining], null))).toMatchObject({
+      code: ErrorCode.InvalidJoin,
+      details: { field: 'steps[1].join' },
+    });
+  });
+
   it('accepts a router graph with a tool executor, END edges and cycles', () => {
     expect(graphIssues(steps, routerGraph)).toEqual([]);
   });

@@ -55,6 +55,10 @@ export function definitionIssues(
   if (graph) return [...stepChainIssues(steps, stepsField, { ordered: false }), ...graphIssues(steps, graph, graphField, stepsField)];
   const issues = stepChainIssues(steps, stepsField);
   steps.forEach((step, i) => {
+    if (step.join === 'all') {
+      const at = fieldPath(stepsField, `[${i}].join`);
+      issues.push({ code: ErrorCode.InvalidJoin, field: at, message: `${at} "all" waits for a graph's branches: a chain has none` });
+    }
     if (step.type !== 'tool_executor') return;
     const at = fieldPath(stepsField, `[${i}].type`);
     issues.push({ code: ErrorCode.InvalidEdge, field: at, message: `${at} tool_executor steps run only in graph workflows: add a graph` });

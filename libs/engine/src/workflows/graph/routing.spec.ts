@@ -1,5 +1,5 @@
 import type { EdgeDefinition, GraphDefinition } from '@app/contracts';
-import { afterToolCalls, conditionalEdges, edgesFrom, nextTargets, routeChoices, toolHandOffEdge } from './routing';
+import { afterToolCalls, canReach, conditionalEdges, edgesFrom, nextTargets, routeChoices, toolHandOffEdge } from './routing';
 
 let count = 0;
 const edge = (source: string, target: string | null, fields: Partial<EdgeDefinition> = {}): EdgeDefinition => ({
@@ -80,6 +80,26 @@ describe('graph routing', () => {
         targets: [],
         to_caller: false,
       });
+    });
+  });
+
+  describe(canReach.name, () => {
+    const none = () => false;
+    const diamond: GraphDefinition = {
+      entry_node: 'a',
+      edges: [edge('a', 'b'), edge('a', 'c'), edge('b', 'join'), edge('c', 'e'), edge('e', 'join'), edge('join', 'a')],
+    };
+
+    it('follows edges, cycles included', () => {
+      expect(canReach(diamond, 'c', 'join', none)).toBe(true);
+      expect(canReach(diamond, 'b', 'e', none)).toBe(true);
+      expect(canReach({ ...diamond, edges: diamond.edges.slice(0, -1) }, 'b', 'e', none)).toBe(false);
+    });
+
+    it('goes from a tool executor back to the agents that hand it calls', () => {
+      const agentLoop: GraphDefinition = { entry_node: 'a', edges: [edge('agent', 'tools'), edge('agent', 'join')] };
+      expect(canReach(agentLoop, 'tools', 'join', (uuid) => uuid === 'tools')).toBe(true);
+      expect(canReach(agentLoop, 'tools', 'join', none)).toBe(false);
     });
   });
 });

@@ -80,3 +80,25 @@ export function afterToolCalls(graph: GraphDefinition, executorUuid: string, too
     to_caller: false,
   };
 }
+
+/**
+ * Whether a branch at `from` could still reach `to`: along the edges, and from a
+ * tool executor back to the agents that hand it calls (its tier-3 route, which no edge spells out).
+ */
+export function canReach(graph: GraphDefinition, from: string, to: string, isToolExecutor: (stepUuid: string) => boolean): boolean {
+  const seen = new Set([from]);
+  for (const queue = [from]; queue.length;) {
+    const at = queue.shift()!;
+    const next = graph.edges.flatMap((edge) => {
+      if (edge.source_step_uuid === at && edge.target_step_uuid !== null) return [edge.target_step_uuid];
+      return edge.target_step_uuid === at && isToolExecutor(at) ? [edge.source_step_uuid] : [];
+    });
+    for (const step of next) {
+      if (step === to) return true;
+      if (seen.has(step)) continue;
+      seen.add(step);
+      queue.push(step);
+    }
+  }
+  return false;
+}

@@ -21,6 +21,8 @@ export interface WalkPlan {
   maxSteps: number;
   timeoutSeconds: number;
   humanHandoff: string | null;
+  /** Steps with `join: "all"`: an activation waits while another branch could still reach them. */
+  joinsAll: Set<string>;
 }
 
 export function walkPlan(definition: WorkflowDefinition): WalkPlan {
@@ -33,6 +35,7 @@ export function walkPlan(definition: WorkflowDefinition): WalkPlan {
       maxSteps: Infinity,
       timeoutSeconds: Infinity,
       humanHandoff: null,
+      joinsAll: new Set(),
     };
   return {
     graph,
@@ -40,6 +43,7 @@ export function walkPlan(definition: WorkflowDefinition): WalkPlan {
     maxSteps: graph.max_steps ?? DEFAULT_MAX_STEPS,
     timeoutSeconds: graph.timeout_seconds ?? DEFAULT_GRAPH_TIMEOUT_SECONDS,
     humanHandoff: graph.human_handoff_step_uuid ?? null,
+    joinsAll: new Set(definition.steps.filter((step) => step.join === 'all').map((step) => step.uuid)),
   };
 }
 

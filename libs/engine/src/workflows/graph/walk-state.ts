@@ -5,7 +5,7 @@ import type { LoopCarry } from '../loop-step';
 import { newInputTracker, type NewInputTracker } from '../new-input';
 import type { StepTally } from '../run-end';
 import type { RunScope } from '../run-scope';
-import type { GuardHit, WalkOutcome, WalkPlan } from './walk-plan';
+import type { Activation, GuardHit, WalkOutcome, WalkPlan } from './walk-plan';
 
 export interface WalkState {
   scope: RunScope;
@@ -18,6 +18,8 @@ export interface WalkState {
   turn: number | undefined;
   /** Activations of the wave running now: a loop continues the run as new only as the walk's one branch. */
   waveSize: number;
+  /** Activations of `join: "all"` steps waiting for the branches that can still reach them, by step. */
+  joining: Map<string, Activation>;
   failures: string[];
   stopped: string | null;
   /** A step failed with RUN_QUARANTINED: the walk starts nothing more, and the run ends failed. */
@@ -38,6 +40,7 @@ export function walkState(scope: RunScope, plan: WalkPlan, executions: Map<strin
     news: newInputTracker(),
     turn: undefined,
     waveSize: 0,
+    joining: new Map(),
     failures: [],
     stopped: null,
     quarantined: false,
@@ -61,6 +64,7 @@ export function restartGuardRails(state: WalkState): void {
 /** Forgets what the last walk found; `turn` for a conversation's turn. */
 export function beginWalk(state: WalkState, turn: number | undefined): void {
   state.turn = turn;
+  state.joining.clear();
   state.failures = [];
   state.stopped = null;
   state.quarantined = false;
@@ -81,7 +85,7 @@ export function carryOver(state: WalkState, walked: ContinuedWalk): void {
 /** What a graph walk carries into the execution that continues a loop of `context`'s execution. */
 export function loopCarry(state: WalkState, context: StepContext): LoopCarry {
   if (!state.plan.rowPerExecution) return () => ({});
-  if (state.waveSize !== 1 || state.turn !== undefined) return null;
+  if (state.waveSize !== 1 || state.joining.size || state.turn !== undefined) return null;
   // Read when the loop continues as new, not now.
   return () => ({
     walk: {

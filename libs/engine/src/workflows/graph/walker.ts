@@ -3,6 +3,7 @@
 // recorded and which guard rails apply differ, and the plan says which. Its parts live beside it: the
 // walk's state, one activation's execution, each step type's run, the guard rails.
 import { execute } from './execution';
+import { canReach } from './routing';
 import { checkTimeout, handToPerson } from './guard-rails';
 import { problemOf, type Activation, type WalkOutcome, type WalkPlan } from './walk-plan';
 import { beginWalk, carryOver, outcomeOf, walkState, type WalkState } from './walk-state';
@@ -26,7 +27,7 @@ async function walk(state: WalkState, start: Activation, turn: number | undefine
   for (let wave: Activation[] = [start]; wave.length && !state.stopped;) {
     const activated = await runWave(state, wave);
     if (state.quarantined) break;
-    wave = distinct(activated);
+    wave = joined(state, distinct(activated));
     checkTimeout(state, wave.length > 0);
     if (!state.guard) continue;
     if (!state.plan.humanHandoff) break;
@@ -43,6 +44,28 @@ async function runWave(state: WalkState, wave: Activation[]): Promise<Activation
   const thrown = settled.find((result) => result.status === 'rejected');
   if (thrown) throw thrown.reason;
   return settled.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+}
+
+/**
+ * `join: "all"`: an activation of such a step waits (the latest one kept, its $previous_output the last
+ * branch to arrive) while another activation could still reach the step, and joins the first wave nothing
+ * running can reach it from. Steps waiting on each other go together rather than never.
+ */
+function joined(state: WalkState, activated: Activation[]): Activation[] {
+  const { plan, byUuid, joining } = state;
+  if (!plan.joinsAll.size) return activated;
+  const candidates = distinct([...joining.values(), ...activated]);
+  joining.clear();
+  const isToolExecutor = (stepUuid: string) => byUuid.get(stepUuid)?.type === 'tool_executor';
+  const waits = (activation: Activation) =>
+    plan.joinsAll.has(activation.step_uuid) &&
+    candidates.some(
+      (other) => other.step_uuid !== activation.step_uuid && canReach(plan.graph, other.step_uuid, activation.step_uuid, isToolExecutor),
+    );
+  const ready = candidates.filter((activation) => !waits(activation));
+  if (!ready.length) return candidates;
+  for (const activation of candidates) if (!ready.includes(activation)) joining.set(activation.step_uuid, activation);
+  return ready;
 }
 
 /** Two edges into one step activate it once; a tool executor runs once per agent that handed it calls. */
