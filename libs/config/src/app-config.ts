@@ -1,5 +1,11 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
-import { LOOP_CONCURRENCY_CEILING, LOOP_ITERATIONS_PER_EXECUTION, MODEL_PROVIDERS, type ModelProvider, TURNS_PER_EXECUTION } from '@app/contracts';
+import {
+  LOOP_CONCURRENCY_CEILING,
+  LOOP_ITERATIONS_PER_EXECUTION,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+  TURNS_PER_EXECUTION,
+} from '@app/contracts';
 import { isIP } from 'node:net';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';

@@ -1,6 +1,14 @@
 // The run workflow's input and result, and the activities it calls: the contract between the API (which
 // starts runs), libs/engine (the workflow) and apps/worker (the activities).
-import type { CustomAgentStep, CustomLlmStep, FailedItem, HumanInputStep, LoopStopReason, StopCheckerStep, WorkflowDefinition } from './definition';
+import type {
+  CustomAgentStep,
+  CustomLlmStep,
+  FailedItem,
+  HumanInputStep,
+  LoopStopReason,
+  StopCheckerStep,
+  WorkflowDefinition,
+} from './definition';
 import type { ContinuedConversation } from './conversation';
 import type { JsonObject, JsonValue } from './json';
 import type { RunBudget } from './budget';
