@@ -2,14 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { AppConfig, modelPolicyOf } from '@app/config';
 import { DomainError, ErrorCode, modelPolicyIssues, notFound, throwIssues } from '@app/domain';
-import { uuidTaken, WorkflowRepository, type ManifestOf, type WorkflowRecord } from '@app/persistence';
+import { uuidTaken, WorkflowRepository, type ManifestOf, type VersionNote, type WorkflowRecord } from '@app/persistence';
 import { ToolManifestService } from '@app/runs';
 import { StepSummaries } from './step-summaries.service';
 
 /**
  * Loading and saving a user's workflow definitions, with the not-found and uuid-taken rules in one place.
- * Every save (create, edit, import) stores the tool manifest of the saved definition with it, and asks for
- * the generated_summary of the steps whose prompt or tools changed.
+ * Every save (create, edit, import) stores the tool manifest of the saved definition with it and, when its
+ * content changed, a new immutable version (`note` on it); then asks for the generated_summary of the steps
+ * whose prompt or tools changed.
  */
 @Injectable()
 export class DefinitionStore {
@@ -24,14 +25,19 @@ export class DefinitionStore {
     return (await this.workflows.find(userId, uuid)) ?? this.missing(uuid);
   }
 
-  async create(userId: string, definition: WorkflowDefinition, notifySecret: string): Promise<WorkflowRecord> {
+  async create(userId: string, definition: WorkflowDefinition, notifySecret: string, note?: VersionNote): Promise<WorkflowRecord> {
     this.assertModelsAllowed(definition);
-    return this.saved(userId, await this.workflows.create(userId, definition, notifySecret, this.manifestOf(userId)));
+    return this.saved(userId, await this.workflows.create(userId, definition, notifySecret, this.manifestOf(userId), note));
   }
 
-  async edit(userId: string, uuid: string, change: (current: WorkflowDefinition) => WorkflowDefinition): Promise<WorkflowRecord> {
+  async edit(
+    userId: string,
+    uuid: string,
+    change: (current: WorkflowDefinition) => WorkflowDefinition,
+    note?: VersionNote,
+  ): Promise<WorkflowRecord> {
     const checked = (current: WorkflowDefinition) => this.assertModelsAllowed(change(current));
-    return this.saved(userId, (await this.workflows.mutate(userId, uuid, checked, this.manifestOf(userId))) ?? this.missing(uuid));
+    return this.saved(userId, (await this.workflows.mutate(userId, uuid, checked, this.manifestOf(userId), note)) ?? this.missing(uuid));
   }
 
   /** The providers configured, MODELS_ALLOWED and MAX_MAX_TOKENS: a save naming another provider or model, or more tokens, is refused. */

@@ -3,11 +3,12 @@ import { PersistenceModule } from '@app/persistence';
 import { McpToolDiscovery } from './agent-tools/mcp-tool-discovery';
 import { ToolListing } from './agent-tools/tool-listing';
 import { DefinitionStore } from './definition-store.service';
+import { DefinitionVersions } from './definition-versions.service';
 import { EgressGuard } from './egress-guard';
 import { StepSummaries } from './step-summaries.service';
 import { WorkflowsService } from './workflows.service';
 
-const services = [DefinitionStore, StepSummaries, WorkflowsService, EgressGuard, McpToolDiscovery, ToolListing];
+const services = [DefinitionStore, DefinitionVersions, StepSummaries, WorkflowsService, EgressGuard, McpToolDiscovery, ToolListing];
 
 /**
  * The definitions' services for either app, over persistence, config and the run lifecycle. `summaries` is the

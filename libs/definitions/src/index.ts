@@ -4,6 +4,7 @@
 // an app.
 export * from './definitions.module';
 export * from './definition-store.service';
+export * from './definition-versions.service';
 export * from './egress-guard';
 export * from './step-summaries.service';
 export * from './summary-launcher';

@@ -14,6 +14,8 @@ export interface WorkflowView {
   tool_manifest: ToolManifest | null;
   tool_manifest_hash: string | null;
   trigger_uuid: string | null;
+  /** The version the definition is at: every save that changes it makes the next. */
+  version: number;
   steps: string[];
   created_at: Date;
   updated_at: Date;

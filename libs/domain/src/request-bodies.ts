@@ -7,6 +7,7 @@ import type { RequestBody } from './request-body';
 import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, RESUME_BODY, RUN_START_BODY } from './runs/run-bodies';
 import { BACKFILL_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY } from './schedules/parse-schedule';
 import { TOOL_BODY } from './tools/parse-tool';
+import { VERSION_RESTORE_BODY } from './definition/versions';
 
 export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
   RUN_START_BODY,
@@ -22,4 +23,5 @@ export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
   MCP_SERVER_PATCH_BODY,
   ASSISTANT_SESSION_BODY,
   ASSISTANT_MESSAGE_BODY,
+  VERSION_RESTORE_BODY,
 ];

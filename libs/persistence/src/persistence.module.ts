@@ -15,7 +15,9 @@ import {
   TypeormStepSummaryRepository,
   TypeormTriggerHookRepository,
   TypeormWorkflowRepository,
+  TypeormWorkflowVersionRepository,
   WorkflowRepository,
+  WorkflowVersionRepository,
 } from './definitions';
 import { ApiKeyRepository, TypeormApiKeyRepository } from './api-keys';
 import { ScheduleRepository, TypeormScheduleRepository } from './schedules';
@@ -39,6 +41,7 @@ import { TypeormUsageRepository, UsageRepository } from './usage';
 const repositories: Provider[] = [
   { provide: AssistantRepository, useFactory: (ds: DataSource) => new TypeormAssistantRepository(ds), inject: [DataSource] },
   { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
+  { provide: WorkflowVersionRepository, useFactory: (ds: DataSource) => new TypeormWorkflowVersionRepository(ds), inject: [DataSource] },
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },
   {

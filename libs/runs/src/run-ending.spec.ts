@@ -77,6 +77,7 @@ function run(steps: StepWithExecutions[], fields: Partial<RunWithSteps> = {}): R
     user_id: 'user',
     workflow_uuid: 'wf',
     workflow_name: 'wf',
+    workflow_version: 1,
     status: 'running',
     definition: {},
     trigger_output_id: null,

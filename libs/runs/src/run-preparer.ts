@@ -57,7 +57,7 @@ export class RunPreparer {
     const definition = definitionOf(record);
     assertAcceptsRuns(definition, request.origin);
     // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
-    return this.record(request, definition, () => this.toolManifests.driftOf(record));
+    return this.record(request, definition, () => this.toolManifests.driftOf(record), record.version);
   }
 
   /**
@@ -72,6 +72,7 @@ export class RunPreparer {
     request: Omit<RunRequest, 'origin'>,
     definition: WorkflowDefinition,
     driftOf: () => Promise<ToolDrift | null>,
+    version: number | null = null,
   ): Promise<Prepared> {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
@@ -82,6 +83,7 @@ export class RunPreparer {
     const output = request.triggerOutput;
     const { created, written } = await this.runs.start({
       ...runIdentity(request, definition),
+      workflow_version: version,
       schedule_id: request.scheduleId ?? null,
       dry_run: request.dryRun ?? false,
       budget: request.budget ?? null,

@@ -45,6 +45,7 @@ export class RunResumer {
     const finishedAt = new Map(parent.steps.map((step) => [step.step_definition_uuid, step.finished_at]));
     const created = await this.runs.create({
       ...runIdentity(request, definition),
+      workflow_version: request.definition === 'current' ? record.version : parent.workflow_version,
       schedule_id: null,
       trigger_output: { carried_output_id: parent.trigger_output_id },
       resume: { parent_run_uuid: parent.uuid, from_step_uuid: plan.from_step_uuid },

@@ -88,6 +88,7 @@ const runSummary: SchemaObject = {
     uuid,
     workflow_uuid: uuid,
     workflow_name: { type: 'string' },
+    workflow_version: nullable({ type: 'integer', description: 'The version of the workflow the run ran (null: an unsaved definition)' }),
     user_id: { type: 'string' },
     schedule_id: nullable({ type: 'string' }),
     parent_run_uuid: nullable(uuid),

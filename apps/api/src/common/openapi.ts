@@ -96,6 +96,7 @@ const workflowModel = (steps: SchemaObject, extra: Record<string, SchemaObject> 
     ...workflowFields,
     ...toolManifestFields,
     trigger_uuid: { ...uuid, nullable: true },
+    version: { type: 'integer', readOnly: true, description: 'The version the definition is at (GET …/versions lists them)' },
     steps,
     ...extra,
     created_at: timestamp,
@@ -181,6 +182,7 @@ export function openApiComponents(): Record<string, SchemaObject> {
         next_cursor: { type: 'string', nullable: true },
       },
     },
+    ...versionComponents(),
     WorkflowDocument: {
       type: 'object',
       required: ['format', 'workflow'],
@@ -203,6 +205,61 @@ export function openApiComponents(): Record<string, SchemaObject> {
         name: { type: 'string' },
         description: { type: 'string' },
         schema: { type: 'object', description: 'JSON Schema of the fields' },
+      },
+    },
+  };
+}
+
+/** A workflow's versions, their diff and a restore's answer. */
+function versionComponents(): Record<string, SchemaObject> {
+  const version: SchemaObject = {
+    type: 'object',
+    properties: {
+      workflow_uuid: uuid,
+      version: { type: 'integer', minimum: 1 },
+      created_at: timestamp,
+      created_by: { type: 'string', description: 'The user whose save made it' },
+      content_hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: "sha256 of the definition's canonical JSON" },
+      change_description: { type: 'string', nullable: true },
+      is_current: { type: 'boolean' },
+    },
+  };
+  const change: SchemaObject = { type: 'object', properties: { field: { type: 'string' }, before: {}, after: {} } };
+  const stepRef = { uuid, name: { type: 'string' }, type: { type: 'string' } } as const;
+  return {
+    WorkflowVersion: {
+      allOf: [version, { type: 'object', properties: { definition: ref('WorkflowWithDetails') } }],
+    },
+    WorkflowVersionPage: {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: version },
+        total: { type: 'integer' },
+        limit: { type: 'integer' },
+        next_cursor: { type: 'string', nullable: true },
+      },
+    },
+    WorkflowVersionDiff: {
+      type: 'object',
+      properties: {
+        from: { type: 'integer' },
+        to: { type: 'integer' },
+        workflow_fields: { type: 'array', items: change, description: "The workflow's own fields that differ (name, trigger, graph…)" },
+        steps_added: { type: 'array', items: { type: 'object', properties: stepRef } },
+        steps_removed: { type: 'array', items: { type: 'object', properties: stepRef } },
+        steps_changed: {
+          type: 'array',
+          items: { type: 'object', properties: { ...stepRef, fields: { type: 'array', items: change } } },
+          description: 'Steps in both (matched by uuid) whose fields differ; `position` when a step moved',
+        },
+      },
+    },
+    WorkflowVersionRestored: {
+      type: 'object',
+      properties: {
+        restored_from: { type: 'integer' },
+        version: { type: 'integer', description: 'The version the workflow is at now' },
+        workflow: ref('WorkflowWithDetails'),
       },
     },
   };

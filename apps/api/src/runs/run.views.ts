@@ -26,6 +26,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     uuid: run.uuid,
     workflow_uuid: run.workflow_uuid,
     workflow_name: run.workflow_name,
+    workflow_version: run.workflow_version,
     user_id: run.user_id,
     schedule_id: run.schedule_id,
     parent_run_uuid: run.parent_run_uuid,

@@ -9,3 +9,4 @@ export { STEP_SCHEMAS, STOP_CONDITION_SCHEMA, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_S
 export { loopSourceRef } from './loop';
 export { summarySourceOf, type SummarySource } from './step-summary';
 export { allowedModelOf, modelChoiceIssues, modelPolicyIssues, providerOf, type AllowedModel, type ModelPolicy } from './model-policy';
+export * from './versions';

@@ -24,6 +24,8 @@ export class WorkflowEntity {
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_manifest!: ToolManifest | null;
   @Column({ type: 'char', length: 64, nullable: true }) tool_manifest_hash!: string | null;
   @Column({ type: 'int', nullable: true }) output_history_size!: number | null;
+  /** The version the definition is at now (workflow_versions): written with each save's version. */
+  @Column({ type: 'int' }) version!: number;
   /** Signs run-end notifications; set once when the workflow is created. */
   @Column({ type: 'varchar', nullable: true, update: false }) notify_secret!: string | null;
   /** Written only by atomic increments in the run repository. */
@@ -32,6 +34,19 @@ export class WorkflowEntity {
   @Column({ type: 'int', insert: false, update: false }) failed_runs!: number;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) updated_at!: Date;
+}
+
+/** One save of a workflow: immutable, numbered from 1 (workflow_versions). */
+@Entity('workflow_versions')
+export class WorkflowVersionEntity {
+  @PrimaryColumn({ type: 'char', length: 36 }) workflow_uuid!: string;
+  @PrimaryColumn({ type: 'int' }) version!: number;
+  @Column({ type: 'varchar' }) user_id!: string;
+  /** A WorkflowDefinition as it was saved. */
+  @Column({ type: 'longtext', transformer: jsonColumn }) definition!: unknown;
+  @Column({ type: 'char', length: 64 }) content_hash!: string;
+  @Column({ type: 'varchar', nullable: true }) change_description!: string | null;
+  @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
 }
 
 @Entity('workflow_steps')

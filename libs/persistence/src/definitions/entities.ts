@@ -5,6 +5,7 @@ import {
   TriggerSecretEntity,
   WorkflowEntity,
   WorkflowStepEntity,
+  WorkflowVersionEntity,
 } from './definition.entities';
 
 // Entities of workflow definitions: workflows, workflow_steps, step summaries, triggers and their webhook deliveries.
@@ -15,4 +16,5 @@ export const definitionEntities: (new () => unknown)[] = [
   TriggerSecretEntity,
   TriggerEventEntity,
   StepSummaryEntity,
+  WorkflowVersionEntity,
 ];

@@ -16,6 +16,7 @@ import {
 } from './workflow.repository';
 import { isDuplicateKey } from '../rolled-back';
 import { claimantOf, claimsOf, claimUuids } from './uuid-claims';
+import { appendVersion, type VersionNote } from './workflow-version.repository';
 
 /**
  * The service checks uuids are free before writing, but two requests can race to the same uuid: the
@@ -86,7 +87,13 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return null;
   }
 
-  async create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord> {
+  async create(
+    userId: string,
+    definition: WorkflowDefinition,
+    notifySecret: string,
+    manifestOf: ManifestOf,
+    note?: VersionNote,
+  ): Promise<WorkflowRecord> {
     // Before the transaction: the manifest may ask MCP servers over the network.
     const manifest = await manifestOf(definition);
     return this.dataSource
@@ -100,7 +107,8 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
           notify_secret: notifySecret,
         });
         await this.writeChildren(manager, userId, definition);
-        return (await this.load(manager, userId, definition.uuid, false))!;
+        const created = (await this.load(manager, userId, definition.uuid, false))!;
+        return { ...created, version: await appendVersion(manager, userId, definitionOf(created), null, note) };
       })
       .catch(conflictOnDuplicate);
   }
@@ -116,6 +124,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     uuid: string,
     change: (current: WorkflowDefinition) => WorkflowDefinition,
     manifestOf: ManifestOf,
+    note?: VersionNote,
   ): Promise<WorkflowRecord | null> {
     for (let attempt = 1; ; attempt++) {
       // One snapshot for the workflow row and its step and trigger rows: never half of another save.
@@ -124,7 +133,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
       const next = change(definitionOf(seen));
       const manifest = await manifestOf(next);
       const saved = await this.dataSource
-        .transaction((manager) => this.saveIfUnchanged(manager, seen, next, manifest))
+        .transaction((manager) => this.saveIfUnchanged(manager, seen, next, manifest, note))
         .catch(conflictOnDuplicate);
       if (saved !== CHANGED_MEANWHILE) return saved;
       if (attempt === MAX_EDIT_ATTEMPTS) {
@@ -157,6 +166,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     seen: WorkflowRecord,
     next: WorkflowDefinition,
     manifest: SavedToolManifest,
+    note?: VersionNote,
   ): Promise<WorkflowRecord | null | typeof CHANGED_MEANWHILE> {
     const { uuid, user_id: userId } = seen;
     const current = await this.load(manager, userId, uuid, true);
@@ -172,7 +182,9 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     await manager.delete(WorkflowStepEntity, { workflow_uuid: uuid });
     await this.writeSteps(manager, userId, next);
     await this.replaceTrigger(manager, userId, current.trigger, next);
-    return this.load(manager, userId, uuid, false);
+    const saved = (await this.load(manager, userId, uuid, false))!;
+    const previous = { version: current.version, definition: definitionOf(current) };
+    return { ...saved, version: await appendVersion(manager, userId, definitionOf(saved), previous, note) };
   }
 
   private async writeChildren(manager: EntityManager, userId: string, definition: WorkflowDefinition): Promise<void> {

@@ -68,6 +68,7 @@ export function toWorkflowRecord(workflow: WorkflowEntity, steps: WorkflowStepEn
     ...definition,
     user_id: workflow.user_id,
     notify_secret: workflow.notify_secret,
+    version: workflow.version,
     tool_manifest,
     tool_manifest_hash,
     total_runs,

@@ -15,6 +15,8 @@ export interface WorkflowRecord extends WorkflowDefinition, WorkflowRunCounts {
   tool_manifest: ToolManifest | null;
   tool_manifest_hash: string | null;
   notify_secret: string | null;
+  /** The version the definition is at (workflow_versions); a run records it. */
+  version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -60,6 +62,7 @@ export function definitionOf(record: WorkflowRecord): WorkflowDefinition {
 export type ManifestOf = (definition: WorkflowDefinition) => Promise<SavedToolManifest>;
 
 import type { Page, PageRequest } from '../pages';
+import type { VersionNote } from './workflow-version.repository';
 
 export type { Page, PageRequest };
 
@@ -84,8 +87,17 @@ export abstract class WorkflowRepository {
    * user may take it (every save checks it again in its transaction, refusing with UUID_TAKEN).
    */
   abstract claimantOf(uuid: string): Promise<string | null>;
-  /** Every save stores the definition with the tool manifest `manifestOf` gives for it (asked before the save's transaction). */
-  abstract create(userId: string, definition: WorkflowDefinition, notifySecret: string, manifestOf: ManifestOf): Promise<WorkflowRecord>;
+  /**
+   * Every save stores the definition with the tool manifest `manifestOf` gives for it (asked before the save's
+   * transaction), and in the same transaction the workflow's next version (`note` on it) when its content changed.
+   */
+  abstract create(
+    userId: string,
+    definition: WorkflowDefinition,
+    notifySecret: string,
+    manifestOf: ManifestOf,
+    note?: VersionNote,
+  ): Promise<WorkflowRecord>;
   /**
    * Applies `change` to the stored definition and saves the result with its tool manifest, as if under the
    * workflow's row lock throughout: a save that lands in between makes `change` run again on its result, so
@@ -97,6 +109,7 @@ export abstract class WorkflowRepository {
     uuid: string,
     change: (current: WorkflowDefinition) => WorkflowDefinition,
     manifestOf: ManifestOf,
+    note?: VersionNote,
   ): Promise<WorkflowRecord | null>;
   abstract delete(userId: string, uuid: string): Promise<boolean>;
   /** Replaces the secret that signs the workflow's notifications (`secret` as stored: sealed); false when the workflow is not the user's. */

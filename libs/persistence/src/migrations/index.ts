@@ -23,6 +23,7 @@ import { ScheduleCaps1764000700000 } from './1764000700000-schedule-caps';
 import { AssistantOpenSessions1764000800000 } from './1764000800000-assistant-open-sessions';
 import { ModelCallRequestHash1764003000000 } from './1764003000000-model-call-request-hash';
 import { ModelCallCosts1764003100000 } from './1764003100000-model-call-costs';
+import { WorkflowVersions1764003500000 } from './1764003500000-workflow-versions';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -51,4 +52,5 @@ export const migrations: (new () => unknown)[] = [
   AssistantOpenSessions1764000800000,
   ModelCallRequestHash1764003000000,
   ModelCallCosts1764003100000,
+  WorkflowVersions1764003500000,
 ];

@@ -18,6 +18,7 @@ export class RunEntity {
   @Column({ type: 'varchar' }) user_id!: string;
   @Column({ type: 'char', length: 36 }) workflow_uuid!: string;
   @Column({ type: 'varchar' }) workflow_name!: string;
+  @Column({ type: 'int', nullable: true }) workflow_version!: number | null;
   @Column({ type: 'varchar' }) status!: string;
   @Column({ type: 'longtext', transformer: jsonColumn }) definition!: unknown;
   @Column({ type: 'char', length: 36, nullable: true }) trigger_output_id!: string | null;

@@ -21,6 +21,7 @@ export function runOf(row: RunEntity): RunRecord {
     user_id: row.user_id,
     workflow_uuid: row.workflow_uuid,
     workflow_name: row.workflow_name,
+    workflow_version: row.workflow_version,
     status: row.status as RunStatus,
     definition: row.definition,
     trigger_output_id: row.trigger_output_id,

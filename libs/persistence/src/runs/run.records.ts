@@ -138,6 +138,8 @@ export interface RunRecord extends TokenUsage {
   user_id: string;
   workflow_uuid: string;
   workflow_name: string;
+  /** The workflow's version the run ran (null: a definition never saved, or a run from before versions). */
+  workflow_version: number | null;
   status: RunStatus;
   definition: unknown;
   trigger_output_id: string | null;
@@ -180,6 +182,8 @@ export interface NewRun {
   user_id: string;
   workflow_uuid: string;
   workflow_name: string;
+  /** The saved version `definition` is (absent or null: an unsaved definition, the assistant's dry run). */
+  workflow_version?: number | null;
   definition: unknown;
   temporal_workflow_id: string;
   schedule_id: string | null;
