@@ -4,7 +4,7 @@
 import type { WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, definitionHash } from '@app/domain';
 import type { DataSource, EntityManager } from 'typeorm';
-import { WorkflowEntity, WorkflowVersionEntity } from './definition.entities';
+import { WorkflowVersionEntity } from './definition.entities';
 
 export interface WorkflowVersionRecord {
   workflow_uuid: string;
@@ -101,7 +101,12 @@ export async function appendVersion(
     content_hash,
     change_description: note.change_description ?? null,
   });
-  // A new workflow's row starts at version 1.
-  if (previous) await manager.update(WorkflowEntity, { uuid: saved.uuid, user_id: userId }, { version });
+  // A new workflow's row starts at version 1; updated_at stays the save's (the record returned shows it).
+  if (previous)
+    await manager.query('UPDATE workflows SET version = ?, updated_at = updated_at WHERE uuid = ? AND user_id = ?', [
+      version,
+      saved.uuid,
+      userId,
+    ]);
   return version;
 }
