@@ -95,3 +95,47 @@ describe(`${loadConfig.name} API_TRUST_PROXY`, () => {
     }
   });
 });
+
+describe(`${loadConfig.name} limits`, () => {
+  it("keeps the domain's bounds by default, and takes the operator's", () => {
+    const defaults = loadConfig(env({}));
+    expect(defaults.limits).toEqual({
+      expression: { maxNodesVisited: 1_000_000, maxResults: 100_000 },
+      schema: {
+        depth: 24,
+        values: 10_000,
+        subschemas: 500,
+        enumValues: 1_000,
+        patternsPerObject: 100,
+        uniqueItemsMaxItems: 500,
+        evaluations: 10_000,
+        referenceDepth: 64,
+        smallestInstanceBytes: 65_536,
+      },
+      exampleMaxBytes: 262_144,
+      loopOutputMaxBytes: 8_388_608,
+    });
+    expect(defaults.assistant).toMatchObject({ maxToolCallsPerAnswer: 8, maxMessages: 200, idleTimeoutSeconds: 86_400, maxSteps: 50 });
+    const set = loadConfig(
+      env({
+        EXPRESSION_MAX_NODES_VISITED: '5000',
+        SCHEMA_SMALLEST_INSTANCE_MAX_BYTES: '1024',
+        EXAMPLE_MAX_BYTES: '4096',
+        LOOP_OUTPUT_MAX_BYTES: '1048576',
+        ASSISTANT_MAX_MESSAGES: '20',
+      }),
+    );
+    expect(set.limits).toMatchObject({
+      expression: { maxNodesVisited: 5000 },
+      schema: { smallestInstanceBytes: 1024 },
+      exampleMaxBytes: 4096,
+      loopOutputMaxBytes: 1_048_576,
+    });
+    expect(set.assistant.maxMessages).toBe(20);
+  });
+
+  it('refuses a schema depth a stored definition could not hold', () => {
+    expect(loadConfig(env({ SCHEMA_MAX_DEPTH: '10' })).limits.schema.depth).toBe(10);
+    expect(() => loadConfig(env({ SCHEMA_MAX_DEPTH: '25' }))).toThrow(/^SCHEMA_MAX_DEPTH must be at most 24/);
+  });
+});

@@ -1,6 +1,10 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 import {
   LOOP_CONCURRENCY_CEILING,
+  ASSISTANT_IDLE_TIMEOUT_SECONDS,
+  ASSISTANT_MAX_STEPS,
+  ASSISTANT_MAX_TOOL_CALLS_PER_ROUND,
+  ASSISTANT_MAX_TURNS,
   LOOP_ITERATIONS_PER_EXECUTION,
   MODEL_PROVIDERS,
   type ModelProvider,
@@ -93,14 +97,50 @@ export abstract class AppConfig {
   };
   /** The step summary (generated_summary) of LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
-  /** The assistant: the model a session uses when it names none; how long an SSE stream waits without an event, and how many one key holds open. */
-  declare readonly assistant: { model: string; streamIdleSeconds: number; maxStreamsPerKey: number };
+  /**
+   * The assistant: the model a session uses when it names none; how long an SSE stream waits without an event,
+   * and how many one key holds open; tool calls run per model answer, messages a session takes, how long it
+   * waits for one, and the most steps of a workflow it writes.
+   */
+  declare readonly assistant: {
+    model: string;
+    streamIdleSeconds: number;
+    maxStreamsPerKey: number;
+    maxToolCallsPerAnswer: number;
+    maxMessages: number;
+    idleTimeoutSeconds: number;
+    maxSteps: number;
+  };
+  /**
+   * What one piece of a user's work may cost where it is evaluated (SECURITY.md): one JSONPath evaluation's
+   * values visited and held (the domain's ExpressionBudget), a user JSON Schema at save (its SchemaLimits),
+   * an example made up from a schema, and the outputs a for_each gathers into one activity.
+   */
+  declare readonly limits: {
+    expression: { maxNodesVisited: number; maxResults: number };
+    schema: SchemaLimitSettings;
+    exampleMaxBytes: number;
+    loopOutputMaxBytes: number;
+  };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
   /** OTLP/HTTP traces endpoint; null: tracing off. */
   declare readonly tracing: { otlpEndpoint: string | null };
   declare readonly metrics: { host: string; apiPort: number | null; workerPort: number | null };
   /** What model calls cost (the price table), who may spend how much, and whether metrics name users. */
   declare readonly costs: CostSettings;
+}
+
+/** The domain's SchemaLimits, field for field (the SCHEMA_* settings). */
+export interface SchemaLimitSettings {
+  depth: number;
+  values: number;
+  subschemas: number;
+  enumValues: number;
+  patternsPerObject: number;
+  uniqueItemsMaxItems: number;
+  evaluations: number;
+  referenceDepth: number;
+  smallestInstanceBytes: number;
 }
 
 /** false, a number of proxy hops, or the proxies' addresses and CIDRs (and Express's names for ranges). */
@@ -314,6 +354,31 @@ function temporalSettings(env: Env): AppConfig['temporal'] {
   };
 }
 
+function limitSettings(env: Env): AppConfig['limits'] {
+  return {
+    // A million visits take about 9 ms of one core warm, 50 ms cold (bench/expressions.ts).
+    expression: {
+      maxNodesVisited: integer(env, 'EXPRESSION_MAX_NODES_VISITED', 1_000_000),
+      maxResults: integer(env, 'EXPRESSION_MAX_RESULTS', 100_000),
+    },
+    schema: {
+      // A schema is stored inside a step inside a definition: MariaDB checks JSON 31 levels deep at most.
+      depth: atMost(integer(env, 'SCHEMA_MAX_DEPTH', 24), 24, 'SCHEMA_MAX_DEPTH'),
+      values: integer(env, 'SCHEMA_MAX_VALUES', 10_000),
+      subschemas: integer(env, 'SCHEMA_MAX_SUBSCHEMAS', 500),
+      enumValues: integer(env, 'SCHEMA_MAX_ENUM_VALUES', 1_000),
+      patternsPerObject: integer(env, 'SCHEMA_MAX_PATTERNS_PER_OBJECT', 100),
+      uniqueItemsMaxItems: integer(env, 'SCHEMA_UNIQUE_ITEMS_MAX_ITEMS', 500),
+      evaluations: integer(env, 'SCHEMA_MAX_EVALUATIONS', 10_000),
+      referenceDepth: integer(env, 'SCHEMA_MAX_REFERENCE_DEPTH', 64),
+      smallestInstanceBytes: integer(env, 'SCHEMA_SMALLEST_INSTANCE_MAX_BYTES', 64 * 1024),
+    },
+    // Four times the smallest instance a saved schema may ask for: an example of any saved schema fits.
+    exampleMaxBytes: integer(env, 'EXAMPLE_MAX_BYTES', 256 * 1024),
+    loopOutputMaxBytes: integer(env, 'LOOP_OUTPUT_MAX_BYTES', 8 * 1024 * 1024),
+  };
+}
+
 function workerSettings(env: Env): AppConfig['worker'] {
   const worker = {
     // On SIGTERM the worker stops polling and lets activities in flight (a model call) finish this long
@@ -397,7 +462,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // Longer than a model call (MODEL_TIMEOUT_MS): a turn's stream rarely goes this long without an event.
       streamIdleSeconds: integer(env, 'SSE_IDLE_SECONDS', 300),
       maxStreamsPerKey: integer(env, 'SSE_MAX_STREAMS_PER_KEY', 5),
+      // Each tool call is an activity in the session's history.
+      maxToolCallsPerAnswer: integer(env, 'ASSISTANT_MAX_TOOL_CALLS_PER_ANSWER', ASSISTANT_MAX_TOOL_CALLS_PER_ROUND),
+      // The conversation is rewritten whole on every turn: it stays a few MB at most.
+      maxMessages: integer(env, 'ASSISTANT_MAX_MESSAGES', ASSISTANT_MAX_TURNS),
+      idleTimeoutSeconds: integer(env, 'ASSISTANT_IDLE_SECONDS', ASSISTANT_IDLE_TIMEOUT_SECONDS),
+      maxSteps: integer(env, 'ASSISTANT_MAX_STEPS', ASSISTANT_MAX_STEPS),
     },
+    limits: limitSettings(env),
     tracing: { otlpEndpoint: tracesEndpoint(env) },
     metrics: {
       host: env.METRICS_HOST || '127.0.0.1',

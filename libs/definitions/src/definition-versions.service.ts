@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import {
   DomainError,
   ErrorCode,
@@ -53,6 +54,7 @@ export class DefinitionVersions {
     private readonly store: DefinitionStore,
     private readonly versions: WorkflowVersionRepository,
     private readonly egress: EgressGuard,
+    private readonly config: AppConfig,
   ) {}
 
   async list(userId: string, workflowUuid: string, page: { limit: number; cursor?: string }) {
@@ -89,7 +91,7 @@ export class DefinitionVersions {
   ): Promise<{ restored_from: number; version: number; workflow: WorkflowDetailsView }> {
     const { change_description } = VERSION_RESTORE_BODY.parse(body);
     const source = await this.find(userId, workflowUuid, versionNumber(version, 'version'));
-    parseWorkflowInput(source.definition, randomUUID);
+    parseWorkflowInput(source.definition, randomUUID, '', this.config.limits.schema);
     await this.egress.assertReachable(source.definition.notify_url, 'notify_url');
     const record = await this.store.edit(userId, workflowUuid, (current) => restoredDefinition(source.definition, current), {
       change_description: change_description ?? `restored from version ${source.version}`,

@@ -19,6 +19,7 @@ import {
   type WorkflowInput,
 } from '@app/domain';
 import { definitionOf, type Page, type PageRequest } from '@app/persistence';
+import { AppConfig } from '@app/config';
 import { SecretBox } from '@app/security';
 import { EgressGuard } from './egress-guard';
 import { DefinitionStore } from './definition-store.service';
@@ -54,10 +55,11 @@ export class WorkflowsService {
     private readonly summaries: StepSummaries,
     private readonly egress: EgressGuard,
     private readonly secrets: SecretBox,
+    private readonly config: AppConfig,
   ) {}
 
   async create(userId: string, body: unknown): Promise<WorkflowDetailsView> {
-    const input = parseWorkflowInput(body, randomUUID);
+    const input = parseWorkflowInput(body, randomUUID, '', this.config.limits.schema);
     await this.egress.assertReachable(input.notify_url, 'notify_url');
     await this.store.assertUuidsFree(userId, newUuidsOf(input, '', true));
     const secret = newNotifySecret();
@@ -116,8 +118,8 @@ export class WorkflowsService {
    */
   async import(userId: string, body: unknown, guard?: ReplaceGuard): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
     const input = isAgenticDocument(body)
-      ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID)
-      : parseWorkflowDocument(body, randomUUID);
+      ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID, '', this.config.limits.schema)
+      : parseWorkflowDocument(body, randomUUID, this.config.limits.schema);
     await this.egress.assertReachable(input.notify_url, 'workflow.notify_url');
     const existing = input.uuid ? await this.store.workflows.find(userId, input.uuid) : null;
     if (!existing) {

@@ -16,6 +16,8 @@ export interface MediumOptions {
   maxRunsInFlightPerUser?: number;
   /** Prices by `provider:model` over the defaults (MODEL_PRICES_FILE's entries). */
   prices?: Record<string, ModelPrice>;
+  /** The bounds on a user's work (EXPRESSION_*, SCHEMA_*, EXAMPLE_MAX_BYTES, LOOP_OUTPUT_MAX_BYTES; default the product's). */
+  limits?: Partial<AppConfig['limits']>;
 }
 
 export interface MediumApp {
@@ -42,6 +44,7 @@ function mediumConfig(options: MediumOptions): AppConfig {
     quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
     summaries: { ...base.summaries, enabled: false },
     costs: { ...base.costs, prices: new Map([...base.costs.prices, ...Object.entries(options.prices ?? {})]) },
+    limits: { ...base.limits, ...options.limits },
     egress: { allow: ['127.0.0.0/8'] },
     log: { level: 'warn', format: 'json' },
     metrics: { host: '127.0.0.1', apiPort: null, workerPort: null },

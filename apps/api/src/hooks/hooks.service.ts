@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertStorableJson, DomainError, ErrorCode, evaluateRules } from '@app/domain';
+import { assertStorableJson, DomainError, ErrorCode, evaluateRules, ExpressionMeter } from '@app/domain';
 import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
 import { RunStarter } from '@app/runs';
@@ -51,7 +51,7 @@ export class HooksService {
     // here (what MySQL would refuse to store is a 422, not a 500); the rules' own work by their ExpressionMeter.
     assertStorableJson(delivery.body, 'body');
     const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body: delivery.body };
-    if (!evaluateRules(target.trigger.filter_rules, delivery.body)) {
+    if (!evaluateRules(target.trigger.filter_rules, delivery.body, new ExpressionMeter(this.config.limits.expression))) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };
     }
     const { created, run } = await this.runs.start({

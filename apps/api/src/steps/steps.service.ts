@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
+import { AppConfig } from '@app/config';
 import { DefinitionStore, StepSummaries, toDetailsView, type StepWithSummary, type WorkflowDetailsView } from '@app/definitions';
 import { checkPermutation, DomainError, ErrorCode, notFound, parseStep, requireJsonObject, validateDefinition } from '@app/domain';
 
@@ -31,11 +32,12 @@ export class StepsService {
   constructor(
     private readonly store: DefinitionStore,
     private readonly summaries: StepSummaries,
+    private readonly config: AppConfig,
   ) {}
 
   async add(userId: string, workflowUuid: string, body: unknown): Promise<WorkflowDetailsView> {
     const { position, ...fields } = requireJsonObject(body);
-    const step = parseStep(fields, '', randomUUID);
+    const step = parseStep(fields, '', randomUUID, this.config.limits.schema);
     await this.store.assertUuidsFree(userId, [{ uuid: step.uuid, field: 'uuid' }]);
     const record = await this.store.edit(userId, workflowUuid, (current) => {
       const steps = [...current.steps];
@@ -87,7 +89,7 @@ export class StepsService {
     const workflowUuid = await this.store.workflowOfStep(userId, stepUuid);
     const record = await this.store.edit(userId, workflowUuid, (current) => {
       const index = indexOfStep(current, stepUuid);
-      const updated = parseStep({ ...current.steps[index], ...patch }, '', randomUUID);
+      const updated = parseStep({ ...current.steps[index], ...patch }, '', randomUUID, this.config.limits.schema);
       return withSteps(
         current,
         current.steps.map((step, i) => (i === index ? updated : step)),

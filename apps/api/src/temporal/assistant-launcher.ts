@@ -40,6 +40,8 @@ export class TemporalAssistantLauncher extends AssistantLauncher {
             ...input,
             heartbeat_timeout_seconds: this.temporal.config.temporal.heartbeatTimeoutSeconds,
             turns_per_execution: this.temporal.config.temporal.conversationTurnsPerExecution,
+            idle_timeout_seconds: this.temporal.config.assistant.idleTimeoutSeconds,
+            max_turns: this.temporal.config.assistant.maxMessages,
           },
         ],
         staticSummary: `assistant session ${input.session_uuid} (${input.mode})`,

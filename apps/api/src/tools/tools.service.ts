@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import { EgressGuard } from '@app/definitions';
 import { DomainError, ErrorCode, notFound, parseToolInput } from '@app/domain';
 import { ToolRepository, type ToolRecord } from '@app/persistence';
@@ -8,10 +9,11 @@ export class ToolsService {
   constructor(
     private readonly tools: ToolRepository,
     private readonly egress: EgressGuard,
+    private readonly config: AppConfig,
   ) {}
 
   async create(userId: string, body: unknown): Promise<ToolRecord> {
-    const input = parseToolInput(body);
+    const input = parseToolInput(body, this.config.limits.schema);
     await this.egress.assertReachable(input.endpoint_url, 'endpoint_url');
     const created = await this.tools.create({ ...input, user_id: userId });
     if (!created) throw new DomainError(ErrorCode.Conflict, `A tool named ${input.name} already exists`, { field: 'name' });

@@ -3,7 +3,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import {
-  ASSISTANT_MAX_TOOL_CALLS_PER_ROUND,
   type AssistantCallRef,
   type AssistantToolCall,
   type ChatMessage,
@@ -29,14 +28,12 @@ import { AssistantTools } from './assistant-tools';
 
 const tokensOf = (usage: TokenUsage) => ({ prompt: usage.prompt_tokens, completion: usage.completion_tokens });
 
-/** A tool call past ASSISTANT_MAX_TOOL_CALLS_PER_ROUND, answered without being run. */
-const refusedCall = (call: AssistantToolCall): ChatMessage => ({
+/** A tool call past ASSISTANT_MAX_TOOL_CALLS_PER_ANSWER (`max`), answered without being run. */
+const refusedCall = (call: AssistantToolCall, max: number): ChatMessage => ({
   role: 'tool',
   tool_call_id: call.id,
   name: call.name,
-  content: JSON.stringify({
-    error: { code: 'TOO_MANY_TOOL_CALLS', message: `not run: at most ${ASSISTANT_MAX_TOOL_CALLS_PER_ROUND} tool calls per answer` },
-  }),
+  content: JSON.stringify({ error: { code: 'TOO_MANY_TOOL_CALLS', message: `not run: at most ${max} tool calls per answer` } }),
 });
 
 @Injectable()
@@ -116,10 +113,11 @@ export class AssistantModelService {
       const generation = [...session.generation, message];
       const tokens = tokensOf(response.usage);
       const calls = ref.with_tools ? (message.tool_calls ?? []) : [];
-      const refused = calls.slice(ASSISTANT_MAX_TOOL_CALLS_PER_ROUND).map(refusedCall);
+      const max = this.config.assistant.maxToolCallsPerAnswer;
+      const refused = calls.slice(max).map((call) => refusedCall(call, max));
       if (calls.length)
         return {
-          result: { tool_calls: calls.slice(0, ASSISTANT_MAX_TOOL_CALLS_PER_ROUND) },
+          result: { tool_calls: calls.slice(0, max) },
           change: { generation: [...generation, ...refused], tokens },
         };
       const parsed = candidateOf(message.content);

@@ -93,7 +93,9 @@ export class AssistantStagesService {
           { code: ErrorCode.ValidationFailed, field: 'body', message: 'the answer must be one JSON object: the workflow definition' },
         ],
       };
-    const checked = checkCandidate(session.candidate, targetUuid, this.config.models, await this.tools.names(session.user_id), randomUUID);
+    const limits = { maxSteps: this.config.assistant.maxSteps, schema: this.config.limits.schema };
+    const known = await this.tools.names(session.user_id);
+    const checked = checkCandidate(session.candidate, targetUuid, this.config.models, known, randomUUID, limits);
     if (!checked.ok) return checked;
     const taken = await this.takenUuids(session.user_id, checked.definition);
     return taken.length ? { ok: false, issues: taken } : checked;

@@ -2,6 +2,7 @@
 // output, and a step's own row settled from its executions when the run ends.
 import { Injectable } from '@nestjs/common';
 import type { CustomAgentStep, CustomLlmStep, StepResultRef, JsonObject, StepContext } from '@app/contracts';
+import { AppConfig } from '@app/config';
 import { evaluateRules, ExpressionMeter } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 
@@ -12,6 +13,7 @@ export class GraphService {
   constructor(
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -39,7 +41,7 @@ export class GraphService {
   async conditionsHeld(userId: string, outputId: string, edges: { uuid: string; conditions: JsonObject }[]): Promise<string[]> {
     const data = (await this.outputs.findOutput(userId, outputId))?.raw_data;
     // One budget for the step's routing, however many edges it has.
-    const meter = new ExpressionMeter();
+    const meter = new ExpressionMeter(this.config.limits.expression);
     return edges
       .filter((edge) => evaluateRules(edge.conditions, data, meter, `edges[uuid=${edge.uuid}].conditions`))
       .map((edge) => edge.uuid);

@@ -2,6 +2,7 @@
 // who waits for what), then the answer stored as the step's output, or the step failed when none came.
 import { Injectable } from '@nestjs/common';
 import type { HumanInputStep, StepResultRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
+import { AppConfig } from '@app/config';
 import { exampleOf } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { completedOutput, newOutput, refOf } from './step-output';
@@ -21,6 +22,7 @@ export class HumanInputService {
   constructor(
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
+    private readonly config: AppConfig,
   ) {}
 
   async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<void> {
@@ -36,7 +38,10 @@ export class HumanInputService {
     const madeUp = context.dry_run && step.default === undefined;
     const ref =
       (await completedOutput(this.steps, this.outputs, context)) ??
-      (await this.store(context, madeUp ? (exampleOf(step.input_schema ?? { type: 'string' }) as JsonValue) : input));
+      (await this.store(
+        context,
+        madeUp ? (exampleOf(step.input_schema ?? { type: 'string' }, 0, this.config.limits.exampleMaxBytes) as JsonValue) : input,
+      ));
     await this.steps.inputReceived(context.run_uuid);
     return ref;
   }

@@ -13,18 +13,12 @@ import {
   type OutputRef,
   type StepContext,
 } from '@app/contracts';
-import { predicateMet } from '@app/domain';
+import { AppConfig } from '@app/config';
+import { ExpressionMeter, predicateMet } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { StepError } from './step-error';
 import { StepInputService } from './step-input.service';
 import { completedOutput, newOutput, refOf, type StoredOutput } from './step-output';
-
-/**
- * The most a for_each's output may gather from its iterations (up to 10,000 of them, each an answer of up
- * to 32,768 tokens): read, parsed and written again in one activity, more would take a worker's bounded heap
- * (256 MB) with it, and a default MariaDB could not store it anyway (one statement: 16 MiB, the text twice).
- */
-export const LOOP_OUTPUT_MAX_BYTES = 8 * 1024 * 1024;
 
 @Injectable()
 export class LoopService {
@@ -32,6 +26,7 @@ export class LoopService {
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
     private readonly inputs: StepInputService,
+    private readonly config: AppConfig,
   ) {}
 
   /** `context` is the loop's own: the step's row in a chain, a new execution's row in a graph (`context.execution`). */
@@ -51,7 +46,10 @@ export class LoopService {
   checked(context: StepContext, step: LoopingStep, { ref, data }: StoredOutput): StepResultRef {
     const loop = step.loop;
     if (!context.execution || loop?.type !== 'repeat_until') return ref;
-    return { ...ref, predicate_met: predicateMet(data, loop.predicate_path, loop.predicate_value) };
+    return {
+      ...ref,
+      predicate_met: predicateMet(data, loop.predicate_path, loop.predicate_value, new ExpressionMeter(this.config.limits.expression)),
+    };
   }
 
   /**
@@ -99,14 +97,20 @@ export class LoopService {
     return refOf(output);
   }
 
-  /** A for_each whose iterations' outputs weigh more than LOOP_OUTPUT_MAX_BYTES fails for good, its iterations' outputs kept. */
+  /**
+   * A for_each whose iterations' outputs weigh more than LOOP_OUTPUT_MAX_BYTES fails for good, its iterations'
+   * outputs kept: read, parsed and written again in one activity (up to 10,000 iterations, each an answer of up
+   * to 32,768 tokens), more would take a worker's bounded heap (256 MB) with it, and a default MariaDB could
+   * not store it anyway (one statement: 16 MiB, the text twice).
+   */
   private async assertGatherable(context: StepContext, step: LoopingStep): Promise<void> {
     const bytes = await this.outputs.executionOutputBytes(context.instance_uuid);
-    if (bytes <= LOOP_OUTPUT_MAX_BYTES) return;
+    const max = this.config.limits.loopOutputMaxBytes;
+    if (bytes <= max) return;
     const mib = (n: number) => (n / 2 ** 20).toFixed(1);
     throw new StepError(
       'LoopOutputTooLarge',
-      `step "${step.name}": its iterations' outputs hold ${mib(bytes)} MiB, more than the ${mib(LOOP_OUTPUT_MAX_BYTES)} MiB a for_each may gather into its output; each iteration's output stays readable`,
+      `step "${step.name}": its iterations' outputs hold ${mib(bytes)} MiB, more than the ${mib(max)} MiB a for_each may gather into its output; each iteration's output stays readable`,
     );
   }
 }

@@ -142,7 +142,7 @@ export class ModelCallService {
       try {
         // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
         response = context.dry_run
-          ? dryRunAnswer(request, context.execution?.index ?? 0)
+          ? dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes)
           : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
       } catch (error) {
         const finished_at = new Date();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { candidateOf, checkCandidate, issuesFeedback } from './candidate';
 import { clarificationContext, parseClarification, recentConversation } from './clarification';
 import { definitionFingerprint, generationRequest, lastCorrection } from './generation';
+import { SCHEMA_LIMITS } from '../definition/schema-bounds';
 
 const llm = (name: string, extra: Record<string, unknown> = {}) => ({
   uuid: randomUUID(),
@@ -67,6 +68,12 @@ describe(checkCandidate.name, () => {
     expect(issues({ name: 'x', steps: [agent] })).toEqual(['UNKNOWN_TOOL steps[0].tools[1]']);
     expect(issues({ name: 'x', steps: [llm('a')] }, ['other'])).toEqual(['MODEL_NOT_ALLOWED steps[0].model']);
     expect(issues({ name: 'x', steps: Array.from({ length: 51 }, (_, i) => llm(`s${i}`)) })).toEqual(['VALIDATION_FAILED steps']);
+    // ASSISTANT_MAX_STEPS lowered to 2.
+    const three = { name: 'x', steps: [llm('a'), llm('b'), llm('c')] };
+    expect(checkCandidate(three, uuid, policy, known, randomUUID, { maxSteps: 2, schema: SCHEMA_LIMITS })).toMatchObject({
+      ok: false,
+      issues: [{ field: 'steps', message: 'a workflow has at most 2 steps' }],
+    });
     expect(issuesFeedback([{ code: 'UNKNOWN_TOOL' as never, field: 'steps[0].tools[1]', message: 'no tool' }])).toContain(
       '- UNKNOWN_TOOL at steps[0].tools[1]: no tool',
     );

@@ -3,6 +3,7 @@
 import { ASSISTANT_MAX_STEPS, type WorkflowDefinition } from '@app/contracts';
 import { modelPolicyIssues, type ModelPolicy } from '../definition/model-policy';
 import { parseWorkflowInput } from '../definition/parse';
+import { SCHEMA_LIMITS, type SchemaLimits } from '../definition/schema-bounds';
 import type { Issue } from '../definition/issues';
 import { DomainError, ErrorCode } from '../errors';
 
@@ -30,6 +31,12 @@ function issuesOf(error: unknown): Issue[] {
   return listed?.length ? listed : [{ code: error.code, field: error.details.field ?? 'body', message: error.message }];
 }
 
+/** An assistant's workflow's most steps (ASSISTANT_MAX_STEPS) and what its schemas may cost (SCHEMA_*). */
+export interface CandidateLimits {
+  maxSteps: number;
+  schema: SchemaLimits;
+}
+
 /**
  * The candidate through parseWorkflowInput (what POST /workflows runs), then the limits of an assistant's
  * workflow, the models allowed and the tools the user has: every issue, each naming its field.
@@ -40,17 +47,18 @@ export function checkCandidate(
   policy: ModelPolicy,
   knownTools: ReadonlySet<string>,
   newUuid: () => string,
+  limits: CandidateLimits = { maxSteps: ASSISTANT_MAX_STEPS, schema: SCHEMA_LIMITS },
 ): CandidateCheck {
   let definition: WorkflowDefinition;
   try {
-    const input = parseWorkflowInput({ ...(candidate as object), uuid: targetUuid }, newUuid);
+    const input = parseWorkflowInput({ ...(candidate as object), uuid: targetUuid }, newUuid, '', limits.schema);
     definition = { ...input, uuid: targetUuid };
   } catch (error) {
     return { ok: false, issues: issuesOf(error) };
   }
   const issues = [...modelPolicyIssues(definition.steps, policy), ...toolIssues(definition, knownTools)];
-  if (definition.steps.length > ASSISTANT_MAX_STEPS)
-    issues.push({ code: ErrorCode.ValidationFailed, field: 'steps', message: `a workflow has at most ${ASSISTANT_MAX_STEPS} steps` });
+  if (definition.steps.length > limits.maxSteps)
+    issues.push({ code: ErrorCode.ValidationFailed, field: 'steps', message: `a workflow has at most ${limits.maxSteps} steps` });
   return issues.length ? { ok: false, issues } : { ok: true, definition };
 }
 

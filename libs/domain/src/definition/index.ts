@@ -3,7 +3,7 @@ export * from './chain';
 export * from './parse';
 export { fieldPath, throwIssues, type Issue } from './issues';
 export { jsonSchemaErrors, jsonSchemaProblem, schemaIssues, schemaProblemText, userSchemaProblem } from './json-schema';
-export { SCHEMA_LIMITS, type SchemaProblem } from './schema-bounds';
+export { SCHEMA_LIMITS, type SchemaLimits, type SchemaProblem } from './schema-bounds';
 export * from './step-type-details';
 export { STEP_SCHEMAS, STOP_CONDITION_SCHEMA, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 export { loopSourceRef } from './loop';

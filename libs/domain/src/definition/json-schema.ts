@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
 import { ErrorCode } from '../errors';
 import { linearRegExpEngine } from '../conditions/linear-regex';
 import { fieldPath, type Issue } from './issues';
-import { schemaCostProblem, schemaShapeProblem, type SchemaProblem } from './schema-bounds';
+import { SCHEMA_LIMITS, schemaCostProblem, schemaShapeProblem, type SchemaLimits, type SchemaProblem } from './schema-bounds';
 
 // Every `pattern` runs in RE2 (linear time), ours and users' alike.
 const options = () => ({ allErrors: true, strict: false, code: { regExp: linearRegExpEngine } });
@@ -118,21 +118,21 @@ function compileUserSchema(schema: object): ValidateFunction {
 }
 
 /**
- * Null when `schema` is a usable JSON Schema within SCHEMA_LIMITS, else what is wrong: INVALID_OUTPUT_SCHEMA
+ * Null when `schema` is a usable JSON Schema within `limits` (the SCHEMA_* settings), else what is wrong: INVALID_OUTPUT_SCHEMA
  * for what is not JSON Schema, SCHEMA_TOO_LARGE for what would cost too much to compile, check or answer.
  * The bounds that protect ajv itself come before it compiles.
  */
-export function userSchemaProblem(schema: unknown): SchemaProblem | null {
+export function userSchemaProblem(schema: unknown, limits: SchemaLimits = SCHEMA_LIMITS): SchemaProblem | null {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
     return { code: ErrorCode.InvalidOutputSchema, message: 'must be a JSON Schema object' };
-  const shape = schemaShapeProblem(schema);
+  const shape = schemaShapeProblem(schema, limits);
   if (shape) return shape;
   try {
     compileUserSchema(schema);
   } catch (error) {
     return { code: ErrorCode.InvalidOutputSchema, message: (error as Error).message };
   }
-  return schemaCostProblem(schema);
+  return schemaCostProblem(schema, limits);
 }
 
 /** A problem as the end of a sentence naming the field: `output_schema is not a valid JSON Schema: ...`. */
@@ -142,9 +142,9 @@ export function schemaProblemText(problem: SchemaProblem): string {
     : `is not a valid JSON Schema: ${problem.message}`;
 }
 
-/** Null when `schema` is a usable JSON Schema within SCHEMA_LIMITS, else why not. */
-export function jsonSchemaProblem(schema: unknown): string | null {
-  return userSchemaProblem(schema)?.message ?? null;
+/** Null when `schema` is a usable JSON Schema within `limits`, else why not. */
+export function jsonSchemaProblem(schema: unknown, limits: SchemaLimits = SCHEMA_LIMITS): string | null {
+  return userSchemaProblem(schema, limits)?.message ?? null;
 }
 
 /**

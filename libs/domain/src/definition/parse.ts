@@ -18,7 +18,7 @@ import { findMalformedPlaceholders } from '../placeholders';
 import { fieldPath, throwIssues, type Issue } from './issues';
 import { offeredToolName } from '../mcp/mcp-tool-names';
 import { jsonSchemaErrors, schemaIssues, schemaProblemText, userSchemaProblem } from './json-schema';
-import type { SchemaProblem } from './schema-bounds';
+import { SCHEMA_LIMITS, type SchemaLimits, type SchemaProblem } from './schema-bounds';
 import { STEP_SCHEMAS, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 import { chainAsGraph } from '../graph/chain-graph';
 import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph';
@@ -71,7 +71,7 @@ function knownType<T extends string>(body: Record<string, unknown>, field: strin
 const lower = (uuid: unknown, newUuid: NewUuid): string => (typeof uuid === 'string' ? uuid.toLowerCase() : newUuid());
 
 /** What the schema cannot say: placeholders, output schemas, JSONPaths and retry intervals that fit together. */
-function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue[] {
+function stepContentIssues(step: Record<string, unknown>, prefix: string, limits: SchemaLimits): Issue[] {
   const issues: Issue[] = [];
   const at = (field: string) => fieldPath(prefix, field);
   if (typeof step.system_prompt === 'string') {
@@ -86,7 +86,7 @@ function stepContentIssues(step: Record<string, unknown>, prefix: string): Issue
   const schemaProblems = new Map<string, SchemaProblem | null>();
   for (const name of ['output_schema', 'input_schema']) {
     if (step[name] === undefined || step[name] === null) continue;
-    const problem = userSchemaProblem(step[name]);
+    const problem = userSchemaProblem(step[name], limits);
     schemaProblems.set(name, problem);
     if (problem) issues.push({ code: problem.code, field: at(name), message: `${at(name)} ${schemaProblemText(problem)}` });
   }
@@ -137,12 +137,13 @@ function offeredNameIssues(tools: unknown[], field: string): Issue[] {
 /**
  * One step body (POST /workflows/{uuid}/steps, a step of a workflow body or document, a merged patch).
  * `field` prefixes every problem's field (`steps[2]`; '' for a body that is the step). Gives the step a
- * uuid when it has none, lower-cases the uuids it names and fills in the defaults.
+ * uuid when it has none, lower-cases the uuids it names and fills in the defaults. `limits`: what its JSON
+ * Schemas may cost (the operator's SCHEMA_* settings).
  */
-export function parseStep(input: unknown, field: string, newUuid: NewUuid): StepDefinition {
+export function parseStep(input: unknown, field: string, newUuid: NewUuid, limits: SchemaLimits = SCHEMA_LIMITS): StepDefinition {
   const body = requireJsonObject(input, { field });
   const type = knownType<StepType>(body, field, STEP_TYPES, ErrorCode.UnknownStepType);
-  throwIssues([...schemaIssues(STEP_SCHEMAS[type], body, field), ...stepContentIssues(body, field), ...loopIssues(body, field)]);
+  throwIssues([...schemaIssues(STEP_SCHEMAS[type], body, field), ...stepContentIssues(body, field, limits), ...loopIssues(body, field)]);
   const step: Record<string, unknown> = { description: '', ...body, uuid: lower(body.uuid, newUuid) };
   if (isJsonObject(body.loop)) step.loop = withLoopDefaults(body.loop as unknown as StepLoop);
   if (type === 'custom_agent' && step.tools === undefined) step.tools = [];
@@ -179,12 +180,12 @@ const WORKFLOW_INPUT_SCHEMA = { ...WORKFLOW_FIELDS_SCHEMA, additionalProperties:
  * fields with their defaults, each step, the trigger, then the rules across steps. Every problem found is
  * listed; the chain is checked only when every step parsed.
  */
-export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''): WorkflowInput {
+export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = '', limits: SchemaLimits = SCHEMA_LIMITS): WorkflowInput {
   const body = requireJsonObject(input, { field: prefix });
   const issues = schemaIssues(WORKFLOW_INPUT_SCHEMA, body, prefix);
   const stepsField = fieldPath(prefix, 'steps');
   const parsed = Array.isArray(body.steps)
-    ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid)))
+    ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid, limits)))
     : [];
   const trigger = isJsonObject(body.trigger)
     ? (collect(issues, () => parseTrigger(body.trigger, fieldPath(prefix, 'trigger'), newUuid)) ?? null)
@@ -249,7 +250,7 @@ export function parseWorkflowPatch(input: unknown): WorkflowPatch {
  * POST /workflows/import: `{format: "stepwise.workflow/v1", workflow: {...}}`, the document export writes
  * (or that document as JSON text). UUIDs are optional everywhere; fields are named `workflow.steps[0].name`.
  */
-export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): WorkflowInput {
+export function parseWorkflowDocument(input: unknown, newUuid: NewUuid, limits: SchemaLimits = SCHEMA_LIMITS): WorkflowInput {
   let document = input;
   if (typeof input === 'string') {
     try {
@@ -266,7 +267,7 @@ export function parseWorkflowDocument(input: unknown, newUuid: NewUuid): Workflo
   const workflow = requireJsonObject(body.workflow, { field: 'workflow', code: ErrorCode.ImportUnparseable });
   const extra = Object.keys(body).filter((key) => !['format', 'workflow', 'tool_manifest'].includes(key));
   throwIssues(extra.map((key) => ({ code: ErrorCode.ValidationFailed, field: key, message: `${key} is not a known field` })));
-  return parseWorkflowInput(workflow, newUuid, 'workflow');
+  return parseWorkflowInput(workflow, newUuid, 'workflow', limits);
 }
 
 /** The document GET /workflows/{uuid}/export answers; parseWorkflowDocument reads its definition back unchanged. */

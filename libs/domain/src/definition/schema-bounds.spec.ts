@@ -1,6 +1,8 @@
 import { ErrorCode } from '../errors';
 import { jsonSchemaErrors, userSchemaProblem } from './json-schema';
+import { parseStep, parseWorkflowInput } from './parse';
 import { SCHEMA_LIMITS } from './schema-bounds';
+import { parseToolInput } from '../tools/parse-tool';
 
 /** Arrays of `levels` levels, each of at least `minItems`, around a string of at least `minLength`. */
 const nested = (levels: number, minItems: number, minLength: number): object =>
@@ -117,6 +119,28 @@ describe(userSchemaProblem.name, () => {
     expect(userSchemaProblem({ type: 'strnig' })?.code).toBe(ErrorCode.InvalidOutputSchema);
     expect(userSchemaProblem([])).toEqual({ code: ErrorCode.InvalidOutputSchema, message: 'must be a JSON Schema object' });
     expect(userSchemaProblem({ $ref: 'https://example.com/elsewhere.json' })?.code).toBe(ErrorCode.InvalidOutputSchema);
+  });
+
+  it("holds a schema to the operator's limits when they are given (the SCHEMA_* settings), down to the save's field", () => {
+    const lowered = { ...SCHEMA_LIMITS, smallestInstanceBytes: 100, enumValues: 3, depth: 4 };
+    const wordy = { type: 'string', minLength: 200 };
+    expect(userSchemaProblem(wordy)).toBeNull();
+    expect(userSchemaProblem(wordy, lowered)).toEqual({
+      code: ErrorCode.SchemaTooLarge,
+      message: 'has a smallest valid instance of about 202 bytes, over 100',
+    });
+    expect(userSchemaProblem({ enum: [1, 2, 3, 4] }, lowered)?.message).toBe('has an enum of 4 values, over 3');
+    expect(userSchemaProblem(nested(4, 1, 1), lowered)?.message).toBe('nests deeper than 4 levels');
+    const step = { type: 'custom_llm', name: 'a', model: 'm', system_prompt: 'p', output_schema: wordy };
+    expect(() => parseStep(step, '', () => 'u', lowered)).toThrow(
+      expect.objectContaining({ details: expect.objectContaining({ field: 'output_schema' }) }),
+    );
+    expect(() => parseWorkflowInput({ name: 'w', steps: [step] }, () => 'u', '', lowered)).toThrow(
+      expect.objectContaining({ code: ErrorCode.SchemaTooLarge, details: expect.objectContaining({ field: 'steps[0].output_schema' }) }),
+    );
+    expect(parseWorkflowInput({ name: 'w', steps: [step] }, () => 'u').steps).toHaveLength(1);
+    const tool = { name: 't', description: 'd', parameters: wordy, endpoint_url: 'https://example.com' };
+    expect(() => parseToolInput(tool, lowered)).toThrow(expect.objectContaining({ details: { field: 'parameters' } }));
   });
 
   it('validates with the compiled schema it kept, the same as a fresh one', () => {

@@ -12,7 +12,8 @@ import { isSchemaNode, REFERENCE_KEYWORDS, subschemasOf, type SchemaNode } from 
 import { SchemaIndex } from './schema-refs';
 import { smallestInstanceBytes } from './smallest-instance';
 
-export const SCHEMA_LIMITS = {
+/** The defaults of the SCHEMA_* settings (libs/config): the apps pass the operator's limits in. */
+export const SCHEMA_LIMITS: SchemaLimits = {
   /** Within a stored definition (a step in `steps`), MariaDB's 31 levels of JSON_VALID with room to spare. */
   depth: 24,
   values: 10_000,
@@ -29,6 +30,18 @@ export const SCHEMA_LIMITS = {
   smallestInstanceBytes: 64 * 1024,
 };
 
+export interface SchemaLimits {
+  depth: number;
+  values: number;
+  subschemas: number;
+  enumValues: number;
+  patternsPerObject: number;
+  uniqueItemsMaxItems: number;
+  evaluations: number;
+  referenceDepth: number;
+  smallestInstanceBytes: number;
+}
+
 export interface SchemaProblem {
   code: ErrorCode.InvalidOutputSchema | ErrorCode.SchemaTooLarge;
   message: string;
@@ -38,35 +51,33 @@ const tooLarge = (message: string): SchemaProblem => ({ code: ErrorCode.SchemaTo
 const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 
 /** Before ajv compiles it: what the document alone would cost. */
-export function schemaShapeProblem(schema: unknown): SchemaProblem | null {
-  if (jsonDepth(schema, SCHEMA_LIMITS.depth + 1) > SCHEMA_LIMITS.depth) return tooLarge(`nests deeper than ${SCHEMA_LIMITS.depth} levels`);
-  if (countValues(schema, SCHEMA_LIMITS.values + 1) > SCHEMA_LIMITS.values)
-    return tooLarge(`has more than ${SCHEMA_LIMITS.values} JSON values`);
+export function schemaShapeProblem(schema: unknown, limits: SchemaLimits = SCHEMA_LIMITS): SchemaProblem | null {
+  if (jsonDepth(schema, limits.depth + 1) > limits.depth) return tooLarge(`nests deeper than ${limits.depth} levels`);
+  if (countValues(schema, limits.values + 1) > limits.values) return tooLarge(`has more than ${limits.values} JSON values`);
   let subschemas = 0;
   const stack = [schema];
   while (stack.length) {
     const node = stack.pop();
-    if (++subschemas > SCHEMA_LIMITS.subschemas) return tooLarge(`has more than ${SCHEMA_LIMITS.subschemas} schemas in it`);
+    if (++subschemas > limits.subschemas) return tooLarge(`has more than ${limits.subschemas} schemas in it`);
     if (!isSchemaNode(node)) continue;
-    const problem = nodeShapeProblem(node);
+    const problem = nodeShapeProblem(node, limits);
     if (problem) return tooLarge(problem);
     for (const { schema: child } of subschemasOf(node)) stack.push(child);
   }
   return null;
 }
 
-function nodeShapeProblem(node: SchemaNode): string | null {
-  if (Array.isArray(node.enum) && node.enum.length > SCHEMA_LIMITS.enumValues)
-    return `has an enum of ${node.enum.length} values, over ${SCHEMA_LIMITS.enumValues}`;
+function nodeShapeProblem(node: SchemaNode, limits: SchemaLimits): string | null {
+  if (Array.isArray(node.enum) && node.enum.length > limits.enumValues)
+    return `has an enum of ${node.enum.length} values, over ${limits.enumValues}`;
   const patterns = isSchemaNode(node.patternProperties) ? Object.keys(node.patternProperties).length : 0;
-  if (patterns > SCHEMA_LIMITS.patternsPerObject)
-    return `has ${patterns} patternProperties in one object, over ${SCHEMA_LIMITS.patternsPerObject}`;
+  if (patterns > limits.patternsPerObject) return `has ${patterns} patternProperties in one object, over ${limits.patternsPerObject}`;
   if (
     node.uniqueItems === true &&
     !scalarItems(node) &&
-    !(typeof node.maxItems === 'number' && node.maxItems <= SCHEMA_LIMITS.uniqueItemsMaxItems)
+    !(typeof node.maxItems === 'number' && node.maxItems <= limits.uniqueItemsMaxItems)
   ) {
-    return `has uniqueItems over items that may be objects or arrays (each pair is compared): give the items a scalar type, or a maxItems of at most ${SCHEMA_LIMITS.uniqueItemsMaxItems}`;
+    return `has uniqueItems over items that may be objects or arrays (each pair is compared): give the items a scalar type, or a maxItems of at most ${limits.uniqueItemsMaxItems}`;
   }
   return null;
 }
@@ -91,16 +102,16 @@ function countValues(value: unknown, stopAt: number): number {
 }
 
 /** After ajv compiled it: its references, and what checking a value and writing one would cost. */
-export function schemaCostProblem(schema: unknown): SchemaProblem | null {
+export function schemaCostProblem(schema: unknown, limits: SchemaLimits = SCHEMA_LIMITS): SchemaProblem | null {
   const index = new SchemaIndex(schema);
-  const walk = new EvaluationWalk(index);
+  const walk = new EvaluationWalk(index, limits);
   const problem = walk.visit(schema, new Set(), 0);
   if (problem) return problem;
   const bytes = smallestInstanceBytes(schema, index);
   if (bytes === null) return tooLarge('is too intricate to measure its smallest valid instance');
   if (bytes === Number.POSITIVE_INFINITY) return tooLarge('has no valid instance of finite size');
-  if (bytes > SCHEMA_LIMITS.smallestInstanceBytes)
-    return tooLarge(`has a smallest valid instance of about ${Math.round(bytes)} bytes, over ${SCHEMA_LIMITS.smallestInstanceBytes}`);
+  if (bytes > limits.smallestInstanceBytes)
+    return tooLarge(`has a smallest valid instance of about ${Math.round(bytes)} bytes, over ${limits.smallestInstanceBytes}`);
   return null;
 }
 
@@ -113,12 +124,15 @@ class EvaluationWalk {
   private evaluations = 0;
   private readonly referencedOnTheWay = new Set<unknown>();
 
-  constructor(private readonly index: SchemaIndex) {}
+  constructor(
+    private readonly index: SchemaIndex,
+    private readonly limits: SchemaLimits,
+  ) {}
 
   /** `samePart`: the schemas on the way here since the walk last went into a part of the value. */
   visit(schema: unknown, samePart: Set<unknown>, depth: number): SchemaProblem | null {
-    if (++this.evaluations > SCHEMA_LIMITS.evaluations)
-      return tooLarge(`checks a value against more than ${SCHEMA_LIMITS.evaluations} schemas once its references are followed`);
+    if (++this.evaluations > this.limits.evaluations)
+      return tooLarge(`checks a value against more than ${this.limits.evaluations} schemas once its references are followed`);
     if (!isSchemaNode(schema)) return null;
     samePart.add(schema);
     const problem = this.children(schema, samePart, depth);
@@ -150,7 +164,7 @@ class EvaluationWalk {
       };
     if (samePart.has(target)) return tooLarge(`has a reference ${ref} that loops back to itself without going into a part of the value`);
     if (this.referencedOnTheWay.has(target)) return null;
-    if (depth + 1 > SCHEMA_LIMITS.referenceDepth) return tooLarge(`follows references more than ${SCHEMA_LIMITS.referenceDepth} deep`);
+    if (depth + 1 > this.limits.referenceDepth) return tooLarge(`follows references more than ${this.limits.referenceDepth} deep`);
     this.referencedOnTheWay.add(target);
     const problem = this.visit(target, samePart, depth + 1);
     this.referencedOnTheWay.delete(target);

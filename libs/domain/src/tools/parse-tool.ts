@@ -1,5 +1,6 @@
 import { DomainError, ErrorCode } from '../errors';
 import { schemaProblemText, userSchemaProblem } from '../definition/json-schema';
+import { SCHEMA_LIMITS, type SchemaLimits } from '../definition/schema-bounds';
 import { requestBody } from '../request-body';
 import { BUILTIN_TOOL_NAMES } from './builtin-tools';
 
@@ -29,12 +30,12 @@ export const TOOL_SCHEMA = {
 export const TOOL_BODY = requestBody('NewTool', TOOL_SCHEMA, (body) => body as Partial<ToolInput>);
 
 /** POST /tools: a tool the worker calls by POSTing the model's arguments to `endpoint_url`. */
-export function parseToolInput(input: unknown): ToolInput {
+export function parseToolInput(input: unknown, limits: SchemaLimits = SCHEMA_LIMITS): ToolInput {
   const body = TOOL_BODY.parse(input);
   if (BUILTIN_TOOL_NAMES.includes(body.name!)) {
     throw new DomainError(ErrorCode.Conflict, `${body.name} is a built-in tool name`, { field: 'name' });
   }
-  const problem = userSchemaProblem(body.parameters);
+  const problem = userSchemaProblem(body.parameters, limits);
   if (problem) throw new DomainError(problem.code, `parameters ${schemaProblemText(problem)}`, { field: 'parameters' });
   return {
     name: body.name!,
