@@ -168,37 +168,48 @@ describe('Agent runs', () => {
     }
   });
 
-  it('cancels a run during a tool call: the call is interrupted and audited, the step and run end cancelled', async () => {
-    const tools = await ToolServer.start({ slow: () => ({ late: true }) });
-    try {
-      tools.script('slow', toolScript.delay(60_000));
-      const name = await registerTool(tools.url('slow'), { timeout_ms: 120_000 });
-      const wf = await stack.user.post('/workflows', {
-        name: `agent-${randomUUID().slice(0, 8)}`,
-        steps: [agentStep({ name: 'waiter', tools: [name] }), llmStep()],
-      });
-      stack.model.script(reply.toolCalls([{ name, arguments: { q: 1 } }]));
-      const started = (await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: {} })).body;
-      await tools.waitForCalls(1, { name: 'slow' });
+  // A tool whose timeout is above LOCAL_TOOL_CALL_MAX_TIMEOUT_MS (30 s) is called as an ordinary activity,
+  // which hears the cancel at its next heartbeat; a shorter one as a local activity, which hears it when the
+  // workflow task it keeps open is renewed (8 s into it with the default 10 s task timeout).
+  it.each([
+    ['queued', 120_000, 5_000],
+    ['local', 30_000, 12_000],
+  ])(
+    'cancels a run during a %s tool call: the call is interrupted and audited, the step and run end cancelled',
+    async (_, timeout_ms, withinMs) => {
+      const tools = await ToolServer.start({ slow: () => ({ late: true }) });
+      try {
+        tools.script('slow', toolScript.delay(60_000));
+        const name = await registerTool(tools.url('slow'), { timeout_ms });
+        const wf = await stack.user.post('/workflows', {
+          name: `agent-${randomUUID().slice(0, 8)}`,
+          steps: [agentStep({ name: 'waiter', tools: [name] }), llmStep()],
+        });
+        stack.model.script(reply.toolCalls([{ name, arguments: { q: 1 } }]));
+        const started = (await stack.user.post(`/workflows/${wf.body.uuid}/runs`, { trigger_output: {} })).body;
+        await tools.waitForCalls(1, { name: 'slow' });
 
-      expect((await stack.user.post(`/runs/${started.uuid}/cancel`)).status).toBe(202);
-      const body = await stack.waitForRun(started.uuid, (r) => r.status !== 'running', 20_000);
+        const cancelledAt = Date.now();
+        expect((await stack.user.post(`/runs/${started.uuid}/cancel`)).status).toBe(202);
+        const body = await stack.waitForRun(started.uuid, (r) => r.status !== 'running', 20_000);
 
-      expect(body.status).toBe('cancelled');
-      expect(body.steps.map((step) => [step.status, step.error_message])).toEqual([
-        ['failed', 'Cancelled while running'],
-        ['skipped', null],
-      ]);
-      expect(body.steps[0].tool_calls).toEqual([
-        expect.objectContaining({ tool_name: name, attempt: 1, status: 'failed', error_message: expect.stringMatching(/abort/i) }),
-      ]);
-      expect(tools.calls[0]).toMatchObject({ aborted: true, completed: false });
-      // The interrupted call is not handed to the model as an answer.
-      expect(body.steps[0].messages.filter((message: { role: string }) => message.role === 'tool')).toEqual([]);
-    } finally {
-      await tools.close();
-    }
-  });
+        expect(body.status).toBe('cancelled');
+        expect(Date.now() - cancelledAt).toBeLessThan(withinMs);
+        expect(body.steps.map((step) => [step.status, step.error_message])).toEqual([
+          ['failed', 'Cancelled while running'],
+          ['skipped', null],
+        ]);
+        expect(body.steps[0].tool_calls).toEqual([
+          expect.objectContaining({ tool_name: name, attempt: 1, status: 'failed', error_message: expect.stringMatching(/abort/i) }),
+        ]);
+        expect(tools.calls[0]).toMatchObject({ aborted: true, completed: false });
+        // The interrupted call is not handed to the model as an answer.
+        expect(body.steps[0].messages.filter((message: { role: string }) => message.role === 'tool')).toEqual([]);
+      } finally {
+        await tools.close();
+      }
+    },
+  );
 
   it('keeps large tool answers out of the Temporal history: the run completes and its history stays small', async () => {
     const page = 'x'.repeat(200 * 1024); // tool answers are cut at 256 KiB

@@ -1,5 +1,6 @@
-// The built worker (dist/apps/worker) killed with SIGKILL while an MCP tool call is in flight: a new
-// worker picks the run up and sends only that call again, never one that completed.
+// The built worker (dist/apps/worker) killed with SIGKILL while an MCP tool call is in flight, an ordinary
+// activity (the server's timeout is above LOCAL_TOOL_CALL_MAX_TIMEOUT_MS): a new worker picks the run up
+// and sends only that call again, never one that completed.
 import { DataSource } from 'typeorm';
 import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
 import { agentStep } from './support/factories';
@@ -7,6 +8,7 @@ import { McpTestServer } from './support/mcp-test-server';
 import { ModelFake, reply } from './support/model-fake';
 import { auditOf, expectEachStepOnce } from './support/run-audit';
 import type { RunBody } from './support/stack';
+import { fetchRunHistory, queuedActivities } from './support/temporal-history';
 import { WorkerProcess } from './support/worker-process';
 
 describe('A worker crash during an MCP tool call', () => {
@@ -41,7 +43,7 @@ describe('A worker crash during an MCP tool call', () => {
   }
   it('repeats only the interrupted call, and the audit shows the lost attempt and its retry', async () => {
     owner = await api.newUser();
-    const server = (await owner.post('/mcp-servers', { name: 'kit', transport: 'streamable_http', url: kit.url })).body;
+    const server = (await owner.post('/mcp-servers', { name: 'kit', transport: 'streamable_http', url: kit.url, timeout_ms: 60_000 })).body;
     const workflow = (await owner.post('/workflows', { name: 'mcp-crash', steps: [agentStep({ name: 'adder', tools: ['kit.add'] })] }))
       .body;
     expect(server.name).toBe('kit');
@@ -80,5 +82,7 @@ describe('A worker crash during an MCP tool call', () => {
     const audit = await auditOf(api.app.get(DataSource), run.uuid);
     expectEachStepOnce(audit);
     expect(audit.tool_calls.filter((call) => call.status === 'completed')).toHaveLength(4);
+    // The calls went through the task queue (the interrupted one once: its retry is the same activity); the rest was local.
+    expect(queuedActivities(await fetchRunHistory(body.temporal.workflow_id))).toEqual(['callTool', 'callTool', 'callTool', 'callTool']);
   });
 });

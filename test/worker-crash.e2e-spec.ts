@@ -1,10 +1,12 @@
-// A worker killed with SIGKILL in the middle of an agent's tool call: a new worker picks the run up,
-// completed model turns and tool calls are not repeated, and the run completes.
+// A worker killed with SIGKILL in the middle of an agent's tool call, a local activity: a new worker picks
+// the run up once its workflow task times out and runs the agent's activities since its last recorded task
+// again; completed model turns and tool calls are found in the transcript, not repeated, and the run completes.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { agentStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { auditOf, expectEachStepOnce } from './support/run-audit';
+import { fetchRunHistory, queuedActivities } from './support/temporal-history';
 import { useWorkerCrash } from './support/worker-crash';
 
 describe('A worker crash during an agent step', () => {
@@ -47,5 +49,7 @@ describe('A worker crash during an agent step', () => {
     expectEachStepOnce(audit);
     expect(audit.model_calls.map((call) => [call.turn, call.status])).toEqual([1, 2, 3, 4, 5].map((turn) => [turn, 'completed']));
     expect(audit.tool_calls.filter((call) => call.status === 'completed')).toHaveLength(4);
+    // The agent's start, turns, tool calls and completion were local activities: none went through the task queue.
+    expect(queuedActivities(await fetchRunHistory(body.temporal.workflow_id))).toEqual([]);
   });
 });

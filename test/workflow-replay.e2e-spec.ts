@@ -59,6 +59,15 @@ describe('Run workflow replay', () => {
     try {
       const name = `price_${randomUUID().slice(0, 6)}`;
       await stack.user.post('/tools', { name, description: 'a price', parameters: { type: 'object' }, endpoint_url: tools.url('price') });
+      // Above LOCAL_TOOL_CALL_MAX_TIMEOUT_MS: an agent's call of it stays an ordinary activity.
+      const slow = `slow_${randomUUID().slice(0, 6)}`;
+      await stack.user.post('/tools', {
+        name: slow,
+        description: 'a price, slowly',
+        parameters: { type: 'object' },
+        endpoint_url: tools.url('price'),
+        timeout_ms: 60_000,
+      });
       const agent = agentStep({ name: 'fetcher', tools: [name] });
       const compare = llmStep({ name: 'compare', system_prompt: `Compare <<step_output.${agent.uuid}>>` });
       const scenarios: Record<string, () => ReturnType<typeof historyOf>> = {
@@ -121,6 +130,19 @@ describe('Run workflow replay', () => {
             { graph },
           );
         },
+        'local-agent-rounds': () => {
+          // A chain agent's start, turns, short tool call and completion as local activities, its long call queued.
+          const both = agentStep({ name: 'both', tools: [name, slow] });
+          stack.model.script(
+            reply.toolCalls([
+              { name, arguments: { product: 'a' } },
+              { name: slow, arguments: { product: 'b' } },
+            ]),
+            reply.json({ prices: [10, 10] }),
+            reply.text('compared'),
+          );
+          return historyOf([both, llmStep({ name: 'after', system_prompt: `Compare <<step_output.${both.uuid}>>` })]);
+        },
         'local-chain-completed': () => {
           // A chain's short work as local activities: a call, a loop's start, iterations and end, a stop checker.
           const first = llmStep({ name: 'first' });
@@ -165,6 +187,7 @@ describe('Run workflow replay', () => {
         'conversation-ended': 'completed',
         'graph-branches-partial': 'partial_success',
         'local-chain-completed': 'completed',
+        'local-agent-rounds': 'completed',
       };
       for (const [scenario, run] of Object.entries(scenarios)) {
         const { status, workflowId, history } = await run();

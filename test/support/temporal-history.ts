@@ -38,6 +38,10 @@ export async function executionHistories(workflowId: string, address = process.e
   }
 }
 
+/** The activity types the history scheduled through the task queue, in order (local activities are markers instead). */
+export const queuedActivities = (history: History): string[] =>
+  (history.events ?? []).flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+
 /** The history's size as the server stores it (protobuf-encoded). */
 export const historyBytes = (history: History): number => temporal.api.history.v1.History.encode(history).finish().length;
 

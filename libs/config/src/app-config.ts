@@ -65,6 +65,12 @@ export abstract class AppConfig {
   declare readonly egress: { allow: string[] };
   /** The most the worker reads of one answer of a user's tool or MCP server (TOOL_ANSWER_MAX_BYTES): past it the call fails. */
   declare readonly toolAnswers: { maxBytes: number };
+  /**
+   * A chain agent's tool call runs as a local activity (no task-queue round trip, stopped by a cancel within
+   * about 8 s) when its timeout, an HTTP tool's own or its MCP server's, is at most `localMaxTimeoutMs`
+   * (LOCAL_TOOL_CALL_MAX_TIMEOUT_MS); a longer one is an ordinary activity, heartbeating, visible in flight.
+   */
+  declare readonly toolCalls: { localMaxTimeoutMs: number };
   /** MCP servers users register: stdio ones start processes on the worker, so only when the operator allows it (MCP_STDIO). */
   declare readonly mcp: { stdioAllowed: boolean };
   /** How old a webhook signature's timestamp may be (and how long a seen signature is remembered). */
@@ -422,6 +428,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },
     egress: { allow: egressAllow(env, 'EGRESS_ALLOW') },
     toolAnswers: { maxBytes: integer(env, 'TOOL_ANSWER_MAX_BYTES', 1024 * 1024) },
+    // The default timeout of a registered tool and of an MCP server: their calls run local unless made longer.
+    toolCalls: { localMaxTimeoutMs: integer(env, 'LOCAL_TOOL_CALL_MAX_TIMEOUT_MS', 30_000) },
     mcp: { stdioAllowed: oneOf(env, 'MCP_STDIO', ['on', 'off'] as const, 'off') === 'on' },
     webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
     models: {

@@ -140,6 +140,12 @@ export interface CustomAgentStep extends StepBase {
   /** The most tokens an answer may have; the operator's default and maximum apply. */
   max_tokens?: number | null;
   loop?: StepLoop | null;
+  /**
+   * Where its rounds run. `local` (absent): in a chain, its model turns and its short tool calls (see
+   * AgentStart.local_tools) are local activities, no task-queue round trip. `queued`: every turn and tool
+   * call an ordinary activity, heartbeating and shown in the Web UI while in flight.
+   */
+  execution?: StepExecution | null;
 }
 
 export interface StopCheckerStep extends StepBase {

@@ -171,6 +171,12 @@ export interface ToolSpec {
 export interface AgentStart {
   tools: ToolSpec[];
   conversation_length: number;
+  /**
+   * The tools (by the name the model calls them) whose calls are short enough to run as local activities
+   * where the run allows it: the built-ins, and tools whose timeout (an HTTP tool's, an MCP server's) is at
+   * most LOCAL_TOOL_CALL_MAX_TIMEOUT_MS. Absent (starts recorded before it): none.
+   */
+  local_tools?: string[];
 }
 
 export interface AgentTurnResult {

@@ -18,6 +18,8 @@ export interface Call<N extends Name = Name> {
   input: InputOf<N>;
   /** The workflow execution that called it: continue-as-new starts another under the same workflow id. */
   run_id: string;
+  /** Run as a local activity (on the workflow's worker, no task-queue round trip), not a queued one. */
+  local: boolean;
 }
 
 // Every activity of the contract, so that an unexpected one is recorded instead of "not registered" (which
@@ -87,7 +89,8 @@ export class FakeActivities {
   }
 
   private async receive(name: Name, input: unknown): Promise<unknown> {
-    this.calls.push({ name, input, run_id: Context.current().info.workflowExecution?.runId ?? 'none' } as Call);
+    const { info } = Context.current();
+    this.calls.push({ name, input, run_id: info.workflowExecution?.runId ?? 'none', local: info.isLocal } as Call);
     this.waiters.notify();
     const handler = this.handlers[name] as ((input: unknown) => unknown) | undefined;
     try {

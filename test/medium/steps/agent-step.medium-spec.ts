@@ -84,6 +84,26 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     expect(messages[3]).toMatchObject({ role: 'tool', content: JSON.stringify({ city: 'Lyon' }) });
   });
 
+  it('finds its start, turn and tool call again when they run again from their first attempt (local activities after a crash)', async () => {
+    const agent = await startedAgent();
+    const call = await firstTurnCallingGetOutput(agent);
+    const answered = await toolCalls.call(agent.context, agent.step, call, 3, activityScope());
+    const transcript = await setup.rows.messages(agent.context.instance_uuid);
+
+    // A dead worker's local activities run again on the next one, counted from attempt 1 again.
+    const start = await sut.start(agent.context, agent.step);
+    const turn = await sut.turn(agent.context, agent.step, start.tools, 1, start.conversation_length, activityScope(1));
+    const tool = await toolCalls.call(agent.context, agent.step, turn.tool_calls[0], 3, activityScope(1));
+
+    expect(start).toMatchObject({ conversation_length: 2, local_tools: ['get_output'] });
+    expect(turn).toMatchObject({ conversation_length: 3, tool_calls: [call] });
+    expect(tool).toEqual(answered);
+    expect(await setup.rows.messages(agent.context.instance_uuid)).toEqual(transcript);
+    expect(setup.model.requests).toHaveLength(1);
+    expect(await setup.rows.modelCalls(agent.context.instance_uuid)).toHaveLength(1);
+    expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toHaveLength(1);
+  });
+
   it('gives the model a failed answer for a tool the agent does not have, audited as failed', async () => {
     const agent = await startedAgent();
     await firstTurnCallingGetOutput(agent);

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, StepContext, ToolSpec } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
-import { AgentToolsService } from './agent-tools.service';
+import { AgentToolsService, shortTools } from './agent-tools.service';
 import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
@@ -27,17 +28,24 @@ export class AgentStepService {
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
     private readonly calls: CallAuditRepository,
+    private readonly config: AppConfig,
   ) {}
 
+  /** The step's start: its input, its transcript's first messages, its tools and which of them are short. */
   async start(context: StepContext, step: CustomAgentStep): Promise<AgentStart> {
-    const tools = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
+    const resolved = await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined);
+    const tools = resolved.map((tool) => tool.spec);
     const input = await this.inputs.build(context, step.system_prompt, 'reference', step.loop);
     await this.steps.startStep(context.instance_uuid, { ...input.record, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system + REFERENCE_NOTE },
       { role: 'user', content: input.user },
     ];
-    return { tools, conversation_length: await this.transcript.start(context.instance_uuid, messages) };
+    return {
+      tools,
+      conversation_length: await this.transcript.begin(context.instance_uuid, messages),
+      local_tools: shortTools(resolved, this.config.toolCalls.localMaxTimeoutMs),
+    };
   }
 
   async turn(

@@ -1,12 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import type { McpConnection, ToolSpec } from '@app/contracts';
+import { END_TOOL_NAME, type McpConnection, type ToolSpec } from '@app/contracts';
 import { BUILTIN_TOOLS, END_TOOL, modelToolName, parseMcpToolName, qualifiedMcpToolName, type McpToolName } from '@app/domain';
 import { McpServerRepository, McpToolCatalog, ToolRepository } from '@app/persistence';
-import { ToolCallError, type ToolDescriptor } from '@app/providers';
+import { DEFAULT_TOOL_TIMEOUT_MS, ToolCallError, type ToolDescriptor } from '@app/providers';
 import { StepError } from './step-error';
 
 /** `spec` is what the model is offered (an MCP tool under its model-safe name); `record` is how the worker calls it. */
 export type ResolvedTool = { spec: ToolSpec; builtin: true } | { spec: ToolSpec; builtin: false; record: ToolDescriptor };
+
+/** How long the built-in http_request may take. */
+export const BUILTIN_TIMEOUT_MS = 30_000;
+/** The built-ins answered in the worker itself, reaching nothing outside. */
+const IN_WORKER_BUILTINS = new Set(['get_output', END_TOOL_NAME]);
+
+/** How long one call of `tool` may take: 0 for a built-in answered in the worker. */
+export function callTimeoutMs(tool: ResolvedTool): number {
+  if (!tool.builtin) return tool.record.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS;
+  return IN_WORKER_BUILTINS.has(tool.spec.name) ? 0 : BUILTIN_TIMEOUT_MS;
+}
+
+/** The tools (as the model names them) whose calls may take at most `maxTimeoutMs`: short enough for a local activity. */
+export function shortTools(tools: ResolvedTool[], maxTimeoutMs: number): string[] {
+  return tools.filter((tool) => callTimeoutMs(tool) <= maxTimeoutMs).map((tool) => tool.spec.name);
+}
 
 const mcpDescriptor = (name: McpToolName, connection: McpConnection, spec: Omit<ToolSpec, 'name'>): ToolDescriptor => ({
   ...spec,

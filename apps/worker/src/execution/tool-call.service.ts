@@ -13,11 +13,10 @@ import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallRe
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
-import { AgentToolsService, type ResolvedTool } from './agent-tools.service';
+import { AgentToolsService, BUILTIN_TIMEOUT_MS, type ResolvedTool } from './agent-tools.service';
 import type { CallQuarantine } from './call-quarantine.service';
 import { newOutput } from './step-output';
 
-const BUILTIN_TIMEOUT_MS = 30_000;
 /** MCP answers larger than this reach the model as a reference to a stored output. */
 export const MCP_INLINE_ANSWER_BYTES = 64 * 1024;
 /** The transport kind of the built-in tools that run in the worker (providers' BuiltinToolTransport). */

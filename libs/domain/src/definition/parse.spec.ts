@@ -79,9 +79,19 @@ describe(parseStep.name, () => {
       expect(parseStep(body, '', randomUUID)).toEqual(body);
     });
 
-    it('keeps an agent with tools and max_iterations', () => {
-      const body = agent({ tools: ['http_request', 'get_output'], max_iterations: 4, output_schema: null, retry_policy: null });
-      expect(parseStep(body, '', randomUUID)).toMatchObject({ tools: ['http_request', 'get_output'], max_iterations: 4 });
+    it('keeps an agent with tools, max_iterations and its execution', () => {
+      const body = agent({
+        tools: ['http_request', 'get_output'],
+        max_iterations: 4,
+        output_schema: null,
+        retry_policy: null,
+        execution: 'queued',
+      });
+      expect(parseStep(body, '', randomUUID)).toMatchObject({
+        tools: ['http_request', 'get_output'],
+        max_iterations: 4,
+        execution: 'queued',
+      });
     });
 
     it.each([[0], [2], [10], [null]])(
@@ -149,7 +159,7 @@ describe(parseStep.name, () => {
       ['a position (the API strips it)', llm({ position: 0 }), 'position'],
       ['an agent field on an LLM step', llm({ tools: [] }), 'tools'],
       ['an execution that is neither local nor queued', llm({ execution: 'remote' }), 'execution'],
-      ['an execution on an agent (its calls are always activities)', agent({ execution: 'local' }), 'execution'],
+      ['an agent execution that is neither local nor queued', agent({ execution: 'remote' }), 'execution'],
       ['tools that are not an array', agent({ tools: 'http_request' }), 'tools'],
       ['a tool name with spaces', agent({ tools: ['my tool'] }), 'tools[0]'],
       ['a tool listed twice', agent({ tools: ['a', 'a'] }), 'tools'],

@@ -204,6 +204,12 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
         title: 'Max iterations',
         description: 'Model turns before the step fails',
       },
+      execution: {
+        enum: [...STEP_EXECUTIONS, null],
+        title: 'Execution',
+        description:
+          "local (absent): in a chain, the model turns and the calls of tools whose timeout is at most the operator's LOCAL_TOOL_CALL_MAX_TIMEOUT_MS (30 s by default) run as local activities, no task-queue round trip, shown in the Web UI once done; queued: every turn and tool call an ordinary activity, heartbeating and shown while in flight",
+      },
     },
     ['model', 'system_prompt'],
   ),

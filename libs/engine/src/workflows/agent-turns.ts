@@ -1,4 +1,6 @@
-// An agent step's turns: one activity per model turn and one per tool call, so a crash repeats neither.
+// An agent step's turns: one activity per model turn and one per tool call, so a crash repeats neither. In a
+// chain they run as local activities (scope.agentWork), tool calls not known to be short excepted: a local
+// activity run again after its worker died finds the turn or call its first run completed in the transcript.
 import { ApplicationFailure } from '@temporalio/workflow';
 import {
   END_TOOL_NAME,
@@ -16,7 +18,7 @@ export type AgentEnd = { ref: StepResultRef } | { handoff: ToolHandoff };
 
 /** An agent that runs its own tool calls, from its first turn to its final answer. */
 export async function runAgent(scope: RunScope, step: CustomAgentStep, context: StepContext): Promise<StepResultRef> {
-  const end = await agentTurns(scope, step, context, await scope.activitiesFor(step).startAgentStep({ ...context, step }), false);
+  const end = await agentTurns(scope, step, context, await scope.agentWork(step).startAgentStep({ ...context, step }), false);
   return (end as { ref: StepResultRef }).ref;
 }
 
@@ -28,22 +30,23 @@ export async function agentTurns(
   scope: RunScope,
   step: CustomAgentStep,
   context: StepContext,
-  { tools, conversation_length }: AgentStart,
+  { tools, conversation_length, local_tools }: AgentStart,
   handsOff: boolean,
 ): Promise<AgentEnd> {
   // The transcript itself stays in MySQL: the workflow tracks its length and the calls to make.
   let length = conversation_length;
   const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
+  const short = new Set(local_tools ?? []);
   for (let turn = 1; turn <= maxIterations; turn++) {
     const result = await scope
-      .activitiesFor(step, `${step.name}: model turn ${turn}`)
+      .agentWork(step, `${step.name}: model turn ${turn}`)
       .agentTurn({ ...context, step, tools, turn, conversation_length: length });
     length = result.conversation_length;
     // The end tool runs like any other (audited, answered); the conversation closes once the turn has answered.
     if (context.conversation_turn !== undefined && result.tool_calls.some((call) => call.name === END_TOOL_NAME))
       scope.counters.endRequested = true;
     if (!result.tool_calls.length) {
-      return { ref: await scope.activitiesFor(step).completeAgentStep({ ...context, step, conversation_length: length }) };
+      return { ref: await scope.agentWork(step).completeAgentStep({ ...context, step, conversation_length: length }) };
     }
     if (handsOff) {
       await scope
@@ -57,9 +60,11 @@ export async function agentTurns(
         },
       };
     }
-    // Each tool call is its own activity: once completed, a crash never repeats it.
+    // Each tool call is its own activity: once completed, a crash never repeats it. A long one is queued.
     for (const call of result.tool_calls) {
-      await scope.activitiesFor(step, `${step.name}: tool ${call.name}`).callTool({ ...context, step, call, position: length });
+      await scope
+        .agentWork(step, `${step.name}: tool ${call.name}`, short.has(call.name))
+        .callTool({ ...context, step, call, position: length });
       length += 1;
     }
   }

@@ -15,6 +15,12 @@ const DEFAULT_HEARTBEAT_SECONDS = 30;
  */
 export const runsLocalActivities = (): boolean => patched('local-activities');
 
+/**
+ * Runs begun since an agent's rounds became local activities in chains (issue #32): a history before it
+ * replays with the ordinary activities its agents recorded. Asked first thing too, after the one above.
+ */
+export const runsLocalAgentRounds = (): boolean => patched('local-agent-rounds');
+
 const queuedBookkeeping = proxyActivities<RunActivities>(BOOKKEEPING_OPTIONS);
 const localBookkeeping = proxyLocalActivities<RunActivities>(BOOKKEEPING_OPTIONS);
 
@@ -63,6 +69,11 @@ export interface RunScope {
   activitiesFor(step: StepDefinition, label?: string): RunActivities;
   /** The same, for the step's short work (see stepWorkOf): local activities unless the step is `queued`. */
   stepWork(step: StepDefinition, label?: string): RunActivities;
+  /**
+   * An agent's work: its start, model turns and completion, and its tool calls where `short` (the tool is
+   * among its start's local_tools). Local as stepWork is, in runs begun since agent rounds went local.
+   */
+  agentWork(step: StepDefinition, label?: string, short?: boolean): RunActivities;
 }
 
 /**
@@ -74,6 +85,10 @@ export interface RunScope {
 export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: BudgetGate | null = null): RunScope {
   const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const local = runsLocalActivities() && !input.definition.graph;
+  const localAgents = runsLocalAgentRounds() && local;
+  const activitiesFor = (step: StepDefinition, label = `${step.name} (${step.type})`) =>
+    proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label));
+  const stepWork = stepWorkOf(local, heartbeat);
   return {
     bookkeeping: bookkeepingOf(local),
     input,
@@ -81,9 +96,9 @@ export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: Bud
     inbox,
     budget,
     counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
-    activitiesFor: (step, label = `${step.name} (${step.type})`) =>
-      proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label)),
-    stepWork: stepWorkOf(local, heartbeat),
+    activitiesFor,
+    stepWork,
+    agentWork: (step, label, short = true) => (localAgents && short ? stepWork(step, label) : activitiesFor(step, label)),
   };
 }
 

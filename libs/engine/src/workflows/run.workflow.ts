@@ -8,7 +8,7 @@ import { conversationInbox } from './conversation';
 import { runConversation } from './conversation-run';
 import { walkPlan } from './graph/walk-plan';
 import { humanInputInbox } from './human-input';
-import { bookkeepingOf, runScope, runsLocalActivities } from './run-scope';
+import { bookkeepingOf, runScope, runsLocalActivities, runsLocalAgentRounds } from './run-scope';
 import { runWalk } from './walk-run';
 
 /** A Temporal Schedule starts the workflow with a request: record the run first, under a uuid of our own. */
@@ -24,7 +24,9 @@ async function prepared(request: RunWorkflowInput): Promise<PreparedRun> {
 }
 
 export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflowResult> {
-  runsLocalActivities(); // decided here, first: where the patch's marker sits in every new history
+  // Decided here, first: where the patches' markers sit in every new history.
+  runsLocalActivities();
+  runsLocalAgentRounds();
   // Before the first await, so an answer or a message never reaches a workflow without its handler.
   const inbox = humanInputInbox();
   const messages = 'definition' in request && request.definition.graph?.is_conversational ? conversationInbox() : null;

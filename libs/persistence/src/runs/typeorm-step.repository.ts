@@ -68,6 +68,16 @@ export class TypeormStepRepository extends StepRepository {
     );
   }
 
+  async beginMessages(instanceUuid: string, messages: unknown[]): Promise<boolean> {
+    const result = (await runStatement(this.dataSource, (manager) =>
+      manager.query(
+        'UPDATE workflow_step_instances SET model_messages = ? WHERE uuid = ? AND (model_messages IS NULL OR JSON_LENGTH(model_messages) = 0)',
+        [JSON.stringify(messages), instanceUuid],
+      ),
+    )) as { affectedRows: number };
+    return result.affectedRows === 1;
+  }
+
   async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
     const [row] = (await this.dataSource.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as {
       model_messages: unknown;

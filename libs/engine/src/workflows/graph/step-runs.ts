@@ -72,8 +72,8 @@ async function runGraphAgent(
 ): Promise<StepResultRef | Activation> {
   const { scope } = state;
   const start = continues
-    ? await scope.activitiesFor(step).continueAgentStep({ ...context, step, from: continues })
-    : await scope.activitiesFor(step).startAgentStep({ ...context, step });
+    ? await scope.agentWork(step).continueAgentStep({ ...context, step, from: continues })
+    : await scope.agentWork(step).startAgentStep({ ...context, step });
   const end = await agentTurns(scope, step, context, start, executorEdge !== null);
   return 'ref' in end ? end.ref : { step_uuid: executorEdge!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
 }

@@ -1,0 +1,115 @@
+// Where an agent's rounds run: in a chain as local activities (its start, model turns, the calls of the tools its
+// start names short, its completion), a long tool call queued; every round queued when the step asks it, and
+// in a graph, whose branches may run side by side. A cancel reaches a local tool call in flight.
+import { CancelledFailure } from '@temporalio/common';
+import type { AgentTurnResult, ToolCallRequest } from '@app/contracts';
+import { agentStep, chainRun, edge, graphRun, output, rowOf } from './support/definitions';
+import { useEngine } from './support/engine';
+import { FakeActivities, runEnd, untilCancelled, type Handlers } from './support/fake-activities';
+
+describe('Run workflow: agent rounds', () => {
+  const engine = useEngine();
+
+  const call = (name: string): ToolCallRequest => ({ id: `call-${name}`, name, arguments: '{}' });
+  const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+
+  /** An agent whose first turn calls `quick` (a short tool) and `slow`, and whose second answers. */
+  function twoTurns(): Handlers {
+    const turns: AgentTurnResult[] = [
+      { tool_calls: [call('quick'), call('slow')], conversation_length: 3, usage },
+      { tool_calls: [], conversation_length: 6, usage },
+    ];
+    return {
+      ...runEnd(),
+      startAgentStep: async () => ({ tools: [], conversation_length: 2, local_tools: ['quick', 'get_output'] }),
+      agentTurn: async () => turns.shift()!,
+      callTool: async () => ({ status: 'completed', summary: 'ok', size_bytes: 2 }),
+      completeAgentStep: async () => output(),
+    };
+  }
+
+  /** Each of the agent's activities in order, with where it ran. */
+  const rounds = (fake: FakeActivities) =>
+    fake.calls
+      .filter((made) => ['startAgentStep', 'agentTurn', 'callTool', 'completeAgentStep'].includes(made.name))
+      .map((made) => {
+        const tool = made.name === 'callTool' ? ` ${(made.input as { call: ToolCallRequest }).call.name}` : '';
+        return `${made.name}${tool} ${made.local ? 'local' : 'queued'}`;
+      });
+
+  it('runs a chain agent’s start, turns, short tool calls and completion as local activities, a long tool call queued', async () => {
+    const agent = agentStep('agent', { tools: ['quick', 'slow'] });
+    const fake = new FakeActivities(twoTurns());
+
+    const sut = await engine.start(chainRun([agent]), fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    expect(rounds(fake)).toEqual([
+      'startAgentStep local',
+      'agentTurn local',
+      'callTool quick local',
+      'callTool slow queued',
+      'agentTurn local',
+      'completeAgentStep local',
+    ]);
+    expect(fake.inputsOf('callTool').map(({ call, position }) => [call.name, position])).toEqual([
+      ['quick', 3],
+      ['slow', 4],
+    ]);
+    expect(fake.inputsOf('agentTurn').map(({ turn, conversation_length }) => [turn, conversation_length])).toEqual([
+      [1, 2],
+      [2, 5],
+    ]);
+  });
+
+  it('queues every round of an agent that asks execution "queued", and of a graph’s agent', async () => {
+    const queued = agentStep('queued', { tools: ['quick', 'slow'], execution: 'queued' });
+    const inChain = new FakeActivities(twoTurns());
+    await expect((await engine.start(chainRun([queued]), inChain)).result()).resolves.toMatchObject({ status: 'completed' });
+
+    const inGraph = agentStep('in graph', { tools: ['quick', 'slow'] });
+    const graphFake = new FakeActivities(twoTurns());
+    const graph = graphRun([inGraph], { edges: [edge(inGraph, null)] });
+    await expect((await engine.start(graph, graphFake)).result()).resolves.toMatchObject({ status: 'completed' });
+
+    const everyQueued = [
+      'startAgentStep queued',
+      'agentTurn queued',
+      'callTool quick queued',
+      'callTool slow queued',
+      'agentTurn queued',
+      'completeAgentStep queued',
+    ];
+    expect(rounds(inChain)).toEqual(everyQueued);
+    expect(rounds(graphFake)).toEqual(everyQueued);
+  });
+
+  it('cancels a chain agent during a local tool call: the call hears it, the step fails, the run ends cancelled', async () => {
+    const agent = agentStep('agent', { tools: ['quick'] });
+    const order: string[] = [];
+    const fake = new FakeActivities({
+      ...twoTurns(),
+      callTool: async () => {
+        try {
+          return await untilCancelled();
+        } finally {
+          order.push('tool call cancelled');
+        }
+      },
+      failStep: async ({ instance_uuid }) => void order.push(`failStep ${instance_uuid}`),
+      finishRun: async ({ status }) => void order.push(`finishRun ${status}`),
+    });
+    const run = chainRun([agent]);
+
+    // The cancellation reaches the workflow when the task the local call keeps open is renewed: at 80 % of
+    // its timeout (8 s with the API's default of 10, 2.4 s here).
+    const sut = await engine.start(run, fake, { workflowTaskTimeout: '3 seconds' });
+    await fake.called('callTool');
+    await sut.handle.cancel();
+
+    await expect(sut.failure()).resolves.toBeInstanceOf(CancelledFailure);
+    expect(fake.callsTo('callTool').map((made) => made.local)).toEqual([true]);
+    expect(order).toEqual(['tool call cancelled', `failStep ${rowOf(run, agent)}`, 'finishRun cancelled']);
+    expect(fake.callsTo('completeAgentStep')).toEqual([]);
+  });
+});
