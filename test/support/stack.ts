@@ -88,6 +88,8 @@ export interface StackOptions {
   assistant?: Partial<AppConfig['assistant']>;
   /** TEMPORAL_UI_URL of the API, which its codec endpoint also lets call it from the browser (CORS). */
   webUiUrl?: string;
+  /** Prices by `provider:model` over the defaults, for the API and the worker (MODEL_PRICES_FILE's entries). */
+  prices?: AppConfig['costs']['prices'];
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -112,6 +114,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
     mcp: { stdioAllowed: options.mcpStdio ?? false },
     assistant: { ...base.assistant, ...options.assistant },
+    costs: { ...base.costs, prices: new Map([...base.costs.prices, ...(options.prices ?? [])]) },
     temporal: options.webUiUrl ? { ...base.temporal, webUiUrl: options.webUiUrl, codecCorsOrigins: [options.webUiUrl] } : base.temporal,
   };
   const api = await startApi(config);

@@ -15,6 +15,7 @@ import {
 import { modelClientsOf } from './model-clients';
 import { AgentTranscript } from './execution/agent-transcript.service';
 import { CallCosts } from './execution/call-costs';
+import { SpendGuard } from './execution/spend-guard';
 import { CallQuarantine } from './execution/call-quarantine.service';
 import { AgentStepService } from './execution/agent-step.service';
 import { AgentToolsService } from './execution/agent-tools.service';
@@ -31,10 +32,11 @@ import { StructuredOutputService } from './execution/structured-output.service';
 import { StepInputService } from './execution/step-input.service';
 import { StopCheckerService } from './execution/stop-checker.service';
 import { ToolCallService } from './execution/tool-call.service';
+import { RunLifeServicesModule } from './run-life-services.module';
 
 /** The services behind the activities, over persistence and the MCP clients (config is global). */
 @Module({
-  imports: [PersistenceModule, McpClientModule],
+  imports: [PersistenceModule, McpClientModule, RunLifeServicesModule],
   providers: [
     { provide: ModelClients, useFactory: modelClientsOf, inject: [AppConfig] },
     { provide: EgressPolicy, useFactory: (config: AppConfig) => new EgressPolicy(config.egress.allow), inject: [AppConfig] },
@@ -62,6 +64,7 @@ import { ToolCallService } from './execution/tool-call.service';
     },
     CallQuarantine,
     CallCosts,
+    SpendGuard,
     StepInputService,
     ModelCallService,
     StepSummaryService,

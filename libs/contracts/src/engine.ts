@@ -11,7 +11,7 @@ import type {
 } from './definition';
 import type { ContinuedConversation } from './conversation';
 import type { JsonObject, JsonValue } from './json';
-import type { RunBudget } from './budget';
+import type { RunBudget, RunSpend } from './budget';
 import type { FinalStatus, RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
@@ -276,10 +276,18 @@ export interface RunActivities {
   finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
   /** Budgeted runs: the tokens the run's model calls used so far. */
   tokensUsed(input: { run_uuid: string }): Promise<number>;
-  /** Budgeted runs: the run waits (awaiting_input) for an approval, the tokens used shown on it. */
-  pauseForBudget(input: { run_uuid: string; used_tokens: number; max_tokens: number }): Promise<void>;
-  /** Budgeted runs: approved with a new limit, the run goes on (running). */
-  resumeAfterBudget(input: { run_uuid: string; max_tokens: number }): Promise<void>;
+  /** Runs with a budget in dollars: the tokens and dollars the run's completed model calls used so far. */
+  runSpend(input: { run_uuid: string }): Promise<RunSpend>;
+  /** Budgeted runs: the run waits (awaiting_input) for an approval, the tokens (and dollars) used shown on it. */
+  pauseForBudget(input: {
+    run_uuid: string;
+    used_tokens: number;
+    max_tokens?: number;
+    used_cost?: number;
+    max_cost?: number;
+  }): Promise<void>;
+  /** Budgeted runs: approved with new limits, the run goes on (running). */
+  resumeAfterBudget(input: { run_uuid: string; max_tokens?: number; max_cost?: number }): Promise<void>;
   /** POSTs the run's signed summary to the workflow's notify_url; throws (and is retried) until it is taken. */
   notifyRunEnd(input: { run_uuid: string; user_id: string; url: string }): Promise<void>;
 }

@@ -72,6 +72,8 @@ export enum ErrorCode {
   ProviderNotConfigured = 'PROVIDER_NOT_CONFIGURED',
   /** The user has MAX_RUNS_IN_FLIGHT_PER_USER runs running or waiting already. */
   TooManyRunsInFlight = 'TOO_MANY_RUNS_IN_FLIGHT',
+  /** The user's model calls spent (or reserved) their daily or monthly limit in dollars: `resets_at` says when it frees. */
+  SpendLimitReached = 'SPEND_LIMIT_REACHED',
   /** An API key holds SSE_MAX_STREAMS_PER_KEY event streams open already. */
   TooManyStreams = 'TOO_MANY_STREAMS',
   /** A call of the run died in flight with POISON_ATTEMPTS_LIMIT workers: the run is stopped, never tried again (contracts' RUN_QUARANTINED). */

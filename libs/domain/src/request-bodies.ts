@@ -8,6 +8,7 @@ import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, RESUME_BODY, RUN
 import { BACKFILL_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY } from './schedules/parse-schedule';
 import { TOOL_BODY } from './tools/parse-tool';
 import { VERSION_RESTORE_BODY } from './definition/versions';
+import { SPEND_LIMITS_BODY } from './costs/spend-limit-body';
 
 export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
   RUN_START_BODY,
@@ -24,4 +25,5 @@ export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
   ASSISTANT_SESSION_BODY,
   ASSISTANT_MESSAGE_BODY,
   VERSION_RESTORE_BODY,
+  SPEND_LIMITS_BODY,
 ];

@@ -14,3 +14,4 @@ export * from './run-reconciler';
 export * from './run-resumer';
 export * from './run-starter';
 export * from './tool-manifest.service';
+export * from './spend-policy';

@@ -1,4 +1,11 @@
-import { isInFlight, type BudgetApproved, type HumanInputAccepted, type RunStatus, type WorkflowDefinition } from '@app/contracts';
+import {
+  isInFlight,
+  type ApproveBudgetArgs,
+  type BudgetApproved,
+  type HumanInputAccepted,
+  type RunStatus,
+  type WorkflowDefinition,
+} from '@app/contracts';
 import { DomainError, ErrorCode, humanAnswerOf } from '@app/domain';
 import type { RunLauncher, TurnOutcome } from './run-launcher';
 import type { RunReader } from './run-reader';
@@ -42,12 +49,14 @@ export class RunInteractions {
     return this.launcher.answer(run.temporal_workflow_id, { step_uuid: step.uuid, input });
   }
 
-  /** A run waiting on its token budget goes on with a new limit. */
-  async approveBudget(userId: string, runUuid: string, maxTokens: number): Promise<BudgetApproved> {
+  /** A run waiting on its budget goes on with new limits. */
+  async approveBudget(userId: string, runUuid: string, limits: ApproveBudgetArgs): Promise<BudgetApproved> {
     const run = await this.reader.findRun(userId, runUuid);
-    if (!run.budget?.paused_at_tokens)
-      throw new DomainError(ErrorCode.RunNotActive, 'The run is not waiting for a budget approval', { field: 'max_tokens' });
-    return this.launcher.approveBudget(run.temporal_workflow_id, { max_tokens: maxTokens });
+    if (run.budget?.paused_at_tokens === null || run.budget?.paused_at_tokens === undefined)
+      throw new DomainError(ErrorCode.RunNotActive, 'The run is not waiting for a budget approval', {
+        field: limits.max_tokens !== undefined ? 'max_tokens' : 'max_cost',
+      });
+    return this.launcher.approveBudget(run.temporal_workflow_id, limits);
   }
 
   /** A user message to a conversational run: the reply when its turn answers within `waitMs`, else the turn's id. */

@@ -9,6 +9,7 @@ import {
   McpToolCatalog,
   PersistenceModule,
   RunRepository,
+  SpendRepository,
   ToolRepository,
   WorkflowRepository,
 } from '@app/persistence';
@@ -19,6 +20,7 @@ import { RunReader } from './run-reader';
 import { RunReconciler } from './run-reconciler';
 import { RunResumer } from './run-resumer';
 import { RunStarter } from './run-starter';
+import { SpendPolicy } from './spend-policy';
 import { ToolManifestService } from './tool-manifest.service';
 
 /** What both apps use: the worker records scheduled runs and the assistant's dry runs, and saves manifests. */
@@ -29,10 +31,21 @@ const recording: Provider[] = [
     inject: [ToolRepository, McpToolCatalog],
   },
   {
+    provide: SpendPolicy,
+    useFactory: (spend: SpendRepository, config: AppConfig) =>
+      new SpendPolicy(spend, { daily: config.costs.userDailyLimit, monthly: config.costs.userMonthlyLimit }),
+    inject: [SpendRepository, AppConfig],
+  },
+  {
     provide: RunPreparer,
-    useFactory: (workflows: WorkflowRepository, runs: RunRepository, toolManifests: ToolManifestService, config: AppConfig) =>
-      new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config)),
-    inject: [WorkflowRepository, RunRepository, ToolManifestService, AppConfig],
+    useFactory: (
+      workflows: WorkflowRepository,
+      runs: RunRepository,
+      toolManifests: ToolManifestService,
+      config: AppConfig,
+      spend: SpendPolicy,
+    ) => new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config), spend),
+    inject: [WorkflowRepository, RunRepository, ToolManifestService, AppConfig, SpendPolicy],
   },
 ];
 

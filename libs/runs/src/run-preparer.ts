@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PreparedRun, RunBudget, WorkflowDefinition } from '@app/contracts';
+import { budgetLimits, type PreparedRun, type RunBudget, type WorkflowDefinition } from '@app/contracts';
 import {
   assertAcceptsRuns,
   type ToolDrift,
@@ -15,6 +15,7 @@ import {
   type RunOrigin,
 } from '@app/domain';
 import { definitionOf, type NewRun, type RunRepository, type RunWithSteps, type WorkflowRepository } from '@app/persistence';
+import type { SpendPolicy } from './spend-policy';
 import type { ToolManifestService } from './tool-manifest.service';
 
 export interface RunRequest {
@@ -49,6 +50,7 @@ export class RunPreparer {
     private readonly runs: RunRepository,
     private readonly toolManifests: ToolManifestService,
     private readonly models: ModelPolicy = { allowed: [], maxMaxTokens: Number.MAX_SAFE_INTEGER },
+    private readonly spend: SpendPolicy | null = null,
   ) {}
 
   async prepare(request: RunRequest): Promise<Prepared> {
@@ -77,6 +79,8 @@ export class RunPreparer {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
+    // A user whose day or month is spent starts nothing that pays (a dry run costs nothing).
+    if (!request.dryRun) await this.spend?.assertRoomForRun(request.userId);
     const toolDrift = await driftOf();
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
@@ -147,7 +151,7 @@ export function preparedRunOf(run: RunWithSteps): PreparedRun {
     definition: run.definition as WorkflowDefinition,
     instances: run.steps.map((step) => ({ step_uuid: step.step_definition_uuid, instance_uuid: step.uuid })),
     ...(run.dry_run ? { dry_run: true as const } : {}),
-    ...(run.budget ? { budget: { max_tokens: run.budget.max_tokens } } : {}),
+    ...(run.budget ? { budget: budgetLimits(run.budget) } : {}),
     ...(run.resumed_from_step_uuid
       ? { resume: { from_step_uuid: run.resumed_from_step_uuid, previous_step_uuid: previous?.step_definition_uuid ?? null } }
       : {}),

@@ -49,6 +49,7 @@ const NAMES = [
   'failStep',
   'finishRun',
   'tokensUsed',
+  'runSpend',
   'pauseForBudget',
   'resumeAfterBudget',
   'notifyRunEnd',

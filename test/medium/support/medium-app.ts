@@ -18,6 +18,8 @@ export interface MediumOptions {
   prices?: Record<string, ModelPrice>;
   /** The bounds on a user's work (EXPRESSION_*, SCHEMA_*, EXAMPLE_MAX_BYTES, LOOP_OUTPUT_MAX_BYTES; default the product's). */
   limits?: Partial<AppConfig['limits']>;
+  /** The operator's spend limits per user in dollars (SPEND_LIMIT_DAILY_USD, SPEND_LIMIT_MONTHLY_USD). */
+  spendLimits?: { daily?: number; monthly?: number };
 }
 
 export interface MediumApp {
@@ -43,8 +45,13 @@ function mediumConfig(options: MediumOptions): AppConfig {
     },
     quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
     summaries: { ...base.summaries, enabled: false },
-    costs: { ...base.costs, prices: new Map([...base.costs.prices, ...Object.entries(options.prices ?? {})]) },
     limits: { ...base.limits, ...options.limits },
+    costs: {
+      ...base.costs,
+      prices: new Map([...base.costs.prices, ...Object.entries(options.prices ?? {})]),
+      userDailyLimit: options.spendLimits?.daily ?? null,
+      userMonthlyLimit: options.spendLimits?.monthly ?? null,
+    },
     egress: { allow: ['127.0.0.0/8'] },
     log: { level: 'warn', format: 'json' },
     metrics: { host: '127.0.0.1', apiPort: null, workerPort: null },

@@ -46,6 +46,24 @@ function usage(): SchemaObject {
   };
 }
 
+/** GET /usage/limits: the limits in dollars (null: none) and what the ledger holds now. */
+function spendLimits(): SchemaObject {
+  const dollars = nullable({ type: 'number' });
+  const limits: SchemaObject = { type: 'object', properties: { daily_usd: dollars, monthly_usd: dollars } };
+  const held = (key: string): SchemaObject => ({
+    type: 'object',
+    properties: {
+      [key]: { type: 'string' },
+      spent: { type: 'number' },
+      reserved: { type: 'number', description: 'The worst case of calls in flight' },
+    },
+  });
+  return {
+    type: 'object',
+    properties: { operator: limits, own: limits, applied: limits, today: held('day'), this_month: held('month') },
+  };
+}
+
 const page = (item: string): SchemaObject => ({
   type: 'object',
   properties: {
@@ -235,6 +253,7 @@ export function runComponents(): Record<string, SchemaObject> {
     },
     RunPage: page('RunSummary'),
     Usage: usage(),
+    SpendLimitsView: spendLimits(),
     Cancelled: {
       type: 'object',
       properties: {

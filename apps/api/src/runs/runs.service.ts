@@ -104,7 +104,7 @@ export class RunsService {
 
   /** POST /runs/{uuid}/approve-budget: a run waiting on its token budget goes on with a new limit. */
   approveBudget(userId: string, runUuid: string, body: unknown) {
-    return this.interactions.approveBudget(userId, runUuid, BUDGET_APPROVAL_BODY.parse(body).max_tokens);
+    return this.interactions.approveBudget(userId, runUuid, BUDGET_APPROVAL_BODY.parse(body));
   }
 
   cancel(userId: string, runUuid: string) {

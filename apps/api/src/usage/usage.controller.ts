@@ -1,10 +1,11 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { usageRangeOf } from '@app/domain';
+import { SPEND_LIMITS_BODY, usageRangeOf } from '@app/domain';
 import { UsageRepository } from '@app/persistence';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
-import { ApiAnswers, ApiFilters } from '../common/openapi';
+import { ApiAnswers, ApiFilters, ApiJsonBody } from '../common/openapi';
 import { queryParam } from '../common/pagination';
+import { SpendLimitsService } from './spend-limits.service';
 
 const DAY = { type: 'string', format: 'date', description: 'A UTC day, YYYY-MM-DD' } as const;
 
@@ -12,7 +13,10 @@ const DAY = { type: 'string', format: 'date', description: 'A UTC day, YYYY-MM-D
 @ApiBearerAuth()
 @Controller('usage')
 export class UsageController {
-  constructor(private readonly usage: UsageRepository) {}
+  constructor(
+    private readonly usage: UsageRepository,
+    private readonly limits: SpendLimitsService,
+  ) {}
 
   /** The key's user's completed model calls from `from` to `to` (UTC days, both included; at most 92): tokens and dollars by day, workflow and model. */
   @Get()
@@ -21,5 +25,20 @@ export class UsageController {
   async report(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
     const range = usageRangeOf({ from: queryParam(query, 'from'), to: queryParam(query, 'to') }, new Date());
     return { from: range.first, to: range.last, currency: 'USD', ...(await this.usage.report(user.userId, range.from, range.to)) };
+  }
+
+  /** The user's spend limits: the operator's, the user's own, the ones that apply, and what today and this month hold. */
+  @Get('limits')
+  @ApiAnswers(200, 'SpendLimitsView')
+  view(@CurrentUser() user: AuthenticatedUser) {
+    return this.limits.view(user.userId);
+  }
+
+  /** Sets the user's own limits (null: none); the lower of theirs and the operator's applies. */
+  @Put('limits')
+  @ApiJsonBody(SPEND_LIMITS_BODY)
+  @ApiAnswers(200, 'SpendLimitsView', 400, 422)
+  async set(@CurrentUser() user: AuthenticatedUser, @Body() body: unknown) {
+    return this.limits.set(user.userId, SPEND_LIMITS_BODY.parse(body));
   }
 }

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PersistenceModule } from '@app/persistence';
+import { SpendLimitsService } from './spend-limits.service';
 import { UsageController } from './usage.controller';
 
-/** GET /usage: what a user's model calls used and cost. */
-@Module({ imports: [PersistenceModule], controllers: [UsageController] })
+/** GET /usage: what a user's model calls used and cost; /usage/limits: the user's spend limits. */
+@Module({ imports: [PersistenceModule], controllers: [UsageController], providers: [SpendLimitsService] })
 export class UsageModule {}

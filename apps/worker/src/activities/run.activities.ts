@@ -118,9 +118,19 @@ export function createRunActivities(services: RunServices): RunActivities {
       services.conversation.answer(run_uuid, user_id, turn, output_id, closing),
     failStep: ({ instance_uuid, error_message }) => services.steps.failStep(instance_uuid, error_message),
     tokensUsed: ({ run_uuid }) => services.calls.tokensUsed(run_uuid),
-    pauseForBudget: ({ run_uuid, used_tokens, max_tokens }) =>
-      services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: used_tokens }, 'awaiting_input'),
-    resumeAfterBudget: ({ run_uuid, max_tokens }) => services.runs.setBudget(run_uuid, { max_tokens, paused_at_tokens: null }, 'running'),
+    runSpend: ({ run_uuid }) => services.calls.runSpend(run_uuid),
+    pauseForBudget: ({ run_uuid, used_tokens, max_tokens, used_cost, max_cost }) =>
+      services.runs.setBudget(
+        run_uuid,
+        { max_tokens, paused_at_tokens: used_tokens, ...(max_cost !== undefined ? { max_cost, paused_at_cost: used_cost ?? null } : {}) },
+        'awaiting_input',
+      ),
+    resumeAfterBudget: ({ run_uuid, max_tokens, max_cost }) =>
+      services.runs.setBudget(
+        run_uuid,
+        { max_tokens, paused_at_tokens: null, ...(max_cost !== undefined ? { max_cost, paused_at_cost: null } : {}) },
+        'running',
+      ),
     finishRun: async ({ run_uuid, status, error_message }) => {
       if (await services.runs.end(runEnding(run_uuid, { status, error_message }))) services.metrics.runsFinished.inc({ status });
     },

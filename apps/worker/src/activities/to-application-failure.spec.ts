@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { QueryFailedError } from 'typeorm';
-import { DomainError, ErrorCode } from '@app/domain';
+import { DomainError, ErrorCode, limitedPeriods, spendLimitReached } from '@app/domain';
 import { rememberSecrets } from '@app/observability';
 import { ModelCallError, ToolCallError } from '@app/providers';
 import { DATABASE_FAILURE_MESSAGE, toApplicationFailure } from './to-application-failure';
@@ -12,6 +12,13 @@ function recordingLog() {
 }
 
 describe(toApplicationFailure.name, () => {
+  it('makes a spent day a retryable failure whose next attempt waits for the reset', () => {
+    const [day] = limitedPeriods({ daily: 1, monthly: null }, new Date('2026-11-26T23:00:00Z'));
+    const failure = toApplicationFailure(spendLimitReached(day, 1, new Date('2026-11-26T23:00:00Z'), 0.2)) as ApplicationFailure;
+
+    expect(failure).toMatchObject({ type: 'SPEND_LIMIT_REACHED', nonRetryable: false, nextRetryDelay: 3_600_000 });
+  });
+
   it('keeps the type and retryability of our errors, their messages scrubbed', () => {
     const tool = toApplicationFailure(
       new ToolCallError('http_request GET https://api.example/v1?api_key=k-1234567 answered 500: token=abc', true, { kind: 'server' }),

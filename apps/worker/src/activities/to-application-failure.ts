@@ -1,6 +1,6 @@
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { shortened } from '@app/contracts';
-import { DomainError } from '@app/domain';
+import { DomainError, ErrorCode } from '@app/domain';
 import { scrubbed } from '@app/observability';
 import { ModelCallError, ToolCallError } from '@app/providers';
 import { StepError } from '../execution/step-error';
@@ -27,6 +27,14 @@ export function toApplicationFailure(error: unknown, log?: ActivityLog): unknown
   if (error instanceof ToolCallError)
     return ApplicationFailure.create({ message: scrubbed(error.message), type: `Tool_${error.kind}`, nonRetryable: !error.retryable });
   if (error instanceof StepError) return ApplicationFailure.nonRetryable(scrubbed(error.message), error.type);
+  // A spent day or month frees at its reset: the call is tried again then (the step's attempts count it).
+  if (error instanceof DomainError && error.code === ErrorCode.SpendLimitReached)
+    return ApplicationFailure.create({
+      message: error.message,
+      type: error.code,
+      nonRetryable: false,
+      nextRetryDelay: Number(error.details.retry_after_seconds) * 1000,
+    });
   if (error instanceof DomainError) return ApplicationFailure.nonRetryable(scrubbed(error.message), error.code);
   // Unexpected, so Temporal retries it: the database away, a statement refused, a bug.
   const database = databaseErrorIn(error);

@@ -8,6 +8,7 @@ import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClients, type ModelRe
 import type { ActivityScope } from './activity-scope';
 import { CallCosts } from './call-costs';
 import { CallQuarantine } from './call-quarantine.service';
+import { SpendGuard, type SpendHold } from './spend-guard';
 
 /** A model call of a step: the request, and the provider that serves it (absent: DEFAULT_PROVIDER). */
 export type StepModelRequest = ModelRequest & { provider?: ModelProvider | null };
@@ -52,6 +53,7 @@ export class ModelCallService {
     private readonly costs: CallCosts,
     private readonly config: AppConfig,
     private readonly quarantine: CallQuarantine,
+    private readonly spend: SpendGuard,
   ) {}
 
   /** Asks the model, the attempt's start and end each written on its own. */
@@ -139,12 +141,17 @@ export class ModelCallService {
     };
     return inClientSpan(`chat ${request.model}`, attributes, async (span) => {
       let response: ModelResponse;
+      let hold: SpendHold | null = null;
       try {
         // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
-        response = context.dry_run
-          ? dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes)
-          : await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
+        if (context.dry_run) response = dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes);
+        else {
+          // The call's worst case held against the user's spend limits first: no room, no call (SPEND_LIMIT_REACHED).
+          hold = await this.spend.reserve(context.user_id, system, request);
+          response = await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
+        }
       } catch (error) {
+        await this.spend.settle(hold, null);
         const finished_at = new Date();
         const error_message = error instanceof ModelCallError ? error.message : String((error as Error)?.message ?? error);
         await this.calls.recordModelCall({
@@ -159,6 +166,7 @@ export class ModelCallService {
       }
       // Priced by the model asked for: the one the price table and the budget know.
       const cost = this.costs.costOf(system, request.model, response.usage);
+      await this.spend.settle(hold, cost);
       await this.costs.count(context, system, request.model, 'completed', { usage: response.usage, cost });
       span.setAttributes({
         'gen_ai.response.model': response.model,

@@ -1,3 +1,5 @@
 export * from './prices';
 export * from './default-prices';
 export * from './usage-range';
+export * from './spend-limits';
+export * from './spend-limit-body';

@@ -19,6 +19,8 @@ describe('RUN_START_BODY', () => {
       budget: { max_tokens: 500 },
     });
     expect(RUN_START_BODY.parse({ budget: null, extra: 'kept out' })).toEqual({ trigger_output: null, dry_run: false });
+    expect(RUN_START_BODY.parse({ budget: { max_cost: 0.25 } }).budget).toEqual({ max_cost: 0.25 });
+    expect(RUN_START_BODY.parse({ budget: { max_tokens: 9, max_cost: 2 } }).budget).toEqual({ max_tokens: 9, max_cost: 2 });
   });
 
   it.each<[string, string, unknown]>([
@@ -27,7 +29,9 @@ describe('RUN_START_BODY', () => {
     ['dry_run not a boolean', 'dry_run', { dry_run: 'yes' }],
     ['a budget of no tokens', 'budget.max_tokens', { budget: { max_tokens: 0 } }],
     ['a budget of part of a token', 'budget.max_tokens', { budget: { max_tokens: 1.5 } }],
-    ['a budget without its limit', 'budget.max_tokens', { budget: {} }],
+    ['a budget without a limit', 'budget', { budget: {} }],
+    ['a budget of no dollars', 'budget.max_cost', { budget: { max_cost: 0 } }],
+    ['a budget in another unit', 'budget.max_euros', { budget: { max_euros: 3 } }],
     ['trigger data deeper than MySQL stores', 'trigger_output', { trigger_output: JSON.parse('['.repeat(40) + ']'.repeat(40)) }],
   ])('refuses %s, naming %s', (_, field, body) => {
     expect(refusal(() => RUN_START_BODY.parse(body))).toEqual(invalid(field));
@@ -57,7 +61,7 @@ describe('RESUME_BODY', () => {
 
 describe('the bodies of a run in flight', () => {
   it('name the field an absent body misses', () => {
-    expect(refusal(() => BUDGET_APPROVAL_BODY.parse(undefined))).toEqual(invalid('max_tokens'));
+    expect(refusal(() => BUDGET_APPROVAL_BODY.parse(undefined))).toEqual(invalid('body'));
     expect(refusal(() => MESSAGE_BODY.parse(undefined))).toEqual(invalid('content'));
     expect(refusal(() => HUMAN_ANSWER_BODY.parse(undefined))).toEqual(invalid('input'));
     expect([BUDGET_APPROVAL_BODY, MESSAGE_BODY, HUMAN_ANSWER_BODY].map((body) => body.required)).toEqual([true, true, true]);
@@ -65,6 +69,7 @@ describe('the bodies of a run in flight', () => {
 
   it('take a whole number of tokens, a message with text in it, and any storable answer', () => {
     expect(BUDGET_APPROVAL_BODY.parse({ max_tokens: 100 })).toEqual({ max_tokens: 100 });
+    expect(BUDGET_APPROVAL_BODY.parse({ max_cost: 1.5 })).toEqual({ max_cost: 1.5 });
     expect(refusal(() => BUDGET_APPROVAL_BODY.parse({ max_tokens: 0 }))).toEqual(invalid('max_tokens'));
     expect(MESSAGE_BODY.parse({ content: ' hi ' })).toEqual({ content: ' hi ' });
     expect(refusal(() => MESSAGE_BODY.parse({ content: ' ' }))).toEqual(invalid('content'));

@@ -5,6 +5,23 @@ import { assertStorableJson } from '../outputs/json-depth';
 import { requestBody } from '../request-body';
 
 const ANY = { description: 'Any JSON value' };
+/** A budget's limits: tokens, US dollars at the configured prices, or both. */
+const LIMITS = {
+  max_tokens: { type: 'integer', minimum: 1, maximum: 1e12 },
+  max_cost: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 1e9,
+    description: 'US dollars at the configured prices (unpriced models count nothing)',
+  },
+};
+const ONE_LIMIT = { minProperties: 1, additionalProperties: false };
+
+/** The limits a body gave, and no others. */
+const limitsOf = (body: Record<string, unknown>): RunBudget => ({
+  ...(body.max_tokens !== undefined ? { max_tokens: body.max_tokens as number } : {}),
+  ...(body.max_cost !== undefined ? { max_cost: body.max_cost as number } : {}),
+});
 const UUID = { type: 'string', format: 'uuid' };
 
 export interface RunStartOptions {
@@ -22,9 +39,10 @@ export const RUN_START_BODY = requestBody(
       trigger_output: { ...ANY, description: 'The data the steps read as <<trigger_output>>' },
       budget: {
         type: ['object', 'null'],
-        required: ['max_tokens'],
-        properties: { max_tokens: { type: 'integer', minimum: 1, maximum: 1e12 } },
-        description: 'The run waits (awaiting_input) for POST /runs/{uuid}/approve-budget once its model calls used this many tokens',
+        ...ONE_LIMIT,
+        properties: LIMITS,
+        description:
+          'The run waits (awaiting_input) for POST /runs/{uuid}/approve-budget once its model calls used this many tokens, or cost this many dollars (checked after each step)',
       },
       dry_run: {
         type: 'boolean',
@@ -37,11 +55,11 @@ export const RUN_START_BODY = requestBody(
   (body): RunStartOptions => {
     // Bounded before it is stored: what MySQL would refuse (too deep, a lone surrogate) is a 422 naming the field.
     assertStorableJson(body.trigger_output, 'trigger_output');
-    const budget = body.budget as RunBudget | null | undefined;
+    const budget = body.budget as Record<string, unknown> | null | undefined;
     return {
       trigger_output: body.trigger_output ?? null,
       dry_run: body.dry_run === true,
-      ...(budget ? { budget: { max_tokens: budget.max_tokens } } : {}),
+      ...(budget ? { budget: limitsOf(budget) } : {}),
     };
   },
 );
@@ -79,11 +97,11 @@ export const BUDGET_APPROVAL_BODY = requestBody(
   'BudgetApproval',
   {
     type: 'object',
-    required: ['max_tokens'],
-    properties: { max_tokens: { type: 'integer', minimum: 1, description: 'The new limit, above the tokens used' } },
+    ...ONE_LIMIT,
+    properties: LIMITS,
+    description: "The new limits: each one given replaces the run's, and the run must then be under every limit",
   },
-  (body) => ({ max_tokens: body.max_tokens as number }),
-  { absentIsEmpty: true },
+  (body) => limitsOf(body),
 );
 
 /** POST /runs/{uuid}/steps/{step_uuid}/input: the answer, checked against the step's input_schema once the step is known. */

@@ -24,6 +24,7 @@ import { AssistantOpenSessions1764000800000 } from './1764000800000-assistant-op
 import { ModelCallRequestHash1764003000000 } from './1764003000000-model-call-request-hash';
 import { ModelCallCosts1764003100000 } from './1764003100000-model-call-costs';
 import { WorkflowVersions1764003500000 } from './1764003500000-workflow-versions';
+import { SpendLimits1764003610000 } from './1764003610000-spend-limits';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -53,4 +54,5 @@ export const migrations: (new () => unknown)[] = [
   ModelCallRequestHash1764003000000,
   ModelCallCosts1764003100000,
   WorkflowVersions1764003500000,
+  SpendLimits1764003610000,
 ];

@@ -1,4 +1,5 @@
 import type { ModelCallAttempt, ModelCallEnd, ToolCallAttempt, ToolCallEnd, TranscriptAnswer } from './call-attempts';
+import type { RunSpend } from '@app/contracts';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
 
 export type { ModelCallAttempt, ModelCallEnd, ToolCallAttempt, ToolCallEnd, TranscriptAnswer } from './call-attempts';
@@ -37,4 +38,6 @@ export abstract class CallAuditRepository {
   abstract mostDiedAttempts(runUuid: string): Promise<number>;
   /** The tokens the run's completed model calls used (what its budget counts). */
   abstract tokensUsed(runUuid: string): Promise<number>;
+  /** The tokens and dollars the run's completed model calls used (what a budget in dollars counts; unpriced calls cost nothing here). */
+  abstract runSpend(runUuid: string): Promise<RunSpend>;
 }

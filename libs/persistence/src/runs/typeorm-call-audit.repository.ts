@@ -1,3 +1,4 @@
+import type { RunSpend } from '@app/contracts';
 import type { DataSource } from 'typeorm';
 import { CallAuditRepository } from './call-audit.repository';
 import {
@@ -86,5 +87,13 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
       [runUuid],
     )) as { n: number | string }[];
     return Number(row.n);
+  }
+
+  async runSpend(runUuid: string): Promise<RunSpend> {
+    const [row] = (await this.dataSource.query(
+      "SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS n, COALESCE(SUM(cost), 0) AS d FROM model_calls WHERE run_uuid = ? AND status = 'completed'",
+      [runUuid],
+    )) as { n: number | string; d: number | string }[];
+    return { tokens: Number(row.n), cost: Number(row.d) };
   }
 }

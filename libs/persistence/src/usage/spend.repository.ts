@@ -1,0 +1,30 @@
+import type { SpendLimits } from '@app/domain';
+
+/** A period's row of the ledger: what its calls cost, and what calls in flight hold. */
+export interface PeriodSpend {
+  spent: number;
+  reserved: number;
+}
+
+/**
+ * The spend ledger (`user_spend`): per user and UTC period (`YYYY-MM-DD`, `YYYY-MM`), what model calls cost
+ * and what calls in flight reserved; and a user's own limits (`user_quotas`).
+ */
+export abstract class SpendRepository {
+  abstract ownLimits(userId: string): Promise<SpendLimits>;
+  abstract setOwnLimits(userId: string, limits: SpendLimits): Promise<void>;
+  /** Each period's row (zeros for one never written). */
+  abstract spendOf(userId: string, periods: string[]): Promise<Map<string, PeriodSpend>>;
+  /**
+   * Reserves `amount` in every period at once when each stays within its limit with it (spent + reserved +
+   * amount ≤ limit), under the rows' locks, so racing calls are counted one after the other. Otherwise
+   * nothing is written, and the answer names the first period without room and what it held.
+   */
+  abstract reserve(
+    userId: string,
+    periods: { period: string; limit: number }[],
+    amount: number,
+  ): Promise<{ reserved: true } | { reserved: false; period: string; held: number }>;
+  /** A call ended: its reservation released from `reservedIn`, its cost added to `spentIn` (its day and month). */
+  abstract settle(userId: string, spentIn: string[], cost: number, reservedIn: string[], reserved: number): Promise<void>;
+}

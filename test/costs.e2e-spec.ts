@@ -1,0 +1,81 @@
+// What a run costs, over HTTP: the run's cost is the sum of its calls at the configured prices, GET /usage
+// says the same, a run pauses at its budget in dollars until approved, and a user whose day is spent
+// starts nothing more (429 SPEND_LIMIT_REACHED, with when it resets).
+import { llmStep } from './support/factories';
+import { reply } from './support/model-fake';
+import { useStack, type Stack } from './support/stack';
+
+// $2 and $8 per million tokens (cached input $0.5): 1,000 prompt tokens (400 cached) and 500 answer tokens cost $0.0054.
+const PRICE = { input: 2, output: 8, cached_input: 0.5 };
+const USAGE = { prompt_tokens: 1000, completion_tokens: 500, cached_tokens: 400 };
+const CALL_COST = (600 * 2 + 400 * 0.5 + 500 * 8) / 1e6;
+const priced = (name: string) => llmStep({ name, model: 'priced-model', max_tokens: 1000 });
+
+describe('Costs', () => {
+  let stack: Stack;
+  useStack((started) => (stack = started), { prices: new Map([['openai:priced-model', PRICE]]) });
+
+  const answers = (count: number) => Array.from({ length: count }, () => reply.text('ok', { usage: USAGE }));
+
+  it("shows a run's cost as the sum of its calls at the configured prices, as GET /usage does", async () => {
+    const user = await stack.api.newUser();
+    const workflow = (await user.post('/workflows', { name: 'priced', steps: [priced('one'), priced('two')] })).body;
+    stack.model.script(...answers(2));
+
+    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
+    const done = await stack.waitForRun(run.uuid, undefined, undefined, user);
+
+    expect(done).toMatchObject({ status: 'completed', cost: 2 * CALL_COST });
+    expect(done.steps.map((step) => step.cost)).toEqual([CALL_COST, CALL_COST]);
+    expect(done.steps[0].model_calls[0]).toMatchObject({ cached_tokens: 400, cost: CALL_COST });
+    const usage = await user.get('/usage');
+    expect(usage.status).toBe(200);
+    expect(usage.body.total).toMatchObject({ calls: 2, cost: 2 * CALL_COST, cached_tokens: 800, unpriced_calls: 0 });
+    expect(usage.body.by_workflow).toEqual([expect.objectContaining({ workflow_uuid: workflow.uuid, cost: 2 * CALL_COST })]);
+    expect(await user.get('/usage?from=2026-01-01&to=2026-12-31')).toMatchObject({ status: 422, body: { details: { field: 'from' } } });
+  });
+
+  it('pauses a run at max_cost and lets it go on once approved with a higher one', async () => {
+    const workflow = await stack.createWorkflow([priced('first'), priced('second')]);
+    stack.model.script(...answers(2));
+    const run = (await stack.user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {}, budget: { max_cost: CALL_COST / 2 } }))
+      .body;
+
+    const paused = await stack.waitForRun(run.uuid, (view) => typeof view.budget?.paused_at_cost === 'number');
+    expect(paused).toMatchObject({ status: 'awaiting_input', budget: { max_cost: CALL_COST / 2, paused_at_cost: CALL_COST } });
+    expect(stack.model.requests).toHaveLength(1);
+    expect(await stack.user.post(`/runs/${run.uuid}/approve-budget`, { max_cost: CALL_COST / 4 })).toMatchObject({ status: 409 });
+    expect(await stack.user.post(`/runs/${run.uuid}/approve-budget`, { max_cost: 1 })).toMatchObject({
+      status: 200,
+      body: { max_cost: 1 },
+    });
+
+    expect(await stack.waitForRun(run.uuid)).toMatchObject({
+      status: 'completed',
+      cost: 2 * CALL_COST,
+      budget: { max_cost: 1, paused_at_cost: null },
+    });
+  });
+
+  it("refuses the next start once the user's day is spent, with its code and when it resets", async () => {
+    const user = await stack.api.newUser();
+    const workflow = (await user.post('/workflows', { name: 'spender', steps: [priced('only')] })).body;
+    stack.model.script(...answers(1));
+    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
+    await stack.waitForRun(run.uuid, undefined, undefined, user);
+
+    const limits = await user.put('/usage/limits', { daily_usd: CALL_COST, monthly_usd: null });
+    expect(limits).toMatchObject({
+      status: 200,
+      body: { own: { daily_usd: CALL_COST }, applied: { daily_usd: CALL_COST }, today: { spent: CALL_COST } },
+    });
+    const refused = await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} });
+
+    expect(refused).toMatchObject({ status: 429, body: { code: 'SPEND_LIMIT_REACHED', details: { period: 'day', limit: CALL_COST } } });
+    expect(new Date(refused.body.details.resets_at).getUTCHours()).toBe(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another user's day is their own.
+    stack.model.script(...answers(1));
+    expect((await stack.runSteps([priced('elsewhere')])).status).toBe('completed');
+  });
+});

@@ -1,0 +1,82 @@
+// Spend limits in dollars: each call's worst case reserved in the user's day and month before it is sent,
+// settled after, so parallel calls pass a limit by at most one call's worst case; a spent day refuses starts.
+import { randomUUID } from 'node:crypto';
+import { SpendRepository, WorkflowRepository, type NewRun } from '@app/persistence';
+import { RunPreparer } from '@app/runs';
+import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
+import { reply } from '../../support/model-fake';
+import { activityScope, llmStep, newRun, newUserId, noTools, stepContext, workflowDefinition } from '../support/fixtures';
+import { setUpStepServices } from './step-services.setup';
+
+// $2 and $8 per million tokens: a call of max_tokens 1,000 may cost about $0.008, so a $0.01 day holds one in flight.
+const PRICE = { input: 2, output: 8, cached_input: 2 };
+const DAILY_LIMIT = 0.01;
+// What each call really costs: 100 prompt and 50 answer tokens.
+const USAGE = { prompt_tokens: 100, completion_tokens: 50 };
+const CALL_COST = (100 * 2 + 50 * 8) / 1e6;
+
+describe(`${LlmStepService.name}: spend limits`, () => {
+  let setup: Awaited<ReturnType<typeof setUpStepServices>>;
+  let ledger: SpendRepository;
+
+  beforeAll(async () => {
+    setup = await setUpStepServices({ prices: { 'openai:priced-model': PRICE }, spendLimits: { daily: DAILY_LIMIT } });
+    ledger = setup.get(SpendRepository);
+  });
+  afterEach(() => setup.expectModelDone());
+  afterAll(() => setup.close());
+
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  async function recordedRun(userId: string, steps: number): Promise<{ run: NewRun; step: ReturnType<typeof llmStep> }> {
+    const step = llmStep({ model: 'priced-model', max_tokens: 1000 });
+    const run = newRun(
+      userId,
+      workflowDefinition(Array.from({ length: steps }, () => ({ ...step, uuid: randomUUID(), name: `s${randomUUID().slice(0, 6)}` }))),
+    );
+    await setup.runs.create(run);
+    return { run, step };
+  }
+
+  it('lets one call of three sent at once through a day that holds one worst case, and counts what it cost', async () => {
+    const userId = newUserId();
+    const { run, step } = await recordedRun(userId, 3);
+    setup.model.script(reply.text('ok', { usage: USAGE, delayMs: 300 }));
+
+    const outcomes = await Promise.allSettled(
+      [0, 1, 2].map((position) => setup.llm.run(stepContext(run, position), step, activityScope())),
+    );
+
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason)).toEqual(
+      [
+        expect.objectContaining({ code: 'SPEND_LIMIT_REACHED', details: expect.objectContaining({ period: 'day', limit: DAILY_LIMIT }) }),
+        expect.objectContaining({ code: 'SPEND_LIMIT_REACHED' }),
+      ],
+    );
+    expect(setup.model.requests).toHaveLength(1);
+    const spend = await ledger.spendOf(userId, [today(), today().slice(0, 7)]);
+    expect(spend.get(today())).toEqual({ spent: CALL_COST, reserved: 0 });
+    expect(spend.get(today().slice(0, 7))).toEqual({ spent: CALL_COST, reserved: 0 });
+  });
+
+  it("refuses a start once the user's own lower daily limit is spent, with its code and reset time", async () => {
+    const userId = newUserId();
+    const { run, step } = await recordedRun(userId, 1);
+    setup.model.script(reply.text('ok', { usage: USAGE }));
+    await setup.llm.run(stepContext(run, 0), step, activityScope());
+    await ledger.setOwnLimits(userId, { daily: CALL_COST, monthly: null });
+    const definition = workflowDefinition([llmStep()]);
+    await setup.get(WorkflowRepository).create(userId, definition, 'secret', noTools);
+
+    const start = { userId, workflowUuid: definition.uuid, triggerOutput: {}, runUuid: randomUUID(), origin: 'manual' as const };
+    await expect(setup.get(RunPreparer).prepare({ ...start, temporalWorkflowId: `run-${start.runUuid}` })).rejects.toMatchObject({
+      code: 'SPEND_LIMIT_REACHED',
+      details: { period: 'day', limit: CALL_COST, spent: CALL_COST, resets_at: expect.stringMatching(/T00:00:00.000Z$/) },
+    });
+    // A dry run costs nothing: it still starts.
+    await expect(
+      setup.get(RunPreparer).prepare({ ...start, runUuid: randomUUID(), temporalWorkflowId: `run-${randomUUID()}`, dryRun: true }),
+    ).resolves.toMatchObject({ created: true });
+  });
+});
