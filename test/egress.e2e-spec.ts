@@ -110,6 +110,7 @@ describe('Egress policy', () => {
       transport: 'http',
       endpoint_url: `http://localhost:${canary.port}/tool`,
       timeout_ms: 5000,
+      side_effect_free: false,
     });
     const workflow = await stack.createWorkflow([agentStep({ tools: [name] })], { notify_on_complete: true });
     await stack.api.app

@@ -27,6 +27,7 @@ import { HumanInputService } from './execution/human-input.service';
 import { LoopService } from './execution/loop.service';
 import { NotificationService } from './execution/notification.service';
 import { ModelCallService } from './execution/model-call.service';
+import { ReplayRecord } from './execution/replay-record.service';
 import { StepSummaryService } from './execution/step-summary.service';
 import { StructuredOutputService } from './execution/structured-output.service';
 import { StepInputService } from './execution/step-input.service';
@@ -59,14 +60,25 @@ import { RunLifeServicesModule } from './run-life-services.module';
         transports: ToolTransport[],
         metrics: Metrics,
         quarantine: CallQuarantine,
-      ) => new ToolCallService(tools, outputs, calls, transcript, transports, metrics, quarantine),
-      inject: [AgentToolsService, OutputRepository, CallAuditRepository, AgentTranscript, ToolTransport, Metrics, CallQuarantine],
+        record: ReplayRecord,
+      ) => new ToolCallService(tools, outputs, calls, transcript, transports, metrics, quarantine, record),
+      inject: [
+        AgentToolsService,
+        OutputRepository,
+        CallAuditRepository,
+        AgentTranscript,
+        ToolTransport,
+        Metrics,
+        CallQuarantine,
+        ReplayRecord,
+      ],
     },
     CallQuarantine,
     CallCosts,
     SpendGuard,
     StepInputService,
     ModelCallService,
+    ReplayRecord,
     StepSummaryService,
     StructuredOutputService,
     AgentToolsService,

@@ -35,6 +35,8 @@ export interface PreparedRun {
   dry_run?: true;
   /** The run pauses for an approval when its model calls have used this many tokens. */
   budget?: RunBudget;
+  /** A replay of a recorded run: its activities answer from that run's record what it asked already. */
+  replay?: ReplaySource;
   /** Conversational runs: turns an execution takes before it continues as new (default TURNS_PER_EXECUTION). */
   turns_per_execution?: number;
   /** Loop iterations an execution runs before it continues as new (default LOOP_ITERATIONS_PER_EXECUTION). */
@@ -132,6 +134,19 @@ export interface StepContext {
   conversation_turn?: number;
   /** A dry run: the built-in dry-run model answers and tools are not called (set only when true). */
   dry_run?: true;
+  /** A replay: what the run it replays asked already is answered from its record (set only on replays). */
+  replay?: ReplaySource;
+}
+
+/**
+ * A replay (POST /runs/{uuid}/replay) of the recorded run `of`: a model call whose request hash one of its
+ * completed calls had takes that call's answer, a tool call with the arguments of one of its completed calls
+ * of that tool takes that call's output; a human_input step takes its answer. `offline`: model calls not in
+ * the record go to the dry-run model, tool calls not in it get a dry run's answer; nothing leaves the worker.
+ */
+export interface ReplaySource {
+  of: string;
+  offline?: true;
 }
 
 /** One execution of a step in a row of its own: a loop's iteration, or a graph step's execution. */

@@ -78,6 +78,8 @@ export enum ErrorCode {
   TooManyStreams = 'TOO_MANY_STREAMS',
   /** A call of the run died in flight with POISON_ATTEMPTS_LIMIT workers: the run is stopped, never tried again (contracts' RUN_QUARANTINED). */
   RunQuarantined = 'RUN_QUARANTINED',
+  /** A replay reached a tool call its record has no identical call for, and the tool is not side-effect free: that branch stops. */
+  ReplayToolNotReplayable = 'REPLAY_TOOL_NOT_REPLAYABLE',
   /** A workflow holds SCHEDULES_MAX_PER_WORKFLOW schedules, or its user SCHEDULES_MAX_PER_USER, already. */
   TooManySchedules = 'TOO_MANY_SCHEDULES',
   /** A JSON Schema whose smallest instance, or whose checking, would cost past the bounds (the one validator's, or an example's byte budget). */

@@ -4,7 +4,7 @@
 import { ASSISTANT_MESSAGE_BODY, ASSISTANT_SESSION_BODY } from './assistant/assistant-bodies';
 import { MCP_SERVER_BODY, MCP_SERVER_PATCH_BODY } from './mcp/parse-mcp-server';
 import type { RequestBody } from './request-body';
-import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, RESUME_BODY, RUN_START_BODY } from './runs/run-bodies';
+import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, REPLAY_BODY, RESUME_BODY, RUN_START_BODY } from './runs/run-bodies';
 import { BACKFILL_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY } from './schedules/parse-schedule';
 import { TOOL_BODY } from './tools/parse-tool';
 import { VERSION_RESTORE_BODY } from './definition/versions';
@@ -13,6 +13,7 @@ import { SPEND_LIMITS_BODY } from './costs/spend-limit-body';
 export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
   RUN_START_BODY,
   RESUME_BODY,
+  REPLAY_BODY,
   BUDGET_APPROVAL_BODY,
   HUMAN_ANSWER_BODY,
   MESSAGE_BODY,

@@ -11,6 +11,7 @@ export * from './run-log';
 export * from './run-preparer';
 export * from './run-reader';
 export * from './run-reconciler';
+export * from './run-replayer';
 export * from './run-resumer';
 export * from './run-starter';
 export * from './tool-manifest.service';

@@ -90,6 +90,8 @@ function run(steps: StepWithExecutions[], fields: Partial<RunWithSteps> = {}): R
     error_message: null,
     notification: null,
     tool_drift: null,
+    replay_of: null,
+    replay_offline: false,
     ...tokens,
     started_at: started,
     finished_at: null,

@@ -18,6 +18,7 @@ import { RunLauncher } from './run-launcher';
 import { RunPreparer } from './run-preparer';
 import { RunReader } from './run-reader';
 import { RunReconciler } from './run-reconciler';
+import { RunReplayer } from './run-replayer';
 import { RunResumer } from './run-resumer';
 import { RunStarter } from './run-starter';
 import { SpendPolicy } from './spend-policy';
@@ -59,7 +60,7 @@ const launching: Provider[] = [
   {
     provide: RunStarter,
     useFactory: (preparer: RunPreparer, resumer: RunResumer, runs: RunRepository, launcher: RunLauncher, metrics: Metrics) =>
-      new RunStarter(preparer, resumer, runs, launcher, metrics, new Logger('runs')),
+      new RunStarter(preparer, resumer, runs, launcher, metrics, new Logger('runs'), new RunReplayer(runs, preparer)),
     inject: [RunPreparer, RunResumer, RunRepository, RunLauncher, Metrics],
   },
   {

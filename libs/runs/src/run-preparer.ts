@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { budgetLimits, type PreparedRun, type RunBudget, type WorkflowDefinition } from '@app/contracts';
+import { budgetLimits, type PreparedRun, type ReplaySource, type RunBudget, type WorkflowDefinition } from '@app/contracts';
 import {
   assertAcceptsRuns,
   type ToolDrift,
@@ -31,6 +31,8 @@ export interface RunRequest {
   dryRun?: boolean;
   /** The run waits for an approval when its model calls have used this many tokens. */
   budget?: RunBudget;
+  /** A replay of a recorded run (POST /runs/{uuid}/replay). */
+  replay?: ReplaySource;
 }
 
 /** A prepared run; `written`: the new run as its rows show it (null when it was recorded already). */
@@ -63,10 +65,14 @@ export class RunPreparer {
   }
 
   /**
-   * A dry run of a definition not saved yet (the assistant's candidate, under the uuid it will be saved as):
-   * the same rows and input as any run; there is no saved tool manifest to drift from.
+   * A run of a definition not saved (the assistant's candidate, under the uuid it will be saved as, as a dry
+   * run; a replay against an inline definition): the same rows and input as any run; there is no saved tool
+   * manifest to drift from.
    */
-  prepareUnsaved(request: Omit<RunRequest, 'origin'> & { dryRun: true }, definition: WorkflowDefinition): Promise<Prepared> {
+  prepareUnsaved(
+    request: Omit<RunRequest, 'origin'> & ({ dryRun: true } | { replay: ReplaySource }),
+    definition: WorkflowDefinition,
+  ): Promise<Prepared> {
     return this.record(request, definition, async () => null);
   }
 
@@ -92,6 +98,7 @@ export class RunPreparer {
       dry_run: request.dryRun ?? false,
       budget: request.budget ?? null,
       tool_drift: toolDrift,
+      replay: request.replay ? { of: request.replay.of, offline: request.replay.offline === true } : null,
       trigger_output: {
         uuid: randomUUID(),
         raw_data: output,
@@ -117,6 +124,7 @@ export class RunPreparer {
           instances,
           ...(request.dryRun ? { dry_run: true as const } : {}),
           ...(request.budget ? { budget: request.budget } : {}),
+          ...(request.replay ? { replay: request.replay } : {}),
         },
       };
     // Already recorded (a repeated delivery, a retried activity): the run as it was stored.
@@ -152,6 +160,7 @@ export function preparedRunOf(run: RunWithSteps): PreparedRun {
     instances: run.steps.map((step) => ({ step_uuid: step.step_definition_uuid, instance_uuid: step.uuid })),
     ...(run.dry_run ? { dry_run: true as const } : {}),
     ...(run.budget ? { budget: budgetLimits(run.budget) } : {}),
+    ...(run.replay_of ? { replay: { of: run.replay_of, ...(run.replay_offline ? { offline: true as const } : {}) } } : {}),
     ...(run.resumed_from_step_uuid
       ? { resume: { from_step_uuid: run.resumed_from_step_uuid, previous_step_uuid: previous?.step_definition_uuid ?? null } }
       : {}),

@@ -7,6 +7,7 @@ import { runEnding } from './run-ending';
 import type { RunLauncher } from './run-launcher';
 import type { RunLog } from './run-log';
 import type { Prepared, RunPreparer, RunRequest } from './run-preparer';
+import type { ReplayRequest, RunReplayer } from './run-replayer';
 import type { ResumeRequest, RunResumer } from './run-resumer';
 
 /** A start: whose, of which workflow, with what; `runUuid` (default a new one) names the run a repeat finds. */
@@ -32,6 +33,7 @@ export class RunStarter {
     private readonly launcher: RunLauncher,
     private readonly metrics: Metrics,
     private readonly log: RunLog,
+    private readonly replayer: RunReplayer,
   ) {}
 
   async start(request: StartRequest): Promise<StartedRun> {
@@ -42,6 +44,11 @@ export class RunStarter {
   /** A new run linked to its parent, from a step, the earlier outputs carried over. */
   async resume(request: Omit<ResumeRequest, 'temporalWorkflowId'>): Promise<StartedRun> {
     return this.launch(request.userId, await this.resumer.prepare({ ...request, temporalWorkflowId: runWorkflowId(request.runUuid) }));
+  }
+
+  /** A replay of an ended run through a target definition, answered from its record where it asks the same. */
+  async replay(request: Omit<ReplayRequest, 'temporalWorkflowId'>): Promise<StartedRun> {
+    return this.launch(request.userId, await this.replayer.prepare({ ...request, temporalWorkflowId: runWorkflowId(request.runUuid) }));
   }
 
   /**

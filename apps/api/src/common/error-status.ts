@@ -23,6 +23,7 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.RunNotActive]: HttpStatus.CONFLICT,
   [ErrorCode.RunStillRunning]: HttpStatus.CONFLICT,
   [ErrorCode.RunQuarantined]: HttpStatus.CONFLICT,
+  [ErrorCode.ReplayToolNotReplayable]: HttpStatus.CONFLICT,
   [ErrorCode.ToolDrift]: HttpStatus.CONFLICT,
   [ErrorCode.StepNotAwaitingInput]: HttpStatus.CONFLICT,
   [ErrorCode.ConversationBusy]: HttpStatus.CONFLICT,

@@ -121,6 +121,8 @@ const runSummary: SchemaObject = {
     error_message: nullable({ type: 'string' }),
     notification: nullable({ type: 'object', description: 'The latest attempt to POST the run-end notification' }),
     tool_drift: nullable({ type: 'object', description: '{tools: [{name, change, fields}], saved_hash, current_hash}' }),
+    replay_of: nullable({ ...uuid, description: 'A replay (POST /runs/{uuid}/replay): the run it replays' }),
+    replay_offline: { type: 'boolean', description: 'A replay whose calls not in the record went to the dry-run model' },
     messages: { type: 'array', items: { type: 'object' }, description: 'Conversational runs: the transcript' },
     tokens,
     cost: cost('its completed model calls cost, summed when the run ends (null while it runs)'),
@@ -219,6 +221,56 @@ const schedule: SchemaObject = {
 };
 
 /** Every component of these routes; create-app.ts adds them to the document. */
+const stepSide = (extra: Record<string, SchemaObject> = {}): SchemaObject =>
+  nullable({
+    type: 'object',
+    properties: {
+      status: { type: 'string' },
+      error_message: nullable({ type: 'string' }),
+      output: { description: 'The output whole up to 64 KiB, else null (output_id reads it)' },
+      output_id: nullable(uuid),
+      output_preview: nullable({ type: 'string' }),
+      total_tokens: { type: 'integer' },
+      cost: nullable({ type: 'number', description: 'Dollars at the configured prices; null when none of its calls had a price' }),
+      duration_ms: nullable({ type: 'integer' }),
+      ...extra,
+    },
+  });
+
+const COMPARISONS = ['identical', 'changed', 'new', 'failed', 'removed'];
+
+const replayReport: SchemaObject = {
+  type: 'object',
+  properties: {
+    run_uuid: uuid,
+    replay_of: uuid,
+    status: { type: 'string', enum: [...RUN_STATUSES] },
+    offline: { type: 'boolean' },
+    summary: { type: 'object', properties: Object.fromEntries(COMPARISONS.map((name) => [name, { type: 'integer' }])) },
+    steps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          step_uuid: uuid,
+          step_name: { type: 'string' },
+          comparison: { type: 'string', enum: COMPARISONS },
+          source: stepSide(),
+          replay: stepSide({
+            answered: {
+              type: 'string',
+              enum: ['record', 'computed', 'mixed', 'none'],
+              description: 'record: every call it made was answered from the record; none: it made no call',
+            },
+            calls_from_record: { type: 'integer' },
+            calls_made: { type: 'integer' },
+          }),
+        },
+      },
+    },
+  },
+};
+
 export function runComponents(): Record<string, SchemaObject> {
   return {
     TurnReply: {
@@ -254,6 +306,7 @@ export function runComponents(): Record<string, SchemaObject> {
     RunPage: page('RunSummary'),
     Usage: usage(),
     SpendLimitsView: spendLimits(),
+    ReplayReport: replayReport,
     Cancelled: {
       type: 'object',
       properties: {

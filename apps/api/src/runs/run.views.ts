@@ -37,6 +37,8 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     error_message: run.error_message,
     notification: run.notification,
     tool_drift: run.tool_drift,
+    replay_of: run.replay_of,
+    replay_offline: run.replay_offline,
     ...(run.messages ? { messages: run.messages } : {}),
     tokens: tokensOf(run),
     // Dollars at the configured prices, summed when the run ends; null while it runs or when a call's model has no price.

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { RUN_STATUSES } from '@app/contracts';
-import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, RESUME_BODY, RUN_START_BODY } from '@app/domain';
+import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, REPLAY_BODY, RESUME_BODY, RUN_START_BODY } from '@app/domain';
 import type { Response } from 'express';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiFilters, ApiIdempotencyKey, ApiJsonBody, ApiPaged, ref } from '../common/openapi';
@@ -49,6 +49,27 @@ export class RunsController {
     @Res({ passthrough: true }) response: Response,
   ) {
     return answered(response, await this.runs.resume(user.userId, uuid, body, key));
+  }
+
+  /** 201 with the replay run; it answers from the recorded run what it asks the same (GET /runs/{uuid}/replay-report compares them). */
+  @Post('runs/:uuid/replay')
+  @ApiJsonBody(REPLAY_BODY)
+  @ApiIdempotencyKey()
+  @ApiAnswers(201, 'Run', 200, 400, 404, 409, 413, 422, 503)
+  async replay(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('uuid') uuid: string,
+    @Body() body: unknown,
+    @Headers(IDEMPOTENCY_HEADER) key: string | undefined,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    return answered(response, await this.runs.replay(user.userId, uuid, body, key));
+  }
+
+  @Get('runs/:uuid/replay-report')
+  @ApiAnswers(200, 'ReplayReport', 404)
+  replayReport(@CurrentUser() user: AuthenticatedUser, @Param('uuid') uuid: string) {
+    return this.runs.replayReport(user.userId, uuid);
   }
 
   @Get('workflows/:uuid/runs')

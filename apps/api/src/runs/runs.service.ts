@@ -10,11 +10,14 @@ import {
   MESSAGE_BODY,
   nameBasedUuid,
   notFound,
+  parseWorkflowInput,
+  REPLAY_BODY,
+  replayReport,
   RESUME_BODY,
   RUN_START_BODY,
 } from '@app/domain';
 import { OutputRepository, RunRepository, WorkflowRepository, type Page, type RunWithSteps } from '@app/persistence';
-import { RunInteractions, RunReader, RunStarter, type StartedRun } from '@app/runs';
+import { RunInteractions, RunReader, RunStarter, type ReplayTarget, type StartedRun } from '@app/runs';
 import type { Pagination } from '../common/pagination';
 import { toOutputView, toRunSummaryView, toRunView } from './run.views';
 
@@ -27,6 +30,22 @@ function runUuidFor(idempotencyKey: string | undefined, ...scope: string[]): str
     });
   }
   return nameBasedUuid(...scope, idempotencyKey);
+}
+
+/** A replay's target as the body names it; an inline definition parsed as POST /workflows parses one (its field paths under `target`). */
+function replayTargetOf(target: 'current' | number | Record<string, unknown>): ReplayTarget {
+  if (target === 'current') return { kind: 'current' };
+  if (typeof target === 'number')
+    throw new DomainError(ErrorCode.ValidationFailed, 'Replaying against a version is not available yet: give current or a definition', {
+      field: 'target',
+    });
+  try {
+    return { kind: 'definition', definition: { ...parseWorkflowInput(target, randomUUID), uuid: randomUUID() } };
+  } catch (error) {
+    if (error instanceof DomainError && typeof error.details.field === 'string')
+      throw new DomainError(error.code, error.message, { ...error.details, field: `target.${error.details.field}` });
+    throw error;
+  }
 }
 
 /** How long POST /runs/{uuid}/messages waits for the turn's reply before answering 202 (wait_seconds changes it). */
@@ -70,6 +89,31 @@ export class RunsService {
     const { from_step_uuid, definition } = RESUME_BODY.parse(body);
     const runUuid = runUuidFor(idempotencyKey, userId, 'resume', parentRunUuid);
     return this.viewed(await this.starter.resume({ userId, parentRunUuid, fromStepUuid: from_step_uuid, definition, runUuid }));
+  }
+
+  /**
+   * POST /runs/{uuid}/replay: the run's trigger data through a target definition as a new run, answered from the
+   * run's record where it asks the same. An inline definition is read as a save reads it, and not saved.
+   */
+  async replay(userId: string, sourceRunUuid: string, body: unknown, idempotencyKey?: string) {
+    const { target, offline } = REPLAY_BODY.parse(body);
+    const runUuid = runUuidFor(idempotencyKey, userId, offline ? 'replay-offline' : 'replay', sourceRunUuid);
+    return this.viewed(await this.starter.replay({ userId, sourceRunUuid, target: replayTargetOf(target), offline, runUuid }));
+  }
+
+  /** GET /runs/{uuid}/replay-report: a replay's steps beside the replayed run's; a run that is no replay is a 404. */
+  async replayReport(userId: string, replayUuid: string) {
+    const replay = await this.reader.find(userId, replayUuid);
+    if (!replay.replay_of) throw notFound('Replay', replayUuid);
+    const source = await this.runs.find(userId, replay.replay_of);
+    if (!source) throw notFound('Run', replay.replay_of);
+    return {
+      run_uuid: replay.uuid,
+      replay_of: source.uuid,
+      status: replay.status,
+      offline: replay.replay_offline,
+      ...replayReport(source.steps, replay.steps),
+    };
   }
 
   /** GET /runs/{uuid}: as it stands (an end its execution had unrecorded shows, though only the reconciler records it). */

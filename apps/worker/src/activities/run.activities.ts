@@ -2,7 +2,8 @@
 // attempt number, keep the activity heartbeating (so cancellation and dead workers are noticed), and
 // turn errors into Temporal failures.
 import { Context } from '@temporalio/activity';
-import type { RunActivities, StepContext } from '@app/contracts';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { HUMAN_INPUT_UPDATE, type HumanInputAccepted, type HumanInputArgs, type RunActivities, type StepContext } from '@app/contracts';
 import type { Metrics } from '@app/observability';
 import type { CallAuditRepository, RunRepository, StepRepository } from '@app/persistence';
 import { runEnding, type RunPreparer } from '@app/runs';
@@ -58,6 +59,24 @@ export async function inActivity<T>(work: (scope: ActivityScope) => Promise<T>):
   }
 }
 
+/**
+ * A replay's human_input step takes the answer the replayed run took, sent to its own execution as a person's
+ * answer would be (the step takes answers from before its wait is announced). Refused: an earlier attempt of
+ * this activity sent it already.
+ */
+async function answerOwnRun(args: HumanInputArgs): Promise<void> {
+  const context = Context.current();
+  const workflowId = context.info.workflowExecution?.workflowId;
+  if (!workflowId) return;
+  try {
+    await context.client.workflow
+      .getHandle(workflowId)
+      .executeUpdate<HumanInputAccepted, [HumanInputArgs]>(HUMAN_INPUT_UPDATE, { args: [args] });
+  } catch (error) {
+    if (!(error instanceof WorkflowUpdateFailedError)) throw error;
+  }
+}
+
 export function createRunActivities(services: RunServices): RunActivities {
   /**
    * The activities that may be an execution's first (a loop's iteration, or a graph step's execution): they open
@@ -107,7 +126,11 @@ export function createRunActivities(services: RunServices): RunActivities {
     completeLoop: ({ step, iterations, stopped_by, failed_items, ...context }) =>
       inActivity(() => services.loops.complete(context, step, iterations, stopped_by, failed_items)),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
-    awaitHumanInput: ({ step, reason, ...context }) => opening(context, () => services.humanInput.wait(context, step, reason)),
+    awaitHumanInput: ({ step, reason, ...context }) =>
+      opening(context, async () => {
+        const reused = await services.humanInput.wait(context, step, reason);
+        if (reused) await answerOwnRun({ step_uuid: step.uuid, input: reused.input });
+      }),
     answerHumanInput: ({ step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input, step)),
     expireHumanInput: ({ step: _step, error_message, ...context }) => inActivity(() => services.humanInput.expire(context, error_message)),
     evaluateEdgeConditions: ({ user_id, output_id, edges }) => inActivity(() => services.graph.conditionsHeld(user_id, output_id, edges)),

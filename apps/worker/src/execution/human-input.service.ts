@@ -5,6 +5,7 @@ import type { HumanInputStep, StepResultRef, JsonValue, OutputRef, StepContext }
 import { AppConfig } from '@app/config';
 import { exampleOf } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
+import { ReplayRecord } from './replay-record.service';
 import { completedOutput, newOutput, refOf } from './step-output';
 
 /** What the waiting step shows: its prompt (with the reason a guard rail handed the run over, if so) and schema. */
@@ -23,10 +24,13 @@ export class HumanInputService {
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
     private readonly config: AppConfig,
+    private readonly record: ReplayRecord,
   ) {}
 
-  async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<void> {
+  /** Records the wait; a replay gets back the answer the replayed run's step took, for its activity to send as a person's. */
+  async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<{ input: JsonValue } | undefined> {
     await this.steps.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
+    return context.replay && this.record.humanAnswer(context.replay, context.user_id, step.uuid);
   }
 
   /**

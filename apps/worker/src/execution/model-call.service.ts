@@ -8,6 +8,7 @@ import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClients, type ModelRe
 import type { ActivityScope } from './activity-scope';
 import { CallCosts } from './call-costs';
 import { CallQuarantine } from './call-quarantine.service';
+import { ReplayRecord } from './replay-record.service';
 import { SpendGuard, type SpendHold } from './spend-guard';
 
 /** A model call of a step: the request, and the provider that serves it (absent: DEFAULT_PROVIDER). */
@@ -22,8 +23,9 @@ export function modelOf(step: {
   return { provider: step.provider, model: step.model, ...(step.max_tokens ? { max_tokens: step.max_tokens } : {}) };
 }
 
-/** The provider as metrics, traces and the audit name it: a dry run's is the dry-run model. */
-const nameOf = (context: StepContext, provider: ModelProvider): string => (context.dry_run ? DRY_RUN_MODEL : provider);
+/** The provider as metrics, traces and the audit name it: a dry run's (and an offline replay's) is the dry-run model. */
+const nameOf = (context: StepContext, provider: ModelProvider): string =>
+  context.dry_run || context.replay?.offline ? DRY_RUN_MODEL : provider;
 
 /** A model call's attempt before it is sent: the provider, the request as sent, and its audit row as it starts. */
 export interface ModelCallStart {
@@ -54,6 +56,7 @@ export class ModelCallService {
     private readonly config: AppConfig,
     private readonly quarantine: CallQuarantine,
     private readonly spend: SpendGuard,
+    private readonly record: ReplayRecord,
   ) {}
 
   /** Asks the model, the attempt's start and end each written on its own. */
@@ -139,12 +142,16 @@ export class ModelCallService {
       'stepwise.run_uuid': context.run_uuid,
       'stepwise.turn': running.turn,
     };
+    // A replay's call asked as one of the replayed run's: its recorded answer, no provider asked.
+    const recorded = context.replay ? await this.record.modelAnswer(context.replay, running.request_hash) : null;
+    if (recorded) return { response: recorded.response, ended: answeredRow(base, recorded.response, 0, recorded.call.uuid) };
     return inClientSpan(`chat ${request.model}`, attributes, async (span) => {
       let response: ModelResponse;
       let hold: SpendHold | null = null;
       try {
-        // A dry run never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
-        if (context.dry_run) response = dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes);
+        // A dry run (or an offline replay) never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
+        if (context.dry_run || context.replay?.offline)
+          response = dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes);
         else {
           // The call's worst case held against the user's spend limits first: no room, no call (SPEND_LIMIT_REACHED).
           hold = await this.spend.reserve(context.user_id, system, request);
@@ -176,20 +183,22 @@ export class ModelCallService {
         ...(cost !== null ? { 'stepwise.cost_usd': cost } : {}),
         'gen_ai.response.finish_reasons': [response.finish_reason ?? 'unknown'],
       });
-      const answer = { message: response.message, finish_reason: response.finish_reason, model: response.model };
-      return {
-        response,
-        ended: {
-          ...base,
-          status: 'completed',
-          response: answer,
-          ...response.usage,
-          cached_tokens: response.usage.cached_tokens ?? 0,
-          cost,
-          duration_ms: response.duration_ms,
-          finished_at: new Date(),
-        },
-      };
+      return { response, ended: answeredRow(base, response, cost, null) };
     });
   }
+}
+
+/** An attempt's row as it ended with an answer; `replayedFrom`: the recorded call a replay took it from (no tokens, no cost). */
+function answeredRow(base: ModelCallAttempt, response: ModelResponse, cost: number | null, replayedFrom: string | null): ModelCallAttempt {
+  return {
+    ...base,
+    status: 'completed',
+    response: { message: response.message, finish_reason: response.finish_reason, model: response.model },
+    replayed_from: replayedFrom,
+    ...response.usage,
+    cached_tokens: response.usage.cached_tokens ?? 0,
+    cost,
+    duration_ms: response.duration_ms,
+    finished_at: new Date(),
+  };
 }

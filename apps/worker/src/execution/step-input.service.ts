@@ -3,6 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { LOOP_DEFAULTS, type ForEachLoop, type StepContext, type StepLoop } from '@app/contracts';
 import {
+  canonicalJson,
   findPlaceholders,
   formatForPrompt,
   getPath,
@@ -39,7 +40,7 @@ export class StepInputService {
     const sources = new Map<string, OutputRecord | null>();
     for (const ref of refs.filter((ref) => !isItemRef(ref))) {
       const source = sourceOf(ref);
-      if (!sources.has(source)) sources.set(source, await this.outputFor(context, ref));
+      if (!sources.has(source)) sources.set(source, await this.referenced(context, ref, mode));
       outputs.set(ref.raw, sources.get(source)!);
     }
     const item = refs.some(isItemRef) ? await this.currentItem(context, loop) : undefined;
@@ -53,7 +54,7 @@ export class StepInputService {
     const previous =
       refs.length || (inConversation && !context.previous_step_uuid)
         ? null
-        : await this.outputFor(context, { raw: '$previous_output', kind: 'previous', path: [] });
+        : await this.referenced(context, { raw: '$previous_output', kind: 'previous', path: [] }, mode);
     const previousText = previous ? `Previous output:\n${this.present(previous, { raw: '', kind: 'previous', path: [] }, mode)}` : null;
     const user = inConversation
       ? [await this.conversationSoFar(context), previousText].filter(Boolean).join('\n\n')
@@ -105,6 +106,20 @@ export class StepInputService {
     if (!context.execution || loop?.type !== 'for_each') return undefined;
     const items = await this.loopItems(context, loop);
     return { value: items[context.execution.index], index: context.execution.index };
+  }
+
+  /**
+   * The output a placeholder reads. In a replay, a reference (an agent's `{output_id, summary}`) names the
+   * replayed run's output instead when that holds the same data: the prompt then asks what the recorded one
+   * asked (its hash matches), and get_output reads the same data by either id.
+   */
+  private async referenced(context: StepContext, ref: PlaceholderRef, mode: DataMode): Promise<OutputRecord | null> {
+    const output = await this.outputFor(context, ref);
+    if (!output || !context.replay || mode !== 'reference' || ref.path.length) return output;
+    const recorded = await this.outputFor({ ...context, run_uuid: context.replay.of }, ref);
+    const same =
+      recorded && recorded.size_bytes === output.size_bytes && canonicalJson(recorded.raw_data) === canonicalJson(output.raw_data);
+    return same ? recorded : output;
   }
 
   private async outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {

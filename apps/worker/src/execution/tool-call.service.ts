@@ -7,7 +7,7 @@ import {
   type ToolCallRequest,
   type ToolCallResult,
 } from '@app/contracts';
-import { byteSize, outputPreview } from '@app/domain';
+import { byteSize, DomainError, ErrorCode, outputPreview, SIDE_EFFECT_FREE_BUILTINS } from '@app/domain';
 import { inClientSpan, Metrics } from '@app/observability';
 import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallRecord } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
@@ -15,6 +15,7 @@ import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, BUILTIN_TIMEOUT_MS, type ResolvedTool } from './agent-tools.service';
 import type { CallQuarantine } from './call-quarantine.service';
+import type { ReplayRecord } from './replay-record.service';
 import { newOutput } from './step-output';
 
 /** MCP answers larger than this reach the model as a reference to a stored output. */
@@ -23,7 +24,11 @@ export const MCP_INLINE_ANSWER_BYTES = 64 * 1024;
 const BUILTIN_TRANSPORT = 'builtin';
 
 /** What an attempt's audit row says besides the call's identity. */
-type AttemptFields = { status: CallStatus; output: unknown; error_message: string | null; input: unknown };
+type AttemptFields = { status: CallStatus; output: unknown; error_message: string | null; input: unknown; replayed_from?: string | null };
+
+/** Calling it again changes nothing outside the run: a replay may, when its record has no identical call. */
+const sideEffectFree = (tool: ResolvedTool): boolean =>
+  tool.builtin ? SIDE_EFFECT_FREE_BUILTINS.includes(tool.spec.name) : tool.record.side_effect_free === true;
 
 /**
  * One tool call of an agent, audited, its answer put into the agent's transcript. Retryable failures
@@ -42,6 +47,7 @@ export class ToolCallService {
     transports: ToolTransport[],
     private readonly metrics: Metrics,
     private readonly quarantine: CallQuarantine,
+    private readonly record: ReplayRecord,
   ) {
     this.transports = new Map(transports.map((transport) => [transport.kind, transport]));
   }
@@ -82,6 +88,23 @@ export class ToolCallService {
       await audit({ status: 'failed', input: args, output: null, error_message });
       return answer('failed', { error: error_message });
     }
+    if (context.replay) {
+      // A replay: the recorded output of the same call; else the tool is called again only if that is harmless.
+      const recorded = await this.record.toolCall(context.replay, named.tool_name, args);
+      if (recorded)
+        return answer('completed', recorded.output, {
+          status: 'completed',
+          input: args,
+          output: recorded.output,
+          error_message: null,
+          replayed_from: recorded.uuid,
+        });
+      if (!context.replay.offline && !sideEffectFree(tool)) {
+        const error_message = `${ErrorCode.ReplayToolNotReplayable}: the replayed run never called ${named.tool_name} with these arguments, and ${named.tool_name} is not marked side-effect free, so the replay does not call it`;
+        await audit({ status: 'failed', input: args, output: null, error_message });
+        throw new DomainError(ErrorCode.ReplayToolNotReplayable, error_message, { tool: named.tool_name });
+      }
+    }
     const attempt = await audit({ status: 'running', input: args, output: null, error_message: null });
     // A call whose earlier attempts died with their workers is not made again: this attempt ends refused.
     const refusal = await this.quarantine.ofToolCall(context.instance_uuid, call.id, named.tool_name, attempt);
@@ -89,7 +112,7 @@ export class ToolCallService {
       await audit({ status: 'failed', input: args, output: null, error_message: refusal.message });
       throw refusal;
     }
-    const transport = context.dry_run ? 'dry_run' : tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
+    const transport = context.dry_run || context.replay?.offline ? 'dry_run' : tool.builtin ? BUILTIN_TRANSPORT : tool.record.transport;
     let output: unknown;
     try {
       output = await this.byReferenceIfLarge(context, tool, await this.execute(context, tool, args, scope.signal));
@@ -189,8 +212,8 @@ export class ToolCallService {
     // The workflow sees the call and closes the conversation once the turn has answered.
     if (tool.builtin && tool.spec.name === END_TOOL_NAME)
       return { ended: true, note: 'The conversation closes after your reply: answer the user one last time.' };
-    // A dry run calls no tool that reaches outside: the answer says what would have been sent.
-    if (context.dry_run) return { dry_run: true, tool: tool.spec.name, arguments: args };
+    // A dry run (or an offline replay) calls no tool that reaches outside: the answer says what would have been sent.
+    if (context.dry_run || context.replay?.offline) return { dry_run: true, tool: tool.spec.name, arguments: args };
     const descriptor: ToolDescriptor = tool.builtin
       ? { ...tool.spec, transport: BUILTIN_TRANSPORT, timeout_ms: BUILTIN_TIMEOUT_MS }
       : tool.record;

@@ -122,3 +122,40 @@ export const MESSAGE_BODY = requestBody(
   (body) => ({ content: body.content as string }),
   { absentIsEmpty: true },
 );
+
+export interface ReplayOptions {
+  /** `current`: the workflow as saved now; a number: that version of it; an object: a definition not saved, read as a save reads it. */
+  target: 'current' | number | Record<string, unknown>;
+  offline: boolean;
+}
+
+/** POST /runs/{uuid}/replay (and the MCP tool replay_run): both fields optional, so the body may be left out. */
+export const REPLAY_BODY = requestBody(
+  'ReplayRequest',
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      target: {
+        oneOf: [
+          { type: 'string', enum: ['current'], description: 'The workflow as saved now' },
+          { type: 'integer', minimum: 1, description: 'A version of the workflow (GET /workflows/{uuid}/versions)' },
+          { type: 'object', description: 'A definition not saved (the body of POST /workflows), checked as a save checks it' },
+        ],
+        default: 'current',
+        description: 'The definition the recorded trigger data runs through',
+      },
+      offline: {
+        type: 'boolean',
+        default: false,
+        description:
+          'Calls not in the record go to the built-in dry-run model, tool calls not in it get a dry run answer: no provider request',
+      },
+    },
+  },
+  (body): ReplayOptions => ({
+    target: (body.target as ReplayOptions['target'] | undefined) ?? 'current',
+    offline: body.offline === true,
+  }),
+  { absentIsEmpty: true },
+);

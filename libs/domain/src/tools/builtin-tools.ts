@@ -38,5 +38,11 @@ export const END_TOOL: ToolSpec = {
 
 export const BUILTIN_TOOL_NAMES = [...BUILTIN_TOOLS, END_TOOL].map((tool) => tool.name);
 
+/**
+ * The built-ins that change nothing outside the run when called (a replay may call them again): reading an
+ * output, ending the conversation. `http_request` may POST, so it is not one of them.
+ */
+export const SIDE_EFFECT_FREE_BUILTINS: readonly string[] = ['get_output', END_TOOL.name];
+
 /** OpenAI function names: letters, digits, _ and -, at most 64. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

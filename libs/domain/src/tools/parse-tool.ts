@@ -11,6 +11,7 @@ export interface ToolInput {
   transport: 'http';
   endpoint_url: string;
   timeout_ms: number;
+  side_effect_free: boolean;
 }
 
 export const TOOL_SCHEMA = {
@@ -24,6 +25,11 @@ export const TOOL_SCHEMA = {
     transport: { enum: ['http'] },
     endpoint_url: { type: 'string', pattern: '^https?://' },
     timeout_ms: { type: 'integer', minimum: 100, maximum: 600_000 },
+    side_effect_free: {
+      type: 'boolean',
+      default: false,
+      description: 'Calling it changes nothing anywhere (a read): a replay may call it again when its record has no identical call',
+    },
   },
 };
 
@@ -44,5 +50,6 @@ export function parseToolInput(input: unknown, limits: SchemaLimits = SCHEMA_LIM
     transport: 'http',
     endpoint_url: body.endpoint_url!,
     timeout_ms: body.timeout_ms ?? 30_000,
+    side_effect_free: body.side_effect_free === true,
   };
 }

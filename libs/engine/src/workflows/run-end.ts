@@ -16,8 +16,8 @@ async function notify({ input }: RunScope, status: FinalStatus): Promise<void> {
   const { notify_url, notify_on_complete, notify_on_failure } = input.definition;
   const outcome = outcomeOf(status);
   const wanted = outcome === 'failed' ? notify_on_failure : outcome === 'successful' && notify_on_complete;
-  // A dry run has no side effect: nobody is told it ended.
-  if (!notify_url || !wanted || input.dry_run) return;
+  // A dry run has no side effect, and a replay is a test of the definition: nobody is told either ended.
+  if (!notify_url || !wanted || input.dry_run || input.replay) return;
   try {
     await notifications.notifyRunEnd({ run_uuid: input.run_uuid, user_id: input.user_id, url: notify_url });
   } catch {

@@ -25,6 +25,7 @@ import { ModelCallRequestHash1764003000000 } from './1764003000000-model-call-re
 import { ModelCallCosts1764003100000 } from './1764003100000-model-call-costs';
 import { WorkflowVersions1764003500000 } from './1764003500000-workflow-versions';
 import { SpendLimits1764003610000 } from './1764003610000-spend-limits';
+import { Replays1764003700000 } from './1764003700000-replays';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -55,4 +56,5 @@ export const migrations: (new () => unknown)[] = [
   ModelCallCosts1764003100000,
   WorkflowVersions1764003500000,
   SpendLimits1764003610000,
+  Replays1764003700000,
 ];

@@ -21,6 +21,7 @@ export type ModelCallEnd = Pick<
   | 'status'
   | 'error_message'
   | 'response'
+  | 'replayed_from'
   | 'prompt_tokens'
   | 'completion_tokens'
   | 'cached_tokens'
@@ -31,7 +32,15 @@ export type ModelCallEnd = Pick<
 >;
 export type ToolCallEnd = Pick<
   ToolCallRecord,
-  'step_instance_uuid' | 'tool_call_id' | 'attempt' | 'status' | 'output' | 'error_message' | 'duration_ms' | 'finished_at'
+  | 'step_instance_uuid'
+  | 'tool_call_id'
+  | 'attempt'
+  | 'status'
+  | 'output'
+  | 'replayed_from'
+  | 'error_message'
+  | 'duration_ms'
+  | 'finished_at'
 >;
 
 /** A message for a step's transcript, at `position` (see APPEND_MESSAGE). */
@@ -64,6 +73,7 @@ export const MODEL_CALLS: CallKind<ModelCallEnd> = {
     'status',
     'error_message',
     'response',
+    'replayed_from',
     'prompt_tokens',
     'completion_tokens',
     'cached_tokens',
@@ -78,7 +88,7 @@ export const MODEL_CALLS: CallKind<ModelCallEnd> = {
 export const TOOL_CALLS: CallKind<ToolCallEnd> = {
   entity: ToolCallEntity,
   call: { column: 'tool_call_id', of: (end) => end.tool_call_id },
-  ended: ['status', 'error_message', 'output', 'duration_ms', 'finished_at'],
+  ended: ['status', 'error_message', 'output', 'replayed_from', 'duration_ms', 'finished_at'],
   json: ['output'],
 };
 
@@ -186,7 +196,7 @@ export async function endWithAnswer<End extends AttemptRow>(
   end: End,
   answer: TranscriptAnswer,
 ): Promise<boolean> {
-  const values = kind.ended.map((column) => (kind.json.includes(column) ? JSON.stringify(end[column] ?? null) : end[column]));
+  const values = kind.ended.map((column) => (kind.json.includes(column) ? JSON.stringify(end[column] ?? null) : (end[column] ?? null)));
   const result = (await manager.query(
     `UPDATE ${manager.connection.getMetadata(kind.entity).tableName} t JOIN workflow_step_instances s ON s.uuid = ?
         SET ${kind.ended.map((column) => `t.${column} = ?`).join(', ')}, ${APPEND_MESSAGE.set}

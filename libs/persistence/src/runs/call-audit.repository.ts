@@ -36,6 +36,10 @@ export abstract class CallAuditRepository {
   abstract diedToolAttempts(instanceUuid: string, toolCallId: string, before: number): Promise<number>;
   /** The most attempts any one call of the run lost with their worker (0 when none did). */
   abstract mostDiedAttempts(runUuid: string): Promise<number>;
+  /** A replay's record: the run's first completed model call whose request had this hash (null: none did). */
+  abstract recordedModelCall(runUuid: string, requestHash: string): Promise<ModelCallRecord | null>;
+  /** A replay's record: the run's completed calls of a tool, oldest first, at most `limit`. */
+  abstract recordedToolCalls(runUuid: string, toolName: string, limit: number): Promise<ToolCallRecord[]>;
   /** The tokens the run's completed model calls used (what its budget counts). */
   abstract tokensUsed(runUuid: string): Promise<number>;
   /** The tokens and dollars the run's completed model calls used (what a budget in dollars counts; unpriced calls cost nothing here). */

@@ -72,6 +72,8 @@ function runRows(run: NewRun): Statement[] {
     ['dry_run', run.dry_run ? 1 : 0],
     ['budget', json(startingBudget(run))],
     ['tool_drift', json(run.tool_drift)],
+    ['replay_of', run.replay?.of ?? null],
+    ['replay_offline', run.replay?.offline ? 1 : 0],
   ] as const;
   const statements: Statement[] = [
     {
@@ -177,6 +179,8 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
     error_message: null,
     notification: null,
     tool_drift: run.tool_drift ?? null,
+    replay_of: run.replay?.of ?? null,
+    replay_offline: run.replay?.offline ?? false,
     messages: null,
     ...tokens,
     started_at: now,

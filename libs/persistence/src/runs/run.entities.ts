@@ -31,6 +31,8 @@ export class RunEntity {
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_drift!: unknown;
+  @Column({ type: 'char', length: 36, nullable: true }) replay_of!: string | null;
+  @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) replay_offline!: boolean;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) conversation_messages!: unknown;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
@@ -97,6 +99,7 @@ export class ModelCallEntity {
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) request!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) response!: unknown;
+  @Column({ type: 'char', length: 36, nullable: true }) replayed_from!: string | null;
   @Column({ type: 'int' }) prompt_tokens!: number;
   @Column({ type: 'int' }) completion_tokens!: number;
   @Column({ type: 'int' }) cached_tokens!: number;
@@ -118,6 +121,7 @@ export class ToolCallEntity {
   @Column({ type: 'varchar', nullable: true }) mcp_server!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) output!: unknown;
+  @Column({ type: 'char', length: 36, nullable: true }) replayed_from!: string | null;
   @Column({ type: 'varchar' }) status!: string;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'int', nullable: true }) duration_ms!: number | null;

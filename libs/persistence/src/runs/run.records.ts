@@ -50,6 +50,8 @@ export interface ModelCallRecord extends TokenUsage {
   cached_tokens: number;
   /** Dollars at the configured prices when it ended; null: its model has no price (or it ended before prices). */
   cost: number | null;
+  /** A replay's call answered from the record: the recorded call (in the replayed run) whose answer it took. */
+  replayed_from?: string | null;
   duration_ms: number | null;
   started_at: Date;
   finished_at: Date | null;
@@ -66,6 +68,8 @@ export interface ToolCallRecord {
   mcp_server?: string | null;
   input: unknown;
   output: unknown;
+  /** A replay's call answered from the record: the recorded call (in the replayed run) whose answer it took. */
+  replayed_from?: string | null;
   status: CallStatus;
   error_message: string | null;
   duration_ms: number | null;
@@ -156,6 +160,9 @@ export interface RunRecord extends TokenUsage {
   notification: NotificationRecord | null;
   /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */
   tool_drift: ToolDrift | null;
+  /** A replay (POST /runs/{uuid}/replay): the run it replays, and whether calls not in its record went to the dry-run model. */
+  replay_of: string | null;
+  replay_offline: boolean;
   /** Conversational runs: the conversation's messages (not loaded by lists). */
   messages?: ConversationMessage[] | null;
   started_at: Date;
@@ -195,6 +202,7 @@ export interface NewRun {
   resume?: { parent_run_uuid: string; from_step_uuid: string };
   dry_run?: boolean;
   budget?: RunBudget | null;
+  replay?: { of: string; offline: boolean } | null;
 }
 
 /**

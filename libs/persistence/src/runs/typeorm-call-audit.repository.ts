@@ -81,6 +81,23 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
     return mostDiedAttempts(this.dataSource.manager, runUuid);
   }
 
+  async recordedModelCall(runUuid: string, requestHash: string): Promise<ModelCallRecord | null> {
+    const row = await this.dataSource.manager.findOne(ModelCallEntity, {
+      where: { run_uuid: runUuid, request_hash: requestHash, status: 'completed' },
+      order: { started_at: 'ASC' },
+    });
+    return row && modelCallOf(row);
+  }
+
+  async recordedToolCalls(runUuid: string, toolName: string, limit: number): Promise<ToolCallRecord[]> {
+    const rows = await this.dataSource.manager.find(ToolCallEntity, {
+      where: { run_uuid: runUuid, tool_name: toolName, status: 'completed' },
+      order: { started_at: 'ASC' },
+      take: limit,
+    });
+    return rows.map(toolCallOf);
+  }
+
   async tokensUsed(runUuid: string): Promise<number> {
     const [row] = (await this.dataSource.query(
       "SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS n FROM model_calls WHERE run_uuid = ? AND status = 'completed'",

@@ -11,5 +11,6 @@ export class ToolEntity {
   @Column({ type: 'varchar' }) transport!: string;
   @Column({ type: 'text', nullable: true }) endpoint_url!: string | null;
   @Column({ type: 'int' }) timeout_ms!: number;
+  @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) side_effect_free!: boolean;
   @Column({ type: 'datetime', precision: 3, insert: false, update: false }) created_at!: Date;
 }

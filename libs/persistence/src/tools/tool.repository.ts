@@ -13,6 +13,8 @@ export interface ToolRecord {
   transport: string;
   endpoint_url: string | null;
   timeout_ms: number;
+  /** Calling it again changes nothing anywhere: a replay may call it anew when the record has no identical call. */
+  side_effect_free: boolean;
   created_at: Date;
 }
 

@@ -15,6 +15,8 @@ export interface ToolDescriptor {
   timeout_ms?: number | null;
   /** The `mcp` transport: the server (secrets revealed) and the tool's name there. */
   mcp?: { connection: McpConnection; tool: string } | null;
+  /** Calling it again changes nothing anywhere (a registered tool's flag; an MCP tool's readOnlyHint). */
+  side_effect_free?: boolean;
 }
 
 export type ToolErrorKind =

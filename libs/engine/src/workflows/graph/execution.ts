@@ -104,6 +104,7 @@ function stepContext(
     ...(input.definition.output_history_size ? { output_history_size: input.definition.output_history_size } : {}),
     ...(turn !== undefined ? { conversation_turn: turn } : {}),
     ...(input.dry_run ? { dry_run: true as const } : {}),
+    ...(input.replay ? { replay: input.replay } : {}),
   };
 }
 

@@ -1,0 +1,172 @@
+// Replays (POST /runs/{uuid}/replay): a recorded run's trigger data through a target definition, each model
+// call asked as one of the record's answered from it with no provider request, each tool call made with the
+// record's arguments answered from the audit, and the report that sets the two runs' steps side by side.
+import { randomUUID } from 'node:crypto';
+import { agentStep, llmStep } from './support/factories';
+import { reply } from './support/model-fake';
+import { useStack, type RunBody, type Stack } from './support/stack';
+import { ToolServer } from './support/tool-server';
+
+describe('Replays', () => {
+  let stack: Stack;
+  let tools: ToolServer;
+
+  useStack((started) => (stack = started));
+  beforeAll(async () => {
+    tools = await ToolServer.start({ lookup: () => ({ price: 10 }), send_email: () => ({ sent: true }) });
+  });
+  afterAll(() => tools?.close());
+
+  /** A chain of three LLM steps, each reading the one before, and its run to the end. */
+  async function threeStepRun(): Promise<{ steps: Record<string, unknown>[]; workflow: RunBody; run: RunBody }> {
+    const first = llmStep({ name: 'extract', system_prompt: 'Extract the facts of <<trigger_output>>' });
+    const second = llmStep({ name: 'draft', system_prompt: `Draft a reply from <<step_output.${first.uuid}>>` });
+    const third = llmStep({ name: 'polish', system_prompt: `Polish <<step_output.${second.uuid}>>` });
+    const steps = [first, second, third];
+    const workflow = await stack.createWorkflow(steps);
+    stack.model.script(reply.text('facts'), reply.text('a draft'), reply.text('a polished reply'));
+    const run = await stack.waitForRun((await stack.startRun(workflow.uuid, { email: 'Where is my order?' })).uuid);
+    expect(run.status).toBe('completed');
+    stack.model.reset();
+    return { steps, workflow, run };
+  }
+
+  async function replay(runUuid: string, body: Record<string, unknown> = {}): Promise<RunBody> {
+    const started = await stack.user.post(`/runs/${runUuid}/replay`, body);
+    expect(started).toMatchObject({ status: 201, body: { replay_of: runUuid } });
+    return stack.waitForRun(started.body.uuid);
+  }
+
+  const report = async (replayUuid: string): Promise<RunBody> => (await stack.user.get(`/runs/${replayUuid}/replay-report`)).body;
+  const outputsOf = (run: RunBody) => run.steps.map((step: RunBody) => step.output?.raw_data);
+
+  it('replays a run against its unchanged workflow from the record alone: no provider request, the same outputs', async () => {
+    const { run } = await threeStepRun();
+
+    const replayed = await replay(run.uuid);
+
+    expect(stack.model.requests).toHaveLength(0);
+    expect(replayed).toMatchObject({ status: 'completed', replay_of: run.uuid, replay_offline: false, workflow_uuid: run.workflow_uuid });
+    expect(run.tokens.total).toBeGreaterThan(0);
+    expect(replayed.tokens.total).toBe(0);
+    expect(outputsOf(replayed)).toEqual(['facts', 'a draft', 'a polished reply']);
+    const sourceCalls = run.steps.map((step: RunBody) => step.model_calls[0].uuid);
+    expect(replayed.steps.map((step: RunBody) => step.model_calls[0].replayed_from)).toEqual(sourceCalls);
+    expect(replayed.steps.map((step: RunBody) => step.model_calls[0].request_hash)).toEqual(
+      run.steps.map((step: RunBody) => step.model_calls[0].request_hash),
+    );
+    const compared = await report(replayed.uuid);
+    expect(compared).toMatchObject({ replay_of: run.uuid, summary: { identical: 3, changed: 0, new: 0, failed: 0, removed: 0 } });
+    expect(compared.steps.map((step: RunBody) => [step.comparison, step.replay.answered, step.source.output])).toEqual([
+      ['identical', 'record', 'facts'],
+      ['identical', 'record', 'a draft'],
+      ['identical', 'record', 'a polished reply'],
+    ]);
+  });
+
+  it('replays against a changed second prompt: the first step from the record, the provider asked for the second and third only', async () => {
+    const { steps, workflow, run } = await threeStepRun();
+    const changed = steps.map((step, i) => (i === 1 ? { ...step, system_prompt: `${step.system_prompt as string}, politely` } : step));
+    stack.model.script(reply.text('a polite draft'), reply.text('a polished polite reply'));
+
+    const replayed = await replay(run.uuid, { target: { name: workflow.name, steps: changed } });
+
+    expect(stack.model.requests).toHaveLength(2);
+    expect(stack.model.requests[0].body.messages[0].content).toContain('politely');
+    expect(stack.model.requests[1].body.messages[0].content).toContain('a polite draft');
+    expect(outputsOf(replayed)).toEqual(['facts', 'a polite draft', 'a polished polite reply']);
+    const compared = await report(replayed.uuid);
+    expect(compared.summary).toEqual({ identical: 1, changed: 2, new: 0, failed: 0, removed: 0 });
+    expect(compared.steps.map((step: RunBody) => step.replay.answered)).toEqual(['record', 'computed', 'computed']);
+    expect(compared.steps[1]).toMatchObject({ source: { output: 'a draft' }, replay: { output: 'a polite draft', calls_made: 1 } });
+  });
+
+  it('offline, answers what the record lacks with the dry-run model: no provider request at all', async () => {
+    const { steps, workflow, run } = await threeStepRun();
+    const changed = steps.map((step, i) => (i === 1 ? { ...step, system_prompt: 'Something else entirely' } : step));
+
+    const replayed = await replay(run.uuid, { target: { name: workflow.name, steps: changed }, offline: true });
+
+    expect(stack.model.requests).toHaveLength(0);
+    expect(replayed).toMatchObject({ status: 'completed', replay_offline: true });
+    expect(replayed.steps[0].output.raw_data).toBe('facts');
+    expect(replayed.steps[1].model_calls[0]).toMatchObject({ provider: 'dry-run', replayed_from: null });
+    expect((await report(replayed.uuid)).steps.map((step: RunBody) => step.replay.answered)).toEqual(['record', 'computed', 'computed']);
+  });
+
+  it('answers a tool call with recorded arguments from the audit, calls a side-effect-free tool anew, and stops before any other', async () => {
+    const register = async (handler: string, side_effect_free: boolean) => {
+      const name = `${handler}_${randomUUID().slice(0, 6)}`;
+      const body = { name, description: handler, parameters: { type: 'object' }, endpoint_url: tools.url(handler), side_effect_free };
+      expect(await stack.user.post('/tools', body)).toMatchObject({ status: 201, body: { side_effect_free } });
+      return name;
+    };
+    const [lookup, email] = [await register('lookup', true), await register('send_email', false)];
+    const agent = agentStep({ name: 'support', tools: [lookup, email], system_prompt: 'Answer <<trigger_output>>' });
+    const workflow = await stack.createWorkflow([agent]);
+    stack.model.script(
+      reply.toolCalls([{ name: lookup, arguments: { sku: 'A1' } }]),
+      reply.toolCalls([{ name: email, arguments: { to: 'ann@example.com' } }]),
+      reply.text('Mailed Ann the price'),
+    );
+    const run = await stack.waitForRun((await stack.startRun(workflow.uuid, { question: 'price of A1?' })).uuid);
+    expect(run.status).toBe('completed');
+    expect(tools.counts()).toEqual({ lookup: 1, send_email: 1 });
+    stack.model.reset();
+
+    const unchanged = await replay(run.uuid);
+    expect(unchanged.status).toBe('completed');
+    expect(stack.model.requests).toHaveLength(0);
+    expect(tools.counts()).toEqual({ lookup: 1, send_email: 1 });
+    expect(unchanged.steps[0].tool_calls.map((call: RunBody) => [call.output, Boolean(call.replayed_from)])).toEqual([
+      [{ price: 10 }, true],
+      [{ sent: true }, true],
+    ]);
+
+    const reworded = { ...agent, system_prompt: 'Answer briefly <<trigger_output>>' };
+    stack.model.script(
+      reply.toolCalls([{ name: lookup, arguments: { sku: 'B2' } }]),
+      reply.toolCalls([{ name: email, arguments: { to: 'bob@example.com' } }]),
+    );
+    const changed = await replay(run.uuid, { target: { name: workflow.name, steps: [reworded] } });
+
+    expect(tools.countOf('lookup', { sku: 'B2' })).toBe(1);
+    expect(tools.countOf('send_email')).toBe(1);
+    expect(changed.status).toBe('failed');
+    expect(changed.steps[0]).toMatchObject({ status: 'failed', error_message: expect.stringContaining('REPLAY_TOOL_NOT_REPLAYABLE') });
+    expect((await report(changed.uuid)).summary).toMatchObject({ failed: 1 });
+  });
+
+  it('reuses the answer a person gave the recorded run', async () => {
+    const approve = { uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Approve?' };
+    const publish = llmStep({ name: 'publish', system_prompt: `Publish if <<step_output.${approve.uuid}>>` });
+    const workflow = await stack.createWorkflow([approve, publish]);
+    stack.model.script(reply.text('published'));
+    const started = await stack.startRun(workflow.uuid);
+    await stack.waitForRun(started.uuid, (run) => run.status === 'awaiting_input');
+    expect(await stack.user.post(`/runs/${started.uuid}/steps/${approve.uuid}/input`, { input: { approved: true } })).toMatchObject({
+      status: 200,
+    });
+    const run = await stack.waitForRun(started.uuid);
+    stack.model.reset();
+
+    const replayed = await replay(run.uuid);
+
+    expect(replayed.status).toBe('completed');
+    expect(outputsOf(replayed)).toEqual([{ approved: true }, 'published']);
+    expect(stack.model.requests).toHaveLength(0);
+  });
+
+  it("is a 404 on another user's run, and for a run that is no replay", async () => {
+    const { run } = await threeStepRun();
+    const stranger = await stack.api.newUser();
+
+    expect(await stranger.post(`/runs/${run.uuid}/replay`, {})).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await stranger.get(`/runs/${run.uuid}/replay-report`)).toMatchObject({ status: 404 });
+    expect(await stack.user.get(`/runs/${run.uuid}/replay-report`)).toMatchObject({ status: 404 });
+    expect(await stack.user.post(`/runs/${run.uuid}/replay`, { target: 'latest' })).toMatchObject({
+      status: 422,
+      body: { details: { field: 'target' } },
+    });
+  });
+});
