@@ -65,11 +65,14 @@ describe('Replays', () => {
   });
 
   it('replays against a changed second prompt: the first step from the record, the provider asked for the second and third only', async () => {
-    const { steps, workflow, run } = await threeStepRun();
-    const changed = steps.map((step, i) => (i === 1 ? { ...step, system_prompt: `${step.system_prompt as string}, politely` } : step));
+    const { steps, run } = await threeStepRun();
+    const patched = await stack.user.patch(`/steps/${steps[1].uuid as string}`, {
+      system_prompt: `${steps[1].system_prompt as string}, politely`,
+    });
+    expect(patched.status).toBe(200);
     stack.model.script(reply.text('a polite draft'), reply.text('a polished polite reply'));
 
-    const replayed = await replay(run.uuid, { target: { name: workflow.name, steps: changed } });
+    const replayed = await replay(run.uuid, { target: 'current' });
 
     expect(stack.model.requests).toHaveLength(2);
     expect(stack.model.requests[0].body.messages[0].content).toContain('politely');
@@ -79,6 +82,17 @@ describe('Replays', () => {
     expect(compared.summary).toEqual({ identical: 1, changed: 2, new: 0, failed: 0, removed: 0 });
     expect(compared.steps.map((step: RunBody) => step.replay.answered)).toEqual(['record', 'computed', 'computed']);
     expect(compared.steps[1]).toMatchObject({ source: { output: 'a draft' }, replay: { output: 'a polite draft', calls_made: 1 } });
+    stack.model.reset();
+
+    // The version the recorded run ran asks what it asked: all from the record again.
+    const original = await replay(run.uuid, { target: run.workflow_version });
+    expect(original).toMatchObject({ status: 'completed', workflow_version: run.workflow_version });
+    expect(stack.model.requests).toHaveLength(0);
+    expect((await report(original.uuid)).summary).toMatchObject({ identical: 3 });
+    expect(await stack.user.post(`/runs/${run.uuid}/replay`, { target: 99 })).toMatchObject({
+      status: 404,
+      body: { details: { field: 'target' } },
+    });
   });
 
   it('offline, answers what the record lacks with the dry-run model: no provider request at all', async () => {

@@ -12,6 +12,7 @@ import {
   SpendRepository,
   ToolRepository,
   WorkflowRepository,
+  WorkflowVersionRepository,
 } from '@app/persistence';
 import { RunInteractions } from './run-interactions';
 import { RunLauncher } from './run-launcher';
@@ -59,9 +60,15 @@ const launching: Provider[] = [
   },
   {
     provide: RunStarter,
-    useFactory: (preparer: RunPreparer, resumer: RunResumer, runs: RunRepository, launcher: RunLauncher, metrics: Metrics) =>
-      new RunStarter(preparer, resumer, runs, launcher, metrics, new Logger('runs'), new RunReplayer(runs, preparer)),
-    inject: [RunPreparer, RunResumer, RunRepository, RunLauncher, Metrics],
+    useFactory: (
+      preparer: RunPreparer,
+      resumer: RunResumer,
+      runs: RunRepository,
+      launcher: RunLauncher,
+      metrics: Metrics,
+      versions: WorkflowVersionRepository,
+    ) => new RunStarter(preparer, resumer, runs, launcher, metrics, new Logger('runs'), new RunReplayer(runs, preparer, versions)),
+    inject: [RunPreparer, RunResumer, RunRepository, RunLauncher, Metrics, WorkflowVersionRepository],
   },
   {
     provide: RunReader,

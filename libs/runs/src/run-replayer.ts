@@ -1,10 +1,11 @@
 import { isInFlight, type ReplaySource, type WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, notFound } from '@app/domain';
-import type { RunRepository } from '@app/persistence';
+import type { RunRepository, WorkflowVersionRepository } from '@app/persistence';
 import type { Prepared, RunPreparer } from './run-preparer';
 
-/** What a replay runs: the workflow as saved now, or a definition given with the request (not saved). */
-export type ReplayTarget = { kind: 'current' } | { kind: 'definition'; definition: WorkflowDefinition };
+/** What a replay runs: the workflow as saved now, one of its versions, or a definition given with the request (not saved). */
+export type ReplayTarget =
+  { kind: 'current' } | { kind: 'version'; version: number } | { kind: 'definition'; definition: WorkflowDefinition };
 
 export interface ReplayRequest {
   userId: string;
@@ -26,6 +27,7 @@ export class RunReplayer {
   constructor(
     private readonly runs: RunRepository,
     private readonly preparer: RunPreparer,
+    private readonly versions: WorkflowVersionRepository,
   ) {}
 
   async prepare(request: ReplayRequest): Promise<Prepared> {
@@ -46,6 +48,15 @@ export class RunReplayer {
       replay,
     };
     if (request.target.kind === 'current') return this.preparer.prepare({ ...run, origin: 'manual' });
+    if (request.target.kind === 'version') {
+      const version = await this.versions.find(request.userId, source.workflow_uuid, request.target.version);
+      if (!version)
+        throw new DomainError(ErrorCode.NotFound, `Workflow ${source.workflow_uuid} has no version ${request.target.version}`, {
+          field: 'target',
+          version: request.target.version,
+        });
+      return this.preparer.prepareVersion(run, { ...version.definition, uuid: source.workflow_uuid }, version.version);
+    }
     // Listed under the recorded run's workflow, whatever uuid the definition carried.
     return this.preparer.prepareUnsaved(run, { ...request.target.definition, uuid: source.workflow_uuid });
   }

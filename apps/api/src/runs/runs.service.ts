@@ -35,10 +35,7 @@ function runUuidFor(idempotencyKey: string | undefined, ...scope: string[]): str
 /** A replay's target as the body names it; an inline definition parsed as POST /workflows parses one (its field paths under `target`). */
 function replayTargetOf(target: 'current' | number | Record<string, unknown>): ReplayTarget {
   if (target === 'current') return { kind: 'current' };
-  if (typeof target === 'number')
-    throw new DomainError(ErrorCode.ValidationFailed, 'Replaying against a version is not available yet: give current or a definition', {
-      field: 'target',
-    });
+  if (typeof target === 'number') return { kind: 'version', version: target };
   try {
     return { kind: 'definition', definition: { ...parseWorkflowInput(target, randomUUID), uuid: randomUUID() } };
   } catch (error) {
