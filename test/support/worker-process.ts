@@ -8,6 +8,49 @@ import { ModelFake } from './model-fake';
 
 const ENTRY = path.resolve(__dirname, '../../dist/apps/worker/src/main.js');
 
+/**
+ * A built app (dist/) as a child process with the environment given on top of this one's; resolves once it
+ * prints `ready` (or `ready()` holds, asked every 100 ms), and gives what it printed so far (and goes on collecting).
+ */
+export async function startBuilt(
+  entry: string,
+  env: Record<string, string>,
+  ready: string | (() => Promise<boolean>),
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; printed: { text: string } }> {
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first (npm test does)`);
+  const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const printed = { text: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (printed.text += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (printed.text += chunk.toString()));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code} before it started:\n${printed.text}`))),
+  );
+  const isReady = typeof ready === 'string' ? async () => printed.text.includes(ready) : ready;
+  const started = (async () => {
+    for (const deadline = Date.now() + timeoutMs; !(await isReady().catch(() => false));) {
+      if (Date.now() > deadline) throw new Error(`${entry} did not start within ${timeoutMs} ms:\n${printed.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  try {
+    await Promise.race([started, exited]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  exited.catch(() => undefined);
+  return { child, printed };
+}
+
+/** Sends `signal` unless the child has ended; resolves once it has. */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
 export class WorkerProcess {
   private constructor(
     private readonly child: ChildProcess,
@@ -21,10 +64,9 @@ export class WorkerProcess {
 
   /** Starts the worker and resolves once it polls its task queue. */
   static async start(config: AppConfig, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<WorkerProcess> {
-    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first (npm test does)`);
-    const child = spawn(process.execPath, [ENTRY], {
-      env: {
-        ...process.env,
+    const { child, printed } = await startBuilt(
+      ENTRY,
+      {
         DATABASE_URL: config.databaseUrl,
         TEMPORAL_ADDRESS: config.temporal.address,
         TEMPORAL_NAMESPACE: config.temporal.namespace,
@@ -36,22 +78,9 @@ export class WorkerProcess {
         WORKER_METRICS_PORT: 'off',
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const printed = { text: '' };
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker did not start within ${timeoutMs} ms:\n${printed.text}`)), timeoutMs);
-      const onData = (chunk: Buffer) => {
-        printed.text += chunk.toString();
-        if (printed.text.includes('worker polling')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => (printed.text += chunk.toString()));
-      child.on('exit', (code) => reject(new Error(`worker exited with ${code} before it started:\n${printed.text}`)));
-    });
+      'worker polling',
+      timeoutMs,
+    );
     return new WorkerProcess(child, printed);
   }
 
@@ -65,11 +94,8 @@ export class WorkerProcess {
     return this.signal('SIGTERM');
   }
 
-  private async signal(signal: NodeJS.Signals): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill(signal);
-    await exited;
+  private signal(signal: NodeJS.Signals): Promise<void> {
+    return stopChild(this.child, signal);
   }
 }
 
