@@ -18,6 +18,7 @@ import { requestIdMiddleware } from './common/request-id';
 import { requestSpan } from './common/request-span';
 import { TracingService } from './observability/tracing.service';
 import { codecCors } from './temporal-codec/codec-cors';
+import { FairDispatch } from './common/fair-dispatch';
 
 export interface ApiAppOptions {
   /** Where log lines go (stdout by default): tests read them from memory. */
@@ -27,6 +28,8 @@ export interface ApiAppOptions {
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<INestApplication> {
   const logger: Logger = createLogger('api', config.log, options.logDestination);
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(logger) });
+  // Requests start in turns across client addresses: one address's burst cannot hold everyone else's behind it.
+  FairDispatch.install(app.getHttpServer());
   // Whose address a request is: the socket's unless API_TRUST_PROXY names the proxies in front.
   (app.getHttpAdapter().getInstance() as express.Express).set('trust proxy', config.api.trustProxy);
   if (app.get(TracingService).enabled) app.use(requestSpan);

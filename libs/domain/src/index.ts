@@ -18,3 +18,4 @@ export * from './assistant';
 export * from './mcp';
 export * from './identity';
 export * from './costs';
+export * from './warm-up';
