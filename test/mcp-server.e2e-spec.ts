@@ -16,6 +16,7 @@ const TOOL_NAMES = [
   'list_failed_runs',
   'cancel_workflow',
   'resume_run',
+  'replay_run',
   'list_step_types',
   'get_step_type',
   'list_tools',
@@ -84,6 +85,14 @@ describe('MCP server', () => {
     const resumed = await mcp.ok('resume_run', { run_uuid: failed.uuid });
     expect(resumed).toMatchObject({ created: true, run: { parent_run_uuid: failed.uuid } });
     expect(await mcp.waitForRun(resumed.run.uuid, finished)).toMatchObject({
+      status: 'completed',
+      steps: [{ output: { raw_data: 'second try' } }],
+    });
+
+    // Replayed, the run that completed is answered from its record: nothing more is scripted.
+    const replayed = await mcp.ok('replay_run', { run_uuid: resumed.run.uuid });
+    expect(replayed).toMatchObject({ created: true, run: { replay_of: resumed.run.uuid } });
+    expect(await mcp.waitForRun(replayed.run.uuid, finished)).toMatchObject({
       status: 'completed',
       steps: [{ output: { raw_data: 'second try' } }],
     });

@@ -99,5 +99,23 @@ export function runTools(runs: RunsService): StepwiseTool[] {
       run: (userId, { run_uuid, idempotency_key, ...options }) =>
         runs.resume(userId, run_uuid as string, options, idempotency_key as string | undefined),
     },
+    {
+      name: 'replay_run',
+      title: 'Replay a run',
+      description:
+        "Run an ended run's trigger data again through target (current, the default; a version number; or a definition not saved, as create_workflow takes it) as a new run: every model call that asks exactly what the recorded run asked takes the recorded answer, no provider request; tool calls with recorded arguments take the recorded output. offline: true sends what the record lacks to the dry-run model. Compare the two with get_workflow_run on both, or GET /runs/{uuid}/replay-report.",
+      inputSchema: objectSchema(
+        {
+          run_uuid: uuidArgument('The run to replay'),
+          target: { oneOf: [{ enum: ['current'] }, { type: 'integer', minimum: 1 }, { type: 'object' }], default: 'current' },
+          offline: { type: 'boolean', default: false },
+          idempotency_key: IDEMPOTENCY_KEY,
+        },
+        ['run_uuid'],
+      ),
+      outputSchema: startedRun,
+      run: (userId, { run_uuid, idempotency_key, ...options }) =>
+        runs.replay(userId, run_uuid as string, options, idempotency_key as string | undefined),
+    },
   ];
 }
