@@ -78,4 +78,29 @@ describe('Costs', () => {
     stack.model.script(...answers(1));
     expect((await stack.runSteps([priced('elsewhere')])).status).toBe('completed');
   });
+
+  it("answers a cached step's identical call from the same user's earlier run, never from another user's", async () => {
+    // Step uuids are the user's own: each workflow gets fresh ones, the same prompt.
+    const steps = () => [llmStep({ name: 'cached', model: 'priced-model', cache: { ttl_seconds: 300 } })];
+    const [owner, other] = [await stack.api.newUser(), await stack.api.newUser()];
+    const runTwice = async (user: typeof owner) => {
+      const workflow = (await user.post('/workflows', { name: 'cached', steps: steps() })).body;
+      const runs = [];
+      for (const _ of [1, 2]) {
+        const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: { topic: 'tides' } })).body;
+        runs.push(await stack.waitForRun(run.uuid, undefined, undefined, user));
+      }
+      return runs;
+    };
+    stack.model.script(...answers(2));
+
+    const [first, second] = await runTwice(owner);
+    const [elsewhere] = await runTwice(other);
+
+    expect(stack.model.requests).toHaveLength(2);
+    expect(first).toMatchObject({ status: 'completed', cost: CALL_COST });
+    expect(second).toMatchObject({ status: 'completed', cost: 0, tokens: { total: 0 } });
+    expect(second.steps[0].model_calls[0].cached_from).toBe(first.steps[0].model_calls[0].uuid);
+    expect(elsewhere.steps[0].model_calls[0]).toMatchObject({ cached_from: null, cost: CALL_COST });
+  });
 });

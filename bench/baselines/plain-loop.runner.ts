@@ -54,6 +54,7 @@ export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, mo
       ...response.usage,
       cached_tokens: response.usage.cached_tokens ?? 0,
       cost: null,
+      cached_from: null,
       duration_ms: response.duration_ms,
       started_at,
       finished_at: new Date(),

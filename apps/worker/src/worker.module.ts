@@ -15,6 +15,7 @@ import {
 import { modelClientsOf } from './model-clients';
 import { AgentTranscript } from './execution/agent-transcript.service';
 import { CallCosts } from './execution/call-costs';
+import { ResponseCacheService } from './execution/response-cache';
 import { SpendGuard } from './execution/spend-guard';
 import { CallQuarantine } from './execution/call-quarantine.service';
 import { AgentStepService } from './execution/agent-step.service';
@@ -76,6 +77,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     CallQuarantine,
     CallCosts,
     SpendGuard,
+    ResponseCacheService,
     StepInputService,
     ModelCallService,
     ReplayRecord,

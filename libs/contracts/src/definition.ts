@@ -114,12 +114,22 @@ export interface CustomLlmStep extends StepBase {
   /** The most tokens an answer may have; the operator's default and maximum apply. */
   max_tokens?: number | null;
   loop?: StepLoop | null;
+  /** Answers identical calls of the same user from an earlier one within the TTL. */
+  cache?: ResponseCache | null;
   /**
    * Where the model call runs. `local` (absent): a local activity on the worker running the workflow, no
    * task-queue round trip. `queued`: an ordinary activity, heartbeating and shown in the Web UI while in
    * flight, for calls expected to take more than about 30 seconds.
    */
   execution?: StepExecution | null;
+}
+
+/**
+ * Opt-in response cache of a model step: a call identical to one of the same user's within `ttl_seconds`
+ * (the request's canonical hash) is answered from it, audited as a hit that cost nothing. Never across users.
+ */
+export interface ResponseCache {
+  ttl_seconds: number;
 }
 
 export const STEP_EXECUTIONS = ['local', 'queued'] as const;
@@ -140,6 +150,8 @@ export interface CustomAgentStep extends StepBase {
   /** The most tokens an answer may have; the operator's default and maximum apply. */
   max_tokens?: number | null;
   loop?: StepLoop | null;
+  /** Answers identical calls of the same user from an earlier one within the TTL. */
+  cache?: ResponseCache | null;
   /**
    * Where its rounds run. `local` (absent): in a chain, its model turns and its short tool calls (see
    * AgentStart.local_tools) are local activities, no task-queue round trip. `queued`: every turn and tool

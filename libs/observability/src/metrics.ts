@@ -92,7 +92,7 @@ export class Metrics {
 
   recordModelCall(
     labels: ModelCallLabels,
-    outcome: 'completed' | 'failed',
+    outcome: 'completed' | 'failed' | 'cached',
     usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number },
     cost?: number | null,
   ): void {

@@ -34,6 +34,7 @@ function call(status: ModelCallRecord['status'], total: number): ModelCallRecord
     total_tokens: total,
     cached_tokens: 0,
     cost: null,
+    cached_from: null,
     duration_ms: 1,
     started_at: started,
     finished_at: null,

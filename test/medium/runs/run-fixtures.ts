@@ -29,8 +29,8 @@ export async function workflowWithRun(workflows: WorkflowRepository, stepCount =
 export function modelCall(run: NewRun, instanceUuid: string, fields: Partial<ModelCallFields> = {}): ModelCallFields {
   const usage =
     fields.status === 'running' || fields.status === 'failed'
-      ? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0, cost: null }
-      : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, cached_tokens: 0, cost: 0.0001 };
+      ? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0, cost: null, cached_from: null }
+      : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, cached_tokens: 0, cost: 0.0001, cached_from: null };
   return {
     run_uuid: run.uuid,
     step_instance_uuid: instanceUuid,

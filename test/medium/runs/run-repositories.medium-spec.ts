@@ -94,6 +94,7 @@ describe('Run repositories', () => {
       started_at: new Date(),
       cached_tokens: 0,
       cost: null,
+      cached_from: null,
     };
     await calls.recordModelCall({
       ...call,

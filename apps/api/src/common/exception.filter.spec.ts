@@ -100,6 +100,7 @@ describe(statusOf.name, () => {
     [ErrorCode.McpServerUnavailable, 502],
     [ErrorCode.RateLimited, 429],
     [ErrorCode.TooManyRunsInFlight, 429],
+    [ErrorCode.SpendLimitReached, 429],
     [ErrorCode.TooManySchedules, 409],
     [ErrorCode.TooManyStreams, 429],
     [ErrorCode.WebhookSignatureInvalid, 401],

@@ -175,6 +175,10 @@ const stepInstance: SchemaObject = {
         tokens,
         cached_tokens: { type: 'integer', description: 'Of the prompt tokens, those the provider served from its prompt cache' },
         cost: cost('the call cost'),
+        cached_from: nullable({
+          ...uuid,
+          description: 'Answered by the response cache (the step declares cache): the call whose answer it reused',
+        }),
       }),
     },
     tool_calls: {

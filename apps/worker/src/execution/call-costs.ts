@@ -37,7 +37,7 @@ export class CallCosts {
     context: StepContext,
     provider: string,
     model: string,
-    outcome: 'completed' | 'failed',
+    outcome: 'completed' | 'failed' | 'cached',
     spent?: { usage: TokenUsage; cost: number | null },
   ): Promise<void> {
     const labels = {

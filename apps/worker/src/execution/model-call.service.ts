@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { requestHash } from '@app/domain';
-import type { ModelProvider, StepContext } from '@app/contracts';
+import type { ModelProvider, ResponseCache, StepContext } from '@app/contracts';
 import { inClientSpan } from '@app/observability';
 import { CallAuditRepository, type ModelCallAttempt } from '@app/persistence';
 import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClients, type ModelRequest, type ModelResponse } from '@app/providers';
@@ -9,18 +9,25 @@ import type { ActivityScope } from './activity-scope';
 import { CallCosts } from './call-costs';
 import { CallQuarantine } from './call-quarantine.service';
 import { ReplayRecord } from './replay-record.service';
+import { ResponseCacheService } from './response-cache';
 import { SpendGuard, type SpendHold } from './spend-guard';
 
-/** A model call of a step: the request, and the provider that serves it (absent: DEFAULT_PROVIDER). */
-export type StepModelRequest = ModelRequest & { provider?: ModelProvider | null };
+/** A model call of a step: the request, the provider that serves it (absent: DEFAULT_PROVIDER), and the step's response cache. */
+export type StepModelRequest = ModelRequest & { provider?: ModelProvider | null; cache?: ResponseCache | null };
 
-/** What a model step asks every call with: its provider, its model, and its own max_tokens when it sets one. */
+/** What a model step asks every call with: its provider, its model, its own max_tokens and its response cache when it sets them. */
 export function modelOf(step: {
   provider?: ModelProvider | null;
   model: string;
   max_tokens?: number | null;
-}): Pick<StepModelRequest, 'provider' | 'model' | 'max_tokens'> {
-  return { provider: step.provider, model: step.model, ...(step.max_tokens ? { max_tokens: step.max_tokens } : {}) };
+  cache?: ResponseCache | null;
+}): Pick<StepModelRequest, 'provider' | 'model' | 'max_tokens' | 'cache'> {
+  return {
+    provider: step.provider,
+    model: step.model,
+    ...(step.max_tokens ? { max_tokens: step.max_tokens } : {}),
+    ...(step.cache ? { cache: step.cache } : {}),
+  };
 }
 
 /** The provider as metrics, traces and the audit name it: a dry run's (and an offline replay's) is the dry-run model. */
@@ -32,6 +39,8 @@ export interface ModelCallStart {
   provider: ModelProvider;
   request: ModelRequest;
   running: ModelCallAttempt;
+  /** The step's response cache, when it declares one. */
+  cache?: ResponseCache;
 }
 
 /** A model call answered, and its audit row as it ended, for the caller to write with its own rows. */
@@ -57,6 +66,7 @@ export class ModelCallService {
     private readonly quarantine: CallQuarantine,
     private readonly spend: SpendGuard,
     private readonly record: ReplayRecord,
+    private readonly responses: ResponseCacheService,
   ) {}
 
   /** Asks the model, the attempt's start and end each written on its own. */
@@ -73,7 +83,12 @@ export class ModelCallService {
   }
 
   /** The attempt's request and its `running` row, nothing written yet. */
-  prepare(context: StepContext, turn: number, { provider: named, ...asked }: StepModelRequest, scope: ActivityScope): ModelCallStart {
+  prepare(
+    context: StepContext,
+    turn: number,
+    { provider: named, cache, ...asked }: StepModelRequest,
+    scope: ActivityScope,
+  ): ModelCallStart {
     const provider = named ?? this.config.providers.default;
     // Every call has a ceiling: the step's, else the operator's default.
     const request = { ...asked, max_tokens: asked.max_tokens ?? this.config.models.defaultMaxTokens };
@@ -100,11 +115,12 @@ export class ModelCallService {
       cached_tokens: 0,
       total_tokens: 0,
       cost: null,
+      cached_from: null,
       duration_ms: null,
       started_at: new Date(),
       finished_at: null,
     };
-    return { provider, request, running };
+    return { provider, request, running, ...(cache ? { cache } : {}) };
   }
 
   /**
@@ -115,7 +131,7 @@ export class ModelCallService {
    */
   async send(
     context: StepContext,
-    { provider, request, running }: ModelCallStart,
+    { provider, request, running, cache }: ModelCallStart,
     attempt: number,
     scope: ActivityScope,
   ): Promise<AnsweredCall> {
@@ -146,6 +162,13 @@ export class ModelCallService {
     const recorded = context.replay ? await this.record.modelAnswer(context.replay, running.request_hash) : null;
     if (recorded) return { response: recorded.response, ended: answeredRow(base, recorded.response, 0, recorded.call.uuid) };
     return inClientSpan(`chat ${request.model}`, attributes, async (span) => {
+      // A step that declares a cache: an identical call of the same user's within its TTL answers, no provider asked.
+      const cached = cache && !context.dry_run ? await this.responses.answer(context.user_id, base, cache) : null;
+      if (cached) {
+        span.setAttributes({ 'stepwise.cache_hit': true, 'gen_ai.usage.input_tokens': 0, 'gen_ai.usage.output_tokens': 0 });
+        await this.costs.count(context, system, request.model, 'cached');
+        return cached;
+      }
       let response: ModelResponse;
       let hold: SpendHold | null = null;
       try {

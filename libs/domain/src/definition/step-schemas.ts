@@ -98,6 +98,17 @@ const modelFields: Schema = {
     title: 'Max tokens',
     description: "The most tokens a model answer may have (default DEFAULT_MAX_TOKENS; at most the operator's MAX_MAX_TOKENS)",
   },
+  cache: {
+    type: ['object', 'null'],
+    title: 'Response cache',
+    description:
+      "Opt in: a model call identical to one of the same user's (model, messages, tools, schema, sampling) within ttl_seconds is answered from it, audited as a cache hit that cost nothing; never across users",
+    additionalProperties: false,
+    required: ['ttl_seconds'],
+    properties: {
+      ttl_seconds: { type: 'integer', minimum: 1, maximum: 7 * 86_400, description: 'How long an answer serves, at most a week' },
+    },
+  },
   loop: {
     type: ['object', 'null'],
     title: 'Loop',

@@ -43,6 +43,7 @@ const FIELD_EXAMPLES: Record<string, unknown> = {
   output_schema: { type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] },
   max_correction_attempts: 2,
   max_tokens: 1024,
+  cache: { ttl_seconds: 3600 },
   execution: 'local',
   loop: { type: 'for_each', input_path: '<<trigger_output.items>>', max_items: 100, max_concurrency: 4 },
   tools: ['http_request'],

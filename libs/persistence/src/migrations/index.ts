@@ -26,6 +26,7 @@ import { ModelCallCosts1764003100000 } from './1764003100000-model-call-costs';
 import { WorkflowVersions1764003500000 } from './1764003500000-workflow-versions';
 import { SpendLimits1764003610000 } from './1764003610000-spend-limits';
 import { Replays1764003700000 } from './1764003700000-replays';
+import { ModelCallCache1764003710000 } from './1764003710000-model-call-cache';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -57,4 +58,5 @@ export const migrations: (new () => unknown)[] = [
   WorkflowVersions1764003500000,
   SpendLimits1764003610000,
   Replays1764003700000,
+  ModelCallCache1764003710000,
 ];

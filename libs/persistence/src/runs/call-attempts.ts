@@ -27,6 +27,7 @@ export type ModelCallEnd = Pick<
   | 'cached_tokens'
   | 'total_tokens'
   | 'cost'
+  | 'cached_from'
   | 'duration_ms'
   | 'finished_at'
 >;
@@ -79,6 +80,7 @@ export const MODEL_CALLS: CallKind<ModelCallEnd> = {
     'cached_tokens',
     'total_tokens',
     'cost',
+    'cached_from',
     'duration_ms',
     'finished_at',
   ],

@@ -40,6 +40,11 @@ export abstract class CallAuditRepository {
   abstract recordedModelCall(runUuid: string, requestHash: string): Promise<ModelCallRecord | null>;
   /** A replay's record: the run's completed calls of a tool, oldest first, at most `limit`. */
   abstract recordedToolCalls(runUuid: string, toolName: string, limit: number): Promise<ToolCallRecord[]>;
+  /**
+   * The latest call of `userId` asked with this request hash that a provider answered (not itself a cache
+   * hit) and that ended at `since` or later: what the response cache answers from. Never another user's.
+   */
+  abstract cachedAnswer(userId: string, requestHash: string, since: Date): Promise<ModelCallRecord | null>;
   /** The tokens the run's completed model calls used (what its budget counts). */
   abstract tokensUsed(runUuid: string): Promise<number>;
   /** The tokens and dollars the run's completed model calls used (what a budget in dollars counts; unpriced calls cost nothing here). */

@@ -105,6 +105,7 @@ export class ModelCallEntity {
   @Column({ type: 'int' }) cached_tokens!: number;
   @Column({ type: 'int' }) total_tokens!: number;
   @Column(cost) cost!: number | null;
+  @Column({ type: 'char', length: 36, nullable: true }) cached_from!: string | null;
   @Column({ type: 'int', nullable: true }) duration_ms!: number | null;
   @Column({ type: 'datetime', precision: 3 }) started_at!: Date;
   @Column(datetime) finished_at!: Date | null;

@@ -110,6 +110,7 @@ export function modelCallOf(row: ModelCallEntity): ModelCallRecord {
     cached_tokens: row.cached_tokens,
     total_tokens: row.total_tokens,
     cost: row.cost,
+    cached_from: row.cached_from,
     duration_ms: row.duration_ms,
     started_at: row.started_at,
     finished_at: row.finished_at,

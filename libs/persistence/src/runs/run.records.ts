@@ -52,6 +52,8 @@ export interface ModelCallRecord extends TokenUsage {
   cost: number | null;
   /** A replay's call answered from the record: the recorded call (in the replayed run) whose answer it took. */
   replayed_from?: string | null;
+  /** Answered by the response cache: the call whose answer it reused (no provider was asked, it cost nothing). */
+  cached_from: string | null;
   duration_ms: number | null;
   started_at: Date;
   finished_at: Date | null;

@@ -17,7 +17,7 @@ import {
   type ToolCallEnd,
   type TranscriptAnswer,
 } from './call-attempts';
-import { ModelCallEntity, ToolCallEntity } from './run.entities';
+import { ModelCallEntity, RunEntity, ToolCallEntity } from './run.entities';
 import { modelCallOf, toolCallOf } from './run.mappers';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
 import { runStatement, runTransaction } from './run-sql';
@@ -104,6 +104,24 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
       [runUuid],
     )) as { n: number | string }[];
     return Number(row.n);
+  }
+
+  async cachedAnswer(userId: string, requestHash: string, since: Date): Promise<ModelCallRecord | null> {
+    const row = await this.dataSource.manager
+      .createQueryBuilder(ModelCallEntity, 'm')
+      .innerJoin(RunEntity, 'r', 'r.uuid = m.run_uuid')
+      .where(
+        "m.request_hash = :requestHash AND m.finished_at >= :since AND m.status = 'completed' AND m.cached_from IS NULL AND m.replayed_from IS NULL",
+        {
+          requestHash,
+          since,
+        },
+      )
+      .andWhere('r.user_id = :userId', { userId })
+      .orderBy('m.finished_at', 'DESC')
+      .limit(1)
+      .getOne();
+    return row && modelCallOf(row);
   }
 
   async runSpend(runUuid: string): Promise<RunSpend> {
