@@ -12,7 +12,7 @@ describe(modelClientsOf.name, () => {
       openrouter: null,
       ...providers,
     },
-    models: { allowed: [], defaultMaxTokens: 100, maxMaxTokens: 1000, timeoutMs: 1000 },
+    models: { allowed: [], defaultMaxTokens: 100, maxMaxTokens: 1000, timeoutMs: 1000, stream: true },
   });
 
   it('has a client for each provider whose key is set, named for metrics and traces', () => {

@@ -29,6 +29,7 @@ import { LoopService } from './execution/loop.service';
 import { NotificationService } from './execution/notification.service';
 import { ModelCallService } from './execution/model-call.service';
 import { ReplayRecord } from './execution/replay-record.service';
+import { AnswerDeltas } from './execution/answer-deltas.service';
 import { StepSummaryService } from './execution/step-summary.service';
 import { StructuredOutputService } from './execution/structured-output.service';
 import { StepInputService } from './execution/step-input.service';
@@ -81,6 +82,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     StepInputService,
     ModelCallService,
     ReplayRecord,
+    AnswerDeltas,
     StepSummaryService,
     StructuredOutputService,
     AgentToolsService,

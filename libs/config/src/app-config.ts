@@ -81,7 +81,14 @@ export abstract class AppConfig {
    * `provider:*`; empty: any), the default and largest max_tokens of a call, and how long a call to any
    * provider may take (MODEL_TIMEOUT_MS). (DEFAULT_MODEL is what SUMMARY_MODEL and ASSISTANT_MODEL fall back to.)
    */
-  declare readonly models: { allowed: string[]; defaultMaxTokens: number; maxMaxTokens: number; timeoutMs: number };
+  declare readonly models: {
+    allowed: string[];
+    defaultMaxTokens: number;
+    maxMaxTokens: number;
+    timeoutMs: number;
+    /** Steps' model calls stream (MODEL_STREAMING): their answers' pieces reach a run's watchers as they come. */
+    stream: boolean;
+  };
   /**
    * Workflows that compose: the most items a for_each may run at once (LOOP_MAX_CONCURRENCY, at most
    * LOOP_CONCURRENCY_CEILING), and how deep sub-workflows may nest (SUB_WORKFLOW_MAX_DEPTH).
@@ -440,6 +447,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 4096),
       maxMaxTokens: integer(env, 'MAX_MAX_TOKENS', 32_768),
       timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', 120_000),
+      stream: oneOf(env, 'MODEL_STREAMING', ['on', 'off'] as const, 'on') === 'on',
     },
     composition: {
       loopMaxConcurrency: atMost(integer(env, 'LOOP_MAX_CONCURRENCY', 50), LOOP_CONCURRENCY_CEILING, 'LOOP_MAX_CONCURRENCY'),

@@ -22,5 +22,5 @@ export async function setUpRunRepository() {
     outputs: app.get(OutputRepository),
     audit: app.get(CallAuditRepository),
   };
-  return { ...repositories, workflows: app.get(WorkflowRepository), rows: new Rows(app.db), close: app.close };
+  return { ...repositories, workflows: app.get(WorkflowRepository), rows: new Rows(app.db), get: app.get.bind(app), close: app.close };
 }

@@ -7,7 +7,7 @@ import { AssistantRepository } from '@app/persistence';
 import { AssistantService } from './assistant.service';
 import { toSessionView, type SessionView } from './assistant.views';
 import { followEvents } from './event-stream';
-import { StreamSlots } from './stream-slots';
+import { StreamSlots } from '../common/stream-slots';
 
 export interface AwaitedTurn {
   /** False when no event came for SSE_IDLE_SECONDS: the turn goes on, get_assistant_session follows it. */

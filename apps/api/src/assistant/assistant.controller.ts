@@ -7,10 +7,11 @@ import { AssistantRepository } from '@app/persistence';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
-import { ApiEventStream, ApiResumePoint } from './assistant.openapi';
+import { ApiEventStream, ApiResumePoint } from '../common/openapi-streams';
 import { AssistantService } from './assistant.service';
-import { assertResumable, resumePoint, streamEvents, type StreamOptions } from './event-stream';
-import { StreamSlots } from './stream-slots';
+import { resumePoint } from '../common/event-stream';
+import { StreamSlots } from '../common/stream-slots';
+import { assertResumable, streamEvents, type StreamOptions } from './event-stream';
 
 @ApiTags('assistant')
 @ApiBearerAuth()
@@ -56,7 +57,7 @@ export class AssistantController {
    */
   @Post(':uuid/messages')
   @ApiJsonBody('AssistantMessage')
-  @ApiEventStream(400, 404, 409, 422, 429, 503)
+  @ApiEventStream('AssistantEvent', 400, 404, 409, 422, 429, 503)
   async message(
     @CurrentUser() user: AuthenticatedUser,
     @Param('uuid') uuid: string,
@@ -86,7 +87,7 @@ export class AssistantController {
    */
   @Get(':uuid/events')
   @ApiResumePoint()
-  @ApiEventStream(404, 422, 429)
+  @ApiEventStream('AssistantEvent', 404, 422, 429)
   async events(
     @CurrentUser() user: AuthenticatedUser,
     @Param('uuid') uuid: string,

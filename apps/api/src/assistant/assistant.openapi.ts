@@ -1,6 +1,5 @@
 // OpenAPI components of the assistant's answers: sessions and the SSE events (its bodies are the domain's own, REQUEST_BODIES).
-import { applyDecorators } from '@nestjs/common';
-import { ApiHeader, ApiQuery, ApiResponse, type SchemaObject } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
 import { ASSISTANT_EVENT_TYPES, ASSISTANT_MODES, ASSISTANT_STAGES } from '@app/contracts';
 import { ref } from '../common/openapi';
 
@@ -108,25 +107,3 @@ export function assistantComponents(): Record<string, SchemaObject> {
     },
   };
 }
-
-/** A route answering the assistant's events as text/event-stream, or a coded error (JSON) before the stream starts. */
-export const ApiEventStream = (...errors: number[]) =>
-  applyDecorators(
-    ApiResponse({ status: 200, content: { 'text/event-stream': { schema: ref('AssistantEvent') } }, description: 'Server-sent events' }),
-    ...[401, ...errors].map((status) => ApiResponse({ status, schema: ref('Error') })),
-  );
-
-export const ApiResumePoint = () =>
-  applyDecorators(
-    ApiHeader({
-      name: 'Last-Event-ID',
-      required: false,
-      description: 'Replay the events after this one (what EventSource sends on reconnecting)',
-    }),
-    ApiQuery({
-      name: 'after',
-      required: false,
-      schema: { type: 'integer', minimum: 0 },
-      description: 'Replay the events after this id (when the header cannot be set)',
-    }),
-  );

@@ -1,5 +1,6 @@
 import type { AssistantEventRecord } from '@app/persistence';
-import { assertResumable, followEvents, resumePoint, type StreamOptions } from './event-stream';
+import { resumePoint } from '../common/event-stream';
+import { assertResumable, followEvents, type StreamOptions } from './event-stream';
 
 describe(resumePoint.name, () => {
   it('starts after Last-Event-ID, else after ?after=, else from the first event; anything else is refused (null)', () => {

@@ -6,17 +6,10 @@
 import type { Request, Response } from 'express';
 import { DomainError, ErrorCode } from '@app/domain';
 import type { AssistantRepository } from '@app/persistence';
+import { idleNotice, KEEPALIVE_MS, sleep, streamTo, type EventSink } from '../common/event-stream';
 
 const POLL_MS = 150;
-const KEEPALIVE_MS = 15_000;
 const BATCH = 100;
-
-/** `Last-Event-ID` (what EventSource sends on reconnecting), else `?after=`, else 0: the seq to start after. */
-export function resumePoint(lastEventId: string | undefined, after: string | undefined): number | null {
-  const value = lastEventId ?? after;
-  if (value === undefined || value === '') return 0;
-  return /^\d{1,9}$/.test(value) ? Number(value) : null;
-}
 
 /** A resume point past the session's last event names no event it ever had: a stream after it would wait for nothing. */
 export async function assertResumable(
@@ -44,14 +37,6 @@ export interface StreamOptions {
   pollMs?: number;
 }
 
-/** Where events go: the response, or a test's list. */
-export interface EventSink {
-  write(chunk: string): void;
-  closed(): boolean;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Opens the response as an event stream, follows the session's events into it, and always ends it. */
 export async function streamEvents(
   request: Request,
@@ -61,21 +46,7 @@ export async function streamEvents(
   after: number,
   options: StreamOptions,
 ): Promise<void> {
-  response.status(200).set({
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache',
-    Connection: 'keep-alive',
-    'X-Accel-Buffering': 'no',
-  });
-  response.flushHeaders();
-  let closed = false;
-  request.on('close', () => (closed = true));
-  try {
-    await followEvents({ write: (chunk) => response.write(chunk), closed: () => closed }, sessions, sessionUuid, after, options);
-  } finally {
-    // Once the headers are out, a failure can only end the stream: the client reconnects with Last-Event-ID.
-    response.end();
-  }
+  await streamTo(request, response, (sink) => followEvents(sink, sessions, sessionUuid, after, options));
 }
 
 /**
@@ -107,7 +78,7 @@ export async function followEvents(
     const now = Date.now();
     if (events.length) lastEventAt = lastWriteAt = now;
     else if (now - lastEventAt >= options.idleMs) {
-      sink.write(`: no event for ${Math.round(options.idleMs / 1000)} s: reconnect with Last-Event-ID ${cursor}\n\n`);
+      sink.write(idleNotice(options.idleMs, cursor));
       return;
     } else if (now - lastWriteAt > KEEPALIVE_MS) {
       sink.write(': keep-alive\n\n');

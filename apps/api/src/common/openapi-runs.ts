@@ -277,6 +277,60 @@ const replayReport: SchemaObject = {
 
 export function runComponents(): Record<string, SchemaObject> {
   return {
+    RunEvent: {
+      type: 'object',
+      description:
+        "One SSE `data:` line. An event's `id:` is its `seq` in its run (a workflow's stream: its id across runs) and resumes the stream; `delta` and `text_so_far` carry no id: they are the answer of a model call in flight, named by instance_uuid, turn and attempt (an `attempt_restarted` voids the earlier attempt's text). A run's stream ends after `run_ended`.",
+      required: ['type'],
+      properties: {
+        type: {
+          type: 'string',
+          enum: [
+            'run_started',
+            'run_status',
+            'run_ended',
+            'step_started',
+            'step_completed',
+            'step_failed',
+            'step_skipped',
+            'awaiting_input',
+            'loop_iteration',
+            'model_call_started',
+            'model_call_finished',
+            'attempt_restarted',
+            'tool_call_started',
+            'tool_call_finished',
+            'notification_sent',
+            'delta',
+            'text_so_far',
+          ],
+        },
+        seq: { type: 'integer' },
+        run_uuid: uuid,
+        at: timestamp,
+        status: { type: 'string' },
+        instance_uuid: uuid,
+        step_uuid: uuid,
+        step_name: { type: 'string' },
+        turn: { type: 'integer' },
+        attempt: { type: 'integer' },
+        model: { type: 'string' },
+        provider: { type: 'string' },
+        tool_name: { type: 'string' },
+        output_id: nullable(uuid),
+        summary: nullable({ type: 'string' }),
+        error: nullable({ type: 'string' }),
+        total_tokens: { type: 'integer' },
+        duration_ms: nullable({ type: 'integer' }),
+        kind: {
+          type: 'string',
+          enum: ['text', 'tool_call', 'tool_args'],
+          description: 'A delta: text, a tool call named, or a piece of its arguments',
+        },
+        index: { type: 'integer', description: "A tool call's place among the answer's" },
+        text: { type: 'string' },
+      },
+    },
     TurnReply: {
       type: 'object',
       properties: {

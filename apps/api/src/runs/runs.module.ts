@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
 import { PersistenceModule } from '@app/persistence';
+import { StreamSlotsModule } from '../common/stream-slots.module';
 import { RunLifeServicesModule } from '../run-life-services.module';
+import { RunEventsController } from './run-events.controller';
+import { RunWatch } from './run-watch';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
 
-/** The run routes (REST; MCP's run tools call the same service) over a run's life, which RunLifeModule wires. */
+/** The run routes (REST, and their event streams; MCP's run tools call the same services) over a run's life, which RunLifeModule wires. */
 @Module({
-  imports: [PersistenceModule, RunLifeServicesModule],
-  controllers: [RunsController],
-  providers: [RunsService],
-  exports: [RunsService],
+  imports: [PersistenceModule, RunLifeServicesModule, StreamSlotsModule],
+  controllers: [RunsController, RunEventsController],
+  providers: [RunsService, RunWatch],
+  exports: [RunsService, RunWatch],
 })
 export class RunsModule {}

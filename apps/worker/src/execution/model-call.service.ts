@@ -6,6 +6,7 @@ import { inClientSpan } from '@app/observability';
 import { CallAuditRepository, type ModelCallAttempt } from '@app/persistence';
 import { DRY_RUN_MODEL, dryRunAnswer, ModelCallError, ModelClients, type ModelRequest, type ModelResponse } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
+import { AnswerDeltas } from './answer-deltas.service';
 import { CallCosts } from './call-costs';
 import { CallQuarantine } from './call-quarantine.service';
 import { ReplayRecord } from './replay-record.service';
@@ -67,6 +68,7 @@ export class ModelCallService {
     private readonly spend: SpendGuard,
     private readonly record: ReplayRecord,
     private readonly responses: ResponseCacheService,
+    private readonly deltas: AnswerDeltas,
   ) {}
 
   /** Asks the model, the attempt's start and end each written on its own. */
@@ -171,6 +173,11 @@ export class ModelCallService {
       }
       let response: ModelResponse;
       let hold: SpendHold | null = null;
+      // The answer streams to the run's watchers (MODEL_STREAMING), its pieces all written before the call's end is.
+      const stream =
+        context.dry_run || context.replay?.offline || !this.config.models.stream
+          ? null
+          : this.deltas.open(context.run_uuid, { step_instance_uuid: running.step_instance_uuid, turn: running.turn, attempt });
       try {
         // A dry run (or an offline replay) never reaches the provider: the built-in dry-run model answers (its n-th answer for the n-th execution).
         if (context.dry_run || context.replay?.offline)
@@ -178,9 +185,13 @@ export class ModelCallService {
         else {
           // The call's worst case held against the user's spend limits first: no room, no call (SPEND_LIMIT_REACHED).
           hold = await this.spend.reserve(context.user_id, system, request);
-          response = await this.clients.forProvider(provider).complete(request, { signal: scope.signal });
+          response = await this.clients
+            .forProvider(provider)
+            .complete(request, { signal: scope.signal, ...(stream ? { onDelta: stream.add } : {}) });
         }
+        await stream?.close();
       } catch (error) {
+        await stream?.close();
         await this.spend.settle(hold, null);
         const finished_at = new Date();
         const error_message = error instanceof ModelCallError ? error.message : String((error as Error)?.message ?? error);

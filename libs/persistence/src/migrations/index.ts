@@ -27,6 +27,7 @@ import { WorkflowVersions1764003500000 } from './1764003500000-workflow-versions
 import { SpendLimits1764003610000 } from './1764003610000-spend-limits';
 import { Replays1764003700000 } from './1764003700000-replays';
 import { ModelCallCache1764003710000 } from './1764003710000-model-call-cache';
+import { RunEvents1764004000000 } from './1764004000000-run-events';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -59,4 +60,5 @@ export const migrations: (new () => unknown)[] = [
   SpendLimits1764003610000,
   Replays1764003700000,
   ModelCallCache1764003710000,
+  RunEvents1764004000000,
 ];

@@ -9,3 +9,5 @@ export * from './call-audit.repository';
 export * from './typeorm-call-audit.repository';
 export * from './conversation.repository';
 export * from './typeorm-conversation.repository';
+export * from './run-event.repository';
+export * from './sql-run-event.repository';

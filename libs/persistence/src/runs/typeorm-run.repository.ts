@@ -11,6 +11,11 @@ import { RunWithStepsQuery } from './run-with-steps.query';
 import { affectedRows, statementOf, type OneTripPool, type Statement } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
 
+/** How long a streamed answer's pieces are kept: past MODEL_TIMEOUT_MS's default (120 s), no call streams longer. */
+export const DELTAS_KEPT_SECONDS = 600;
+/** At most this many pieces go with each run's end, so a backlog never makes one end slow. */
+const DELTAS_SWEPT_PER_END = 5000;
+
 /** The workflow's columns an end may count on: a column's name goes into the SQL, so only these. */
 const COUNTER_COLUMNS: readonly RunCounter[] = ['successful_runs', 'failed_runs'];
 
@@ -148,7 +153,14 @@ export class TypeormRunRepository extends RunRepository {
          WHERE r.uuid = ? AND r.status IN (?)`,
       params: [...tokens.params, ending.status, ending.error_message, runUuid, IN_FLIGHT_RUN_STATUSES],
     };
-    const results = await this.oneTrip.transaction([...failed, skipped, ...interrupted, ended]);
+    // A streamed answer's pieces are for its watchers while it streams (its answer is in the audit once it
+    // ended): each run's end sweeps away the pieces older than any call can stream, its own included once
+    // they are, and never a piece a watcher of a call just ended may still be about to read.
+    const deltas: Statement = {
+      sql: 'DELETE FROM run_deltas WHERE created_at < NOW(3) - INTERVAL ? SECOND LIMIT ?',
+      params: [DELTAS_KEPT_SECONDS, DELTAS_SWEPT_PER_END],
+    };
+    const results = await this.oneTrip.transaction([...failed, skipped, ...interrupted, deltas, ended]);
     return affectedRows(results[results.length - 1]) > 0;
   }
 

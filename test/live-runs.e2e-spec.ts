@@ -1,0 +1,227 @@
+// Live runs (#28) end to end: a run's events and its model's streamed answer over SSE, through the real
+// openai and Anthropic SDKs against the fakes in streaming mode, the API in-process and the built worker
+// as a child process (so one test can SIGKILL it mid-stream), on the real Temporal and MySQL.
+import { randomUUID } from 'node:crypto';
+import type { AppConfig } from '../libs/config/src';
+import { anthropicReply, startAnthropicFake } from './support/anthropic-fake';
+import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
+import { agentStep, llmStep } from './support/factories';
+import { ModelFake, reply } from './support/model-fake';
+import { openSse, type SseEvent } from './support/sse';
+import { ToolServer } from './support/tool-server';
+import { WorkerProcess } from './support/worker-process';
+
+const CLAUDE = 'claude-test';
+
+describe('Live runs', () => {
+  let model: ModelFake;
+  let anthropic: ModelFake;
+  let tools: ToolServer;
+  let config: AppConfig;
+  let api: TestApi;
+  let user: ApiClient;
+  let worker: WorkerProcess;
+
+  const startWorker = async () => {
+    worker = await WorkerProcess.start(config, 60_000, { ANTHROPIC_BASE_URL: anthropic.origin, ANTHROPIC_API_KEY: 'test-key' });
+  };
+
+  beforeAll(async () => {
+    model = await ModelFake.start();
+    anthropic = await startAnthropicFake();
+    tools = await ToolServer.start({ lookup: (args) => ({ found: args }) });
+    const base = testConfig({ modelBaseUrl: model.baseUrl });
+    config = {
+      ...base,
+      providers: { ...base.providers, anthropic: { baseUrl: anthropic.origin, apiKey: 'test-key' } },
+      // Long enough to outlast a worker's restart: a stream idle this long ends (the client would reconnect).
+      assistant: { ...base.assistant, streamIdleSeconds: 60 },
+    };
+    api = await startApi(config);
+    user = await api.newUser();
+    await startWorker();
+  });
+  afterEach(() => {
+    for (const fake of [model, anthropic]) {
+      fake.assertDone();
+      fake.reset();
+    }
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await Promise.all([api?.close(), model?.close(), anthropic?.close(), tools?.close()]);
+  });
+
+  const startRun = async (steps: Record<string, unknown>[]) => {
+    const workflow = await user.post('/workflows', { name: `live-${randomUUID().slice(0, 8)}`, steps });
+    expect(workflow.status).toBe(201);
+    const run = await user.post(`/workflows/${workflow.body.uuid}/runs`, { trigger_output: { text: 'hello' } });
+    expect(run.status).toBe(201);
+    return { workflowUuid: workflow.body.uuid as string, runUuid: run.body.uuid as string };
+  };
+  const watch = (runUuid: string, headers: Record<string, string> = {}) =>
+    openSse(`${api.baseUrl}/runs/${runUuid}/events`, { key: user.key!, headers });
+  const typesOf = (events: SseEvent[]) => events.map((event) => event.data.type as string);
+  const eventsOf = (events: SseEvent[]) => events.filter((event) => !Number.isNaN(event.id));
+  const textOf = (events: SseEvent[], attempt = 1) =>
+    events
+      .filter((event) => event.data.type === 'delta' && event.data.kind === 'text' && event.data.attempt === attempt)
+      .map((event) => event.data.text as string)
+      .join('');
+
+  it("streams a chain's answer before its step completes, every event once in order, ending with run_ended; a reconnect resumes after Last-Event-ID", async () => {
+    const text = 'Stepwise runs durable workflows of model calls.';
+    model.script(reply.text(text, { stream: { pieceChars: 6, chunkDelayMs: 40 } }));
+    const { runUuid } = await startRun([llmStep()]);
+
+    const first = await watch(runUuid);
+    // Disconnects mid-answer, as a closed tab does, then picks up where it was.
+    await waitUntil(first, (events) => events.some((event) => event.data.type === 'delta'));
+    first.abort();
+    const seen = await first.done;
+    const lastId = eventsOf(seen).at(-1)!.id;
+    const second = await watch(runUuid, { 'Last-Event-ID': String(lastId) });
+    const rest = await second.done;
+
+    const events = [...eventsOf(seen), ...eventsOf(rest)];
+    expect(events.map((event) => event.id)).toEqual(events.map((_, index) => index + 1));
+    expect(typesOf(events)).toEqual([
+      'run_started',
+      'step_started',
+      'model_call_started',
+      'model_call_finished',
+      'step_completed',
+      'run_ended',
+    ]);
+    expect(rest.at(-1)!.data).toMatchObject({ type: 'run_ended', status: 'completed', total_tokens: 15 });
+    // The text came in pieces before the step completed; the late half's text so far, then its live pieces.
+    const deltaAt = seen.findIndex((event) => event.data.type === 'delta');
+    expect(deltaAt).toBeGreaterThan(typesOf(seen).indexOf('model_call_started'));
+    const joined = rest.find((event) => event.data.type === 'text_so_far');
+    expect(`${joined?.data.text ?? textOf(seen)}${textOf(rest)}`).toBe(text);
+    expect(typesOf(rest).indexOf('step_completed')).toBeGreaterThan(typesOf(rest).lastIndexOf('delta'));
+    const run = await user.get(`/runs/${runUuid}`);
+    expect(run.body.steps[0].output.raw_data).toBe(text);
+    expect(model.requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+
+    // A client that comes back after the end replays what it missed and is done; another key's client sees nothing.
+    const replay = await watch(runUuid, { 'Last-Event-ID': '3' });
+    expect(typesOf(await replay.done)).toEqual(['model_call_finished', 'step_completed', 'run_ended']);
+    const stranger = await openSse(`${api.baseUrl}/runs/${runUuid}/events`, { key: (await api.newUser()).key! });
+    expect(stranger.status).toBe(404);
+    expect((await watch(runUuid, { 'Last-Event-ID': '99' })).status).toBe(422);
+  });
+
+  it("streams an agent's tool-call arguments and its final text, with the tool call's events between its turns", async () => {
+    const name = `tool_${randomUUID().slice(0, 8)}`;
+    expect(
+      (
+        await user.post('/tools', {
+          name,
+          description: 'looks things up',
+          parameters: { type: 'object', properties: { q: { type: 'string' } } },
+          endpoint_url: tools.url('lookup'),
+          timeout_ms: 5000,
+        })
+      ).status,
+    ).toBe(201);
+    model.script(
+      // Answered once the watcher below is connected: it sees every piece live.
+      reply.toolCalls([{ name, arguments: { q: 'stepwise engine' }, id: 'call_live' }], { delayMs: 500, stream: { pieceChars: 5 } }),
+      reply.text('It is a workflow engine.', { stream: { pieceChars: 5 } }),
+    );
+    const { runUuid } = await startRun([agentStep({ tools: [name] })]);
+
+    const events = await (await watch(runUuid)).done;
+
+    const types = typesOf(events).filter((type) => type !== 'delta');
+    expect(types).toEqual([
+      'run_started',
+      'step_started',
+      'model_call_started',
+      'model_call_finished',
+      'tool_call_started',
+      'tool_call_finished',
+      'model_call_started',
+      'model_call_finished',
+      'step_completed',
+      'run_ended',
+    ]);
+    const toolDeltas = events.filter((event) => event.data.type === 'delta' && event.data.turn === 1);
+    expect(toolDeltas[0].data).toMatchObject({ kind: 'tool_call', index: 0, id: 'call_live', name });
+    expect(
+      toolDeltas
+        .filter((event) => event.data.kind === 'tool_args')
+        .map((event) => event.data.text)
+        .join(''),
+    ).toBe('{"q":"stepwise engine"}');
+    expect(
+      events
+        .filter((event) => event.data.type === 'delta' && event.data.turn === 2)
+        .map((event) => event.data.text)
+        .join(''),
+    ).toBe('It is a workflow engine.');
+    expect(events.find((event) => event.data.type === 'tool_call_finished')!.data).toMatchObject({ tool_name: name, status: 'completed' });
+  });
+
+  it("streams an Anthropic step through its SDK, and all of a workflow's runs' events on the workflow's stream", async () => {
+    anthropic.script(anthropicReply.text('Bonjour le monde', { delayMs: 500, stream: { pieceChars: 3 } }));
+    const { workflowUuid, runUuid } = await startRun([llmStep({ provider: 'anthropic', model: CLAUDE })]);
+
+    const events = await (await watch(runUuid)).done;
+    const all = await openSse(`${api.baseUrl}/workflows/${workflowUuid}/events`, { key: user.key! });
+    await waitUntil(all, (seen) => seen.some((event) => event.data.type === 'run_ended'));
+    all.abort();
+
+    expect(events.find((event) => event.data.type === 'model_call_started')!.data).toMatchObject({ provider: 'anthropic', model: CLAUDE });
+    expect(textOf(events)).toBe('Bonjour le monde');
+    expect(anthropic.requests[0].body.stream).toBe(true);
+    const workflowEvents = await all.done;
+    expect(typesOf(workflowEvents)).toEqual(typesOf(eventsOf(events)));
+    expect(workflowEvents.map((event) => event.data.run_uuid)).toEqual(workflowEvents.map(() => runUuid));
+  });
+
+  it('announces the attempt a new worker makes after the first was SIGKILLed mid-stream; the answer is the second attempt’s alone', async () => {
+    const second = 'The second attempt answers whole.';
+    model.script(
+      reply.text('The first attempt never finishes this sentence', { stream: { pieceChars: 4, stallAfterChunks: 4 } }),
+      reply.text(second, { stream: { pieceChars: 5 } }),
+    );
+    const { runUuid } = await startRun([llmStep()]);
+    const stream = await watch(runUuid);
+    await waitUntil(stream, (events) => events.some((event) => event.data.type === 'delta'));
+
+    await worker.kill();
+    await startWorker();
+    const events = await stream.done;
+
+    const types = typesOf(events).filter((type) => type !== 'delta');
+    expect(types.slice(-6)).toEqual([
+      'model_call_finished',
+      'attempt_restarted',
+      'model_call_started',
+      'model_call_finished',
+      'step_completed',
+      'run_ended',
+    ]);
+    const restarted = events.find((event) => event.data.type === 'attempt_restarted')!.data;
+    expect(restarted).toMatchObject({ turn: 1, attempt: 2, previous_attempt: 1 });
+    expect(textOf(events, 1)).toBe('The first attempt never finishes this sentence'.slice(0, 12));
+    expect(textOf(events, 2)).toBe(second);
+    const run = await user.get(`/runs/${runUuid}`);
+    expect(run.body.status).toBe('completed');
+    expect(run.body.steps[0].output.raw_data).toBe(second);
+    expect(run.body.steps[0].model_calls.map((call: { attempt: number; status: string }) => [call.attempt, call.status])).toEqual([
+      [1, 'failed'],
+      [2, 'completed'],
+    ]);
+  });
+});
+
+/** Resolves once the stream's events satisfy `condition` (60 s at most). */
+async function waitUntil(stream: Awaited<ReturnType<typeof openSse>>, condition: (events: SseEvent[]) => boolean): Promise<void> {
+  for (const deadline = Date.now() + 60_000; !condition(stream.events);) {
+    if (Date.now() > deadline) throw new Error(`no such event in ${JSON.stringify(stream.events.map((event) => event.data.type))}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

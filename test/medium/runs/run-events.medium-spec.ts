@@ -1,0 +1,136 @@
+// A run's live events are written by its audit's own writes (triggers on the run, step and call tables):
+// every path the worker takes leaves its events, numbered per run in the order they committed.
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { RunEventRepository, type RunEventRecord, type WorkflowRepository } from '@app/persistence';
+import { endRun, modelCall, toolCall, workflowWithRun } from './run-fixtures';
+import { setUpRunRepository, type RunRepositories } from './run-repository.setup';
+
+describe(RunEventRepository.name, () => {
+  let setup: Awaited<ReturnType<typeof setUpRunRepository>>;
+  let runs: RunRepositories['runs'];
+  let steps: RunRepositories['steps'];
+  let audit: RunRepositories['audit'];
+  let workflows: WorkflowRepository;
+  let sut: RunEventRepository;
+
+  beforeAll(async () => {
+    setup = await setUpRunRepository();
+    ({ runs, steps, audit, workflows } = setup);
+    sut = setup.get(RunEventRepository);
+  });
+  afterAll(() => setup.close());
+
+  const typesOf = (events: RunEventRecord[]) => events.map((event) => event.type);
+
+  it("writes a run's events with its audit, numbered 1, 2, 3... and ending with the run's end", async () => {
+    const { userId, run } = await workflowWithRun(workflows, 2);
+    await runs.create(run);
+    const [first, second] = run.steps.map((step) => step.uuid);
+    const output = {
+      uuid: randomUUID(),
+      run_uuid: run.uuid,
+      user_id: userId,
+      step_instance_uuid: first,
+      raw_data: { answer: 42 },
+      summary: 'the answer',
+      markdown_representation: null,
+      size_bytes: 13,
+    };
+
+    const attempt = await steps.startStepWithCall(
+      first,
+      {},
+      { list: [{ role: 'user', content: 'go' }], apart: false },
+      modelCall(run, first, { status: 'running' }),
+    );
+    await steps.completeStep(output.step_instance_uuid, output, { call: modelCall(run, first, { attempt: attempt!, duration_ms: 40 }) });
+    await steps.startStep(second, {});
+    await audit.recordToolCall(toolCall(run, second, { input: { q: 'x' } }));
+    await audit.recordToolCall(toolCall(run, second, { status: 'completed', output: { r: 1 }, duration_ms: 5 }));
+    await endRun(runs, run.uuid, 'partial_success', 'second step interrupted');
+
+    const events = await sut.eventsAfter(run.uuid, 0, 100);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(typesOf(events)).toEqual([
+      'run_started',
+      'step_started',
+      'model_call_started',
+      'model_call_finished',
+      'step_completed',
+      'step_started',
+      'tool_call_started',
+      'tool_call_finished',
+      'step_skipped',
+      'run_ended',
+    ]);
+    expect(events[2].payload).toMatchObject({ instance_uuid: first, turn: 1, attempt: 1, model: 'test-model', provider: 'openai' });
+    expect(events[3].payload).toMatchObject({ status: 'completed', total_tokens: 15, duration_ms: 40 });
+    expect(events[4].payload).toMatchObject({ instance_uuid: first, output_id: output.uuid, summary: 'the answer', total_tokens: 15 });
+    expect(events[6].payload).toMatchObject({ tool_name: 'get_output', input: '{"q":"x"}' });
+    expect(events[7].payload).toMatchObject({ status: 'completed', output: '{"r":1}', duration_ms: 5 });
+    expect(events[9].payload).toMatchObject({ status: 'partial_success', error: 'second step interrupted', total_tokens: 15 });
+    expect(await sut.lastSeq(run.uuid)).toBe(10);
+    expect(await sut.eventsAfter(run.uuid, 8, 100)).toEqual(events.slice(8));
+  });
+
+  it('announces a later attempt of a model call as a restart, after closing the attempt its dead worker left running', async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    await steps.startStep(step, {});
+    await audit.recordModelCall(modelCall(run, step, { status: 'running' }));
+    const before = await sut.lastSeq(run.uuid);
+
+    await audit.recordModelCall(modelCall(run, step, { status: 'running' }));
+
+    const events = await sut.eventsAfter(run.uuid, before, 100);
+    expect(typesOf(events)).toEqual(['model_call_finished', 'attempt_restarted', 'model_call_started']);
+    expect(events[0].payload).toMatchObject({ attempt: 1, status: 'failed', error: expect.stringContaining('Lost') });
+    expect(events[1].payload).toMatchObject({ instance_uuid: step, turn: 1, attempt: 2, previous_attempt: 1 });
+  });
+
+  it('tells a wait for a person with its question, a failure with its error, and an iteration by its index', async () => {
+    const { run } = await workflowWithRun(workflows, 2);
+    await runs.create(run);
+    const [asking, failing] = run.steps.map((step) => step.uuid);
+    const iteration = randomUUID();
+
+    await steps.awaitInput(run.uuid, asking, { question: 'ok?' });
+    await steps.openExecution(failing, iteration, 3);
+    await steps.failStep(failing, 'it broke');
+
+    const events = await sut.eventsAfter(run.uuid, 1, 100);
+    expect(typesOf(events)).toEqual(['awaiting_input', 'run_status', 'loop_iteration', 'step_failed']);
+    expect(events[0].payload).toMatchObject({ instance_uuid: asking, input: { question: 'ok?' } });
+    expect(events[1].payload).toMatchObject({ status: 'awaiting_input' });
+    expect(events[2].payload).toMatchObject({ instance_uuid: iteration, parent_instance_uuid: failing, execution_index: 3 });
+    expect(events[3].payload).toMatchObject({ instance_uuid: failing, error: 'it broke' });
+  });
+
+  it("lists the events of all a workflow's runs by id, and sweeps deltas once they are old", async () => {
+    const saved = await workflowWithRun(workflows, 1);
+    const other = saved.anotherRun();
+    await runs.create(saved.run);
+    const from = (await sut.workflowEventsAfter(saved.workflowUuid, 0, 100)).at(-1)!.id;
+    await runs.create(other);
+    const step = other.steps[0].uuid;
+    await sut.appendDeltas(other.uuid, [
+      { step_instance_uuid: step, turn: 1, attempt: 1, kind: 'text', tool_index: null, text: 'hel' },
+      { step_instance_uuid: step, turn: 1, attempt: 1, kind: 'text', tool_index: null, text: 'lo' },
+    ]);
+
+    const events = await sut.workflowEventsAfter(saved.workflowUuid, from, 100);
+    const deltas = await sut.deltasAfter(other.uuid, 0, 100);
+    expect(events.map((event) => [event.run_uuid, event.type])).toEqual([[other.uuid, 'run_started']]);
+    expect(deltas.map((delta) => delta.text).join('')).toBe('hello');
+    expect(await sut.deltasOf(other.uuid, { step_instance_uuid: step, turn: 1, attempt: 1 }, deltas[0].id, 100)).toEqual([deltas[0]]);
+
+    // An end keeps pieces a watcher may still read, and sweeps those older than any call streams.
+    await endRun(runs, other.uuid, 'completed', null);
+    expect(await sut.deltasAfter(other.uuid, 0, 100)).toHaveLength(2);
+    await setup.get(DataSource).query('UPDATE run_deltas SET created_at = created_at - INTERVAL 11 MINUTE WHERE id = ?', [deltas[0].id]);
+    await endRun(runs, saved.run.uuid, 'completed', null);
+    expect(await sut.deltasAfter(other.uuid, 0, 100)).toEqual([deltas[1]]);
+  });
+});
