@@ -3,11 +3,14 @@
 // as a child process (so one test can SIGKILL it mid-stream), on the real Temporal and MySQL.
 import { randomUUID } from 'node:crypto';
 import type { AppConfig } from '../libs/config/src';
+import type { Browser } from 'puppeteer-core';
 import { anthropicReply, startAnthropicFake } from './support/anthropic-fake';
+import { launchChromium } from './support/chromium';
 import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
 import { agentStep, llmStep } from './support/factories';
 import { ModelFake, reply } from './support/model-fake';
 import { openSse, type SseEvent } from './support/sse';
+import { McpTestClient } from './support/mcp-client';
 import { ToolServer } from './support/tool-server';
 import { WorkerProcess } from './support/worker-process';
 
@@ -21,12 +24,15 @@ describe('Live runs', () => {
   let api: TestApi;
   let user: ApiClient;
   let worker: WorkerProcess;
+  let browser: Browser;
+  let closeBrowser: (() => Promise<void>) | undefined;
 
   const startWorker = async () => {
     worker = await WorkerProcess.start(config, 60_000, { ANTHROPIC_BASE_URL: anthropic.origin, ANTHROPIC_API_KEY: 'test-key' });
   };
 
   beforeAll(async () => {
+    ({ browser, close: closeBrowser } = await launchChromium());
     model = await ModelFake.start();
     anthropic = await startAnthropicFake();
     tools = await ToolServer.start({ lookup: (args) => ({ found: args }) });
@@ -48,6 +54,7 @@ describe('Live runs', () => {
     }
   });
   afterAll(async () => {
+    await closeBrowser?.();
     await worker?.stop();
     await Promise.all([api?.close(), model?.close(), anthropic?.close(), tools?.close()]);
   });
@@ -179,6 +186,63 @@ describe('Live runs', () => {
     const workflowEvents = await all.done;
     expect(typesOf(workflowEvents)).toEqual(typesOf(eventsOf(events)));
     expect(workflowEvents.map((event) => event.data.run_uuid)).toEqual(workflowEvents.map(() => runUuid));
+  });
+
+  it("shows the answer on the run's page as it streams, before its step completes", async () => {
+    const text = 'Streaming into the browser, piece by piece.';
+    model.script(reply.text(text, { delayMs: 1000, stream: { pieceChars: 4, chunkDelayMs: 150 } }));
+    const { runUuid } = await startRun([llmStep()]);
+    const page = await browser.newPage();
+    // In the page (no DOM types here): the key as the page keeps it, then what it shows.
+    await page.evaluateOnNewDocument(`sessionStorage.setItem('stepwise-key', ${JSON.stringify(user.key)})`);
+
+    await page.goto(api.baseUrl.replace('/api/v1', `/runs/${runUuid}`));
+    const firstSeen = await page.waitForFunction(
+      `(() => {
+        const shown = document.querySelector('pre.answer')?.textContent;
+        return shown ? [shown, document.querySelector('.step .status')?.textContent ?? ''] : false;
+      })()`,
+      { polling: 10, timeout: 30_000 },
+    );
+    const [partial, statusThen] = (await firstSeen.jsonValue()) as [string, string];
+    await page.waitForFunction(`document.querySelector('#run-status')?.textContent === 'completed'`, { timeout: 30_000 });
+
+    expect(statusThen).toMatch(/^running/);
+    expect(partial.length).toBeLessThan(text.length);
+    expect(text.startsWith(partial)).toBe(true);
+    expect(await page.$eval('pre.answer', (pre) => pre.textContent)).toBe(text);
+    expect(await page.$eval('.step .status', (status) => status.textContent)).toMatch(/^completed/);
+    expect(await page.$eval('#temporal', (link) => link.getAttribute('href'))).toBe(`/temporal-ui?workflow_id=run-${runUuid}`);
+    await page.goto(api.baseUrl.replace('/api/v1', '/runs'));
+    await page.waitForSelector(`a[href="/runs/${runUuid}"]`);
+    await page.close();
+  });
+
+  it('follows a run over MCP with watch_run: its events in order until run_ended, with the answer in flight so far', async () => {
+    const text = 'Progress for an MCP client.';
+    model.script(reply.text(text, { delayMs: 300, stream: { pieceChars: 3, chunkDelayMs: 100 } }));
+    const { runUuid } = await startRun([llmStep()]);
+    const mcp = await McpTestClient.connect(user);
+    try {
+      const seen: { type: string; seq: number }[] = [];
+      const partials: string[] = [];
+      for (let after = 0, ended = false; !ended;) {
+        const progress = await mcp.ok('watch_run', { run_uuid: runUuid, after, wait_seconds: 5 });
+        seen.push(...progress.events);
+        partials.push(...progress.answers_in_flight.map((answer: { text: string }) => answer.text));
+        ({ last_event_id: after, run_ended: ended } = progress);
+      }
+
+      expect(seen.map((event) => event.seq)).toEqual(seen.map((_, index) => index + 1));
+      expect(seen.map((event) => event.type).at(-1)).toBe('run_ended');
+      expect(partials.every((partial) => text.startsWith(partial))).toBe(true);
+      expect(await mcp.ok('watch_run', { run_uuid: runUuid, after: seen.length, wait_seconds: 0 })).toMatchObject({
+        events: [],
+        run_ended: true,
+      });
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('announces the attempt a new worker makes after the first was SIGKILLed mid-stream; the answer is the second attempt’s alone', async () => {

@@ -13,6 +13,7 @@ const TOOL_NAMES = [
   'schedule_workflow',
   'run_workflow',
   'get_workflow_run',
+  'watch_run',
   'list_failed_runs',
   'cancel_workflow',
   'resume_run',

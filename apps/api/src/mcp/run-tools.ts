@@ -1,6 +1,7 @@
 // The MCP run tools (start, list, get, cancel, resume_run ...) over the service the REST controller calls.
 import { FAILED_RUN_STATUSES } from '@app/contracts';
 import { objectSchema, outputOf, pageOf, PAGINATION_ARGUMENTS, RUN_OUTPUT, uuidArgument, type StepwiseTool } from '@app/definitions';
+import { MAX_WAIT_SECONDS, type RunProgress } from '../runs/run-progress';
 import type { RunsService } from '../runs/runs.service';
 import { paginationOf } from '../common/pagination';
 
@@ -18,7 +19,7 @@ const startedRun = outputOf({
   properties: { created: { type: 'boolean', description: 'false: an earlier call with this idempotency_key started it' }, run: RUN_OUTPUT },
 });
 
-export function runTools(runs: RunsService): StepwiseTool[] {
+export function runTools(runs: RunsService, progress: RunProgress): StepwiseTool[] {
   return [
     {
       name: 'run_workflow',
@@ -50,6 +51,57 @@ export function runTools(runs: RunsService): StepwiseTool[] {
       inputSchema: runUuid,
       outputSchema: outputOf(RUN_OUTPUT),
       run: (userId, args) => runs.get(userId, args.run_uuid as string),
+    },
+    {
+      name: 'watch_run',
+      title: 'Watch a run',
+      description:
+        "A run's progress since the last call: its events after `after` (steps started and ended, model and tool calls, waits for a person, retried attempts, the run's end), waiting up to wait_seconds when there are none yet, and each model answer in flight so far. Call again with last_event_id as `after` until run_ended.",
+      inputSchema: objectSchema(
+        {
+          run_uuid: uuidArgument('The run'),
+          after: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 999_999_999,
+            default: 0,
+            description: 'The last event seen (last_event_id); 0: from the start',
+          },
+          wait_seconds: { type: 'integer', minimum: 0, maximum: MAX_WAIT_SECONDS, default: 20 },
+        },
+        ['run_uuid'],
+      ),
+      outputSchema: outputOf({
+        type: 'object',
+        required: ['events', 'last_event_id', 'run_ended', 'answers_in_flight'],
+        properties: {
+          events: {
+            type: 'array',
+            items: { type: 'object', required: ['type', 'seq'], properties: { type: { type: 'string' }, seq: { type: 'integer' } } },
+          },
+          last_event_id: { type: 'integer' },
+          run_ended: { type: 'boolean' },
+          answers_in_flight: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                instance_uuid: { type: 'string' },
+                turn: { type: 'integer' },
+                attempt: { type: 'integer' },
+                text: { type: 'string' },
+              },
+            },
+          },
+        },
+      }),
+      run: (userId, args) =>
+        progress.after(
+          userId,
+          args.run_uuid as string,
+          (args.after as number | undefined) ?? 0,
+          (args.wait_seconds as number | undefined) ?? 20,
+        ),
     },
     {
       name: 'list_failed_runs',

@@ -3,6 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { catalogTools, StepwiseToolSet, ToolListing, WorkflowsService } from '@app/definitions';
 import { AssistantTurns } from '../assistant/assistant-turns';
+import { RunProgress } from '../runs/run-progress';
 import { RunsService } from '../runs/runs.service';
 import { SchedulesService } from '../schedules/schedules.service';
 import { assistantTools } from './assistant-tools';
@@ -11,7 +12,14 @@ import { workflowTools } from './workflow-tools';
 
 @Injectable()
 export class StepwiseToolsService extends StepwiseToolSet {
-  constructor(workflows: WorkflowsService, schedules: SchedulesService, runs: RunsService, listing: ToolListing, turns: AssistantTurns) {
-    super([...workflowTools(workflows, schedules), ...runTools(runs), ...catalogTools(listing), ...assistantTools(turns)]);
+  constructor(
+    workflows: WorkflowsService,
+    schedules: SchedulesService,
+    runs: RunsService,
+    progress: RunProgress,
+    listing: ToolListing,
+    turns: AssistantTurns,
+  ) {
+    super([...workflowTools(workflows, schedules), ...runTools(runs, progress), ...catalogTools(listing), ...assistantTools(turns)]);
   }
 }

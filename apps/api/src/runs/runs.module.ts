@@ -3,6 +3,7 @@ import { PersistenceModule } from '@app/persistence';
 import { StreamSlotsModule } from '../common/stream-slots.module';
 import { RunLifeServicesModule } from '../run-life-services.module';
 import { RunEventsController } from './run-events.controller';
+import { RunProgress } from './run-progress';
 import { RunWatch } from './run-watch';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
@@ -11,7 +12,7 @@ import { RunsService } from './runs.service';
 @Module({
   imports: [PersistenceModule, RunLifeServicesModule, StreamSlotsModule],
   controllers: [RunsController, RunEventsController],
-  providers: [RunsService, RunWatch],
-  exports: [RunsService, RunWatch],
+  providers: [RunsService, RunWatch, RunProgress],
+  exports: [RunsService, RunWatch, RunProgress],
 })
 export class RunsModule {}
