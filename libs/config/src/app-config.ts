@@ -107,6 +107,7 @@ export abstract class AppConfig {
     backfillMaxSpanSeconds: number;
     maxSchedulesPerWorkflow: number;
     maxSchedulesPerUser: number;
+    workflowVersionsKept: number;
   };
   /** The step summary (generated_summary) of LLM and agent steps, asked of `model` in the background. */
   declare readonly summaries: { enabled: boolean; model: string };
@@ -468,6 +469,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // Each schedule is a Temporal Schedule: a workflow of Temporal's own, waking at every fire.
       maxSchedulesPerWorkflow: integer(env, 'SCHEDULES_MAX_PER_WORKFLOW', 10),
       maxSchedulesPerUser: integer(env, 'SCHEDULES_MAX_PER_USER', 100),
+      // Each version holds a whole definition (up to API_BODY_LIMIT_BYTES): the oldest go past this many.
+      workflowVersionsKept: integer(env, 'WORKFLOW_VERSIONS_KEPT', 100),
     },
     summaries: {
       enabled: oneOf(env, 'STEP_SUMMARIES', ['on', 'off'] as const, 'on') === 'on',

@@ -18,7 +18,7 @@ import {
   type AgenticNode,
   type WorkflowInput,
 } from '@app/domain';
-import { definitionOf, type Page, type PageRequest } from '@app/persistence';
+import { definitionOf, type Page, type PageRequest, type VersionNote } from '@app/persistence';
 import { AppConfig } from '@app/config';
 import { SecretBox } from '@app/security';
 import { EgressGuard } from './egress-guard';
@@ -114,9 +114,15 @@ export class WorkflowsService {
 
   /**
    * Our document (`{format, workflow}`) or an agentic document (`nodes`, `edges`, `entrypointNodeId`). With a uuid of
-   * one of the user's workflows: replaces it whole. Otherwise: creates it. `guard` may refuse either.
+   * one of the user's workflows: replaces it whole. Otherwise: creates it. `guard` may refuse either; `note`
+   * goes on the version the save makes.
    */
-  async import(userId: string, body: unknown, guard?: ReplaceGuard): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
+  async import(
+    userId: string,
+    body: unknown,
+    guard?: ReplaceGuard,
+    note?: VersionNote,
+  ): Promise<{ created: boolean; workflow: WorkflowDetailsView }> {
     const input = isAgenticDocument(body)
       ? parseWorkflowInput(await this.fromAgentic(userId, body as object), randomUUID, '', this.config.limits.schema)
       : parseWorkflowDocument(body, randomUUID, this.config.limits.schema);
@@ -127,7 +133,7 @@ export class WorkflowsService {
       guard?.(null, definition);
       await this.store.assertUuidsFree(userId, newUuidsOf(input, 'workflow.', true));
       const secret = newNotifySecret();
-      const created = await this.store.create(userId, definition, this.secrets.seal(secret));
+      const created = await this.store.create(userId, definition, this.secrets.seal(secret), note);
       return { created: true, workflow: { ...toDetailsView(created), notify_secret: secret } };
     }
     const kept = new Set([...existing.steps.map((s) => s.uuid), existing.trigger?.uuid]);
@@ -140,7 +146,7 @@ export class WorkflowsService {
       guard?.(current, replacement);
       return replacement;
     };
-    return { created: false, workflow: toDetailsView(await this.store.edit(userId, existing.uuid, replace)) };
+    return { created: false, workflow: toDetailsView(await this.store.edit(userId, existing.uuid, replace, note)) };
   }
 
   /**

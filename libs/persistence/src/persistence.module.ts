@@ -42,7 +42,11 @@ import { SpendRepository, TypeormSpendRepository, TypeormUsageRepository, UsageR
 
 const repositories: Provider[] = [
   { provide: AssistantRepository, useFactory: (ds: DataSource) => new TypeormAssistantRepository(ds), inject: [DataSource] },
-  { provide: WorkflowRepository, useFactory: (ds: DataSource) => new TypeormWorkflowRepository(ds), inject: [DataSource] },
+  {
+    provide: WorkflowRepository,
+    useFactory: (ds: DataSource, config: AppConfig) => new TypeormWorkflowRepository(ds, config.quotas.workflowVersionsKept),
+    inject: [DataSource, AppConfig],
+  },
   { provide: WorkflowVersionRepository, useFactory: (ds: DataSource) => new TypeormWorkflowVersionRepository(ds), inject: [DataSource] },
   { provide: ApiKeyRepository, useFactory: (ds: DataSource) => new TypeormApiKeyRepository(ds), inject: [DataSource] },
   { provide: TriggerHookRepository, useFactory: (ds: DataSource) => new TypeormTriggerHookRepository(ds), inject: [DataSource] },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinition } from '@app/contracts';
 import { DomainError, ErrorCode, type SavedToolManifest } from '@app/domain';
-import { WorkflowRepository, type ManifestOf } from '@app/persistence';
+import { TypeormWorkflowRepository, TypeormWorkflowVersionRepository, WorkflowRepository, type ManifestOf } from '@app/persistence';
 import { llmStep, newUserId, noTools, workflowDefinition } from '../support/fixtures';
 import { setUpWorkflowRepository } from './workflow-repository.setup';
 
@@ -183,5 +183,28 @@ describe(WorkflowRepository.name, () => {
 
     expect(seenBy).toEqual([['a'], ['a', 'b']]);
     expect(edited).toMatchObject({ steps: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], tool_manifest_hash: 'a+b+c' });
+  });
+
+  it('writes a version with each save that changes the definition, none for one that does not, and keeps the latest WORKFLOW_VERSIONS_KEPT', async () => {
+    const userId = newUserId();
+    const keepingTwo = new TypeormWorkflowRepository(setup.db, 2);
+    const versions = new TypeormWorkflowVersionRepository(setup.db);
+    const created = await keepingTwo.create(userId, workflowDefinition([llmStep({ name: 'a' })]), secret, noTools, {
+      change_description: 'first',
+    });
+    const rename = (name: string) => (current: WorkflowDefinition) => ({ ...current, name });
+
+    expect((await keepingTwo.mutate(userId, created.uuid, rename('two'), noTools))!.version).toBe(2);
+    expect((await keepingTwo.mutate(userId, created.uuid, rename('two'), noTools))!.version).toBe(2);
+    expect((await keepingTwo.mutate(userId, created.uuid, rename('three'), noTools))!.version).toBe(3);
+
+    const listed = await versions.list(userId, created.uuid, { limit: 10 });
+    expect(listed.items.map((version) => [version.version, version.change_description])).toEqual([
+      [3, null],
+      [2, null],
+    ]);
+    expect(await versions.find(userId, created.uuid, 1)).toBeNull();
+    expect((await versions.find(userId, created.uuid, 3))!.definition).toMatchObject({ name: 'three', steps: [{ name: 'a' }] });
+    expect(await versions.find(newUserId(), created.uuid, 3)).toBeNull();
   });
 });

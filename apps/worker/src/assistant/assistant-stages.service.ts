@@ -196,7 +196,8 @@ export class AssistantStagesService {
       const document = { format: WORKFLOW_DOCUMENT_FORMAT, workflow: { ...(session.candidate as object), uuid: targetUuid } };
       const replacing = replacesOnSave(session);
       const guard = replacing ? this.bases.guardFor(session, targetUuid) : undefined;
-      const { created, workflow } = await this.workflows.import(session.user_id, document, guard).catch((error: unknown) => {
+      const note = { change_description: `saved by assistant session ${session.uuid}` };
+      const { created, workflow } = await this.workflows.import(session.user_id, document, guard, note).catch((error: unknown) => {
         // Deleted between the guard's read and the save's.
         throw replacing && error instanceof DomainError && error.code === ErrorCode.NotFound ? sourceDeleted(targetUuid) : error;
       });

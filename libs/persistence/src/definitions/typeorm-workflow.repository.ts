@@ -35,7 +35,11 @@ const CHANGED_MEANWHILE = Symbol('changed meanwhile');
 const MAX_EDIT_ATTEMPTS = 20;
 
 export class TypeormWorkflowRepository extends WorkflowRepository {
-  constructor(private readonly dataSource: DataSource) {
+  /** `versionsKept`: the latest versions of a workflow that stay (WORKFLOW_VERSIONS_KEPT). */
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly versionsKept = Number.MAX_SAFE_INTEGER,
+  ) {
     super();
   }
 
@@ -108,7 +112,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
         });
         await this.writeChildren(manager, userId, definition);
         const created = (await this.load(manager, userId, definition.uuid, false))!;
-        return { ...created, version: await appendVersion(manager, userId, definitionOf(created), null, note) };
+        return { ...created, version: await appendVersion(manager, userId, definitionOf(created), null, note, this.versionsKept) };
       })
       .catch(conflictOnDuplicate);
   }
@@ -184,7 +188,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     await this.replaceTrigger(manager, userId, current.trigger, next);
     const saved = (await this.load(manager, userId, uuid, false))!;
     const previous = { version: current.version, definition: definitionOf(current) };
-    return { ...saved, version: await appendVersion(manager, userId, definitionOf(saved), previous, note) };
+    return { ...saved, version: await appendVersion(manager, userId, definitionOf(saved), previous, note, this.versionsKept) };
   }
 
   private async writeChildren(manager: EntityManager, userId: string, definition: WorkflowDefinition): Promise<void> {

@@ -81,7 +81,8 @@ export class TypeormWorkflowVersionRepository extends WorkflowVersionRepository 
 /**
  * Inside a save's transaction, the workflow row locked (or just inserted): the saved definition becomes the
  * workflow's next version, unless it is the content of the version it is at already (a save that changed
- * nothing). Returns the version the workflow is at.
+ * nothing). Only the `kept` latest versions stay (WORKFLOW_VERSIONS_KEPT): each holds a whole definition, and a
+ * workflow saved in a loop must not grow without end. Returns the version the workflow is at.
  */
 export async function appendVersion(
   manager: EntityManager,
@@ -89,6 +90,7 @@ export async function appendVersion(
   saved: WorkflowDefinition,
   previous: { version: number; definition: WorkflowDefinition } | null,
   note: VersionNote = {},
+  kept = Number.MAX_SAFE_INTEGER,
 ): Promise<number> {
   const content_hash = definitionHash(saved);
   if (previous && definitionHash(previous.definition) === content_hash) return previous.version;
@@ -101,6 +103,8 @@ export async function appendVersion(
     content_hash,
     change_description: note.change_description ?? null,
   });
+  if (version > kept)
+    await manager.query('DELETE FROM workflow_versions WHERE workflow_uuid = ? AND version <= ?', [saved.uuid, version - kept]);
   // A new workflow's row starts at version 1; updated_at stays the save's (the record returned shows it).
   if (previous)
     await manager.query('UPDATE workflows SET version = ?, updated_at = updated_at WHERE uuid = ? AND user_id = ?', [
