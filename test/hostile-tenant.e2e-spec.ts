@@ -20,7 +20,7 @@ import { startLivenessProber } from './support/liveness-prober';
  * evaluated (the issue's case: it waited 20 s). Not every probe makes 100 ms on the 2-core machine the specs share
  * (load average 10-17): the storm of 300 bad keys costs the API about 560 ms of CPU to accept, parse and refuse
  * (the requests themselves are started in turns across addresses: FairDispatch), the 0.8 MB delivery's parse and
- * rules about 100 ms, and jest building that body competes for the cores; 5-13 of 80-110 probes took 100-490 ms.
+ * rules about 100 ms, and jest building that body competes for the cores: 2-13 of 74-111 probes took 100-485 ms.
  */
 const LIVENESS_MS = 100;
 const NEVER_BLOCKED_MS = 1_000;
