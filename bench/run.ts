@@ -16,6 +16,7 @@ import { floorRunners } from './baselines/floor.runner';
 import { plainLoopRunner } from './baselines/plain-loop.runner';
 import { AGENT_TOOL_CALLS, measureAgent, type AgentResult } from './scenarios/agent';
 import { measureFloor } from './scenarios/floor';
+import { measureSlowModel, SLOW_CHAIN_STEPS } from './scenarios/slow-model';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureThroughput } from './scenarios/throughput';
 import { measureTracing } from './scenarios/tracing';
@@ -199,6 +200,27 @@ async function main(): Promise<void> {
       ),
     );
 
+    // 7. A model that answers in 500 ms
+    const slowModel = await measureSlowModel(ours, baselines[0], delay, {
+      modelMs: mode.slowModelMs,
+      runs: mode.slowRuns,
+      warmup: mode.slowWarmup,
+    });
+    print(
+      table(
+        `7. A model that answers in ${mode.slowModelMs} ms (${SLOW_CHAIN_STEPS}-step chain, agent with ${AGENT_TOOL_CALLS} tool calls; run ms, one at a time)`,
+        ['workload', 'run p50', 'p95', 'plain loop p50', 'p95', 'vs plain'],
+        slowModel.map((s) => [
+          s.workload,
+          s.stepwise_run_ms.p50,
+          s.stepwise_run_ms.p95,
+          s.plain_run_ms.p50,
+          s.plain_run_ms.p95,
+          s.vs_plain,
+        ]),
+      ),
+    );
+
     const floorFigures = await measureFloor({
       system,
       model,
@@ -241,7 +263,16 @@ async function main(): Promise<void> {
       sizes: mode,
       duration_s: round((Date.now() - began) / 1000),
       machine: { cores: os.cpus().length, memory_gb: round(os.totalmem() / 2 ** 30), node: process.version },
-      scenarios: { overhead, overhead_baselines: sequential, throughput, waiting, agent, tracing, floor: floorFigures },
+      scenarios: {
+        overhead,
+        overhead_baselines: sequential,
+        throughput,
+        waiting,
+        agent,
+        slow_model: slowModel,
+        tracing,
+        floor: floorFigures,
+      },
     };
     const file = values.out ?? path.resolve(__dirname, '../../bench/results', `${new Date().toISOString().slice(0, 10)}.json`);
     mkdirSync(path.dirname(file), { recursive: true });

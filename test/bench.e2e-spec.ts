@@ -35,8 +35,11 @@ async function expectFloorFigures(floor: Awaited<ReturnType<typeof measureFloor>
   expect(floor.agent_rounds.map((a) => a.rounds)).toEqual([10, 50]);
   for (const a of floor.agent_rounds) {
     expect([a.stepwise.tool_calls, a.bare_agent.tool_calls]).toEqual([a.rounds, a.rounds]);
+    expect(a.bare_local_agent.tool_calls).toBe(a.rounds);
     for (const figure of [a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent])
       expect(figure).toBeGreaterThan(0);
+    // A round of the local bare agent may cost less than the one-step run's spread: measured, not necessarily positive.
+    expect(Number.isFinite(a.vs_bare_local_agent)).toBe(true);
   }
   expect(floor.agent_round_growth.stepwise).toBeGreaterThan(0);
   expect(floor.agent_round_growth.bare_agent).toBeGreaterThan(0);
@@ -69,6 +72,7 @@ describe('npm run bench', () => {
       '3. 20 runs waiting',
       '5. Agent with 10 tool calls',
       '6. Tracing',
+      '7. A model that answers in',
       ...FLOOR_HEADINGS,
     ]) {
       expect(result.stdout).toContain(heading);
@@ -76,7 +80,7 @@ describe('npm run bench', () => {
 
     const figures = JSON.parse(readFileSync(out, 'utf8'));
     expect(figures).toMatchObject({ mode: 'smoke', machine: { cores: expect.any(Number) } });
-    const { overhead, overhead_baselines, throughput, waiting, agent, tracing } = figures.scenarios;
+    const { overhead, overhead_baselines, throughput, waiting, agent, tracing, slow_model } = figures.scenarios;
     expect(overhead.map((o: { steps: number }) => o.steps)).toEqual([1, 5]);
     for (const o of overhead) {
       for (const figure of [o.run_ms.p50, o.per_step_overhead_ms.p99, o.first_model_request_ms.p50]) expect(figure).toBeGreaterThan(0);
@@ -98,6 +102,10 @@ describe('npm run bench', () => {
     expect(agent.map((a: { runner: string }) => a.runner)).toEqual(['stepwise', 'stepwise (MCP tool)', 'plain loop', 'bare Temporal']);
     for (const a of agent) expect(a.per_tool_call_round_ms).toBeGreaterThan(0);
     expect([tracing.off.run_ms.p50, tracing.on.run_ms.p50, tracing.spans_received].every((figure: number) => figure > 0)).toBe(true);
+    expect(slow_model.map((s: { workload: string; vs_plain: number }) => [s.workload, s.vs_plain > 0])).toEqual([
+      ['chain', true],
+      ['agent', true],
+    ]);
     await expectFloorFigures(figures.scenarios.floor);
-  });
+  }, 250_000); // the bench's own bound (spawnSync's timeout) and its checks
 });

@@ -1,5 +1,6 @@
 // The floor baselines' runners, on one worker of their own: bare Temporal with local activities, and the
-// like-for-like bare agent (its one-step run is the ordinary bare chain).
+// like-for-like bare agent with ordinary activities (its one-step run is the ordinary bare chain) and with
+// local ones (its one-step run is the local bare chain).
 import type { AppConfig } from '@app/config';
 import { OpenAiModelClient } from '@app/providers';
 import type { Runner } from '../support/runner';
@@ -10,6 +11,7 @@ import { startBareWorker } from './bare-worker';
 export interface FloorRunners {
   local: Runner;
   agent: Runner;
+  localAgent: Runner;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,12 @@ export async function floorRunners(config: AppConfig, modelBaseUrl: string, tool
       name: 'bare Temporal agent',
       prepareChain: async (steps) => worker.execute('bareChain', steps),
       prepareAgent: async (toolCalls) => worker.execute('bareToolAgent', toolCalls),
+      close: idle,
+    },
+    localAgent: {
+      name: 'bare Temporal agent, local activities',
+      prepareChain: async (steps) => worker.execute('bareLocalChain', steps),
+      prepareAgent: async (toolCalls) => worker.execute('bareLocalToolAgent', toolCalls),
       close: idle,
     },
     close: () => worker.close(),

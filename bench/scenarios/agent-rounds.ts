@@ -1,5 +1,6 @@
 // Floor: an agent's per-round cost at 10 and 50 rounds, on stepwise and on the like-for-like bare agent
-// (the same model turn and tool call activities, no API and no MySQL). A cost that grows with the
+// (the same model turn and tool call activities, no API and no MySQL), with ordinary activities and with
+// local ones (a chain agent's rounds in stepwise since issue #32). A cost that grows with the
 // conversation shows as a 50-round/10-round ratio above 1. While it runs, the model fake asks for as
 // many tool calls as the agent's system prompt names (agentPrompt).
 import { reply, type ModelFake, type RecordedRequest, type ReplyHandler } from '../../test/support/model-fake';
@@ -16,6 +17,8 @@ export interface AgentRoundsResult {
   stepwise: AgentResult;
   bare_agent: AgentResult;
   vs_bare_agent: number;
+  bare_local_agent: AgentResult;
+  vs_bare_local_agent: number;
 }
 
 /** Tool calls until the conversation has as many answers as its prompt asks for, then a text answer. */
@@ -64,6 +67,7 @@ export async function measureAgentRounds(input: {
   model: ModelFake;
   replies: ReplyHandler;
   bareAgent: Runner;
+  bareLocalAgent: Runner;
   runs: number;
 }): Promise<AgentRoundsResult[]> {
   const ours = stepwiseAgent(input.system, input.toolUrl);
@@ -73,11 +77,14 @@ export async function measureAgentRounds(input: {
     for (const rounds of AGENT_ROUNDS) {
       const stepwise = await measureAgent(ours, input.runs, 1, rounds);
       const bare = await measureAgent(input.bareAgent, input.runs, 1, rounds);
+      const bareLocal = await measureAgent(input.bareLocalAgent, input.runs, 1, rounds);
       results.push({
         rounds,
         stepwise,
         bare_agent: bare,
         vs_bare_agent: round(stepwise.per_tool_call_round_ms / bare.per_tool_call_round_ms, 2),
+        bare_local_agent: bareLocal,
+        vs_bare_local_agent: round(stepwise.per_tool_call_round_ms / bareLocal.per_tool_call_round_ms, 2),
       });
     }
   } finally {
@@ -87,7 +94,7 @@ export async function measureAgentRounds(input: {
 }
 
 /** Per-round cost at the most rounds over the fewest: 1 when a round costs the same however long the conversation. */
-export function growth(results: AgentRoundsResult[], runner: 'stepwise' | 'bare_agent'): number {
+export function growth(results: AgentRoundsResult[], runner: 'stepwise' | 'bare_agent' | 'bare_local_agent'): number {
   const [first, last] = [results[0], results.at(-1)!];
   return round(last[runner].per_tool_call_round_ms / first[runner].per_tool_call_round_ms, 2);
 }

@@ -90,17 +90,36 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
     ),
   );
 
-  const agent = await measureAgentRounds({ system, toolUrl, model, replies, bareAgent: floor.agent, runs: mode.agentRuns });
-  const agentGrowth = { stepwise: growth(agent, 'stepwise'), bare_agent: growth(agent, 'bare_agent') };
+  const agent = await measureAgentRounds({
+    system,
+    toolUrl,
+    model,
+    replies,
+    bareAgent: floor.agent,
+    bareLocalAgent: floor.localAgent,
+    runs: mode.agentRuns,
+  });
+  const agentGrowth = {
+    stepwise: growth(agent, 'stepwise'),
+    bare_agent: growth(agent, 'bare_agent'),
+    bare_local_agent: growth(agent, 'bare_local_agent'),
+  };
   print(
     table(
-      'Floor 3. Agent rounds against a bare agent with the same activities (per round ms)',
-      ['rounds', 'per round', 'bare agent per round', 'vs bare agent'],
-      agent.map((a) => [a.rounds, a.stepwise.per_tool_call_round_ms, a.bare_agent.per_tool_call_round_ms, a.vs_bare_agent]),
+      'Floor 3. Agent rounds against a bare agent with the same activities, ordinary and local (per round ms)',
+      ['rounds', 'per round', 'bare agent per round', 'vs bare agent', 'bare-local agent per round', 'vs bare-local agent'],
+      agent.map((a) => [
+        a.rounds,
+        a.stepwise.per_tool_call_round_ms,
+        a.bare_agent.per_tool_call_round_ms,
+        a.vs_bare_agent,
+        a.bare_local_agent.per_tool_call_round_ms,
+        a.vs_bare_local_agent,
+      ]),
     ),
   );
   print(
-    `   per round at ${agent.at(-1)!.rounds} rounds / at ${agent[0].rounds}: stepwise ${agentGrowth.stepwise}, bare agent ${agentGrowth.bare_agent}`,
+    `   per round at ${agent.at(-1)!.rounds} rounds / at ${agent[0].rounds}: stepwise ${agentGrowth.stepwise}, bare agent ${agentGrowth.bare_agent}, bare-local agent ${agentGrowth.bare_local_agent}`,
   );
 
   const start = await measureStartRate(system, mode.periodMs);

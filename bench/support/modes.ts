@@ -12,6 +12,10 @@ export interface BenchMode {
   waitingRuns: number;
   waitingDelayMs: number;
   agentRuns: number;
+  /** Scenario 7: how long the model takes to answer, and runs of each workload (after slowWarmup). */
+  slowModelMs: number;
+  slowRuns: number;
+  slowWarmup: number;
 }
 
 export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
@@ -25,6 +29,9 @@ export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
     waitingRuns: 20,
     waitingDelayMs: 500,
     agentRuns: 1,
+    slowModelMs: 50,
+    slowRuns: 1,
+    slowWarmup: 0,
   },
   quick: {
     sizes: [1, 5, 20],
@@ -36,6 +43,9 @@ export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
     waitingRuns: 100,
     waitingDelayMs: 2000,
     agentRuns: 2,
+    slowModelMs: 500,
+    slowRuns: 3,
+    slowWarmup: 1,
   },
   full: {
     sizes: [1, 5, 20],
@@ -47,5 +57,8 @@ export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
     waitingRuns: 2000,
     waitingDelayMs: 2000,
     agentRuns: 5,
+    slowModelMs: 500,
+    slowRuns: 7,
+    slowWarmup: 1,
   },
 };
