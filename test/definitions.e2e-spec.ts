@@ -367,9 +367,10 @@ describe('Workflow definitions API', () => {
         'stop_checker',
         'tool_executor',
         'human_input',
+        'sub_workflow',
       ]);
       expect(steps.body[0].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['model', 'system_prompt']) });
-      expect(steps.body.at(-1).schema).toMatchObject({
+      expect(steps.body.find((t: { type: string }) => t.type === 'human_input').schema).toMatchObject({
         required: ['name', 'prompt'],
         properties: { input_schema: { type: ['object', 'null'] }, timeout_seconds: { minimum: 1 } },
       });

@@ -123,6 +123,7 @@ describe('MCP server', () => {
       'stop_checker',
       'tool_executor',
       'human_input',
+      'sub_workflow',
     ]);
     expect(step_types[0]).toMatchObject({ name: 'LLM call', required_fields: ['type', 'name', 'model', 'system_prompt'] });
 
@@ -130,6 +131,12 @@ describe('MCP server', () => {
     const fields = Object.fromEntries(llm.fields.map((field: Structured) => [field.name, field]));
     expect(fields.max_correction_attempts).toMatchObject({ type: 'integer|null', required: false, default: 2, example: 2 });
     expect(fields.loop.description).toContain('for_each');
+    expect(fields.loop.description).toContain('max_concurrency');
+    expect(fields.join).toMatchObject({ enum_values: ['any', 'all', null], default: 'any' });
+    // Workflows that compose (#29): an agent writing workflows learns how one calls another.
+    const sub = await mcp.ok('get_step_type', { type: 'sub_workflow' });
+    expect(sub.fields.map((field: Structured) => field.name)).toEqual(expect.arrayContaining(['workflow_uuid', 'input']));
+    expect(sub.description).toContain('input_schema');
     expect(llm.example).toMatchObject({ type: 'custom_llm', name: expect.any(String), model: expect.any(String) });
     // The example is a step create_workflow accepts as it is.
     expect(await mcp.call('create_workflow', { name: `mcp-${randomUUID().slice(0, 8)}`, steps: [llm.example] })).toMatchObject({

@@ -19,6 +19,7 @@ import { ToolExecutorService } from './execution/tool-executor.service';
 import { ConversationService } from './execution/conversation.service';
 import { HumanInputService } from './execution/human-input.service';
 import { LoopService } from './execution/loop.service';
+import { SubWorkflowService } from './execution/sub-workflow.service';
 import { NotificationService } from './execution/notification.service';
 import { StopCheckerService } from './execution/stop-checker.service';
 import { ToolCallService } from './execution/tool-call.service';
@@ -72,6 +73,7 @@ function activitiesOf(context: INestApplicationContext, metrics: Metrics) {
     tools: context.get(ToolCallService),
     stopChecker: context.get(StopCheckerService),
     loops: context.get(LoopService),
+    subWorkflows: context.get(SubWorkflowService),
     graph: context.get(GraphService),
     toolExecutor: context.get(ToolExecutorService),
     humanInput: context.get(HumanInputService),

@@ -26,6 +26,7 @@ import { ToolExecutorService } from './execution/tool-executor.service';
 import { ConversationService } from './execution/conversation.service';
 import { HumanInputService } from './execution/human-input.service';
 import { LoopService } from './execution/loop.service';
+import { SubWorkflowService } from './execution/sub-workflow.service';
 import { NotificationService } from './execution/notification.service';
 import { ModelCallService } from './execution/model-call.service';
 import { ReplayRecord } from './execution/replay-record.service';
@@ -91,6 +92,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     AgentStepService,
     StopCheckerService,
     LoopService,
+    SubWorkflowService,
     GraphService,
     ToolExecutorService,
     HumanInputService,
@@ -104,6 +106,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     ToolCallService,
     StopCheckerService,
     LoopService,
+    SubWorkflowService,
     GraphService,
     ToolExecutorService,
     HumanInputService,

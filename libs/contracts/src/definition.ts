@@ -3,7 +3,7 @@
 import type { GraphDefinition } from './graph';
 import type { JsonObject, JsonValue } from './json';
 
-export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input'] as const;
+export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input', 'sub_workflow'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
 export const TRIGGER_TYPES = ['manual', 'webhook', 'schedule'] as const;
@@ -184,7 +184,22 @@ export interface HumanInputStep extends StepBase {
   default?: JsonValue;
 }
 
-export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep | ToolExecutorStep | HumanInputStep;
+/**
+ * Runs another workflow of the same user as a run of its own (a Temporal child workflow), pinned to that
+ * workflow's definition when the parent run started; the child's final output is the step's output.
+ */
+export interface SubWorkflowStep extends StepBase {
+  type: 'sub_workflow';
+  workflow_uuid: string;
+  /**
+   * The child run's trigger data: any JSON whose strings may hold placeholders; a string that is one
+   * placeholder becomes the value it names (absent: the parent's trigger data). Checked against the child
+   * workflow's input_schema.
+   */
+  input?: JsonValue;
+}
+
+export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep | ToolExecutorStep | HumanInputStep | SubWorkflowStep;
 
 export interface TriggerDefinition {
   uuid: string;
@@ -211,4 +226,11 @@ export interface WorkflowDefinition {
   graph?: GraphDefinition | null;
   /** How many of a looping step's latest outputs `<<step_output.{uuid}[-2]>>` can reach (absent: 5). */
   output_history_size?: number;
+  /** The JSON Schema a run's trigger data must follow when a sub_workflow step starts it (absent: any). */
+  input_schema?: JsonObject | null;
+  /**
+   * A run's snapshot only: the definitions its sub_workflow steps (and theirs) run, by workflow uuid, as they
+   * were when the run started, with their version (a child run gets the same map).
+   */
+  sub_workflows?: Record<string, WorkflowDefinition & { version?: number }>;
 }

@@ -7,6 +7,7 @@ import type {
   HumanInputStep,
   LoopStopReason,
   StopCheckerStep,
+  SubWorkflowStep,
   WorkflowDefinition,
 } from './definition';
 import type { ContinuedConversation } from './conversation';
@@ -47,6 +48,8 @@ export interface PreparedRun {
   continued?: ContinuedLoop;
   /** Set when a conversational run's execution continues an earlier one: the turns so far. */
   conversation?: ContinuedConversation;
+  /** A run a sub_workflow step started: how deep it is (1 for a child of a top-level run). */
+  depth?: number;
 }
 
 export interface ResumePoint {
@@ -267,6 +270,13 @@ export interface RunActivities {
   answerHumanInput(input: StepContext & { step: HumanInputStep; input: JsonValue }): Promise<StepResultRef>;
   /** human_input: no answer within timeout_seconds and no default. */
   expireHumanInput(input: StepContext & { step: HumanInputStep; error_message: string }): Promise<void>;
+  /**
+   * sub_workflow: records the child run `child_run_uuid` (pinned definition, input resolved and checked
+   * against its input_schema) and marks the step running; answers the child's prepared run to start.
+   */
+  startSubWorkflow(input: StepContext & { step: SubWorkflowStep; child_run_uuid: string; depth: number }): Promise<PreparedRun>;
+  /** sub_workflow: the child run's final output becomes the step's (by reference); a child that did not complete fails the step. */
+  completeSubWorkflow(input: StepContext & { step: SubWorkflowStep; child_run_uuid: string }): Promise<StepResultRef>;
   /** Graph runs: the uuids of the edges whose data conditions hold on the output. */
   evaluateEdgeConditions(input: {
     user_id: string;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { WorkflowDefinition } from '@app/contracts';
 import { AppConfig, modelPolicyOf } from '@app/config';
-import { DomainError, ErrorCode, modelPolicyIssues, notFound, throwIssues } from '@app/domain';
+import { calledWorkflows, DomainError, ErrorCode, modelPolicyIssues, notFound, subWorkflowIssues, throwIssues } from '@app/domain';
 import { uuidTaken, WorkflowRepository, type ManifestOf, type VersionNote, type WorkflowRecord } from '@app/persistence';
-import { ToolManifestService } from '@app/runs';
+import { reachableWorkflows, ToolManifestService } from '@app/runs';
 import { StepSummaries } from './step-summaries.service';
 
 /**
@@ -52,8 +52,21 @@ export class DefinitionStore {
     return record;
   }
 
+  /**
+   * Read before the save's transaction, as the manifest is: the workflows the sub_workflow steps call must be
+   * the user's, never call this one back and nest at most SUB_WORKFLOW_MAX_DEPTH deep.
+   */
   private manifestOf(userId: string): ManifestOf {
-    return (definition) => this.toolManifests.forSave(userId, definition.steps);
+    return async (definition) => {
+      await this.assertSubWorkflows(userId, definition);
+      return this.toolManifests.forSave(userId, definition.steps);
+    };
+  }
+
+  private async assertSubWorkflows(userId: string, definition: WorkflowDefinition): Promise<void> {
+    if (!calledWorkflows(definition).length) return;
+    const maxDepth = this.config.composition.subWorkflowMaxDepth;
+    throwIssues(subWorkflowIssues(definition, await reachableWorkflows(this.workflows, userId, definition, maxDepth), maxDepth));
   }
 
   async workflowOfStep(userId: string, stepUuid: string): Promise<string> {

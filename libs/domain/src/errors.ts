@@ -26,6 +26,8 @@ export enum ErrorCode {
   UnknownGraphNode = 'UNKNOWN_GRAPH_NODE',
   InvalidEdge = 'INVALID_EDGE',
   InvalidJoin = 'INVALID_JOIN',
+  InvalidSubWorkflow = 'INVALID_SUB_WORKFLOW',
+  SubWorkflowCycle = 'SUB_WORKFLOW_CYCLE',
   DuplicateEdge = 'DUPLICATE_EDGE',
   DuplicateRoute = 'DUPLICATE_ROUTE',
   UnreachableStep = 'UNREACHABLE_STEP',

@@ -14,5 +14,6 @@ export * from './run-reconciler';
 export * from './run-replayer';
 export * from './run-resumer';
 export * from './run-starter';
+export * from './sub-workflow-pins';
 export * from './tool-manifest.service';
 export * from './spend-policy';

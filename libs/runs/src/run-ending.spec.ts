@@ -85,6 +85,7 @@ function run(steps: StepWithExecutions[], fields: Partial<RunWithSteps> = {}): R
     temporal_workflow_id: 'run-run',
     schedule_id: null,
     parent_run_uuid: null,
+    parent_step_uuid: null,
     resumed_from_step_uuid: null,
     dry_run: false,
     budget: null,
@@ -99,6 +100,7 @@ function run(steps: StepWithExecutions[], fields: Partial<RunWithSteps> = {}): R
     created_at: started,
     trigger_output: null,
     resumed_by: [],
+    children: [],
     steps,
     ...fields,
   };

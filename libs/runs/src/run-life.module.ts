@@ -46,7 +46,7 @@ const recording: Provider[] = [
       toolManifests: ToolManifestService,
       config: AppConfig,
       spend: SpendPolicy,
-    ) => new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config), spend),
+    ) => new RunPreparer(workflows, runs, toolManifests, modelPolicyOf(config), spend, config.composition.subWorkflowMaxDepth),
     inject: [WorkflowRepository, RunRepository, ToolManifestService, AppConfig, SpendPolicy],
   },
 ];

@@ -16,6 +16,7 @@ import {
 } from '@app/domain';
 import { definitionOf, type NewRun, type RunRepository, type RunWithSteps, type WorkflowRepository } from '@app/persistence';
 import type { SpendPolicy } from './spend-policy';
+import { pinSubWorkflows } from './sub-workflow-pins';
 import type { ToolManifestService } from './tool-manifest.service';
 
 export interface RunRequest {
@@ -53,12 +54,14 @@ export class RunPreparer {
     private readonly toolManifests: ToolManifestService,
     private readonly models: ModelPolicy = { allowed: [], maxMaxTokens: Number.MAX_SAFE_INTEGER },
     private readonly spend: SpendPolicy | null = null,
+    private readonly subWorkflowMaxDepth = 5,
   ) {}
 
   async prepare(request: RunRequest): Promise<Prepared> {
     const record = await this.workflows.find(request.userId, request.workflowUuid);
     if (!record) throw notFound('Workflow', request.workflowUuid);
-    const definition = definitionOf(record);
+    // The workflows its sub_workflow steps call, pinned as they are now: later edits never reach this run.
+    const definition = await pinSubWorkflows(this.workflows, request.userId, definitionOf(record), this.subWorkflowMaxDepth);
     assertAcceptsRuns(definition, request.origin);
     // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
     return this.record(request, definition, () => this.toolManifests.driftOf(record), record.version);
@@ -81,11 +84,25 @@ export class RunPreparer {
     return this.record(request, definition, async () => null, version);
   }
 
+  /**
+   * A run a sub_workflow step starts (`calledBy`), of the definition its parent pinned (the pins passed down);
+   * the same rows and input as any run, `created: false` when a retried activity recorded it already.
+   */
+  prepareChild(
+    request: Omit<RunRequest, 'origin' | 'budget'>,
+    definition: WorkflowDefinition & { version?: number },
+    calledBy: { run_uuid: string; step_uuid: string },
+  ): Promise<Prepared> {
+    const { version, ...pinned } = definition;
+    return this.record(request, pinned, async () => null, version ?? null, calledBy);
+  }
+
   private async record(
     request: Omit<RunRequest, 'origin'>,
     definition: WorkflowDefinition,
     driftOf: () => Promise<ToolDrift | null>,
     version: number | null = null,
+    calledBy?: { run_uuid: string; step_uuid: string },
   ): Promise<Prepared> {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
@@ -104,6 +121,7 @@ export class RunPreparer {
       budget: request.budget ?? null,
       tool_drift: toolDrift,
       replay: request.replay ? { of: request.replay.of, offline: request.replay.offline === true } : null,
+      ...(calledBy ? { called_by: calledBy } : {}),
       trigger_output: {
         uuid: randomUUID(),
         raw_data: output,

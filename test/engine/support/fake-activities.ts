@@ -41,6 +41,8 @@ const NAMES = [
   'awaitHumanInput',
   'answerHumanInput',
   'expireHumanInput',
+  'startSubWorkflow',
+  'completeSubWorkflow',
   'evaluateEdgeConditions',
   'closeGraphStep',
   'openConversation',

@@ -44,6 +44,8 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.InvalidPlaceholder]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.InvalidLoop]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.InvalidJoin]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.InvalidSubWorkflow]: HttpStatus.UNPROCESSABLE_ENTITY,
+  [ErrorCode.SubWorkflowCycle]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.NotAPermutation]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.ImportUnparseable]: HttpStatus.UNPROCESSABLE_ENTITY,
   [ErrorCode.UnknownTool]: HttpStatus.UNPROCESSABLE_ENTITY,

@@ -109,7 +109,11 @@ const runSummary: SchemaObject = {
     workflow_version: nullable({ type: 'integer', description: 'The version of the workflow the run ran (null: an unsaved definition)' }),
     user_id: { type: 'string' },
     schedule_id: nullable({ type: 'string' }),
-    parent_run_uuid: nullable(uuid),
+    parent_run_uuid: nullable({
+      ...uuid,
+      description: 'The run this one resumes, or (with parent_step_uuid) whose sub_workflow step started it',
+    }),
+    parent_step_uuid: nullable({ ...uuid, description: 'A run a sub_workflow step started: that step' }),
     resumed_from_step_uuid: nullable(uuid),
     dry_run: { type: 'boolean' },
     budget: nullable({
@@ -355,6 +359,20 @@ export function runComponents(): Record<string, SchemaObject> {
           properties: {
             trigger_output: { allOf: [ref('Output')], nullable: true },
             resumed_by: { type: 'array', items: uuid },
+            children: {
+              type: 'array',
+              description: 'The runs its sub_workflow steps started',
+              items: {
+                type: 'object',
+                properties: {
+                  uuid,
+                  workflow_uuid: uuid,
+                  status: { type: 'string' },
+                  parent_step_uuid: uuid,
+                  created_at: { type: 'string', format: 'date-time' },
+                },
+              },
+            },
             definition: { type: 'object', description: 'The definition the run executes (a snapshot)' },
             steps: { type: 'array', items: ref('StepInstance') },
           },

@@ -38,6 +38,7 @@ const STEP_COMPONENT: Record<StepType, string> = {
   stop_checker: 'StopCheckerStep',
   tool_executor: 'ToolExecutorStep',
   human_input: 'HumanInputStep',
+  sub_workflow: 'SubWorkflowStep',
 };
 
 const uuid: SchemaObject = { type: 'string', format: 'uuid' };

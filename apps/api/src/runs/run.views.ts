@@ -30,6 +30,7 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     user_id: run.user_id,
     schedule_id: run.schedule_id,
     parent_run_uuid: run.parent_run_uuid,
+    parent_step_uuid: run.parent_step_uuid,
     resumed_from_step_uuid: run.resumed_from_step_uuid,
     dry_run: run.dry_run,
     budget: run.budget,
@@ -104,6 +105,7 @@ export function toRunView(run: RunWithSteps, temporalUiUrl: string, namespace: s
     ...toRunSummaryView(run, temporalUiUrl, namespace),
     trigger_output: run.trigger_output ? toOutputView(run.trigger_output) : null,
     resumed_by: run.resumed_by,
+    children: run.children,
     definition: run.definition,
     steps: run.steps.map((step) => ({ ...toStepView(step), ...loopView(step) })),
   };

@@ -14,6 +14,7 @@ import type { GraphService } from '../execution/graph.service';
 import type { ConversationService } from '../execution/conversation.service';
 import type { HumanInputService } from '../execution/human-input.service';
 import type { LoopService } from '../execution/loop.service';
+import type { SubWorkflowService } from '../execution/sub-workflow.service';
 import type { NotificationService } from '../execution/notification.service';
 import type { StopCheckerService } from '../execution/stop-checker.service';
 import type { ToolCallService } from '../execution/tool-call.service';
@@ -27,6 +28,7 @@ export interface RunServices {
   tools: ToolCallService;
   stopChecker: StopCheckerService;
   loops: LoopService;
+  subWorkflows: SubWorkflowService;
   graph: GraphService;
   toolExecutor: ToolExecutorService;
   humanInput: HumanInputService;
@@ -125,6 +127,10 @@ export function createRunActivities(services: RunServices): RunActivities {
     startLoop: ({ step, ...context }) => opening(context, () => services.loops.start(context, step)),
     completeLoop: ({ step, iterations, stopped_by, failed_items, ...context }) =>
       inActivity(() => services.loops.complete(context, step, iterations, stopped_by, failed_items)),
+    startSubWorkflow: ({ step, child_run_uuid, depth, ...context }) =>
+      opening(context, () => services.subWorkflows.start(context, step, child_run_uuid, depth)),
+    completeSubWorkflow: ({ step, child_run_uuid, ...context }) =>
+      inActivity(() => services.subWorkflows.complete(context, step, child_run_uuid)),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
     awaitHumanInput: ({ step, reason, ...context }) =>
       opening(context, async () => {

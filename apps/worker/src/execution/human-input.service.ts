@@ -30,6 +30,8 @@ export class HumanInputService {
   /** Records the wait; a replay gets back the answer the replayed run's step took, for its activity to send as a person's. */
   async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<{ input: JsonValue } | undefined> {
     await this.steps.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
+    // A sub-workflow's question makes the runs that called it wait too.
+    await this.steps.callersWait(context.run_uuid, true);
     return context.replay && this.record.humanAnswer(context.replay, context.user_id, step.uuid);
   }
 
@@ -47,6 +49,7 @@ export class HumanInputService {
         madeUp ? (exampleOf(step.input_schema ?? { type: 'string' }, 0, this.config.limits.exampleMaxBytes) as JsonValue) : input,
       ));
     await this.steps.inputReceived(context.run_uuid);
+    await this.steps.callersWait(context.run_uuid, false);
     return ref;
   }
 
@@ -60,5 +63,6 @@ export class HumanInputService {
   async expire(context: StepContext, errorMessage: string): Promise<void> {
     await this.steps.failStep(context.instance_uuid, errorMessage);
     await this.steps.inputReceived(context.run_uuid);
+    await this.steps.callersWait(context.run_uuid, false);
   }
 }

@@ -1,7 +1,7 @@
 // What a model step sees: its system prompt with placeholders resolved, and its user message. LLM steps
 // get the full data; agents get compact {output_id, summary} references and fetch data with get_output.
 import { Injectable } from '@nestjs/common';
-import { LOOP_DEFAULTS, type ForEachLoop, type StepContext, type StepLoop } from '@app/contracts';
+import { LOOP_DEFAULTS, type ForEachLoop, type JsonValue, type StepContext, type StepLoop } from '@app/contracts';
 import {
   canonicalJson,
   findPlaceholders,
@@ -71,6 +71,32 @@ export class StepInputService {
         })),
       },
     };
+  }
+
+  /**
+   * A JSON template's value (a sub_workflow's input): a string that is one placeholder (or $previous_output)
+   * becomes the value it names, any other string has its placeholders rendered as text; absent: the trigger data.
+   */
+  async value(context: StepContext, template: JsonValue | undefined): Promise<unknown> {
+    if (template === undefined) return (await this.outputs.triggerOutput(context.run_uuid))?.raw_data ?? null;
+    const read = async (ref: PlaceholderRef) => {
+      const output = await this.outputFor(context, ref);
+      const value = output ? getPath(output.raw_data, ref.path) : undefined;
+      return value === undefined ? (ref.default ?? null) : value;
+    };
+    const resolve = async (value: JsonValue): Promise<unknown> => {
+      if (Array.isArray(value)) return Promise.all(value.map(resolve));
+      if (value !== null && typeof value === 'object')
+        return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([key, inner]) => [key, await resolve(inner)])));
+      if (typeof value !== 'string') return value;
+      if (value.trim() === '$previous_output') return read({ raw: value, kind: 'previous', path: [] });
+      const refs = findPlaceholders(value);
+      if (refs.length === 1 && refs[0].raw === value.trim() && !isItemRef(refs[0])) return read(refs[0]);
+      const values = new Map<string, unknown>();
+      for (const ref of refs) if (!isItemRef(ref)) values.set(ref.raw, await read(ref));
+      return renderTemplate(value, (ref) => formatForPrompt(values.get(ref.raw) ?? null));
+    };
+    return resolve(template);
   }
 
   /** Conversational runs: every step of a turn sees the conversation so far, the user's latest message last. */

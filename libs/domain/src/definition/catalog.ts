@@ -20,6 +20,10 @@ const STEP_TEXT: Record<StepType, [string, string]> = {
     'Human input',
     'The run waits (awaiting_input) until a person answers through POST /runs/{uuid}/steps/{step_uuid}/input; the answer, checked against input_schema, is the step output.',
   ],
+  sub_workflow: [
+    'Sub-workflow',
+    "Runs another of your workflows (workflow_uuid) as a run of its own, pinned to its definition when this run started; input (placeholders allowed) is its trigger data, checked against that workflow's input_schema; its final output is the step output. Cancelling this run cancels it; it waiting for a person makes this run wait.",
+  ],
 };
 
 const TRIGGER_TEXT: Record<TriggerType, [string, string]> = {

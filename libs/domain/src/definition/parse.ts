@@ -4,6 +4,7 @@
 import {
   STEP_TYPES,
   TRIGGER_TYPES,
+  type JsonObject,
   type StepDefinition,
   type StepLoop,
   type StepType,
@@ -182,7 +183,7 @@ const WORKFLOW_INPUT_SCHEMA = { ...WORKFLOW_FIELDS_SCHEMA, additionalProperties:
  */
 export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = '', limits: SchemaLimits = SCHEMA_LIMITS): WorkflowInput {
   const body = requireJsonObject(input, { field: prefix });
-  const issues = schemaIssues(WORKFLOW_INPUT_SCHEMA, body, prefix);
+  const issues = [...schemaIssues(WORKFLOW_INPUT_SCHEMA, body, prefix), ...inputSchemaIssues(body, prefix)];
   const stepsField = fieldPath(prefix, 'steps');
   const parsed = Array.isArray(body.steps)
     ? body.steps.map((step, i) => collect(issues, () => parseStep(step, `${stepsField}[${i}]`, newUuid, limits)))
@@ -210,10 +211,18 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
     notify_on_failure: (body.notify_on_failure as boolean | undefined) ?? true,
     tool_drift: (body.tool_drift as WorkflowDefinition['tool_drift'] | undefined) ?? 'warn',
     ...(typeof body.output_history_size === 'number' ? { output_history_size: body.output_history_size } : {}),
+    ...(isJsonObject(body.input_schema) ? { input_schema: body.input_schema as JsonObject } : {}),
     steps,
     trigger,
     graph,
   };
+}
+
+/** A workflow's input_schema is a user's JSON Schema like any other: bounded when saved. */
+function inputSchemaIssues(body: Record<string, unknown>, prefix: string): Issue[] {
+  const problem = isJsonObject(body.input_schema) ? userSchemaProblem(body.input_schema) : null;
+  const field = fieldPath(prefix, 'input_schema');
+  return problem ? [{ code: problem.code, field, message: `${field} ${schemaProblemText(problem)}` }] : [];
 }
 
 const PATCHABLE = [
@@ -226,6 +235,7 @@ const PATCHABLE = [
   'notify_on_failure',
   'tool_drift',
   'output_history_size',
+  'input_schema',
 ] as const;
 export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 
@@ -242,7 +252,7 @@ export function parseWorkflowPatch(input: unknown): WorkflowPatch {
   if (Object.keys(body).length === 0) {
     throw new DomainError(ErrorCode.ValidationFailed, `body must hold at least one of ${PATCHABLE.join(', ')}`, { field: 'body' });
   }
-  throwIssues(schemaIssues(WORKFLOW_PATCH_SCHEMA, body, ''));
+  throwIssues([...schemaIssues(WORKFLOW_PATCH_SCHEMA, body, ''), ...inputSchemaIssues(body, '')]);
   return Object.fromEntries(PATCHABLE.filter((key) => key in body).map((key) => [key, body[key]])) as WorkflowPatch;
 }
 

@@ -261,6 +261,24 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
     },
     ['prompt'],
   ),
+  sub_workflow: stepSchema(
+    'sub_workflow',
+    'Sub-workflow',
+    {
+      workflow_uuid: {
+        type: 'string',
+        format: 'uuid',
+        title: 'Workflow',
+        description: 'Another workflow of yours; it must not call this one back, and nesting stops at SUB_WORKFLOW_MAX_DEPTH',
+      },
+      input: {
+        title: 'Input',
+        description:
+          "The child run's trigger data: any JSON whose strings may hold placeholders (<<trigger_output.field>>, <<step_output.{uuid}>>, $previous_output); a string that is one placeholder becomes the value it names. Absent: this run's trigger data. Checked against the workflow's input_schema",
+      },
+    },
+    ['workflow_uuid'],
+  ),
 };
 
 /** One level of the filter-rule language; ruleIssues checks the nesting, which a $ref-free schema cannot. */
@@ -329,6 +347,11 @@ export const WORKFLOW_FIELDS_SCHEMA: Schema = {
       minimum: 1,
       maximum: 100,
       description: "How many of a looping step's latest outputs <<step_output.{uuid}[-2]>> can reach (default 5)",
+    },
+    input_schema: {
+      type: ['object', 'null'],
+      description:
+        "JSON Schema of the trigger data a sub_workflow step starts this workflow's runs with (checked when the calling workflow is saved and when the child run starts); absent: any",
     },
     steps: { type: 'array' },
     trigger: { type: ['object', 'null'] },

@@ -53,6 +53,8 @@ const FIELD_EXAMPLES: Record<string, unknown> = {
   input_schema: { type: 'object', properties: { approved: { type: 'boolean' } }, required: ['approved'] },
   timeout_seconds: 3600,
   default: { approved: false },
+  workflow_uuid: '3c9d2e71-5a4b-4c8d-9e0f-2a1b3c4d5e6f',
+  input: { city: '<<trigger_output.city>>', days: 3 },
 };
 
 function typeOf(schema: Schema): string {

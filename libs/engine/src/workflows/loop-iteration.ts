@@ -41,8 +41,8 @@ export async function continueLoopAsNew(
 
 /**
  * Iteration `index` on a row of its own; its row keeps its error if it fails (the step's row gets it from the
- * caller). `queued`: an LLM step's call as an ordinary activity, for iterations that run side by side (local
- * activities running at once would not replay in the order they resolved live).
+ * caller). `queued`: its activities ordinary ones, for iterations that run side by side (local activities
+ * running at once would not replay in the order they resolved live).
  */
 export async function runIteration(
   scope: RunScope,
@@ -55,10 +55,13 @@ export async function runIteration(
   const { route_choices: _routing, ...shared } = context;
   const iteration = { ...shared, instance_uuid: uuid4(), execution: { parent_instance_uuid: context.instance_uuid, index } };
   const label = `${step.name}: iteration ${index + 1}`;
+  // Side by side, every activity of the iteration goes through the task queue (an agent's rounds included).
+  const work: RunScope = queued
+    ? { ...scope, stepWork: scope.activitiesFor, agentWork: (of, named) => scope.activitiesFor(of, named) }
+    : scope;
   try {
-    if (step.type !== 'custom_llm') return await runAgent(scope, step, iteration);
-    const activities = queued ? scope.activitiesFor(step, label) : scope.stepWork(step, label);
-    return await activities.runLlmStep({ ...iteration, step });
+    if (step.type !== 'custom_llm') return await runAgent(work, step, iteration);
+    return await work.stepWork(step, label).runLlmStep({ ...iteration, step });
   } catch (error) {
     const cancelled = isCancellation(error) || CancellationScope.current().consideredCancelled;
     const failIteration = () =>

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { GraphDefinition, ToolDriftPolicy, WorkflowStatus } from '@app/contracts';
+import type { GraphDefinition, JsonObject, ToolDriftPolicy, WorkflowStatus } from '@app/contracts';
 import type { ToolManifest } from '@app/domain';
 import { jsonColumn } from '../json-column';
 
@@ -26,6 +26,7 @@ export class WorkflowEntity {
   @Column({ type: 'int', nullable: true }) output_history_size!: number | null;
   /** The version the definition is at now (workflow_versions): written with each save's version. */
   @Column({ type: 'int' }) version!: number;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input_schema!: JsonObject | null;
   /** Signs run-end notifications; set once when the workflow is created. */
   @Column({ type: 'varchar', nullable: true, update: false }) notify_secret!: string | null;
   /** Written only by atomic increments in the run repository. */

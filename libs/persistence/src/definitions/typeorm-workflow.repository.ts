@@ -48,9 +48,10 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     const page = await pageOf(query, 'created_at', request);
     return {
       ...page,
-      items: page.items.map(({ output_history_size, ...row }) => ({
+      items: page.items.map(({ output_history_size, input_schema, ...row }) => ({
         ...row,
         ...(output_history_size !== null ? { output_history_size } : {}),
+        ...(input_schema !== null ? { input_schema } : {}),
       })),
     };
   }

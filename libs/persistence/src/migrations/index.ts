@@ -28,6 +28,7 @@ import { SpendLimits1764003610000 } from './1764003610000-spend-limits';
 import { Replays1764003700000 } from './1764003700000-replays';
 import { ModelCallCache1764003710000 } from './1764003710000-model-call-cache';
 import { RunEvents1764004000000 } from './1764004000000-run-events';
+import { SubWorkflows1764004100000 } from './1764004100000-sub-workflows';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -61,4 +62,5 @@ export const migrations: (new () => unknown)[] = [
   Replays1764003700000,
   ModelCallCache1764003710000,
   RunEvents1764004000000,
+  SubWorkflows1764004100000,
 ];

@@ -67,7 +67,8 @@ function runRows(run: NewRun): Statement[] {
     ['trigger_output_id', trigger ? trigger.uuid : (run.trigger_output as { carried_output_id: string | null }).carried_output_id],
     ['temporal_workflow_id', run.temporal_workflow_id],
     ['schedule_id', run.schedule_id],
-    ['parent_run_uuid', run.resume?.parent_run_uuid ?? null],
+    ['parent_run_uuid', run.resume?.parent_run_uuid ?? run.called_by?.run_uuid ?? null],
+    ['parent_step_uuid', run.called_by?.step_uuid ?? null],
     ['resumed_from_step_uuid', run.resume?.from_step_uuid ?? null],
     ['dry_run', run.dry_run ? 1 : 0],
     ['budget', json(startingBudget(run))],
@@ -172,7 +173,8 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
     trigger_output_id: trigger.uuid,
     temporal_workflow_id: run.temporal_workflow_id,
     schedule_id: run.schedule_id,
-    parent_run_uuid: null,
+    parent_run_uuid: run.resume?.parent_run_uuid ?? run.called_by?.run_uuid ?? null,
+    parent_step_uuid: run.called_by?.step_uuid ?? null,
     resumed_from_step_uuid: null,
     dry_run: run.dry_run ?? false,
     budget: startingBudget(run),
@@ -188,6 +190,7 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
     created_at: now,
     trigger_output: trigger,
     resumed_by: [],
+    children: [],
     steps,
   };
 }

@@ -1,6 +1,6 @@
 // GET /runs/{uuid}'s read: the run, its steps in order with the rows beneath them (bounded), their outputs
-// and their model and tool calls, and the runs that resume it.
-import { In, IsNull, type DataSource } from 'typeorm';
+// and their model and tool calls, the runs that resume it and the runs its sub_workflow steps started.
+import { In, IsNull, Not, type DataSource } from 'typeorm';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity, ToolCallEntity } from './run.entities';
 import { modelCallOf, outputOf, runOf, stepInstanceOf, toolCallOf } from './run.mappers';
 import type {
@@ -40,7 +40,7 @@ export class RunWithStepsQuery {
       nested.push(...level);
     }
     const shown = [...steps, ...nested];
-    const [audit, resumedBy] = await Promise.all([this.auditOf(run, shown), this.resumedBy(uuid)]);
+    const [audit, resumedBy, children] = await Promise.all([this.auditOf(run, shown), this.resumedBy(uuid), this.children(uuid)]);
     const withAudit = (instance: StepInstanceEntity): StepWithAudit => ({
       ...stepInstanceOf(instance),
       output: (instance.output_id && audit.outputById.get(instance.output_id)) || null,
@@ -50,6 +50,7 @@ export class RunWithStepsQuery {
     return {
       ...runOf(run),
       resumed_by: resumedBy,
+      children,
       trigger_output: (run.trigger_output_id && audit.outputById.get(run.trigger_output_id)) || null,
       steps: steps.map(function withExecutions(instance: StepInstanceEntity): StepWithExecutions {
         return {
@@ -86,7 +87,7 @@ export class RunWithStepsQuery {
 
   private async resumedBy(runUuid: string): Promise<RunWithSteps['resumed_by']> {
     const children = await this.dataSource.manager.find(RunEntity, {
-      where: { parent_run_uuid: runUuid },
+      where: { parent_run_uuid: runUuid, parent_step_uuid: IsNull() },
       select: { uuid: true, status: true, resumed_from_step_uuid: true, created_at: true },
       order: { created_at: 'ASC' },
     });
@@ -94,6 +95,21 @@ export class RunWithStepsQuery {
       uuid,
       status: status as RunRecord['status'],
       resumed_from_step_uuid,
+      created_at,
+    }));
+  }
+
+  private async children(runUuid: string): Promise<RunWithSteps['children']> {
+    const rows = await this.dataSource.manager.find(RunEntity, {
+      where: { parent_run_uuid: runUuid, parent_step_uuid: Not(IsNull()) },
+      select: { uuid: true, workflow_uuid: true, status: true, parent_step_uuid: true, created_at: true },
+      order: { created_at: 'ASC' },
+    });
+    return rows.map(({ uuid, workflow_uuid, status, parent_step_uuid, created_at }) => ({
+      uuid,
+      workflow_uuid,
+      status: status as RunRecord['status'],
+      parent_step_uuid,
       created_at,
     }));
   }

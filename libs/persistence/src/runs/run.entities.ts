@@ -25,6 +25,7 @@ export class RunEntity {
   @Column({ type: 'varchar' }) temporal_workflow_id!: string;
   @Column({ type: 'varchar', nullable: true }) schedule_id!: string | null;
   @Column({ type: 'char', length: 36, nullable: true }) parent_run_uuid!: string | null;
+  @Column({ type: 'char', length: 36, nullable: true }) parent_step_uuid!: string | null;
   @Column({ type: 'char', length: 36, nullable: true }) resumed_from_step_uuid!: string | null;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) dry_run!: boolean;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) budget!: unknown;

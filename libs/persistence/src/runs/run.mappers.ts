@@ -28,6 +28,7 @@ export function runOf(row: RunEntity): RunRecord {
     temporal_workflow_id: row.temporal_workflow_id,
     schedule_id: row.schedule_id,
     parent_run_uuid: row.parent_run_uuid,
+    parent_step_uuid: row.parent_step_uuid,
     resumed_from_step_uuid: row.resumed_from_step_uuid,
     dry_run: row.dry_run,
     budget: row.budget as BudgetState | null,

@@ -151,8 +151,9 @@ export interface RunRecord extends TokenUsage {
   trigger_output_id: string | null;
   temporal_workflow_id: string;
   schedule_id: string | null;
-  /** The run this one resumes, and the step it started from. */
+  /** The run this one resumes, and the step it started from; or the run whose sub_workflow step (parent_step_uuid) started it. */
   parent_run_uuid: string | null;
+  parent_step_uuid: string | null;
   resumed_from_step_uuid: string | null;
   /** Answered by the built-in dry-run model, no tool called: costs nothing. */
   dry_run: boolean;
@@ -177,6 +178,8 @@ export interface RunWithSteps extends RunRecord {
   trigger_output: OutputRecord | null;
   /** The runs that resume this one. */
   resumed_by: Pick<RunRecord, 'uuid' | 'status' | 'resumed_from_step_uuid' | 'created_at'>[];
+  /** The runs its sub_workflow steps started. */
+  children: Pick<RunRecord, 'uuid' | 'workflow_uuid' | 'status' | 'parent_step_uuid' | 'created_at'>[];
 }
 
 /** A step of a resumed run that is not run again: the parent's instance keeps its output. */
@@ -202,6 +205,8 @@ export interface NewRun {
   trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'> | { carried_output_id: string | null };
   steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string; carried?: CarriedStep }[];
   resume?: { parent_run_uuid: string; from_step_uuid: string };
+  /** A run a sub_workflow step started: that step's run and step. */
+  called_by?: { run_uuid: string; step_uuid: string };
   dry_run?: boolean;
   budget?: RunBudget | null;
   replay?: { of: string; offline: boolean } | null;

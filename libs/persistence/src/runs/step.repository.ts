@@ -52,6 +52,11 @@ export abstract class StepRepository {
   /** Fails a step that has not completed. */
   abstract failStep(instanceUuid: string, errorMessage: string): Promise<void>;
   /** A human_input step starts waiting: its row and the run's are marked awaiting_input, the question on the step. */
+  /**
+   * A run a sub_workflow step started waits for a person (`waiting`), or no longer does: the runs above it and
+   * their sub_workflow steps' rows show awaiting_input too, or running again once nothing beneath them waits.
+   */
+  abstract callersWait(runUuid: string, waiting: boolean): Promise<void>;
   abstract awaitInput(runUuid: string, instanceUuid: string, inputData: unknown): Promise<void>;
   /** The wait of a human_input step is over: the run is running again once no other step of it waits. */
   abstract inputReceived(runUuid: string): Promise<void>;

@@ -163,6 +163,39 @@ export class TypeormStepRepository extends StepRepository {
     });
   }
 
+  async callersWait(runUuid: string, waiting: boolean): Promise<void> {
+    const [from, to] = waiting ? ['running', 'awaiting_input'] : ['awaiting_input', 'running'];
+    // Nesting is bounded (SUB_WORKFLOW_MAX_DEPTH); the bound here only guards against a row that names itself.
+    for (let run = runUuid, level = 0; level < 100; level++) {
+      const [caller] = (await this.dataSource.query('SELECT parent_run_uuid, parent_step_uuid FROM workflow_runs WHERE uuid = ?', [
+        run,
+      ])) as {
+        parent_run_uuid: string | null;
+        parent_step_uuid: string | null;
+      }[];
+      if (!caller?.parent_run_uuid || !caller.parent_step_uuid) return;
+      const { parent_run_uuid: parent, parent_step_uuid: step } = caller;
+      // Back to running only when no other child of it, nor a step of its own, still waits.
+      const stillWaiting = waiting
+        ? ''
+        : ` AND NOT EXISTS (SELECT 1 FROM workflow_step_instances s WHERE s.run_uuid = ? AND s.status = 'awaiting_input' AND s.step_definition_uuid <> ?)
+            AND NOT EXISTS (SELECT 1 FROM workflow_runs c WHERE c.parent_run_uuid = ? AND c.parent_step_uuid IS NOT NULL AND c.status = 'awaiting_input')`;
+      await runTransaction(this.dataSource, async (manager) => {
+        await manager.query(
+          `UPDATE workflow_step_instances SET status = ? WHERE run_uuid = ? AND step_definition_uuid = ? AND status = ?`,
+          [to, parent, step, from],
+        );
+        await manager.query(`UPDATE workflow_runs SET status = ? WHERE uuid = ? AND status = ?${stillWaiting}`, [
+          to,
+          parent,
+          from,
+          ...(waiting ? [] : [parent, step, parent]),
+        ]);
+      });
+      run = parent;
+    }
+  }
+
   async inputReceived(runUuid: string): Promise<void> {
     await runTransaction(this.dataSource, (manager) =>
       manager.query(

@@ -16,6 +16,7 @@ import { agentTurns } from '../agent-turns';
 import { afterToolCalls, nextTargets } from './routing';
 import { runHumanInput } from '../human-input-step';
 import { runLoop } from '../loop-step';
+import { runSubWorkflow } from '../sub-workflow-step';
 import type { Activation } from './walk-plan';
 import { loopCarry, type WalkState } from './walk-state';
 
@@ -45,6 +46,8 @@ export async function runStep(
       return await runToolExecutor(state, step, context, handoff);
     case 'human_input':
       return await runHumanInput(scope, step, context, reason);
+    case 'sub_workflow':
+      return await runSubWorkflow(scope, step, context);
     case 'stop_checker': {
       const check = await scope.stepWork(step, label).runStopChecker({ ...context, step });
       if (check.stopped) state.stopped ??= check.reason;

@@ -1,0 +1,106 @@
+// Sub-workflows (#29), end to end on one stack: a parent run calls a child workflow as a run of its own,
+// pinned to the child's definition at the parent's start, and reads its output; a child waiting for a
+// person makes the parent wait; cancelling the parent cancels the child; a call back into the caller is
+// refused when the workflow is saved.
+import { randomUUID } from 'node:crypto';
+import { reply } from './support/model-fake';
+import { useStack, type RunBody, type Stack } from './support/stack';
+import { llmStep } from './support/factories';
+
+describe('Sub-workflows', () => {
+  let stack: Stack;
+  useStack((started) => (stack = started));
+
+  const CITY_SCHEMA = { type: 'object', required: ['city'], properties: { city: { type: 'string' } } };
+  const subWorkflow = (workflowUuid: string, input: unknown, fields: Record<string, unknown> = {}) => ({
+    uuid: randomUUID(),
+    type: 'sub_workflow',
+    name: `call-${randomUUID().slice(0, 6)}`,
+    workflow_uuid: workflowUuid,
+    input,
+    ...fields,
+  });
+  const prompts = () => stack.model.requests.map((request) => request.body.messages[0].content ?? '');
+  const get = async (runUuid: string): Promise<RunBody> => (await stack.user.get(`/runs/${runUuid}`)).body as RunBody;
+
+  it('runs the child as a run of its own, pinned at the parent’s start, and the parent reads its output', async () => {
+    const childStep = llmStep({ name: 'forecast', system_prompt: 'Forecast for <<trigger_output.city>>' });
+    const child = await stack.createWorkflow([childStep], { input_schema: CITY_SCHEMA });
+    const slow = llmStep({ name: 'slow', system_prompt: 'Warm up' });
+    const call = subWorkflow(child.uuid, { city: '<<trigger_output.town>>' });
+    const after = llmStep({ name: 'after', system_prompt: `Parent read <<step_output.${call.uuid}.sky>>` });
+    const parent = await stack.createWorkflow([slow, call, after]);
+    stack.model.respondWith((request) => {
+      const prompt = request.body.messages[0].content ?? '';
+      if (prompt === 'Warm up') return reply.text('warm', { delayMs: 1500 });
+      if (prompt.startsWith('Forecast') || prompt.startsWith('Edited')) return reply.json({ sky: `clear over ${prompt.split(' ').pop()}` });
+      return reply.text('done');
+    });
+
+    const started = await stack.startRun(parent.uuid, { town: 'Lyon' });
+    // Edited while the parent runs its first step: the child run still takes the definition pinned at the start.
+    const patched = await stack.user.patch(`/steps/${childStep.uuid}`, { system_prompt: 'Edited <<trigger_output.city>>' });
+    expect(patched.status).toBe(200);
+    const done = await stack.waitForRun(started.uuid);
+
+    expect(done.status).toBe('completed');
+    expect(prompts()).toEqual(['Warm up', 'Forecast for Lyon', 'Parent read clear over Lyon']);
+    const body = await get(started.uuid);
+    expect(body.definition.sub_workflows[child.uuid].steps[0].system_prompt).toBe('Forecast for <<trigger_output.city>>');
+    expect(body.children).toEqual([
+      expect.objectContaining({ workflow_uuid: child.uuid, status: 'completed', parent_step_uuid: call.uuid }),
+    ]);
+    const childRun = await get(body.children[0].uuid);
+    expect(childRun).toMatchObject({ parent_run_uuid: started.uuid, parent_step_uuid: call.uuid, status: 'completed' });
+    expect(childRun.trigger_output.raw_data).toEqual({ city: 'Lyon' });
+    // The step's output is the child's, referenced rather than copied.
+    const callStep = body.steps.find((step: RunBody) => step.name === call.name);
+    expect(callStep.output.uuid).toBe(childRun.steps[0].output.uuid);
+  });
+
+  it('a child waiting for a person makes the parent wait; the answer finishes both, and a cancel reaches the child', async () => {
+    const question = { uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Ship it?' };
+    const child = await stack.createWorkflow([question]);
+    const call = subWorkflow(child.uuid, { asked: true });
+    const parent = await stack.createWorkflow([call]);
+
+    const first = await stack.startRun(parent.uuid, {});
+    const waiting = await stack.waitForRun(first.uuid, (run) => run.status === 'awaiting_input');
+    const childUuid = ((await get(first.uuid)).children as RunBody[])[0].uuid;
+    expect((await get(childUuid)).status).toBe('awaiting_input');
+    expect(waiting.steps[0].status).toBe('awaiting_input');
+    const answered = await stack.user.post(`/runs/${childUuid}/steps/${question.uuid}/input`, { input: { ship: true } });
+    expect(answered.status).toBe(200);
+    const done = await stack.waitForRun(first.uuid);
+    expect(done.status).toBe('completed');
+    expect(done.steps[0].output!.raw_data).toEqual({ ship: true });
+
+    const second = await stack.startRun(parent.uuid, {});
+    await stack.waitForRun(second.uuid, (run) => run.status === 'awaiting_input');
+    const secondChild = ((await get(second.uuid)).children as RunBody[])[0].uuid;
+    expect((await stack.user.post(`/runs/${second.uuid}/cancel`, {})).status).toBeLessThan(300);
+    expect((await stack.waitForRun(second.uuid)).status).toBe('cancelled');
+    expect((await stack.waitForRun(secondChild)).status).toBe('cancelled');
+  });
+
+  it('refuses a call back into the caller (422 SUB_WORKFLOW_CYCLE), an input the child’s schema refuses, and a stranger’s workflow', async () => {
+    const b = await stack.createWorkflow([llmStep()], { input_schema: CITY_SCHEMA });
+    const a = await stack.createWorkflow([subWorkflow(b.uuid, { city: 'Lyon' })]);
+
+    const back = await stack.user.post(`/workflows/${b.uuid}/steps`, subWorkflow(a.uuid, {}));
+
+    expect(back.status).toBe(422);
+    expect(back.body).toMatchObject({ code: 'SUB_WORKFLOW_CYCLE' });
+    const badInput = await stack.user.post('/workflows', {
+      name: `bad-${randomUUID().slice(0, 6)}`,
+      steps: [subWorkflow(b.uuid, { town: 'Lyon' })],
+    });
+    expect(badInput.status).toBe(422);
+    expect(badInput.body).toMatchObject({ code: 'INVALID_SUB_WORKFLOW', details: { field: 'steps[0].input' } });
+    const unknown = await stack.user.post('/workflows', {
+      name: `bad-${randomUUID().slice(0, 6)}`,
+      steps: [subWorkflow(randomUUID(), {})],
+    });
+    expect(unknown.body).toMatchObject({ code: 'INVALID_SUB_WORKFLOW', details: { field: 'steps[0].workflow_uuid' } });
+  });
+});
