@@ -18,6 +18,8 @@ const TOOL_NAMES = [
   'cancel_workflow',
   'resume_run',
   'replay_run',
+  'run_evaluation',
+  'get_evaluation',
   'list_step_types',
   'get_step_type',
   'list_tools',

@@ -20,6 +20,7 @@ type Document = { paths: Record<string, Record<string, Operation>>; components: 
 /** Actions whose request carries no body. */
 const BODILESS = new Set([
   'POST /api/v1/runs/{uuid}/cancel',
+  'POST /api/v1/evaluations/{uuid}/cancel',
   'POST /api/v1/triggers/{triggerUuid}/rotate-secret',
   'POST /api/v1/schedules/{id}/trigger',
   'POST /api/v1/workflows/{uuid}/rotate-notify-secret',

@@ -1,7 +1,9 @@
 // Replays (POST /runs/{uuid}/replay): a recorded run's trigger data through a target definition, each model
 // call asked as one of the record's answered from it with no provider request, each tool call made with the
 // record's arguments answered from the audit, and the report that sets the two runs' steps side by side.
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { agentStep, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
@@ -169,6 +171,52 @@ describe('Replays', () => {
     expect(replayed.status).toBe('completed');
     expect(outputsOf(replayed)).toEqual([{ approved: true }, 'published']);
     expect(stack.model.requests).toHaveLength(0);
+  });
+
+  it('evaluates a dataset of five cases against a baseline version: npm run eval exits non-zero naming the one regression', async () => {
+    const answer = llmStep({
+      name: 'answer',
+      system_prompt: 'Answer <<trigger_output>>',
+      output_schema: { type: 'object', required: ['answer'], properties: { answer: { type: 'integer' } } },
+    });
+    const workflow = await stack.createWorkflow([answer]);
+    // The model doubles n; asked the reworded way, it gets n = 3 wrong.
+    stack.model.respondWith((request) => {
+      const n = Number(/"n":\s*(\d+)/.exec(request.body.messages.map((m) => m.content).join(' '))?.[1]);
+      const reworded = request.body.messages[0].content?.includes('carefully');
+      return reply.json({ answer: reworded && n === 3 ? 7 : n * 2 });
+    });
+    const cases = [1, 2, 3, 4, 5].map((n) => ({
+      name: `double ${n}`,
+      trigger_output: { n },
+      assertions: [{ kind: 'condition', path: '$.answer', operator: 'equals', value: n * 2 }],
+    }));
+    expect(await stack.user.post(`/workflows/${workflow.uuid}/datasets`, { name: 'doubling', cases })).toMatchObject({ status: 200 });
+    expect(await stack.user.patch(`/steps/${answer.uuid}`, { system_prompt: 'Answer carefully <<trigger_output>>' })).toMatchObject({
+      status: 200,
+    });
+
+    const cli = await promisify(execFile)(
+      process.execPath,
+      ['dist/apps/api/src/cli/eval.js', workflow.uuid, 'doubling', '--against', '1'],
+      { env: { ...process.env, STEPWISE_API_URL: stack.user.baseUrl, STEPWISE_API_KEY: stack.user.key! } },
+    ).then(
+      (done) => ({ code: 0, stdout: done.stdout }),
+      (failed: { code: number; stdout: string }) => ({ code: failed.code, stdout: failed.stdout }),
+    );
+
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toContain('1 regression(s), 0 fix(es) against 1');
+    expect(cli.stdout).toContain('REGRESSION double 3: $.answer equals 6 (was 6, now 7)');
+    const uuid = /evaluation ([0-9a-f-]{36})/.exec(cli.stdout)![1];
+    const evaluation = (await stack.user.get(`/evaluations/${uuid}`)).body;
+    expect(evaluation).toMatchObject({ status: 'completed', targets: [1, 'current'], case_count: 5 });
+    expect(evaluation.report.targets.map((target: RunBody) => [target.target, target.passed, target.failed])).toEqual([
+      [1, 5, 0],
+      ['current', 4, 1],
+    ]);
+    expect(await (await stack.api.newUser()).get(`/evaluations/${uuid}`)).toMatchObject({ status: 404 });
+    stack.model.respondWith(null);
   });
 
   it("is a 404 on another user's run, and for a run that is no replay", async () => {

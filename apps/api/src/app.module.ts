@@ -12,6 +12,7 @@ import { McpModule } from './mcp/mcp.module';
 import { McpServersModule } from './mcp-servers/mcp-servers.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RunsModule } from './runs/runs.module';
+import { EvaluationsModule } from './evaluations/evaluations.module';
 import { TemporalModule } from './temporal/temporal.module';
 import { TemporalCodecModule } from './temporal-codec/temporal-codec.module';
 import { ToolsModule } from './tools/tools.module';
@@ -31,6 +32,7 @@ export class AppModule {
         AuthModule,
         WorkflowDefinitionsModule,
         RunsModule,
+        EvaluationsModule,
         ToolsModule,
         HooksModule,
         McpModule,

@@ -28,6 +28,8 @@ import { AssistantWorkerModule } from './assistant/assistant.module';
 import { AssistantModelService } from './assistant/assistant-model.service';
 import { AssistantStagesService } from './assistant/assistant-stages.service';
 import { createAssistantActivities } from './activities/assistant.activities';
+import { createEvaluationActivities } from './activities/evaluation.activities';
+import { EvaluationService } from './evaluations/evaluation.service';
 
 /** The worker's services over config, persistence and MCP clients: exported for the medium specs, which use them without Temporal. */
 @Module({})
@@ -89,6 +91,7 @@ function activitiesOf(context: INestApplicationContext, metrics: Metrics) {
     ...runActivities,
     ...createSummaryActivities(context.get(StepSummaryService)),
     ...createAssistantActivities(context.get(AssistantModelService), context.get(AssistantStagesService)),
+    ...createEvaluationActivities(context.get(EvaluationService)),
   };
 }
 

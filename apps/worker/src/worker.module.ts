@@ -31,6 +31,7 @@ import { NotificationService } from './execution/notification.service';
 import { ModelCallService } from './execution/model-call.service';
 import { ReplayRecord } from './execution/replay-record.service';
 import { AnswerDeltas } from './execution/answer-deltas.service';
+import { EvaluationService } from './evaluations/evaluation.service';
 import { StepSummaryService } from './execution/step-summary.service';
 import { StructuredOutputService } from './execution/structured-output.service';
 import { StepInputService } from './execution/step-input.service';
@@ -84,6 +85,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     ModelCallService,
     ReplayRecord,
     AnswerDeltas,
+    EvaluationService,
     StepSummaryService,
     StructuredOutputService,
     AgentToolsService,

@@ -14,3 +14,4 @@ export * from './assistant';
 export * from './mcp';
 export * from './quarantine';
 export * from './secret-scrub';
+export * from './evaluation';

@@ -19,3 +19,4 @@ export * from './mcp';
 export * from './identity';
 export * from './costs';
 export * from './warm-up';
+export * from './evaluations';

@@ -3,6 +3,7 @@
 // checked by the definition parser, each part by its own schema: STEP_SCHEMAS, GRAPH_SCHEMA, TRIGGER_SCHEMAS.)
 import { ASSISTANT_MESSAGE_BODY, ASSISTANT_SESSION_BODY } from './assistant/assistant-bodies';
 import { MCP_SERVER_BODY, MCP_SERVER_PATCH_BODY } from './mcp/parse-mcp-server';
+import { DATASET_BODY, EVALUATION_BODY } from './evaluations/dataset';
 import type { RequestBody } from './request-body';
 import { BUDGET_APPROVAL_BODY, HUMAN_ANSWER_BODY, MESSAGE_BODY, REPLAY_BODY, RESUME_BODY, RUN_START_BODY } from './runs/run-bodies';
 import { BACKFILL_BODY, SCHEDULE_BODY, SCHEDULE_PATCH_BODY } from './schedules/parse-schedule';
@@ -14,6 +15,8 @@ export const REQUEST_BODIES: readonly RequestBody<unknown>[] = [
   RUN_START_BODY,
   RESUME_BODY,
   REPLAY_BODY,
+  DATASET_BODY,
+  EVALUATION_BODY,
   BUDGET_APPROVAL_BODY,
   HUMAN_ANSWER_BODY,
   MESSAGE_BODY,

@@ -11,3 +11,4 @@ export * from './workflow-owners.repository';
 export * from './assistant';
 export * from './mcp';
 export * from './usage';
+export * from './evaluations';

@@ -22,6 +22,7 @@ import {
 import { ApiKeyRepository, TypeormApiKeyRepository } from './api-keys';
 import { ScheduleRepository, TypeormScheduleRepository } from './schedules';
 import { ToolRepository, TypeormToolRepository } from './tools';
+import { EvaluationRepository, SqlEvaluationRepository } from './evaluations';
 import { AssistantRepository, TypeormAssistantRepository } from './assistant';
 import { McpServerRepository, McpToolCatalog, TypeormMcpServerRepository } from './mcp';
 import {
@@ -71,6 +72,7 @@ const repositories: Provider[] = [
   { provide: SpendRepository, useFactory: (ds: DataSource) => new TypeormSpendRepository(ds), inject: [DataSource] },
   { provide: UsageRepository, useFactory: (ds: DataSource) => new TypeormUsageRepository(ds), inject: [DataSource] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },
+  { provide: EvaluationRepository, useFactory: (ds: DataSource) => new SqlEvaluationRepository(ds), inject: [DataSource] },
   {
     provide: McpServerRepository,
     useFactory: (ds: DataSource, secrets: SecretBox) => new TypeormMcpServerRepository(ds, secrets),

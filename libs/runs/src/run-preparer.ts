@@ -79,8 +79,8 @@ export class RunPreparer {
     return this.record(request, definition, async () => null);
   }
 
-  /** A replay against an earlier version of the workflow: its definition then, recorded as that version's run. */
-  prepareVersion(request: Omit<RunRequest, 'origin'> & { replay: ReplaySource }, definition: WorkflowDefinition, version: number) {
+  /** A run of an earlier version of the workflow (a replay, an evaluation's case): its definition then, recorded as that version's run. */
+  prepareVersion(request: Omit<RunRequest, 'origin'>, definition: WorkflowDefinition, version: number) {
     return this.record(request, definition, async () => null, version);
   }
 

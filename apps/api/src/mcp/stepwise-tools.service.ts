@@ -6,7 +6,9 @@ import { AssistantTurns } from '../assistant/assistant-turns';
 import { RunProgress } from '../runs/run-progress';
 import { RunsService } from '../runs/runs.service';
 import { SchedulesService } from '../schedules/schedules.service';
+import { EvaluationsService } from '../evaluations/evaluations.service';
 import { assistantTools } from './assistant-tools';
+import { evaluationTools } from './evaluation-tools';
 import { runTools } from './run-tools';
 import { workflowTools } from './workflow-tools';
 
@@ -19,7 +21,14 @@ export class StepwiseToolsService extends StepwiseToolSet {
     progress: RunProgress,
     listing: ToolListing,
     turns: AssistantTurns,
+    evaluations: EvaluationsService,
   ) {
-    super([...workflowTools(workflows, schedules), ...runTools(runs, progress), ...catalogTools(listing), ...assistantTools(turns)]);
+    super([
+      ...workflowTools(workflows, schedules),
+      ...runTools(runs, progress),
+      ...evaluationTools(evaluations),
+      ...catalogTools(listing),
+      ...assistantTools(turns),
+    ]);
   }
 }

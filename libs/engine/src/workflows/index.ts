@@ -2,3 +2,4 @@
 export { runWorkflow } from './run.workflow';
 export { summarizeStepWorkflow } from './step-summary.workflow';
 export { assistantSessionWorkflow } from './assistant.workflow';
+export { evaluationWorkflow } from './evaluation.workflow';

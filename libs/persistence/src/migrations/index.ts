@@ -29,6 +29,7 @@ import { Replays1764003700000 } from './1764003700000-replays';
 import { ModelCallCache1764003710000 } from './1764003710000-model-call-cache';
 import { RunEvents1764004000000 } from './1764004000000-run-events';
 import { SubWorkflows1764004100000 } from './1764004100000-sub-workflows';
+import { Evaluations1764004200000 } from './1764004200000-evaluations';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -63,4 +64,5 @@ export const migrations: (new () => unknown)[] = [
   ModelCallCache1764003710000,
   RunEvents1764004000000,
   SubWorkflows1764004100000,
+  Evaluations1764004200000,
 ];

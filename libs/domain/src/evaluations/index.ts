@@ -1,0 +1,3 @@
+export * from './dataset';
+export * from './assertions';
+export * from './evaluation-report';
