@@ -59,12 +59,14 @@ describe('OpenAPI document', () => {
     const express = api.app.getHttpAdapter().getInstance() as {
       router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
     };
-    return express.router.stack
-      // The pages' routes may be patterns (/runs/{uuid} is a RegExp): only the API's, which are strings, are documented.
-      .filter((layer) => typeof layer.route?.path === 'string' && layer.route.path.startsWith('/api/v1/'))
-      .flatMap(({ route }) =>
-        Object.keys(route!.methods).map((method) => `${method.toUpperCase()} ${route!.path.replace(/:(\w+)/g, '{$1}')}`),
-      );
+    return (
+      express.router.stack
+        // The pages' routes may be patterns (/runs/{uuid} is a RegExp): only the API's, which are strings, are documented.
+        .filter((layer) => typeof layer.route?.path === 'string' && layer.route.path.startsWith('/api/v1/'))
+        .flatMap(({ route }) =>
+          Object.keys(route!.methods).map((method) => `${method.toUpperCase()} ${route!.path.replace(/:(\w+)/g, '{$1}')}`),
+        )
+    );
   }
 
   it('documents every route with its body, answers, coded errors and security', () => {
