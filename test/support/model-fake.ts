@@ -138,6 +138,8 @@ export class ModelFake {
   private readonly queue: FakeReply[] = [];
   private fallback: ReplyHandler | null = null;
   private auto: ReplyHandler | null = null;
+  /** A provider account's requests per rolling minute, when limited; the times of the requests it took. */
+  private limit: { perMinute: number; taken: number[] } | null = null;
   private readonly waiters = new Waiters('model fake');
 
   private constructor(
@@ -219,7 +221,35 @@ export class ModelFake {
   }
 
   /** Forgets requests, script and handlers; the server keeps its port. */
+  /**
+   * Answers as a rate-limited provider account: past `perMinute` requests in the last 60 s, a 429 with
+   * `retry-after` (seconds until the oldest leaves the window); the refused requests are not counted. null: no limit.
+   */
+  rateLimit(perMinute: number | null): this {
+    this.limit = perMinute === null ? null : { perMinute, taken: [] };
+    return this;
+  }
+
+  /** Requests the rate limit refused (429). */
+  get rateLimited(): number {
+    return this.requests.filter((request) => request.status === 429).length;
+  }
+
+  /** A 429 when the rolling minute is full; else the request is counted in it. */
+  private overLimit(now: number): FakeReply | null {
+    if (!this.limit) return null;
+    const taken = this.limit.taken.filter((at) => at > now - 60_000);
+    this.limit.taken = taken;
+    if (taken.length < this.limit.perMinute) {
+      taken.push(now);
+      return null;
+    }
+    const retryAfterMs = taken[0] + 60_000 - now;
+    return reply.error(429, { message: 'model fake: rate limit reached', retryAfterMs, retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
+  }
+
   reset(): void {
+    this.limit = null;
     this.requests.length = 0;
     this.unexpected.length = 0;
     this.queue.length = 0;
@@ -274,8 +304,10 @@ export class ModelFake {
     this.notify();
 
     let answer: FakeReply | undefined;
+    const limited = problem ? null : this.overLimit(recorded.received_at);
     try {
       if (problem) answer = { status: 400, body: { error: { message: `model fake: ${problem}` } } };
+      else if (limited) answer = limited;
       else if (this.auto) answer = { ...this.auto(recorded), delayMs: undefined };
       else answer = this.queue.shift() ?? this.fallback?.(recorded);
     } catch (error) {

@@ -90,6 +90,8 @@ export interface StackOptions {
   webUiUrl?: string;
   /** Prices by `provider:model` over the defaults, for the API and the worker (MODEL_PRICES_FILE's entries). */
   prices?: AppConfig['costs']['prices'];
+  /** PROVIDER_LIMITS of the worker (default: none). */
+  providerLimits?: AppConfig['providerLimits'];
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -115,6 +117,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     mcp: { stdioAllowed: options.mcpStdio ?? false },
     assistant: { ...base.assistant, ...options.assistant },
     costs: { ...base.costs, prices: new Map([...base.costs.prices, ...(options.prices ?? [])]) },
+    providerLimits: options.providerLimits ?? base.providerLimits,
     temporal: options.webUiUrl ? { ...base.temporal, webUiUrl: options.webUiUrl, codecCorsOrigins: [options.webUiUrl] } : base.temporal,
   };
   const api = await startApi(config);

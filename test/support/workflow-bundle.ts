@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../..');
+// The repository's root from the sources (jest) or from their build in dist/test/support (a bench).
+const ROOT = path.resolve(__dirname, __dirname.split(path.sep).includes('dist') ? '../../..' : '../..');
 export const WORKFLOW_BUNDLE_PATH = path.join(ROOT, 'dist/apps/worker/workflow-bundle.js');
 
 export function aliasesFor(root = ROOT): Record<string, string> {

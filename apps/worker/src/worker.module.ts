@@ -15,6 +15,7 @@ import {
 import { modelClientsOf } from './model-clients';
 import { AgentTranscript } from './execution/agent-transcript.service';
 import { CallCosts } from './execution/call-costs';
+import { ProviderGate } from './execution/provider-gate';
 import { ResponseCacheService } from './execution/response-cache';
 import { SpendGuard } from './execution/spend-guard';
 import { CallQuarantine } from './execution/call-quarantine.service';
@@ -81,6 +82,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     CallCosts,
     SpendGuard,
     ResponseCacheService,
+    ProviderGate,
     StepInputService,
     ModelCallService,
     ReplayRecord,

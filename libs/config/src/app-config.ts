@@ -16,6 +16,7 @@ import { LOG_LEVELS, type LogSettings } from '@app/observability';
 import { egressAllowIssue, type Keyring, parseKeyring } from '@app/security';
 import { ConfigError } from './config-error';
 import { costSettings, type CostSettings } from './cost-settings';
+import { providerLimits, type ProviderLimit } from './provider-limits';
 
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
@@ -142,6 +143,8 @@ export abstract class AppConfig {
   declare readonly metrics: { host: string; apiPort: number | null; workerPort: number | null };
   /** What model calls cost (the price table), who may spend how much, and whether metrics name users. */
   declare readonly costs: CostSettings;
+  /** Each provider account's requests (and tokens) per minute, kept by every worker together (PROVIDER_LIMITS; none: no limiter). */
+  declare readonly providerLimits: ReadonlyMap<ModelProvider, ProviderLimit>;
 }
 
 /** The domain's SchemaLimits, field for field (the SCHEMA_* settings). */
@@ -496,6 +499,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       workerPort: optionalPort(env, 'WORKER_METRICS_PORT', 9465),
     },
     costs: costSettings(env),
+    providerLimits: providerLimits(env.PROVIDER_LIMITS),
     // auto: readable lines in a terminal (npm start), JSON lines otherwise.
     log: {
       level: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

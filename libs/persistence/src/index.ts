@@ -12,3 +12,4 @@ export * from './assistant';
 export * from './mcp';
 export * from './usage';
 export * from './evaluations';
+export * from './provider-rates';

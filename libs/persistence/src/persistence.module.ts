@@ -40,6 +40,7 @@ import {
   TypeormStepRepository,
 } from './runs';
 import { SpendRepository, TypeormSpendRepository, TypeormUsageRepository, UsageRepository } from './usage';
+import { ProviderRateRepository, TypeormProviderRateRepository } from './provider-rates';
 
 const repositories: Provider[] = [
   { provide: AssistantRepository, useFactory: (ds: DataSource) => new TypeormAssistantRepository(ds), inject: [DataSource] },
@@ -69,6 +70,7 @@ const repositories: Provider[] = [
   { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },
   { provide: StepSummaryRepository, useFactory: (ds: DataSource) => new TypeormStepSummaryRepository(ds), inject: [DataSource] },
   { provide: WorkflowOwnerRepository, useFactory: (ds: DataSource) => new SqlWorkflowOwnerRepository(ds), inject: [DataSource] },
+  { provide: ProviderRateRepository, useFactory: (ds: DataSource) => new TypeormProviderRateRepository(ds), inject: [DataSource] },
   { provide: SpendRepository, useFactory: (ds: DataSource) => new TypeormSpendRepository(ds), inject: [DataSource] },
   { provide: UsageRepository, useFactory: (ds: DataSource) => new TypeormUsageRepository(ds), inject: [DataSource] },
   { provide: ToolRepository, useFactory: (ds: DataSource) => new TypeormToolRepository(ds), inject: [DataSource] },

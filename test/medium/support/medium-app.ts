@@ -20,6 +20,8 @@ export interface MediumOptions {
   limits?: Partial<AppConfig['limits']>;
   /** The operator's spend limits per user in dollars (SPEND_LIMIT_DAILY_USD, SPEND_LIMIT_MONTHLY_USD). */
   spendLimits?: { daily?: number; monthly?: number };
+  /** PROVIDER_LIMITS: each provider account's requests (and tokens) per minute, kept by the shared limiter. */
+  providerLimits?: AppConfig['providerLimits'];
 }
 
 export interface MediumApp {
@@ -46,6 +48,7 @@ function mediumConfig(options: MediumOptions): AppConfig {
     quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
     summaries: { ...base.summaries, enabled: false },
     limits: { ...base.limits, ...options.limits },
+    providerLimits: options.providerLimits ?? new Map(),
     costs: {
       ...base.costs,
       prices: new Map([...base.costs.prices, ...Object.entries(options.prices ?? {})]),

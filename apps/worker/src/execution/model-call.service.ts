@@ -10,6 +10,7 @@ import { AnswerDeltas } from './answer-deltas.service';
 import { CallCosts } from './call-costs';
 import { CallQuarantine } from './call-quarantine.service';
 import { ReplayRecord } from './replay-record.service';
+import { ProviderGate } from './provider-gate';
 import { ResponseCacheService } from './response-cache';
 import { SpendGuard, type SpendHold } from './spend-guard';
 
@@ -69,6 +70,7 @@ export class ModelCallService {
     private readonly record: ReplayRecord,
     private readonly responses: ResponseCacheService,
     private readonly deltas: AnswerDeltas,
+    private readonly gate: ProviderGate,
   ) {}
 
   /** Asks the model, the attempt's start and end each written on its own. */
@@ -185,6 +187,8 @@ export class ModelCallService {
         else {
           // The call's worst case held against the user's spend limits first: no room, no call (SPEND_LIMIT_REACHED).
           hold = await this.spend.reserve(context.user_id, system, request);
+          // Then its slot at a provider account with limits, shared by every worker (none: no wait).
+          await this.gate.acquire(provider, context.user_id, request, scope.signal);
           response = await this.clients
             .forProvider(provider)
             .complete(request, { signal: scope.signal, ...(stream ? { onDelta: stream.add } : {}) });
@@ -193,6 +197,8 @@ export class ModelCallService {
       } catch (error) {
         await stream?.close();
         await this.spend.settle(hold, null);
+        // A provider's 429 slows every caller of the account, not just this one.
+        if (error instanceof ModelCallError && error.kind === 'rate_limited') await this.gate.rateLimited(provider, error.retryAfterMs);
         const finished_at = new Date();
         const error_message = error instanceof ModelCallError ? error.message : String((error as Error)?.message ?? error);
         await this.calls.recordModelCall({

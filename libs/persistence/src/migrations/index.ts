@@ -30,6 +30,7 @@ import { ModelCallCache1764003710000 } from './1764003710000-model-call-cache';
 import { RunEvents1764004000000 } from './1764004000000-run-events';
 import { SubWorkflows1764004100000 } from './1764004100000-sub-workflows';
 import { Evaluations1764004200000 } from './1764004200000-evaluations';
+import { ProviderRates1764004210000 } from './1764004210000-provider-rates';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -65,4 +66,5 @@ export const migrations: (new () => unknown)[] = [
   RunEvents1764004000000,
   SubWorkflows1764004100000,
   Evaluations1764004200000,
+  ProviderRates1764004210000,
 ];

@@ -1,0 +1,2 @@
+export * from './provider-rate.repository';
+export * from './typeorm-provider-rate.repository';

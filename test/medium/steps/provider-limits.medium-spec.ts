@@ -1,0 +1,88 @@
+// Provider limits shared by every worker: calls to a limited provider account take slots booked in MySQL,
+// spaced evenly over the minute; a provider's 429 pushes every later caller past its retry-after; a user
+// holding their share of slots ahead lets another user's call through first.
+import { randomUUID } from 'node:crypto';
+import { ProviderRateRepository, type NewRun } from '@app/persistence';
+import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
+import { reply } from '../../support/model-fake';
+import { activityScope, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
+import { setUpStepServices } from './step-services.setup';
+
+// 600 requests a minute: one every 100 ms.
+const RPM = 600;
+
+describe(`${LlmStepService.name}: provider limits`, () => {
+  let setup: Awaited<ReturnType<typeof setUpStepServices>>;
+
+  beforeAll(async () => {
+    setup = await setUpStepServices({ providerLimits: new Map([['openai', { requestsPerMinute: RPM, tokensPerMinute: null }]]) });
+  });
+  afterEach(() => setup.expectModelDone());
+  afterAll(() => setup.close());
+
+  async function recordedRun(steps: number): Promise<{ run: NewRun; step: ReturnType<typeof llmStep> }> {
+    const step = llmStep();
+    const run = newRun(
+      newUserId(),
+      workflowDefinition(Array.from({ length: steps }, () => ({ ...step, uuid: randomUUID(), name: `s${randomUUID().slice(0, 6)}` }))),
+    );
+    await setup.runs.create(run);
+    return { run, step };
+  }
+
+  const gaps = () => setup.model.requests.slice(1).map((request, i) => request.received_at - setup.model.requests[i].received_at);
+
+  it('spaces calls sent at once to the requests per minute', async () => {
+    const { run, step } = await recordedRun(5);
+    setup.model.respondWith(() => reply.text('ok'));
+
+    await Promise.all([0, 1, 2, 3, 4].map((position) => setup.llm.run(stepContext(run, position), step, activityScope())));
+
+    expect(setup.model.requests).toHaveLength(5);
+    // A few ms of timer slack below the 100 ms interval.
+    for (const gap of gaps()) expect(gap).toBeGreaterThanOrEqual(90);
+  });
+
+  it("holds every later caller of the account past a provider's retry-after", async () => {
+    const { run, step } = await recordedRun(2);
+    setup.model.script(reply.error(429, { retryAfterMs: 1500 }), reply.text('ok'));
+
+    await expect(setup.llm.run(stepContext(run, 0), step, activityScope())).rejects.toMatchObject({ kind: 'rate_limited' });
+    await setup.llm.run(stepContext(run, 1), step, activityScope());
+
+    expect(gaps()[0]).toBeGreaterThanOrEqual(1400);
+  });
+
+  it("lets another user's call through while one user holds their share of slots ahead", async () => {
+    const rates = setup.get(ProviderRateRepository);
+    const account = `openai:fairness-${randomUUID()}`;
+    // 60 a minute (a slot a second), each user at most 2 slots ahead.
+    const limits = { requestsPerMinute: 60, tokensPerMinute: null, userLookahead: 2 };
+
+    const burst = [];
+    for (let i = 0; i < 5; i++) burst.push(await rates.book(account, 'burst-user', 100, limits));
+    const single = await rates.book(account, 'single-user', 100, limits);
+
+    expect(burst.map((booking) => booking.booked)).toEqual([true, true, true, false, false]);
+    expect(burst[3]).toMatchObject({ retryInMs: expect.any(Number) });
+    // The single call's slot is the fourth, right after the burst's share, not after its whole burst.
+    expect(single).toMatchObject({ booked: true });
+    expect((single as { waitMs: number }).waitMs).toBeGreaterThan(2500);
+    expect((single as { waitMs: number }).waitMs).toBeLessThanOrEqual(3100);
+  });
+
+  it('books tokens per minute as well: past a minute of tokens ahead, a call waits for them', async () => {
+    const rates = setup.get(ProviderRateRepository);
+    const account = `openai:tokens-${randomUUID()}`;
+    const limits = { requestsPerMinute: 6000, tokensPerMinute: 1000, userLookahead: 100 };
+
+    const first = await rates.book(account, 'u', 1000, limits);
+    const second = await rates.book(account, 'u', 1000, limits);
+    const third = await rates.book(account, 'u', 1000, limits);
+
+    expect([first, second].map((booking) => (booking as { waitMs: number }).waitMs)).toEqual([0, expect.any(Number)]);
+    expect((second as { waitMs: number }).waitMs).toBeLessThan(100);
+    // Two minutes of tokens booked: the third waits about a minute.
+    expect((third as { waitMs: number }).waitMs).toBeGreaterThan(59_000);
+  });
+});
