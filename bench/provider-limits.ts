@@ -1,4 +1,4 @@
-// node dist/bench/provider-limits.js [--runs 100] [--rpm 60] [--only limited,unlimited,latency]: provider limits
+// node dist/bench/provider-limits.js [--runs 100] [--rpm 60] [--limit 57] [--only limited,unlimited,latency]: provider limits
 // shared by every worker (#31). `limited`: a model fake that allows --rpm requests a minute and answers 429
 // past it, PROVIDER_LIMITS at the same rate; one user starts 90% of --runs at once, another the rest right
 // after: the provider's 429s, whether every run completes, and each user's share of the first calls.
@@ -15,11 +15,14 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '100' },
     rpm: { type: 'string', default: '60' },
+    // PROVIDER_LIMITS requests per minute (default: --rpm).
+    limit: { type: 'string' },
     only: { type: 'string', default: 'limited,unlimited,latency' },
   },
 });
 const RUNS = Number(values.runs);
 const RPM = Number(values.rpm);
+const LIMIT = Number(values.limit ?? values.rpm);
 const only = new Set(values.only!.split(','));
 const limits = (rpm: number) =>
   new Map<ModelProvider, { requestsPerMinute: number; tokensPerMinute: null }>([
@@ -108,7 +111,7 @@ async function main(): Promise<void> {
     results.push(await latency('chain, no limit configured', null));
     results.push(await latency('chain, limit far above the load', 100_000));
   }
-  if (only.has('limited')) results.push(await burst('burst, PROVIDER_LIMITS at the provider rate', RPM));
+  if (only.has('limited')) results.push(await burst(`burst, PROVIDER_LIMITS=${LIMIT} against a provider allowing ${RPM}`, LIMIT));
   if (only.has('unlimited')) results.push(await burst('burst, no PROVIDER_LIMITS', null));
   console.log(JSON.stringify(results, null, 2));
 }
