@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { launchChromium } from './support/chromium';
 import { agentStep, llmStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
@@ -216,7 +217,58 @@ describe('Replays', () => {
       ['current', 4, 1],
     ]);
     expect(await (await stack.api.newUser()).get(`/evaluations/${uuid}`)).toMatchObject({ status: 404 });
+    // The report's page, and a replay's: served as HTML under their own policy, the data read by the page with the key.
+    for (const page of [`/evaluations/${uuid}`, `/replays/${evaluation.report.targets[0].cases[0].run_uuid as string}`]) {
+      const served = await fetch(stack.user.baseUrl.replace(/\/api\/v1$/, '') + page);
+      expect([served.status, served.headers.get('content-security-policy')]).toEqual([200, expect.stringContaining("default-src 'self'")]);
+      expect(await served.text()).toContain('<title>stepwise report</title>');
+    }
+    // The report's page, in a browser: the regression first, with the value each version gave.
+    const chromium = await launchChromium();
+    try {
+      const page = await chromium.browser.newPage();
+      await page.goto(stack.user.baseUrl.replace(/\/api\/v1$/, `/evaluations/${uuid}`));
+      await page.type('#key', stack.user.key!);
+      await Promise.all([page.waitForNavigation(), page.click('#use')]);
+      await page.waitForSelector('tr.regression');
+      const regression = await page.$eval('tr.regression', (row) => (row as unknown as { innerText: string }).innerText);
+      expect(regression.replace(/\s+/g, ' ')).toBe('regression double 3 $.answer equals 6 6 7');
+    } finally {
+      await chromium.close();
+    }
     stack.model.respondWith(null);
+  });
+
+  it('cancels an evaluation with the case runs it has in flight', async () => {
+    const approve = { uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Approve?' };
+    const workflow = await stack.createWorkflow([approve]);
+    const cases = [{ name: 'waits', trigger_output: { n: 1 }, assertions: [] }];
+    await stack.user.post(`/workflows/${workflow.uuid}/datasets`, { name: 'waiting', cases });
+    const started = await stack.user.post(`/workflows/${workflow.uuid}/evaluations`, { dataset: 'waiting' });
+    expect(started).toMatchObject({ status: 201, body: { status: 'running', targets: ['current'], case_count: 1 } });
+    const waiting = async () => {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        const page = (await stack.user.get(`/workflows/${workflow.uuid}/runs?status=awaiting_input`)).body;
+        if (page.items.length) return page.items[0].uuid as string;
+      }
+      throw new Error('the case run never waited');
+    };
+    const caseRun = await waiting();
+
+    expect(await stack.user.post(`/evaluations/${started.body.uuid}/cancel`)).toMatchObject({
+      status: 200,
+      body: { cancel_requested: true },
+    });
+
+    const ended = async () => {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        const evaluation = (await stack.user.get(`/evaluations/${started.body.uuid}`)).body;
+        if (evaluation.status !== 'running') return evaluation;
+      }
+      throw new Error('the evaluation never ended');
+    };
+    expect(await ended()).toMatchObject({ status: 'cancelled', report: null });
+    expect((await stack.waitForRun(caseRun)).status).toBe('cancelled');
   });
 
   it("is a 404 on another user's run, and for a run that is no replay", async () => {

@@ -18,6 +18,7 @@ import { requestIdMiddleware } from './common/request-id';
 import { requestSpan } from './common/request-span';
 import { TracingService } from './observability/tracing.service';
 import { mountRunsPage } from './runs/runs-page';
+import { mountReportPage } from './evaluations/report-page';
 import { codecCors } from './temporal-codec/codec-cors';
 import { FairDispatch } from './common/fair-dispatch';
 
@@ -42,6 +43,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
   app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
   mountRunsPage(app);
+  mountReportPage(app);
   // The MCP endpoint sits at /mcp, where MCP clients look for it, and the pages at /assistant and /temporal-ui;
   // every other route is under /api/v1.
   app.setGlobalPrefix('api/v1', {

@@ -1,0 +1,16 @@
+// The pages at /evaluations/{uuid} (an evaluation's report: regressions first, each case's assertions) and
+// /replays/{uuid} (a replay's steps beside the recorded run's): plain HTML and a little JavaScript, like
+// /runs; the key is typed into the page and kept in the tab. Mounted on Express, as the runs page is.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import type express from 'express';
+
+const PAGE = readFileSync(path.join(__dirname, 'report-page.html'), 'utf8');
+const POLICY = "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'";
+
+export function mountReportPage(app: INestApplication): void {
+  (app.getHttpAdapter().getInstance() as express.Express).get(/^\/(evaluations|replays)\/[0-9a-f-]{36}$/, (_request, response) => {
+    response.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': POLICY }).send(PAGE);
+  });
+}
