@@ -84,14 +84,16 @@ async function main(): Promise<void> {
         bareAgent: floor.agent,
         bareLocalAgent: floor.localAgent,
         runs: Math.max(1, Math.round(runs / 5)),
+        queuedToo: true,
       });
       console.log(
         table(
           'agent rounds (per round ms)',
-          ['rounds', 'stepwise', 'bare agent', 'vs bare agent', 'bare-local agent', 'vs bare-local agent'],
+          ['rounds', 'stepwise', 'stepwise, queued rounds', 'bare agent', 'vs bare agent', 'bare-local agent', 'vs bare-local agent'],
           agent.map((a) => [
             a.rounds,
             a.stepwise.per_tool_call_round_ms,
+            a.stepwise_queued!.per_tool_call_round_ms,
             a.bare_agent.per_tool_call_round_ms,
             a.vs_bare_agent,
             a.bare_local_agent.per_tool_call_round_ms,

@@ -19,6 +19,8 @@ export interface AgentRoundsResult {
   vs_bare_agent: number;
   bare_local_agent: AgentResult;
   vs_bare_local_agent: number;
+  /** Asked for (`queuedToo`): the same agent with `execution: "queued"`. */
+  stepwise_queued?: AgentResult;
 }
 
 /** Tool calls until the conversation has as many answers as its prompt asks for, then a text answer. */
@@ -28,8 +30,11 @@ function roundReplies(request: RecordedRequest) {
   return done < wanted ? reply.toolCalls([{ name: BENCH_TOOL, arguments: { call: done } }]) : reply.text('done');
 }
 
-/** stepwise's agent with the bench's HTTP tool, asked for `toolCalls` calls; its one-step run is the usual chain. */
-function stepwiseAgent(system: System, toolUrl: string): Runner {
+/**
+ * stepwise's agent with the bench's HTTP tool, asked for `toolCalls` calls; its one-step run is the usual chain.
+ * `queued`: every round an ordinary activity, as all of them were before issue #32.
+ */
+function stepwiseAgent(system: System, toolUrl: string, queued = false): Runner {
   const chain = stepwiseRunner(system, toolUrl);
   const post = (route: string, body: unknown) =>
     fetch(`${system.apiUrl}${route}`, {
@@ -50,6 +55,7 @@ function stepwiseAgent(system: System, toolUrl: string): Runner {
         system_prompt: agentPrompt(toolCalls),
         tools: [BENCH_TOOL],
         max_iterations: toolCalls + 1,
+        ...(queued ? { execution: 'queued' } : {}),
       };
       const workflowUuid = await system.createWorkflow([agent]);
       return async () => {
@@ -69,8 +75,10 @@ export async function measureAgentRounds(input: {
   bareAgent: Runner;
   bareLocalAgent: Runner;
   runs: number;
+  queuedToo?: boolean;
 }): Promise<AgentRoundsResult[]> {
   const ours = stepwiseAgent(input.system, input.toolUrl);
+  const queued = stepwiseAgent(input.system, input.toolUrl, true);
   const results: AgentRoundsResult[] = [];
   input.model.respondWith(roundReplies);
   try {
@@ -85,6 +93,7 @@ export async function measureAgentRounds(input: {
         vs_bare_agent: round(stepwise.per_tool_call_round_ms / bare.per_tool_call_round_ms, 2),
         bare_local_agent: bareLocal,
         vs_bare_local_agent: round(stepwise.per_tool_call_round_ms / bareLocal.per_tool_call_round_ms, 2),
+        ...(input.queuedToo ? { stepwise_queued: await measureAgent(queued, input.runs, 1, rounds) } : {}),
       });
     }
   } finally {
