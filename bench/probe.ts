@@ -3,7 +3,7 @@
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
 // --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
 // BENCH_NODE_ARGS in the environment: more Node options for both (e.g. `-r ./memory-log.js`).
-// burst (not in the default set): --burst runs (default 2,000) started at once, each waiting 2 s on the
+// live (not in the default set): live runs' figures (#28). burst (not in the default set): --burst runs (default 2,000) started at once, each waiting 2 s on the
 // model, on stepwise and on bare Temporal (full mode's scenario 3).
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ import { bareTemporalRunner } from './baselines/bare-temporal.runner';
 import { floorRunners } from './baselines/floor.runner';
 import { AGENT_TOOL_CALLS } from './scenarios/agent';
 import { measureAgentRounds } from './scenarios/agent-rounds';
+import { liveTables, measureLive } from './scenarios/live';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureStartRate } from './scenarios/start-rate';
 import { measureWaiting, type WaitingResult } from './scenarios/waiting';
@@ -51,7 +52,9 @@ async function main(): Promise<void> {
   const nodeArgs = [process.env.BENCH_NODE_ARGS ?? '', values.profile ? `--cpu-prof --cpu-prof-dir=${values.profile}` : '']
     .join(' ')
     .trim();
-  const system = await startSystem(model.baseUrl, nodeArgs ? { BENCH_NODE_ARGS: nodeArgs } : {});
+  // Live runs' scenario has 100 clients watch one run with the bench's one key.
+  const extraEnv = { SSE_MAX_STREAMS_PER_KEY: '1000', ...(nodeArgs ? { BENCH_NODE_ARGS: nodeArgs } : {}) };
+  const system = await startSystem(model.baseUrl, extraEnv);
   const bare = await bareTemporalRunner(system.config, model.baseUrl, tools.url(BENCH_TOOL));
   const floor = await floorRunners(system.config, model.baseUrl, tools.url(BENCH_TOOL));
   try {
@@ -121,6 +124,19 @@ async function main(): Promise<void> {
         ),
       );
       for (const [reason, count] of Object.entries(start.failures)) console.log(`   ${count} failed with ${reason}`);
+    }
+    if (only.has('live')) {
+      const live = await measureLive(
+        system,
+        model,
+        replies,
+        { firstDeltaRuns: Math.max(10, runs * 3), watchers: 100 },
+        {
+          unstreamed: () => startSystem(model.baseUrl, { ...extraEnv, MODEL_STREAMING: 'off' }),
+          overheadOf: async (measured) => (await measureOverhead(measured, model, [5], runs, 3))[0].per_step_overhead_ms.p50,
+        },
+      );
+      for (const printed of liveTables(live, 'live runs')) console.log(printed);
     }
     if (only.has('burst')) await printBurst(system, bare, tools.url(BENCH_TOOL), Number(values.burst));
   } finally {

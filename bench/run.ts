@@ -19,6 +19,7 @@ import { measureFloor } from './scenarios/floor';
 import { measureSlowModel, SLOW_CHAIN_STEPS } from './scenarios/slow-model';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureThroughput } from './scenarios/throughput';
+import { liveTables, measureLive } from './scenarios/live';
 import { measureTracing } from './scenarios/tracing';
 import { measureWaiting, type WaitingResult } from './scenarios/waiting';
 import { MODES } from './support/modes';
@@ -55,7 +56,8 @@ async function main(): Promise<void> {
   const tools = await ToolServer.start({ [BENCH_TOOL]: (args) => ({ ok: true, args }) });
   const mcpServer = await McpTestServer.start();
   const toolUrl = tools.url(BENCH_TOOL);
-  const system = await startSystem(model.baseUrl);
+  // Live runs' scenario has many clients watch one run with the bench's one key.
+  const system = await startSystem(model.baseUrl, { SSE_MAX_STREAMS_PER_KEY: '1000' });
   const dataSource = await createDataSource(system.config.databaseUrl).initialize();
   const oneTrip = OneTripPool.open(system.config.databaseUrl, 10);
   const ours = stepwiseRunner(system, toolUrl);
@@ -247,6 +249,22 @@ async function main(): Promise<void> {
       ),
     );
 
+    // 8. Live runs
+    const live = await measureLive(
+      system,
+      model,
+      benchReplies(delay),
+      mode.live,
+      mode.live.compare
+        ? {
+            unstreamed: () => startSystem(model.baseUrl, { SSE_MAX_STREAMS_PER_KEY: '1000', MODEL_STREAMING: 'off' }),
+            overheadOf: async (measured) =>
+              (await measureOverhead(measured, model, [5], mode.runs * 2, mode.warmup))[0].per_step_overhead_ms.p50,
+          }
+        : null,
+    );
+    for (const printed of liveTables(live, '8. Live runs')) print(printed);
+
     const commit = (() => {
       try {
         return execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
@@ -272,6 +290,7 @@ async function main(): Promise<void> {
         slow_model: slowModel,
         tracing,
         floor: floorFigures,
+        live,
       },
     };
     const file = values.out ?? path.resolve(__dirname, '../../bench/results', `${new Date().toISOString().slice(0, 10)}.json`);

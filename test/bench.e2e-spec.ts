@@ -73,6 +73,7 @@ describe('npm run bench', () => {
       '5. Agent with 10 tool calls',
       '6. Tracing',
       '7. A model that answers in',
+      "8. Live runs: provider's first piece -> SSE client",
       ...FLOOR_HEADINGS,
     ]) {
       expect(result.stdout).toContain(heading);
@@ -107,5 +108,11 @@ describe('npm run bench', () => {
       ['agent', true],
     ]);
     await expectFloorFigures(figures.scenarios.floor);
+    const { live } = figures.scenarios;
+    expect(live.first_delta.first_delta_ms.n).toBe(3);
+    expect(live.watchers.map((w: { watchers: number; complete: number }) => [w.watchers, w.complete])).toEqual([
+      [1, 1],
+      [5, 5],
+    ]);
   }, 250_000); // the bench's own bound (spawnSync's timeout) and its checks
 });

@@ -16,6 +16,8 @@ export interface BenchMode {
   slowModelMs: number;
   slowRuns: number;
   slowWarmup: number;
+  /** Live runs (#28): runs watched one at a time, clients watching one run; compare: a second system with MODEL_STREAMING off. */
+  live: { firstDeltaRuns: number; watchers: number; compare: boolean };
 }
 
 export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
@@ -32,6 +34,7 @@ export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
     slowModelMs: 50,
     slowRuns: 1,
     slowWarmup: 0,
+    live: { firstDeltaRuns: 3, watchers: 5, compare: false },
   },
   quick: {
     sizes: [1, 5, 20],
@@ -46,6 +49,7 @@ export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
     slowModelMs: 500,
     slowRuns: 3,
     slowWarmup: 1,
+    live: { firstDeltaRuns: 20, watchers: 100, compare: true },
   },
   full: {
     sizes: [1, 5, 20],
@@ -60,5 +64,6 @@ export const MODES: Record<'smoke' | 'quick' | 'full', BenchMode> = {
     slowModelMs: 500,
     slowRuns: 7,
     slowWarmup: 1,
+    live: { firstDeltaRuns: 50, watchers: 100, compare: true },
   },
 };

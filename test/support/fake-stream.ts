@@ -104,8 +104,16 @@ export function messageEvents(message: Message, size: number): string[] {
   return events;
 }
 
-/** Writes `chunks` as an event stream, paced and stalled as `options` say; resolves when done or the client left. */
-export async function writeStream(res: ServerResponse, chunks: string[], options: StreamOptions = {}): Promise<void> {
+/**
+ * Writes `chunks` as an event stream, paced and stalled as `options` say, telling `written` when each went
+ * out; resolves when done or the client left.
+ */
+export async function writeStream(
+  res: ServerResponse,
+  chunks: string[],
+  options: StreamOptions = {},
+  written: (at: number) => void = () => undefined,
+): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   let gone = false;
   res.once('close', () => (gone = true));
@@ -117,6 +125,7 @@ export async function writeStream(res: ServerResponse, chunks: string[], options
     }
     if (index > 0 && options.chunkDelayMs) await new Promise((resolve) => setTimeout(resolve, options.chunkDelayMs));
     res.write(chunk);
+    written(Date.now());
   }
   res.end();
 }

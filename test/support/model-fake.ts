@@ -41,6 +41,8 @@ export interface RecordedRequest {
   status: number | null;
   /** The client disconnected before the answer was written (a cancelled or timed-out call). */
   aborted: boolean;
+  /** A streamed answer: when each chunk was written (Date.now()), the first the role's, the next ones its pieces. */
+  chunks_at?: number[];
 }
 
 export interface ReplyOptions {
@@ -330,7 +332,11 @@ export class ModelFake {
     // Asked for a stream, a 200 answer streams: the same answer in the provider's chunks (fake-stream.ts).
     if (recorded.body?.stream === true && answer.status === 200 && answer.raw === undefined) {
       const includeUsage = (recorded.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-      await writeStream(res, streamOf(answer, this.route, recorded.body.model || 'fake-model', includeUsage), answer.stream);
+      recorded.chunks_at = [];
+      const chunksAt = recorded.chunks_at;
+      await writeStream(res, streamOf(answer, this.route, recorded.body.model || 'fake-model', includeUsage), answer.stream, (at) =>
+        chunksAt.push(at),
+      );
       this.notify();
       return;
     }

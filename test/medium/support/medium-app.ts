@@ -14,6 +14,8 @@ export interface MediumOptions {
   modelBaseUrl?: string;
   /** Runs a user may have in flight at once (MAX_RUNS_IN_FLIGHT_PER_USER). */
   maxRunsInFlightPerUser?: number;
+  /** MODEL_STREAMING (default the product's, on). */
+  modelStreaming?: boolean;
   /** Prices by `provider:model` over the defaults (MODEL_PRICES_FILE's entries). */
   prices?: Record<string, ModelPrice>;
   /** The bounds on a user's work (EXPRESSION_*, SCHEMA_*, EXAMPLE_MAX_BYTES, LOOP_OUTPUT_MAX_BYTES; default the product's). */
@@ -47,6 +49,7 @@ function mediumConfig(options: MediumOptions): AppConfig {
     },
     quotas: { ...base.quotas, maxRunsInFlightPerUser: options.maxRunsInFlightPerUser ?? base.quotas.maxRunsInFlightPerUser },
     summaries: { ...base.summaries, enabled: false },
+    models: { ...base.models, stream: options.modelStreaming ?? base.models.stream },
     limits: { ...base.limits, ...options.limits },
     providerLimits: options.providerLimits ?? new Map(),
     costs: {

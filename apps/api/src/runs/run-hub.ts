@@ -84,7 +84,7 @@ export class RunHub {
   private readonly joining: Watcher[] = [];
   /** The model calls in flight that this hub has announced, with their answers so far. */
   private readonly calls = new Map<string, CallText>();
-  /** Calls that ended: a late piece of one is dropped, not held. */
+  /** Calls that ended: a late piece of one goes at once, not held. */
   private readonly finished = new Set<string>();
   private seq = 0;
   private deltaId = 0;
@@ -194,9 +194,10 @@ export class RunHub {
 
   /**
    * The events and pieces written since the last poll, in the order they happened. A call's pieces are
-   * written after its start event commits and before its end event does, but are read after the events: so
-   * a piece of a call whose start is not read yet waits for the next poll, and the pieces of a call whose
-   * end was read in the same poll go just before that end.
+   * written after its start event commits (its last ones beside its end, possibly after it), but are read
+   * after the events: so a piece of a call whose start is not read yet waits for the next poll, the pieces of
+   * a call whose end was read in the same poll go just before that end, and a piece of a call that ended
+   * goes as it comes.
    */
   private async newFrames(): Promise<string[]> {
     const events: RunEventRecord[] = [];
@@ -216,8 +217,7 @@ export class RunHub {
       const call = this.calls.get(key);
       if (!call && !this.finished.has(key)) break;
       this.deltaId = delta.id;
-      if (!call) continue; // a piece that came after its call ended: the answer is in the audit
-      accumulate(call, delta);
+      if (call) accumulate(call, delta);
       pieces.set(key, [...(pieces.get(key) ?? []), delta]);
     }
     const frames: string[] = [];

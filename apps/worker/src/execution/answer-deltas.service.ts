@@ -1,7 +1,10 @@
 // A streamed answer's pieces on their way to the API's watchers: batched into `run_deltas`, never into
 // Temporal's history. The first piece of a call is written at once (what a watcher waits for most), the
-// next ones at most every FLUSH_MS in one INSERT, one write in flight per call so they land in order. A
-// write that fails loses only pieces (logged): the answer, its tokens and its audit are the call's own writes.
+// next ones at most every FLUSH_MS in one INSERT, one write in flight per call so they land in order. The
+// last batch is not waited for: it commits beside the call's end (a commit of its own waited for would add
+// a redo-log flush to every step: +29 ms a step measured, see BENCHMARKS.md), so a watcher may read it just
+// after the call's model_call_finished. A write that fails loses only pieces (logged): the answer, its
+// tokens and its audit are the call's own writes.
 import { Injectable, Logger } from '@nestjs/common';
 import { RunEventRepository, type ModelCallKey, type RunDelta } from '@app/persistence';
 import type { ModelDelta } from '@app/providers';
@@ -9,10 +12,10 @@ import type { ModelDelta } from '@app/providers';
 /** How long pieces gather before they are written together (after a call's first, written at once). */
 export const FLUSH_MS = 20;
 
-/** One call's pieces: `add` as they come, `close` once the answer is complete (or failed), before its end is written. */
+/** One call's pieces: `add` as they come, `close` once the answer is complete (or failed): the rest goes, unwaited. */
 export interface AnswerStream {
   add(delta: ModelDelta): void;
-  close(): Promise<void>;
+  close(): void;
 }
 
 @Injectable()
@@ -45,10 +48,9 @@ export class AnswerDeltas {
         else pending.push({ ...call, ...piece });
         timer ??= setTimeout(flush, Math.max(0, lastFlushAt + FLUSH_MS - Date.now()));
       },
-      close: async () => {
+      close: () => {
         if (timer) clearTimeout(timer);
         flush();
-        await writing;
       },
     };
   }

@@ -175,7 +175,7 @@ export class ModelCallService {
       }
       let response: ModelResponse;
       let hold: SpendHold | null = null;
-      // The answer streams to the run's watchers (MODEL_STREAMING), its pieces all written before the call's end is.
+      // The answer streams to the run's watchers (MODEL_STREAMING); its last pieces commit beside the call's end.
       const stream =
         context.dry_run || context.replay?.offline || !this.config.models.stream
           ? null
@@ -193,9 +193,9 @@ export class ModelCallService {
             .forProvider(provider)
             .complete(request, { signal: scope.signal, ...(stream ? { onDelta: stream.add } : {}) });
         }
-        await stream?.close();
+        stream?.close();
       } catch (error) {
-        await stream?.close();
+        stream?.close();
         await this.spend.settle(hold, null);
         // A provider's 429 slows every caller of the account, not just this one.
         if (error instanceof ModelCallError && error.kind === 'rate_limited') await this.gate.rateLimited(provider, error.retryAfterMs);
