@@ -57,6 +57,19 @@ describe('Costs', () => {
     });
   });
 
+  it("gives a run the workflow's budget when its start names none", async () => {
+    const workflow = await stack.createWorkflow([priced('first'), priced('second')], { budget: { max_cost: CALL_COST / 2 } });
+    expect(workflow).toMatchObject({ budget: { max_cost: CALL_COST / 2 } });
+    stack.model.script(...answers(1));
+
+    const run = await stack.startRun(workflow.uuid, {});
+    const paused = await stack.waitForRun(run.uuid, (view) => typeof view.budget?.paused_at_cost === 'number');
+
+    expect(paused).toMatchObject({ status: 'awaiting_input', budget: { max_cost: CALL_COST / 2, paused_at_cost: CALL_COST } });
+    await stack.user.post(`/runs/${run.uuid}/cancel`);
+    expect((await stack.waitForRun(run.uuid)).status).toBe('cancelled');
+  });
+
   it("refuses the next start once the user's day is spent, with its code and when it resets", async () => {
     const user = await stack.api.newUser();
     const workflow = (await user.post('/workflows', { name: 'spender', steps: [priced('only')] })).body;

@@ -2,6 +2,7 @@
 // One snake_case shape from the wire to the workflow input, so no layer has to translate field names.
 import type { GraphDefinition } from './graph';
 import type { JsonObject, JsonValue } from './json';
+import type { RunBudget } from './budget';
 
 export const STEP_TYPES = ['custom_llm', 'custom_agent', 'stop_checker', 'tool_executor', 'human_input', 'sub_workflow'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
@@ -228,6 +229,8 @@ export interface WorkflowDefinition {
   output_history_size?: number;
   /** The JSON Schema a run's trigger data must follow when a sub_workflow step starts it (absent: any). */
   input_schema?: JsonObject | null;
+  /** The budget (tokens, dollars) each run starts with unless its start names one (absent: none). */
+  budget?: RunBudget | null;
   /**
    * A run's snapshot only: the definitions its sub_workflow steps (and theirs) run, by workflow uuid, as they
    * were when the run started, with their version (a child run gets the same map).

@@ -110,6 +110,8 @@ export class RunPreparer {
     // A user whose day or month is spent starts nothing that pays (a dry run costs nothing).
     if (!request.dryRun) await this.spend?.assertRoomForRun(request.userId);
     const toolDrift = await driftOf();
+    // A start's budget, else the workflow's.
+    const budget = request.budget ?? (definition.budget ? budgetLimits(definition.budget) : undefined);
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
     const output = request.triggerOutput;
@@ -118,7 +120,7 @@ export class RunPreparer {
       workflow_version: version,
       schedule_id: request.scheduleId ?? null,
       dry_run: request.dryRun ?? false,
-      budget: request.budget ?? null,
+      budget: budget ?? null,
       tool_drift: toolDrift,
       replay: request.replay ? { of: request.replay.of, offline: request.replay.offline === true } : null,
       ...(calledBy ? { called_by: calledBy } : {}),
@@ -146,7 +148,7 @@ export class RunPreparer {
           definition,
           instances,
           ...(request.dryRun ? { dry_run: true as const } : {}),
-          ...(request.budget ? { budget: request.budget } : {}),
+          ...(budget ? { budget } : {}),
           ...(request.replay ? { replay: request.replay } : {}),
         },
       };

@@ -26,6 +26,7 @@ import { definitionIssues, graphAsChain, parseGraph } from '../graph/parse-graph
 import type { ToolManifest } from '../tools/tool-manifest';
 import { loopIssues, withLoopDefaults } from './loop';
 import { retryPolicyIssues } from './retry-policy';
+import { budgetLimits } from '@app/contracts';
 
 export type NewUuid = () => string;
 
@@ -212,6 +213,7 @@ export function parseWorkflowInput(input: unknown, newUuid: NewUuid, prefix = ''
     tool_drift: (body.tool_drift as WorkflowDefinition['tool_drift'] | undefined) ?? 'warn',
     ...(typeof body.output_history_size === 'number' ? { output_history_size: body.output_history_size } : {}),
     ...(isJsonObject(body.input_schema) ? { input_schema: body.input_schema as JsonObject } : {}),
+    ...(isJsonObject(body.budget) ? { budget: budgetLimits(body.budget) } : {}),
     steps,
     trigger,
     graph,
@@ -236,6 +238,7 @@ const PATCHABLE = [
   'tool_drift',
   'output_history_size',
   'input_schema',
+  'budget',
 ] as const;
 export type WorkflowPatch = Partial<Pick<WorkflowDefinition, (typeof PATCHABLE)[number]>>;
 

@@ -324,6 +324,22 @@ export const TRIGGER_SCHEMAS: Record<TriggerType, Schema> = {
   schedule: triggerSchema('schedule', 'Schedule'),
 };
 
+/** A budget's limits (a run's start, a workflow's default): tokens, US dollars at the configured prices, or both. */
+export const BUDGET_SCHEMA: Schema = {
+  type: ['object', 'null'],
+  minProperties: 1,
+  additionalProperties: false,
+  properties: {
+    max_tokens: { type: 'integer', minimum: 1, maximum: 1e12 },
+    max_cost: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1e9,
+      description: 'US dollars at the configured prices (unpriced models count nothing)',
+    },
+  },
+};
+
 /** The workflow's own fields; the parsers pick the ones each route accepts. */
 export const WORKFLOW_FIELDS_SCHEMA: Schema = {
   type: 'object',
@@ -352,6 +368,10 @@ export const WORKFLOW_FIELDS_SCHEMA: Schema = {
       type: ['object', 'null'],
       description:
         "JSON Schema of the trigger data a sub_workflow step starts this workflow's runs with (checked when the calling workflow is saved and when the child run starts); absent: any",
+    },
+    budget: {
+      ...BUDGET_SCHEMA,
+      description: 'The budget each run starts with unless its start names one: the run waits (awaiting_input) for an approval at it',
     },
     steps: { type: 'array' },
     trigger: { type: ['object', 'null'] },

@@ -3,18 +3,11 @@
 import type { RunBudget } from '@app/contracts';
 import { assertStorableJson } from '../outputs/json-depth';
 import { requestBody } from '../request-body';
+import { BUDGET_SCHEMA } from '../definition/step-schemas';
 
 const ANY = { description: 'Any JSON value' };
-/** A budget's limits: tokens, US dollars at the configured prices, or both. */
-const LIMITS = {
-  max_tokens: { type: 'integer', minimum: 1, maximum: 1e12 },
-  max_cost: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 1e9,
-    description: 'US dollars at the configured prices (unpriced models count nothing)',
-  },
-};
+/** A budget's limits: tokens, US dollars at the configured prices, or both (a workflow's `budget` takes the same). */
+const LIMITS = BUDGET_SCHEMA.properties as Record<string, unknown>;
 const ONE_LIMIT = { minProperties: 1, additionalProperties: false };
 
 /** The limits a body gave, and no others. */

@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { GraphDefinition, JsonObject, ToolDriftPolicy, WorkflowStatus } from '@app/contracts';
 import type { ToolManifest } from '@app/domain';
 import { jsonColumn } from '../json-column';
+import type { RunBudget } from '@app/contracts';
 
 @Entity('workflows')
 export class WorkflowEntity {
@@ -27,6 +28,8 @@ export class WorkflowEntity {
   /** The version the definition is at now (workflow_versions): written with each save's version. */
   @Column({ type: 'int' }) version!: number;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) input_schema!: JsonObject | null;
+  /** The budget each run starts with unless its start names one. */
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) budget!: RunBudget | null;
   /** Signs run-end notifications; set once when the workflow is created. */
   @Column({ type: 'varchar', nullable: true, update: false }) notify_secret!: string | null;
   /** Written only by atomic increments in the run repository. */

@@ -31,6 +31,7 @@ import { RunEvents1764004000000 } from './1764004000000-run-events';
 import { SubWorkflows1764004100000 } from './1764004100000-sub-workflows';
 import { Evaluations1764004200000 } from './1764004200000-evaluations';
 import { ProviderRates1764004210000 } from './1764004210000-provider-rates';
+import { WorkflowBudgets1764004220000 } from './1764004220000-workflow-budgets';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -67,4 +68,5 @@ export const migrations: (new () => unknown)[] = [
   SubWorkflows1764004100000,
   Evaluations1764004200000,
   ProviderRates1764004210000,
+  WorkflowBudgets1764004220000,
 ];
