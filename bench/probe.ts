@@ -1,4 +1,4 @@
-// npm run bench:probe [-- --only chain,agent,start,burst --runs N --burst N --profile DIR]: one figure family in about a minute, for
+// npm run bench:probe [-- --only chain,agent,start,burst,fanout --runs N --burst N --profile DIR]: one figure family in about a minute, for
 // working on a cost (issue #17). The full comparison, and the figures BENCHMARKS.md quotes, come from
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
 // --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
@@ -15,6 +15,7 @@ import { floorRunners } from './baselines/floor.runner';
 import { AGENT_TOOL_CALLS } from './scenarios/agent';
 import { measureAgentRounds } from './scenarios/agent-rounds';
 import { liveTables, measureLive } from './scenarios/live';
+import { measureFanOut } from './scenarios/fan-out';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureStartRate } from './scenarios/start-rate';
 import { measureWaiting, type WaitingResult } from './scenarios/waiting';
@@ -137,6 +138,29 @@ async function main(): Promise<void> {
         },
       );
       for (const printed of liveTables(live, 'live runs')) console.log(printed);
+    }
+    if (only.has('fanout')) {
+      const fanOut = await measureFanOut(system, delay, {
+        items: 100,
+        modelMs: 200,
+        widths: [1, 10, 50],
+        runs: Math.max(1, Math.round(runs / 5)),
+      });
+      console.log(
+        table(
+          'for_each over 100 items, a 200 ms model (ms)',
+          ['max_concurrency', 'run p50', 'run min', 'run max', 'ideal', 'vs ideal', 'per item over the model'],
+          fanOut.map((f) => [
+            f.concurrency,
+            f.run_ms.p50,
+            f.run_ms.min,
+            f.run_ms.max,
+            f.ideal_ms,
+            f.vs_ideal,
+            round(((f.run_ms.p50 - f.ideal_ms) * f.concurrency) / 100),
+          ]),
+        ),
+      );
     }
     if (only.has('burst')) await printBurst(system, bare, tools.url(BENCH_TOOL), Number(values.burst));
   } finally {

@@ -103,4 +103,47 @@ describe('Sub-workflows', () => {
     });
     expect(unknown.body).toMatchObject({ code: 'INVALID_SUB_WORKFLOW', details: { field: 'steps[0].workflow_uuid' } });
   });
+
+  it('a resume of the parent after the call carries the child’s output instead of running the child again', async () => {
+    const child = await stack.createWorkflow([llmStep({ name: 'inner', system_prompt: 'Inner work' })]);
+    const call = subWorkflow(child.uuid, {});
+    const after = llmStep({ name: 'after', system_prompt: `Use <<step_output.${call.uuid}>>`, retry_policy: { max_attempts: 1 } });
+    const parent = await stack.createWorkflow([call, after]);
+    stack.model.script(reply.text('inner answer'), reply.error(400, { message: 'bad request' }), reply.text('used'));
+
+    const failed = await stack.waitForRun((await stack.startRun(parent.uuid, {})).uuid);
+    expect(failed.status).toBe('partial_success');
+    const resumed = await stack.user.post(`/runs/${failed.uuid}/resume`, { from_step_uuid: after.uuid });
+    expect(resumed.status).toBe(201);
+    const done = await stack.waitForRun(resumed.body.uuid);
+
+    expect(done.status).toBe('completed');
+    expect(prompts()).toEqual(['Inner work', 'Use inner answer', 'Use inner answer']);
+    expect(done.steps[0]).toMatchObject({ status: 'completed', carried_from_run_uuid: failed.uuid });
+    expect((await get(done.uuid)).children).toEqual([]);
+    expect((await get(failed.uuid)).children).toHaveLength(1);
+  });
+
+  it('fans out over child runs: a for_each sub_workflow step, one child per item, outputs in item order', async () => {
+    const child = await stack.createWorkflow([llmStep({ name: 'forecast', system_prompt: 'Forecast for <<trigger_output.city>>' })], {
+      input_schema: CITY_SCHEMA,
+    });
+    const each = subWorkflow(
+      child.uuid,
+      { city: '<<item>>' },
+      { loop: { type: 'for_each', input_path: '<<trigger_output.cities>>', max_concurrency: 3 } },
+    );
+    stack.model.respondWith((request) => {
+      const city = (request.body.messages[0].content ?? '').split(' ').pop();
+      return reply.json({ sky: `clear over ${city}` }, { delayMs: city === 'Lyon' ? 300 : 0 });
+    });
+
+    const done = await stack.runSteps([each], { cities: ['Lyon', 'Oslo', 'Rome', 'Kyiv'] });
+
+    expect(done.status).toBe('completed');
+    expect(done.steps[0].output!.raw_data).toEqual(['Lyon', 'Oslo', 'Rome', 'Kyiv'].map((city) => ({ sky: `clear over ${city}` })));
+    const children = (await get(done.uuid)).children as RunBody[];
+    expect(children).toHaveLength(4);
+    expect(children.every((run) => run.status === 'completed' && run.parent_step_uuid === each.uuid)).toBe(true);
+  });
 });

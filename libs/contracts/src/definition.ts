@@ -198,6 +198,8 @@ export interface SubWorkflowStep extends StepBase {
    * workflow's input_schema.
    */
   input?: JsonValue;
+  /** for_each only: one child run per item (`<<item>>` in input), side by side with max_concurrency. */
+  loop?: StepLoop | null;
 }
 
 export type StepDefinition = CustomLlmStep | CustomAgentStep | StopCheckerStep | ToolExecutorStep | HumanInputStep | SubWorkflowStep;

@@ -232,7 +232,7 @@ export interface StopCheckResult {
   reason: string | null;
 }
 
-export type LoopingStep = CustomLlmStep | CustomAgentStep;
+export type LoopingStep = CustomLlmStep | CustomAgentStep | SubWorkflowStep;
 
 /** The activities the run workflow calls; apps/worker implements them over its services. */
 export interface RunActivities {

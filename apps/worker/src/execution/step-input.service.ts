@@ -74,12 +74,17 @@ export class StepInputService {
   }
 
   /**
-   * A JSON template's value (a sub_workflow's input): a string that is one placeholder (or $previous_output)
+   * A JSON template's value (a sub_workflow's input, `loop` its for_each): a string that is one placeholder (or $previous_output)
    * becomes the value it names, any other string has its placeholders rendered as text; absent: the trigger data.
    */
-  async value(context: StepContext, template: JsonValue | undefined): Promise<unknown> {
+  async value(context: StepContext, template: JsonValue | undefined, loop?: StepLoop | null): Promise<unknown> {
     if (template === undefined) return (await this.outputs.triggerOutput(context.run_uuid))?.raw_data ?? null;
+    const item = await this.currentItem(context, loop);
     const read = async (ref: PlaceholderRef) => {
+      if (isItemRef(ref)) {
+        const found = ref.kind === 'item_index' ? item?.index : getPath(item?.value, ref.path);
+        return found === undefined ? (ref.default ?? null) : found;
+      }
       const output = await this.outputFor(context, ref);
       const value = output ? getPath(output.raw_data, ref.path) : undefined;
       return value === undefined ? (ref.default ?? null) : value;
@@ -91,9 +96,9 @@ export class StepInputService {
       if (typeof value !== 'string') return value;
       if (value.trim() === '$previous_output') return read({ raw: value, kind: 'previous', path: [] });
       const refs = findPlaceholders(value);
-      if (refs.length === 1 && refs[0].raw === value.trim() && !isItemRef(refs[0])) return read(refs[0]);
+      if (refs.length === 1 && refs[0].raw === value.trim()) return read(refs[0]);
       const values = new Map<string, unknown>();
-      for (const ref of refs) if (!isItemRef(ref)) values.set(ref.raw, await read(ref));
+      for (const ref of refs) values.set(ref.raw, await read(ref));
       return renderTemplate(value, (ref) => formatForPrompt(values.get(ref.raw) ?? null));
     };
     return resolve(template);

@@ -41,7 +41,7 @@ export class SubWorkflowService {
     const parent = await this.runs.findRun(context.user_id, context.run_uuid);
     const pins = (parent?.definition as WorkflowDefinition | undefined)?.sub_workflows ?? {};
     const child = pins[step.workflow_uuid] ?? (await this.current(context.user_id, step));
-    const input = await this.inputs.value(context, step.input);
+    const input = await this.inputs.value(context, step.input, step.loop);
     const errors = child.input_schema ? jsonSchemaErrors(child.input_schema, input) : [];
     if (errors.length)
       throw new StepError(

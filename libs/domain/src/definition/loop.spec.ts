@@ -80,6 +80,16 @@ describe('step loops', () => {
     expect(plain.type === 'custom_llm' && plain.loop).not.toHaveProperty('max_concurrency');
   });
 
+  it('takes only for_each on a sub_workflow step', () => {
+    const call = { type: 'sub_workflow', name: 'call', workflow_uuid: randomUUID(), input: { city: '<<item>>' } };
+    const forEach = { type: 'for_each', input_path: '<<trigger_output.cities>>', max_concurrency: 4 };
+    expect(parseStep({ ...call, loop: forEach }, '', randomUUID)).toMatchObject({ loop: forEach });
+    expect(fieldOf({ ...call, loop: { type: 'repeat_until', predicate_path: '$.done', predicate_value: true } })).toMatchObject({
+      code: ErrorCode.InvalidLoop,
+      details: { field: 'steps[0].loop.type' },
+    });
+  });
+
   it('refuses <<item>> outside a for_each step', () => {
     expect(fieldOf(llm({ system_prompt: 'Do <<item.name>>' }))).toMatchObject({
       code: ErrorCode.InvalidPlaceholder,

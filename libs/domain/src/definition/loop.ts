@@ -49,6 +49,8 @@ export function loopIssues(step: Record<string, unknown>, prefix: string): Issue
       });
     }
   }
+  if (step.type === 'sub_workflow' && isJsonObject(loop) && loop.type !== 'for_each')
+    issue('type', 'must be for_each on a sub_workflow step');
   const forEach = isJsonObject(loop) && loop.type === 'for_each';
   if (!forEach && typeof step.system_prompt === 'string') {
     const itemRef = findPlaceholders(step.system_prompt).find((ref) => ref.kind === 'item' || ref.kind === 'item_index');

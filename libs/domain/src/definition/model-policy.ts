@@ -43,8 +43,9 @@ export function providerOf(step: { provider?: ModelProvider | null }, defaultPro
 
 export function modelPolicyIssues(steps: readonly StepDefinition[], policy: ModelPolicy, prefix = ''): Issue[] {
   return steps.flatMap((step, i): Issue[] => {
-    if (step.type !== 'custom_llm' && step.type !== 'custom_agent') return [];
     const at = `${prefix}steps[${i}].`;
+    if (step.type === 'sub_workflow') return concurrencyIssues(step.loop, policy, at);
+    if (step.type !== 'custom_llm' && step.type !== 'custom_agent') return [];
     return [...modelChoiceIssues(step, policy, at), ...concurrencyIssues(step.loop, policy, at)];
   });
 }

@@ -274,7 +274,12 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
       input: {
         title: 'Input',
         description:
-          "The child run's trigger data: any JSON whose strings may hold placeholders (<<trigger_output.field>>, <<step_output.{uuid}>>, $previous_output); a string that is one placeholder becomes the value it names. Absent: this run's trigger data. Checked against the workflow's input_schema",
+          "The child run's trigger data: any JSON whose strings may hold placeholders (<<trigger_output.field>>, <<step_output.{uuid}>>, $previous_output, <<item>> in a for_each); a string that is one placeholder becomes the value it names. Absent: this run's trigger data. Checked against the workflow's input_schema",
+      },
+      loop: {
+        ...(modelFields.loop as Schema),
+        description:
+          'for_each only: one child run per element of the array input_path names (<<item>>, <<item_index>> in input), max_concurrency of them at once',
       },
     },
     ['workflow_uuid'],

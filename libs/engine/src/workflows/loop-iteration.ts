@@ -10,6 +10,7 @@ import {
   type StepResultRef,
 } from '@app/contracts';
 import { runAgent } from './agent-turns';
+import { runSubWorkflow } from './sub-workflow-step';
 import type { RunScope, RunWorkflowFn } from './run-scope';
 
 /**
@@ -60,6 +61,7 @@ export async function runIteration(
     ? { ...scope, stepWork: scope.activitiesFor, agentWork: (of, named) => scope.activitiesFor(of, named) }
     : scope;
   try {
+    if (step.type === 'sub_workflow') return await runSubWorkflow(work, step, iteration);
     if (step.type !== 'custom_llm') return await runAgent(work, step, iteration);
     return await work.stepWork(step, label).runLlmStep({ ...iteration, step });
   } catch (error) {

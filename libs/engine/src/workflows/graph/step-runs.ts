@@ -21,7 +21,7 @@ import type { Activation } from './walk-plan';
 import { loopCarry, type WalkState } from './walk-state';
 
 const loopOf = (step: StepDefinition): LoopingStep | null =>
-  (step.type === 'custom_llm' || step.type === 'custom_agent') && step.loop ? step : null;
+  (step.type === 'custom_llm' || step.type === 'custom_agent' || step.type === 'sub_workflow') && step.loop ? step : null;
 
 /** `executorEdge`: an agent's edge to a tool executor; `label`: the activities' name in the Web UI. */
 export async function runStep(
