@@ -244,6 +244,23 @@ describe('Live runs', () => {
     }
   });
 
+  it("tells a wait for a person with the step's input_schema, and goes on to the end once answered", async () => {
+    const schema = { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean' } } };
+    const human = { uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Approve?', input_schema: schema };
+    const { runUuid } = await startRun([human]);
+    const stream = await watch(runUuid);
+    await waitUntil(stream, (events) => events.some((event) => event.data.type === 'awaiting_input'));
+
+    expect((await user.post(`/runs/${runUuid}/steps/${human.uuid}/input`, { input: { approved: true } })).status).toBeLessThan(300);
+    const events = await stream.done;
+
+    expect(events.find((event) => event.data.type === 'awaiting_input')!.data).toMatchObject({
+      step_uuid: human.uuid,
+      input_schema: schema,
+    });
+    expect(typesOf(events).slice(-3)).toEqual(['step_completed', 'run_status', 'run_ended']);
+  });
+
   it('announces the attempt a new worker makes after the first was SIGKILLed mid-stream; the answer is the second attempt’s alone', async () => {
     const second = 'The second attempt answers whole.';
     model.script(

@@ -47,7 +47,8 @@ export class RunEventsController {
     @Res() response: Response,
   ) {
     const from = resumeFrom(lastEventId, after);
-    if (!isUuid(uuid) || !(await this.runs.findRun(user.userId, uuid))) throw notFound('Run', uuid);
+    const run = isUuid(uuid) ? await this.runs.findRun(user.userId, uuid) : null;
+    if (!run) throw notFound('Run', uuid);
     const last = await this.watch.events.lastSeq(uuid);
     if (from > last) {
       const field = lastEventId !== undefined ? 'Last-Event-ID' : 'after';
@@ -58,7 +59,7 @@ export class RunEventsController {
     }
     const release = this.slots.take(user.keyId);
     try {
-      await streamTo(request, response, (sink) => this.watch.run(uuid, sink, from));
+      await streamTo(request, response, (sink) => this.watch.run(uuid, run.definition, sink, from));
     } finally {
       release();
     }

@@ -1,5 +1,5 @@
 import type { ModelCallKey, RunDelta, RunDeltaRecord, RunEventRecord, RunEventRepository } from '@app/persistence';
-import { deltaFrames, RunHub } from './run-hub';
+import { deltaFrames, RunHub, withInputSchema } from './run-hub';
 
 const RUN = 'run-1';
 const CALL = { step_instance_uuid: 'step-1', turn: 1, attempt: 1 };
@@ -59,7 +59,7 @@ function sink() {
 
 const started = { instance_uuid: 'step-1', turn: 1, attempt: 1 };
 const hubOver = (events: EventsFake) =>
-  new RunHub(RUN, events as unknown as RunEventRepository, { pollMs: 1, idleMs: 60_000 }, () => undefined);
+  new RunHub(RUN, null, events as unknown as RunEventRepository, { pollMs: 1, idleMs: 60_000 }, () => undefined);
 
 describe(deltaFrames.name, () => {
   it("merges one call's consecutive pieces of a kind into one frame, a tool call's head its own", () => {
@@ -85,6 +85,24 @@ describe(deltaFrames.name, () => {
       { type: 'delta', instance_uuid: 'step-1', turn: 1, attempt: 1, kind: 'tool_call', index: 0, id: 'c1', name: 'f' },
       { type: 'delta', instance_uuid: 'step-1', turn: 1, attempt: 1, kind: 'tool_args', index: 0, text: '{"a":1}' },
     ]);
+  });
+});
+
+describe(withInputSchema.name, () => {
+  it("adds the waiting step's input_schema from the run's definition, and leaves other events alone", () => {
+    const schema = { type: 'object', required: ['ok'] };
+    const definition = { steps: [{ uuid: 'human-1', input_schema: schema }] };
+    const event = (type: string): RunEventRecord => ({
+      id: 1,
+      run_uuid: RUN,
+      seq: 1,
+      type,
+      payload: { step_uuid: 'human-1' },
+      created_at: new Date(0),
+    });
+
+    expect(withInputSchema(event('awaiting_input'), definition).payload).toEqual({ step_uuid: 'human-1', input_schema: schema });
+    expect(withInputSchema(event('step_started'), definition).payload).toEqual({ step_uuid: 'human-1' });
   });
 });
 

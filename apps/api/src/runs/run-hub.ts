@@ -39,6 +39,17 @@ const callOf = (payload: Record<string, unknown>): ModelCallKey => ({
   attempt: Number(payload.attempt),
 });
 
+/**
+ * A human-input step's `awaiting_input` with the step's `input_schema` from the run's definition (the
+ * event is written by the database, which does not read the definition); other events as they are.
+ */
+export function withInputSchema(event: RunEventRecord, definition: unknown): RunEventRecord {
+  if (event.type !== 'awaiting_input') return event;
+  const steps = (definition as { steps?: { uuid?: unknown; input_schema?: unknown }[] } | null)?.steps ?? [];
+  const step = steps.find((candidate) => candidate.uuid === event.payload.step_uuid);
+  return { ...event, payload: { ...event.payload, input_schema: step?.input_schema ?? null } };
+}
+
 /** An event as the stream writes it: its seq the SSE id, its type and time beside its payload. */
 export const eventFrame = (event: RunEventRecord, id = event.seq): string =>
   `id: ${id}\ndata: ${JSON.stringify({ type: event.type, seq: event.seq, run_uuid: event.run_uuid, at: event.created_at, ...event.payload })}\n\n`;
@@ -93,8 +104,10 @@ export class RunHub {
   private started = false;
   private running = false;
 
+  /** `definition`: the run's snapshot, for the input_schema of a step that waits for a person. */
   constructor(
     private readonly runUuid: string,
+    private readonly definition: unknown,
     private readonly events: RunEventRepository,
     private readonly options: HubOptions,
     private readonly onIdle: () => void,
@@ -178,7 +191,7 @@ export class RunHub {
     for (let cursor = watcher.after; cursor < this.seq;) {
       const events = (await this.events.eventsAfter(this.runUuid, cursor, EVENT_BATCH)).filter((event) => event.seq <= this.seq);
       if (!events.length) break;
-      watcher.sink.write(events.map((event) => eventFrame(event)).join(''));
+      watcher.sink.write(events.map((event) => eventFrame(withInputSchema(event, this.definition))).join(''));
       cursor = events[events.length - 1].seq;
     }
     if (this.endedAt !== null && watcher.after <= this.endedAt) return this.leave(watcher);
@@ -229,7 +242,7 @@ export class RunHub {
         this.calls.delete(key);
         this.finished.add(key);
       }
-      frames.push(eventFrame(event));
+      frames.push(eventFrame(withInputSchema(event, this.definition)));
     }
     frames.push(...deltaFrames([...pieces.values()].flat().sort((a, b) => a.id - b.id)));
     return frames;

@@ -6,6 +6,7 @@ import { DomainError, ErrorCode, isUuid, notFound } from '@app/domain';
 import { RunEventRepository, RunRepository } from '@app/persistence';
 import { sleep } from '../common/event-stream';
 import { StreamSlots } from '../common/stream-slots';
+import { withInputSchema } from './run-hub';
 
 const POLL_MS = 200;
 const BATCH = 200;
@@ -31,7 +32,8 @@ export class RunProgress {
 
   /** The run's events after `after`; with none yet, waits up to `waitSeconds` for the next. */
   async after(userId: string, runUuid: string, after: number, waitSeconds: number): Promise<RunProgressView> {
-    if (!isUuid(runUuid) || !(await this.runs.findRun(userId, runUuid))) throw notFound('Run', runUuid);
+    const run = isUuid(runUuid) ? await this.runs.findRun(userId, runUuid) : null;
+    if (!run) throw notFound('Run', runUuid);
     const last = await this.events.lastSeq(runUuid);
     if (after > last)
       throw new DomainError(ErrorCode.ValidationFailed, `after ${after} is past the run's last event (${last})`, {
@@ -59,7 +61,9 @@ export class RunProgress {
         })),
       );
       return {
-        events: events.map((event) => ({ type: event.type, seq: event.seq, at: event.created_at, ...event.payload })),
+        events: events
+          .map((event) => withInputSchema(event, run.definition))
+          .map((event) => ({ type: event.type, seq: event.seq, at: event.created_at, ...event.payload })),
         last_event_id: lastSeen?.seq ?? after,
         run_ended: (lastSeen ?? (after ? (await this.events.eventsAfter(runUuid, after - 1, 1))[0] : undefined))?.type === 'run_ended',
         answers_in_flight: answers,

@@ -21,11 +21,11 @@ export class RunWatch {
     private readonly config: AppConfig,
   ) {}
 
-  /** Follows the run into `sink` after event `after`, until its final event, SSE_IDLE_SECONDS without news, or the client goes. */
-  run(runUuid: string, sink: EventSink & { buffered(): number }, after: number): Promise<void> {
+  /** Follows the run (`definition` its snapshot) into `sink` after event `after`, until its final event, SSE_IDLE_SECONDS without news, or the client goes. */
+  run(runUuid: string, definition: unknown, sink: EventSink & { buffered(): number }, after: number): Promise<void> {
     let hub = this.hubs.get(runUuid);
     if (!hub) {
-      const made: RunHub = new RunHub(runUuid, this.events, { pollMs: RUN_POLL_MS, idleMs: this.idleMs }, () => {
+      const made: RunHub = new RunHub(runUuid, definition, this.events, { pollMs: RUN_POLL_MS, idleMs: this.idleMs }, () => {
         if (!made.watching && this.hubs.get(runUuid) === made) this.hubs.delete(runUuid);
       });
       this.hubs.set(runUuid, (hub = made));
