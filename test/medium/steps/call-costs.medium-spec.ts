@@ -1,4 +1,5 @@
 // What a run costs: each call priced as it ends, the step's and the run's sums, and the user's usage report.
+import { Metrics } from '@app/observability';
 import { RunRepository, UsageRepository, type NewRun } from '@app/persistence';
 import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
 import { reply } from '../../support/model-fake';
@@ -55,6 +56,22 @@ describe(`${LlmStepService.name}: costs`, () => {
       { workflow_uuid: run.workflow_uuid, workflow_name: run.workflow_name, ...figures, cost: 2 * CALL_COST },
     ]);
     expect(report.by_model).toEqual([{ provider: 'openai', model: 'priced-model', ...figures, cost: 2 * CALL_COST }]);
+
+    // The worker's counters, by provider, model and workflow (no user label unless METRICS_USER_LABEL is on).
+    const counters = await setup.get(Metrics).registry.getMetricsAsJSON();
+    const series = (name: string) =>
+      counters.find((metric) => metric.name === name)!.values.filter((value) => value.labels.workflow === run.workflow_uuid);
+    expect(series('stepwise_model_cost_usd_total')).toEqual([
+      expect.objectContaining({
+        value: expect.closeTo(2 * CALL_COST, 12),
+        labels: expect.not.objectContaining({ user: expect.anything() }),
+      }),
+    ]);
+    expect(series('stepwise_model_tokens_total').map((value) => [value.labels.kind, value.value])).toEqual([
+      ['prompt', 2000],
+      ['completion', 1000],
+      ['cached', 800],
+    ]);
   });
 
   it('gives a model without a price a null cost, and a run with such a call a null sum, never a partial one', async () => {
