@@ -11,20 +11,25 @@ import { agentStep, llmStep } from './support/factories';
 import { HostileServer } from './support/hostile-server';
 import { reply, type RecordedRequest } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
-import { ApiClient, type Reply } from './support/api';
+import type { ApiClient, Reply } from './support/api';
 import { ApiProcess } from './support/api-process';
 import { startLivenessProber } from './support/liveness-prober';
+import { storm } from './support/storm';
 
 /**
  * Liveness answers within LIVENESS_MS at the median and is never held past NEVER_BLOCKED_MS while B's inputs are
  * evaluated (the issue's case: it waited 20 s). Not every probe makes 100 ms on the 2-core machine the specs share
- * (load average 10-17): the storm of 300 bad keys costs the API about 560 ms of CPU to accept, parse and refuse
- * (the requests themselves are started in turns across addresses: FairDispatch), the 0.8 MB delivery's parse and
- * rules about 100 ms, and jest building that body competes for the cores: 2-13 of 74-111 probes took 100-485 ms.
+ * (load average 12-17): requests start in turns across addresses (FairDispatch) and the storm's connections past
+ * API_MAX_CONNECTIONS_PER_ADDRESS are refused unparsed (ConnectionCap), yet the API's remaining work (the 0.8 MB
+ * delivery's parse and rules, about 100 ms; the admitted guesses) competes for the cores with jest, the worker,
+ * Temporal and MySQL: over ten runs 1-17 of 60-119 probes took 100-509 ms, p95 68-310 ms.
  */
 const LIVENESS_MS = 100;
 const NEVER_BLOCKED_MS = 1_000;
 const HUGE_ANSWER = 200 * 1024 * 1024;
+const GUESSER_ADDRESS = '127.0.0.3';
+/** A guess is refused by the guard, by the address's bucket, or (past its open connections) before it is parsed. */
+const STORM_ANSWERS = ['401 UNAUTHORIZED', '429 RATE_LIMITED', '429 TOO_MANY_CONNECTIONS'];
 
 /** `{a: {a: ... {v: 1}}}`, `depth` objects deep. */
 const chain = (depth: number): unknown => Array.from({ length: depth - 1 }).reduce<unknown>((inner) => ({ a: inner }), { v: 1 });
@@ -165,14 +170,14 @@ describe('A hostile tenant', () => {
       },
     );
 
-    const guesses = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => new ApiClient(api.baseUrl, `sk_guess_${i}`, 'guesser').get('/workflows')),
+    // From an address of its own, as a guesser's would be: the cap on its connections is not the tenants'.
+    const guesses = await storm(`${api.baseUrl}/workflows`, 300, GUESSER_ADDRESS);
+    const answers = guesses.map((guess) => `${guess.status} ${guess.code}`);
+    expect(answers.filter((answer) => !STORM_ANSWERS.includes(answer))).toEqual([]);
+    expect(answers[answers.length - 1]).toMatch(/^429 /);
+    console.log(
+      `300 bad keys: ${STORM_ANSWERS.map((kind) => `${answers.filter((answer) => answer === kind).length} × ${kind}`).join(', ')}`,
     );
-    refusals.push({
-      what: 'a storm of bad keys (the last guess)',
-      answer: guesses[guesses.length - 1],
-      expected: { status: 429, code: 'RATE_LIMITED' },
-    });
 
     // A tool whose answer streams 200 MB: the worker reads a capped stream, the call fails for good, the run goes on.
     const tool = `hostile_${randomUUID().slice(0, 8)}`;
@@ -222,9 +227,9 @@ describe('A hostile tenant', () => {
     expect(aStatuses.length).toBeGreaterThanOrEqual(3);
     expect(new Set(aStatuses)).toEqual(new Set(['completed']));
     const times = probes.map((probe) => probe.ms).sort((x, y) => x - y);
-    const p90 = times[Math.floor(times.length * 0.9)];
+    const p95 = times[Math.floor(times.length * 0.95)];
     console.log(
-      `tenant A: ${aStatuses.length} runs completed; /health/live: ${probes.length} probes, median ${times[times.length >> 1].toFixed(1)} ms, p90 ${p90.toFixed(1)} ms, slowest ${times[times.length - 1].toFixed(1)} ms, ${times.filter((ms) => ms >= LIVENESS_MS).length} at ${LIVENESS_MS} ms or more`,
+      `tenant A: ${aStatuses.length} runs completed; /health/live: ${probes.length} probes, median ${times[times.length >> 1].toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, slowest ${times[times.length - 1].toFixed(1)} ms, ${times.filter((ms) => ms >= LIVENESS_MS).length} at ${LIVENESS_MS} ms or more`,
     );
     expect(probes.every((probe) => probe.status === 200)).toBe(true);
     expect(times[times.length >> 1]).toBeLessThan(LIVENESS_MS);

@@ -99,6 +99,8 @@ export async function startSystem(modelBaseUrl: string, extraEnv: Record<string,
     EGRESS_ALLOW: '127.0.0.0/8',
     RATE_LIMIT_PER_MINUTE: '100000000',
     RATE_LIMIT_BURST: '1000000',
+    // Its bursts (thousands of run starts at once) all come from loopback: no cap on one address's connections.
+    API_MAX_CONNECTIONS_PER_ADDRESS: 'off',
     MAX_RUNS_IN_FLIGHT_PER_USER: '1000000',
     WORKER_METRICS_PORT: 'off',
     // As npm start and the image run them.

@@ -70,7 +70,8 @@ export function testConfig(
       conversationTurnsPerExecution: 2,
       loopIterationsPerExecution: overrides.loopIterationsPerExecution ?? base.temporal.loopIterationsPerExecution,
     },
-    api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes },
+    // Every spec's client is 127.0.0.1: a cap on its connections would refuse their bursts.
+    api: { ...base.api, port: 0, bodyLimitBytes: overrides.bodyLimitBytes ?? base.api.bodyLimitBytes, maxConnectionsPerAddress: null },
     // Only the fakes: a key in the developer's environment must not send specs to a real provider.
     providers: {
       default: 'openai',

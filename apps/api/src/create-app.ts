@@ -21,6 +21,7 @@ import { mountRunsPage } from './runs/runs-page';
 import { mountReportPage } from './evaluations/report-page';
 import { codecCors } from './temporal-codec/codec-cors';
 import { FairDispatch } from './common/fair-dispatch';
+import { ConnectionCap } from './common/connection-cap';
 
 export interface ApiAppOptions {
   /** Where log lines go (stdout by default): tests read them from memory. */
@@ -32,6 +33,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: new PinoNestLogger(logger) });
   // Requests start in turns across client addresses: one address's burst cannot hold everyone else's behind it.
   FairDispatch.install(app.getHttpServer());
+  // And one address's connections past a cap are answered 429 before Node's HTTP parser ever sees them.
+  if (config.api.maxConnectionsPerAddress) ConnectionCap.install(app.getHttpServer(), config.api.maxConnectionsPerAddress);
   // Whose address a request is: the socket's unless API_TRUST_PROXY names the proxies in front.
   (app.getHttpAdapter().getInstance() as express.Express).set('trust proxy', config.api.trustProxy);
   if (app.get(TracingService).enabled) app.use(requestSpan);

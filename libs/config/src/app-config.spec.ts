@@ -96,6 +96,17 @@ describe(`${loadConfig.name} API_TRUST_PROXY`, () => {
   });
 });
 
+describe(`${loadConfig.name} API_MAX_CONNECTIONS_PER_ADDRESS`, () => {
+  it("caps an address at 64 open connections, and not at all behind a proxy (every client has the proxy's address) unless named", () => {
+    expect(loadConfig(env({})).api.maxConnectionsPerAddress).toBe(64);
+    expect(loadConfig(env({ API_MAX_CONNECTIONS_PER_ADDRESS: '8' })).api.maxConnectionsPerAddress).toBe(8);
+    expect(loadConfig(env({ API_MAX_CONNECTIONS_PER_ADDRESS: 'off' })).api.maxConnectionsPerAddress).toBeNull();
+    expect(loadConfig(env({ API_TRUST_PROXY: '1' })).api.maxConnectionsPerAddress).toBeNull();
+    expect(loadConfig(env({ API_TRUST_PROXY: '1', API_MAX_CONNECTIONS_PER_ADDRESS: '500' })).api.maxConnectionsPerAddress).toBe(500);
+    expect(() => loadConfig(env({ API_MAX_CONNECTIONS_PER_ADDRESS: '0' }))).toThrow(/^API_MAX_CONNECTIONS_PER_ADDRESS must be/);
+  });
+});
+
 describe(`${loadConfig.name} limits`, () => {
   it("keeps the domain's bounds by default, and takes the operator's", () => {
     const defaults = loadConfig(env({}));

@@ -44,8 +44,17 @@ export abstract class AppConfig {
     conversationTurnsPerExecution: number;
     loopIterationsPerExecution: number;
   };
-  /** `trustProxy`: Express's `trust proxy` (false: a client is its socket's address; see trustProxy below). */
-  declare readonly api: { port: number; bodyLimitBytes: number; listenBacklog: number; trustProxy: TrustProxy };
+  /**
+   * `trustProxy`: Express's `trust proxy` (false: a client is its socket's address; see trustProxy below).
+   * `maxConnectionsPerAddress`: open connections one socket address may hold (null: no cap).
+   */
+  declare readonly api: {
+    port: number;
+    bodyLimitBytes: number;
+    listenBacklog: number;
+    trustProxy: TrustProxy;
+    maxConnectionsPerAddress: number | null;
+  };
   /**
    * The model providers and the provider of steps that name none. `openai` (any OpenAI-compatible server) is
    * always offered, and its `apiKey` is optional by design: local OpenAI-compatible servers (Ollama, vLLM,
@@ -271,6 +280,16 @@ function optionalPositive(env: Env, key: string, fallback: number): number | nul
   return env[key] === 'off' ? null : integer(env, key, fallback);
 }
 
+/**
+ * Counted by the socket's address, before any request is read: behind a proxy every client shares the proxy's
+ * address, so with API_TRUST_PROXY set there is no cap unless one is named.
+ */
+function maxConnectionsPerAddress(env: Env): number | null {
+  const key = 'API_MAX_CONNECTIONS_PER_ADDRESS';
+  if (env[key] === undefined || env[key] === '') return trustProxy(env, 'API_TRUST_PROXY') === false ? 64 : null;
+  return optionalPositive(env, key, 64);
+}
+
 /** A port, or `off` for none. */
 function optionalPort(env: Env, key: string, fallback: number): number | null {
   const raw = env[key];
@@ -434,6 +453,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // POST /runs (connect timeouts, resets). Linux caps it at net.core.somaxconn.
       listenBacklog: integer(env, 'API_LISTEN_BACKLOG', 4096),
       trustProxy: trustProxy(env, 'API_TRUST_PROXY'),
+      maxConnectionsPerAddress: maxConnectionsPerAddress(env),
     },
     providers: providers(env),
     security: { keyring: keyring(env, 'ENCRYPTION_KEYS') },

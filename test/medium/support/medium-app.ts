@@ -40,6 +40,8 @@ function mediumConfig(options: MediumOptions): AppConfig {
   return {
     ...base,
     databasePoolSize: 10,
+    // Every spec's client is 127.0.0.1: a cap on its connections would refuse their bursts.
+    api: { ...base.api, maxConnectionsPerAddress: null },
     // Only the fake: a key in the developer's environment must not send specs to a real provider.
     providers: {
       default: 'openai',
