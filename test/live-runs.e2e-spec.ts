@@ -101,6 +101,8 @@ describe('Live runs', () => {
       'run_ended',
     ]);
     expect(rest.at(-1)!.data).toMatchObject({ type: 'run_ended', status: 'completed', total_tokens: 15 });
+    // The completed step's event carries its output (small enough), as a structured step's validated object would be.
+    expect(rest.find((event) => event.data.type === 'step_completed')!.data).toMatchObject({ output: text, summary: expect.any(String) });
     // The text came in pieces before the step completed; the late half's text so far, then its live pieces.
     const deltaAt = seen.findIndex((event) => event.data.type === 'delta');
     expect(deltaAt).toBeGreaterThan(typesOf(seen).indexOf('model_call_started'));

@@ -38,6 +38,7 @@ class EventsFake implements Pick<RunEventRepository, keyof RunEventRepository> {
       (delta) => delta.id <= upTo && delta.step_instance_uuid === call.step_instance_uuid && delta.attempt === call.attempt,
     );
   lastDeltaId = async () => this.deltas.length;
+  smallOutput = async () => null;
 }
 
 function sink() {

@@ -6,6 +6,8 @@ import type { ModelCallKey, RunDeltaRecord, RunEventRecord, RunEventRepository }
 import { idleNotice, KEEPALIVE_MS, sleep, type EventSink } from '../common/event-stream';
 
 const EVENT_BATCH = 100;
+/** A completed step's output travels in its event up to this size; a larger one is read by its output_id. */
+export const OUTPUT_IN_EVENT_BYTES = 16 * 1024;
 const DELTA_BATCH = 500;
 /** What a watcher may hold unsent before it is dropped (it reconnects with Last-Event-ID): a slow client costs no more. */
 export const MAX_BUFFERED_BYTES = 1 << 20;
@@ -191,7 +193,7 @@ export class RunHub {
     for (let cursor = watcher.after; cursor < this.seq;) {
       const events = (await this.events.eventsAfter(this.runUuid, cursor, EVENT_BATCH)).filter((event) => event.seq <= this.seq);
       if (!events.length) break;
-      watcher.sink.write(events.map((event) => eventFrame(withInputSchema(event, this.definition))).join(''));
+      watcher.sink.write((await this.completed(events)).map((event) => eventFrame(event)).join(''));
       cursor = events[events.length - 1].seq;
     }
     if (this.endedAt !== null && watcher.after <= this.endedAt) return this.leave(watcher);
@@ -234,7 +236,7 @@ export class RunHub {
       pieces.set(key, [...(pieces.get(key) ?? []), delta]);
     }
     const frames: string[] = [];
-    for (const event of events) {
+    for (const event of await this.completed(events)) {
       if (event.type === 'model_call_finished') {
         const key = keyOf(callOf(event.payload));
         frames.push(...deltaFrames(pieces.get(key) ?? []));
@@ -242,10 +244,25 @@ export class RunHub {
         this.calls.delete(key);
         this.finished.add(key);
       }
-      frames.push(eventFrame(withInputSchema(event, this.definition)));
+      frames.push(eventFrame(event));
     }
     frames.push(...deltaFrames([...pieces.values()].flat().sort((a, b) => a.id - b.id)));
     return frames;
+  }
+
+  /**
+   * Events as watchers get them: a waiting step's input_schema added, and a completed step's output (a
+   * structured step's validated object) when it is small; read once per hub, whatever the watchers.
+   */
+  private async completed(events: RunEventRecord[]): Promise<RunEventRecord[]> {
+    return Promise.all(
+      events.map(async (event) => {
+        const shown = withInputSchema(event, this.definition);
+        if (shown.type !== 'step_completed' || typeof shown.payload.output_id !== 'string') return shown;
+        const output = await this.events.smallOutput(shown.payload.output_id, OUTPUT_IN_EVENT_BYTES);
+        return output ? { ...shown, payload: { ...shown.payload, output: output.data } } : shown;
+      }),
+    );
   }
 
   private leave(watcher: Watcher): void {

@@ -54,4 +54,6 @@ export abstract class RunEventRepository {
   abstract deltasOf(runUuid: string, call: ModelCallKey, upToId: number, limit: number): Promise<RunDeltaRecord[]>;
   /** The newest delta id of the run (0 when none). */
   abstract lastDeltaId(runUuid: string): Promise<number>;
+  /** An output's data when it weighs at most `maxBytes` (a step_completed event carries it), else null. */
+  abstract smallOutput(outputId: string, maxBytes: number): Promise<{ data: unknown } | null>;
 }

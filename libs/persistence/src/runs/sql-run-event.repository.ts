@@ -109,4 +109,14 @@ export class SqlRunEventRepository extends RunEventRepository {
     }[];
     return Number(row?.id ?? 0);
   }
+
+  async smallOutput(outputId: string, maxBytes: number): Promise<{ data: unknown } | null> {
+    const [row] = (await this.dataSource.query('SELECT raw_data FROM step_outputs WHERE uuid = ? AND size_bytes <= ?', [
+      outputId,
+      maxBytes,
+    ])) as {
+      raw_data: unknown;
+    }[];
+    return row ? { data: jsonOf(row.raw_data) } : null;
+  }
 }
