@@ -183,6 +183,9 @@ describe('Replays', () => {
     const workflow = await stack.createWorkflow([answer]);
     // The model doubles n; asked the reworded way, it gets n = 3 wrong.
     stack.model.respondWith((request) => {
+      // A judge: the output passes when it is the answer 2.
+      if (request.body.messages[0].content?.startsWith('You judge'))
+        return reply.json({ pass: request.body.messages[1].content!.includes('{"answer":2}'), reason: 'read the answer' });
       const n = Number(/"n":\s*(\d+)/.exec(request.body.messages.map((m) => m.content).join(' '))?.[1]);
       const reworded = request.body.messages[0].content?.includes('carefully');
       return reply.json({ answer: reworded && n === 3 ? 7 : n * 2 });
@@ -217,6 +220,24 @@ describe('Replays', () => {
       ['current', 4, 1],
     ]);
     expect(await (await stack.api.newUser()).get(`/evaluations/${uuid}`)).toMatchObject({ status: 404 });
+    // A model-graded assertion: the judge reads the criteria and the output.
+    const judged = [1, 4].map((n) => ({
+      name: `judged ${n}`,
+      trigger_output: { n },
+      assertions: [{ kind: 'judge', criteria: 'The answer is 2', model: 'test-model' }],
+    }));
+    await stack.user.post(`/workflows/${workflow.uuid}/datasets`, { name: 'judged', cases: judged });
+    const started = (await stack.user.post(`/workflows/${workflow.uuid}/evaluations`, { dataset: 'judged' })).body;
+    let judgedReport: RunBody = started;
+    for (const deadline = Date.now() + 30_000; judgedReport.status === 'running' && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      judgedReport = (await stack.user.get(`/evaluations/${started.uuid as string}`)).body;
+    }
+    expect(judgedReport.report.targets[0].cases.map((item: RunBody) => [item.case, item.passed, item.assertions[1].actual])).toEqual([
+      ['judged 1', true, 'read the answer'],
+      ['judged 4', false, 'read the answer'],
+    ]);
+
     // The report's page, and a replay's: served as HTML under their own policy, the data read by the page with the key.
     for (const page of [`/evaluations/${uuid}`, `/replays/${evaluation.report.targets[0].cases[0].run_uuid as string}`]) {
       const served = await fetch(stack.user.baseUrl.replace(/\/api\/v1$/, '') + page);

@@ -33,6 +33,7 @@ import { ModelCallService } from './execution/model-call.service';
 import { ReplayRecord } from './execution/replay-record.service';
 import { AnswerDeltas } from './execution/answer-deltas.service';
 import { EvaluationService } from './evaluations/evaluation.service';
+import { EvaluationJudge } from './evaluations/evaluation-judge';
 import { StepSummaryService } from './execution/step-summary.service';
 import { StructuredOutputService } from './execution/structured-output.service';
 import { StepInputService } from './execution/step-input.service';
@@ -88,6 +89,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     ReplayRecord,
     AnswerDeltas,
     EvaluationService,
+    EvaluationJudge,
     StepSummaryService,
     StructuredOutputService,
     AgentToolsService,

@@ -13,11 +13,14 @@ import {
   notFound,
   targetResult,
   type CaseRun,
+  type EvalAssertion,
   type EvalCase,
+  type JudgeVerdict,
   type EvalTarget,
 } from '@app/domain';
 import { EvaluationRepository, RunRepository, WorkflowVersionRepository, type RunWithSteps } from '@app/persistence';
 import { RunPreparer, RunReplayer, type ReplayTarget } from '@app/runs';
+import { EvaluationJudge } from './evaluation-judge';
 
 /** The run of a case against a target: named by the three, so a retried activity finds the run it recorded. */
 export const caseRunUuid = (evaluationUuid: string, target: number, item: number): string =>
@@ -33,6 +36,7 @@ export class EvaluationService {
     private readonly versions: WorkflowVersionRepository,
     private readonly preparer: RunPreparer,
     private readonly config: AppConfig,
+    private readonly judge: EvaluationJudge,
   ) {
     this.replayer = new RunReplayer(runs, preparer, versions);
   }
@@ -93,11 +97,21 @@ export class EvaluationService {
         const runUuid = caseRunUuid(evaluation.uuid, t, c);
         const refusal = refused.find((entry) => entry.target === t && entry.case === c);
         const run = refusal ? null : await this.runs.find(userId, runUuid);
-        cases.push(caseResult(item, runUuid, run ? caseRunOf(run) : notRun(refusal?.error ?? 'the run was not recorded'), meter()));
+        const seen = run ? caseRunOf(run) : notRun(refusal?.error ?? 'the run was not recorded');
+        cases.push(caseResult(item, runUuid, await this.judged(userId, item, seen), meter()));
       }
       targets.push(targetResult(target, cases));
     }
     await this.evaluations.endEvaluation(evaluationUuid, 'completed', evaluationReport(targets), null);
+  }
+
+  /** The case's judge assertions asked of their models (one at a time) when its run completed, for the check to read. */
+  private async judged(userId: string, item: EvalCase, run: CaseRun): Promise<CaseRun> {
+    if (run.status !== 'completed') return run;
+    const verdicts = new Map<EvalAssertion, JudgeVerdict>();
+    for (const assertion of item.assertions)
+      if (assertion.kind === 'judge') verdicts.set(assertion, await this.judge.judge(userId, assertion, run.output(assertion.step)));
+    return { ...run, verdict: (assertion) => verdicts.get(assertion) };
   }
 }
 

@@ -14,7 +14,12 @@ export interface CaseRun {
   output(step?: string): unknown;
   total_tokens: number;
   duration_ms: number | null;
+  /** A judge assertion's verdict, asked of its model before the assertions are checked. */
+  verdict?(assertion: EvalAssertion): JudgeVerdict | undefined;
 }
+
+/** What a judging model answered (its reason), or why it could not judge. */
+export type JudgeVerdict = { pass: boolean; reason: string } | { error: string };
 
 export interface AssertionResult {
   /** What it checked, in words: `schema of draft`, `$.total greater_than 3`, `tokens <= 500`... */
@@ -35,6 +40,8 @@ export function assertionName(assertion: EvalAssertion): string {
       return `schema${of}`;
     case 'condition':
       return `${assertion.path}${of} ${assertion.operator} ${JSON.stringify(assertion.value ?? null)}`;
+    case 'judge':
+      return `judge${of}: ${assertion.criteria.length > 80 ? `${assertion.criteria.slice(0, 80)}…` : assertion.criteria}`;
     case 'max_tokens':
       return `tokens <= ${assertion.value}`;
     case 'max_duration_ms':
@@ -64,6 +71,11 @@ export function checkAssertion(assertion: EvalAssertion, run: CaseRun, meter: Ex
           actual: shown(actual),
           expected: assertion.value,
         };
+      }
+      case 'judge': {
+        const verdict = run.verdict?.(assertion) ?? { error: 'not judged' };
+        if ('error' in verdict) return { name, passed: false, actual: null, expected: 'pass', error: verdict.error };
+        return { name, passed: verdict.pass, actual: verdict.reason, expected: 'pass' };
       }
       case 'max_tokens':
         return { name, passed: run.total_tokens <= assertion.value, actual: run.total_tokens, expected: assertion.value };

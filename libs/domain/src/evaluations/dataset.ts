@@ -1,7 +1,7 @@
 // Evaluations: a dataset is a workflow's named list of cases, each run data (trigger data, or a recorded run to
 // replay) and the assertions its outputs must meet. Checked at save, bounded in size; the assertions are
 // evaluated on each case's run (assertions.ts) and two targets' results compared (evaluation-report.ts).
-import { CONDITION_OPERATORS, type ConditionOperator } from '@app/contracts';
+import { CONDITION_OPERATORS, MODEL_PROVIDERS, type ConditionOperator, type ModelProvider } from '@app/contracts';
 import { isValidJsonPath } from '../conditions/conditions';
 import { schemaProblemText, userSchemaProblem } from '../definition/json-schema';
 import { DomainError, ErrorCode } from '../errors';
@@ -19,6 +19,7 @@ interface OnOutput {
 export type EvalAssertion =
   | (OnOutput & { kind: 'schema'; schema: Record<string, unknown> })
   | (OnOutput & { kind: 'condition'; path: string; operator: ConditionOperator; value?: unknown })
+  | (OnOutput & { kind: 'judge'; criteria: string; model: string; provider?: ModelProvider })
   | { kind: 'max_tokens'; value: number }
   | { kind: 'max_duration_ms'; value: number };
 
@@ -56,6 +57,23 @@ const ASSERTION = {
         path: { type: 'string', minLength: 1, maxLength: 2000, description: 'A JSONPath into the output ($ for all of it)' },
         operator: { enum: [...CONDITION_OPERATORS] },
         value: { description: 'The target value (the stop checker operators compare with it)' },
+      },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'criteria', 'model'],
+      properties: {
+        kind: { const: 'judge' },
+        step: STEP,
+        criteria: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 2000,
+          description: 'What a good output does: a model reads it and the output, and answers pass or fail',
+        },
+        model: { type: 'string', minLength: 1, maxLength: 200, description: 'The judging model (MODELS_ALLOWED applies)' },
+        provider: { enum: [...MODEL_PROVIDERS] },
       },
     },
     {

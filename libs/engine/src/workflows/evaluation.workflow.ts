@@ -21,6 +21,8 @@ import {
 import { BOOKKEEPING_OPTIONS } from './activity-options';
 
 const work = proxyActivities<EvaluationActivities>({ ...BOOKKEEPING_OPTIONS, startToCloseTimeout: '2 minutes', summary: 'evaluation' });
+// The report's activity may ask a judge model per judge assertion of every case.
+const report = proxyActivities<EvaluationActivities>({ ...BOOKKEEPING_OPTIONS, startToCloseTimeout: '30 minutes', summary: 'report' });
 
 export async function evaluationWorkflow(input: EvaluationWorkflowInput): Promise<void> {
   const jobs = Array.from({ length: input.target_count * input.case_count }, (_, i) => ({
@@ -29,7 +31,7 @@ export async function evaluationWorkflow(input: EvaluationWorkflowInput): Promis
   }));
   const refused: EvaluationCaseRefusal[] = [];
   const end = (status: 'completed' | 'failed' | 'cancelled', error_message?: string) =>
-    work.endEvaluation({
+    report.endEvaluation({
       evaluation_uuid: input.evaluation_uuid,
       user_id: input.user_id,
       status,
