@@ -101,6 +101,31 @@ describe('MCP server', () => {
     });
   });
 
+  it('runs an evaluation of a dataset and reads its report', async () => {
+    const workflow = await createWorkflow([llmStep()]);
+    const cases = [
+      {
+        name: 'says hi',
+        trigger_output: { text: 'hello' },
+        assertions: [{ kind: 'condition', path: '$', operator: 'contains', value: 'hi' }],
+      },
+    ];
+    expect(await stack.user.post(`/workflows/${workflow.uuid}/datasets`, { name: 'smoke', cases })).toMatchObject({ status: 200 });
+    stack.model.script(reply.text('hi there'));
+
+    const started = await mcp.ok('run_evaluation', { workflow_uuid: workflow.uuid, dataset: 'smoke' });
+    expect(started).toMatchObject({ status: 'running', targets: ['current'] });
+    let evaluation = started;
+    for (const deadline = Date.now() + 30_000; evaluation.status === 'running' && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      evaluation = await mcp.ok('get_evaluation', { evaluation_uuid: started.uuid });
+    }
+    expect(evaluation).toMatchObject({
+      status: 'completed',
+      report: { targets: [{ target: 'current', passed: 1, failed: 0 }], comparison: null },
+    });
+  });
+
   it('cancels a run that waits for a person', async () => {
     const workflow = await createWorkflow([humanStep()]);
     const started = await mcp.ok('run_workflow', { workflow_uuid: workflow.uuid, idempotency_key: 'mcp-cancel' });
