@@ -154,6 +154,31 @@ describe(RunHub.name, () => {
     ]);
   });
 
+  it("skips a late piece of a call that ended before the hub began, and goes on with the next call's", async () => {
+    const events = new EventsFake();
+    events.event('run_started');
+    events.event('model_call_started', started);
+    events.event('model_call_finished', started);
+    const out = sink();
+    const watching = hubOver(events).watch(out, 3);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const next = { instance_uuid: 'step-1', turn: 2, attempt: 1 };
+
+    events.piece('late');
+    events.event('model_call_started', next);
+    events.piece('next', { turn: 2 });
+    events.event('model_call_finished', next);
+    events.event('run_ended', { status: 'completed' });
+    await watching;
+
+    expect(out.frames().map((frame) => [frame.type, frame.text])).toEqual([
+      ['model_call_started', undefined],
+      ['delta', 'next'],
+      ['model_call_finished', undefined],
+      ['run_ended', undefined],
+    ]);
+  });
+
   it('ends at once a watcher that resumes at the final event of a run that ended', async () => {
     const events = new EventsFake();
     events.event('run_started');

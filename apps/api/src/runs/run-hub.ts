@@ -99,6 +99,8 @@ export class RunHub {
   private readonly calls = new Map<string, CallText>();
   /** Calls that ended: a late piece of one goes at once, not held. */
   private readonly finished = new Set<string>();
+  /** Calls that ended before this hub began: their late pieces are dropped (no watcher here saw them start). */
+  private readonly unseen = new Set<string>();
   private seq = 0;
   private deltaId = 0;
   /** The seq of the run's final event once seen (a watcher resuming at or past it ends at once). */
@@ -227,11 +229,19 @@ export class RunHub {
       more = batch.length === EVENT_BATCH;
     }
     const pieces = new Map<string, RunDeltaRecord[]>();
+    let inFlight: Set<string> | null = null;
     for (const delta of await this.events.deltasAfter(this.runUuid, this.deltaId, DELTA_BATCH)) {
       const key = keyOf(delta);
       const call = this.calls.get(key);
-      if (!call && !this.finished.has(key)) break;
+      if (!call && !this.finished.has(key) && !this.unseen.has(key)) {
+        // Its row (written with its start event) exists: still running, its start is not read yet, so wait;
+        // ended, it ended before this hub began and this is its last batch, come late: nobody here saw it start.
+        inFlight ??= new Set((await this.events.callsInFlight(this.runUuid)).map(keyOf));
+        if (inFlight.has(key)) break;
+        this.unseen.add(key);
+      }
       this.deltaId = delta.id;
+      if (this.unseen.has(key)) continue;
       if (call) accumulate(call, delta);
       pieces.set(key, [...(pieces.get(key) ?? []), delta]);
     }
