@@ -94,6 +94,7 @@ describe(statusOf.name, () => {
     [ErrorCode.AssistantBusy, 409],
     [ErrorCode.AssistantClosed, 409],
     [ErrorCode.RunQuarantined, 409],
+    [ErrorCode.ReplayToolNotReplayable, 409],
     [ErrorCode.UuidTaken, 409],
     [ErrorCode.UserIdConfusable, 409],
     [ErrorCode.TemporalUnavailable, 503],

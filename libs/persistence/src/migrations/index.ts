@@ -32,6 +32,7 @@ import { SubWorkflows1764004100000 } from './1764004100000-sub-workflows';
 import { Evaluations1764004200000 } from './1764004200000-evaluations';
 import { ProviderRates1764004210000 } from './1764004210000-provider-rates';
 import { WorkflowBudgets1764004220000 } from './1764004220000-workflow-budgets';
+import { NewIdentitiesExact1764004300000 } from './1764004300000-new-identities-exact';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -69,4 +70,5 @@ export const migrations: (new () => unknown)[] = [
   Evaluations1764004200000,
   ProviderRates1764004210000,
   WorkflowBudgets1764004220000,
+  NewIdentitiesExact1764004300000,
 ];
