@@ -48,10 +48,11 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     const page = await pageOf(query, 'created_at', request);
     return {
       ...page,
-      items: page.items.map(({ output_history_size, input_schema, ...row }) => ({
+      items: page.items.map(({ output_history_size, input_schema, budget, ...row }) => ({
         ...row,
         ...(output_history_size !== null ? { output_history_size } : {}),
         ...(input_schema !== null ? { input_schema } : {}),
+        ...(budget !== null ? { budget } : {}),
       })),
     };
   }
