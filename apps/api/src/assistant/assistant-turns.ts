@@ -29,8 +29,7 @@ export class AssistantTurns {
 
   /** Counted with the event streams (a wait polls as one does), per user: the tool knows no API key. */
   async converse(userId: string, uuid: string, body: unknown): Promise<AwaitedTurn> {
-    const release = this.slots.take(`user:${userId}`);
-    try {
+    return this.slots.holding(`user:${userId}`, async () => {
       const { session, after } = await this.assistant.sendMessage(userId, uuid, body);
       const events: Record<string, unknown>[] = [];
       const sink = {
@@ -48,8 +47,6 @@ export class AssistantTurns {
       });
       const turn_finished = events[events.length - 1]?.is_final === true;
       return { turn_finished, events, session: toSessionView(await this.assistant.find(userId, session.uuid)) };
-    } finally {
-      release();
-    }
+    });
   }
 }

@@ -2,14 +2,13 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, R
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@app/config';
-import { DomainError, ErrorCode } from '@app/domain';
 import { AssistantRepository } from '@app/persistence';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiJsonBody, ApiPaged } from '../common/openapi';
 import { paginationOf } from '../common/pagination';
 import { ApiEventStream, ApiResumePoint } from '../common/openapi-streams';
 import { AssistantService } from './assistant.service';
-import { resumePoint } from '../common/event-stream';
+import { resumeField, resumeFrom } from '../common/event-stream';
 import { StreamSlots } from '../common/stream-slots';
 import { assertResumable, streamEvents, type StreamOptions } from './event-stream';
 
@@ -65,20 +64,11 @@ export class AssistantController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const release = this.slots.take(user.keyId);
-    try {
+    await this.slots.holding(user.keyId, async () => {
       const { session, after } = await this.assistant.sendMessage(user.userId, uuid, body);
-      await streamEvents(
-        request,
-        response,
-        this.sessions,
-        session.uuid,
-        after,
-        this.streamOptions({ resuming: false, sessionEnded: false }),
-      );
-    } finally {
-      release();
-    }
+      const options = this.streamOptions({ resuming: false, sessionEnded: false });
+      await streamEvents(request, response, this.sessions, session.uuid, after, options);
+    });
   }
 
   /**
@@ -96,26 +86,11 @@ export class AssistantController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const from = resumePoint(lastEventId, typeof after === 'string' ? after : undefined);
-    if (from === null)
-      throw new DomainError(ErrorCode.ValidationFailed, 'Last-Event-ID and after must be an event id (a whole number)', {
-        field: lastEventId !== undefined ? 'Last-Event-ID' : 'after',
-      });
+    const from = resumeFrom(lastEventId, after);
     const session = await this.assistant.find(user.userId, uuid);
-    await assertResumable(this.sessions, session.uuid, from, lastEventId !== undefined ? 'Last-Event-ID' : 'after');
-    const release = this.slots.take(user.keyId);
-    try {
-      await streamEvents(
-        request,
-        response,
-        this.sessions,
-        session.uuid,
-        from,
-        this.streamOptions({ resuming: true, sessionEnded: !session.is_open }),
-      );
-    } finally {
-      release();
-    }
+    await assertResumable(this.sessions, session.uuid, from, resumeField(lastEventId));
+    const options = this.streamOptions({ resuming: true, sessionEnded: !session.is_open });
+    await this.slots.holding(user.keyId, () => streamEvents(request, response, this.sessions, session.uuid, from, options));
   }
 
   private streamOptions(options: Pick<StreamOptions, 'resuming' | 'sessionEnded'>): StreamOptions {

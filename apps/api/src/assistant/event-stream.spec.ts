@@ -1,5 +1,5 @@
 import type { AssistantEventRecord } from '@app/persistence';
-import { resumePoint } from '../common/event-stream';
+import { resumeFrom, resumePoint } from '../common/event-stream';
 import { assertResumable, followEvents, type StreamOptions } from './event-stream';
 
 describe(resumePoint.name, () => {
@@ -8,6 +8,15 @@ describe(resumePoint.name, () => {
     expect(resumePoint(undefined, '3')).toBe(3);
     expect(resumePoint(undefined, undefined)).toBe(0);
     expect(['x', '-1', '1e3', '1234567890'].map((value) => resumePoint(value, undefined))).toEqual([null, null, null, null]);
+  });
+});
+
+describe(resumeFrom.name, () => {
+  it('gives the resume point, or a 422 naming the header or the parameter that is not an event id', () => {
+    expect(resumeFrom(undefined, '3')).toBe(3);
+    expect(resumeFrom('123456789012345', undefined, 15)).toBe(123456789012345);
+    expect(() => resumeFrom('x', '3')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'Last-Event-ID' } }));
+    expect(() => resumeFrom(undefined, 'x')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'after' } }));
   });
 });
 

@@ -4,26 +4,20 @@
 // only the reading. Every stream ends: at its turn's final event, once a finished session's events are
 // sent, or after SSE_IDLE_SECONDS without an event (the client picks up with Last-Event-ID).
 import type { Request, Response } from 'express';
-import { DomainError, ErrorCode } from '@app/domain';
 import type { AssistantRepository } from '@app/persistence';
-import { idleNotice, KEEPALIVE_MS, sleep, streamTo, type EventSink } from '../common/event-stream';
+import { assertNotPast, idleNotice, KEEPALIVE_MS, sleep, streamTo, type EventSink } from '../common/event-stream';
 
 const POLL_MS = 150;
 const BATCH = 100;
 
-/** A resume point past the session's last event names no event it ever had: a stream after it would wait for nothing. */
+/** A resume point past the session's last event: a 422 (see assertNotPast). */
 export async function assertResumable(
   sessions: Pick<AssistantRepository, 'lastSeq'>,
   sessionUuid: string,
   after: number,
   field: string,
 ): Promise<void> {
-  const last = await sessions.lastSeq(sessionUuid);
-  if (after > last)
-    throw new DomainError(ErrorCode.ValidationFailed, `${field} ${after} is past the session's last event (${last})`, {
-      field,
-      last_event_id: last,
-    });
+  assertNotPast(after, await sessions.lastSeq(sessionUuid), field, 'session');
 }
 
 export interface StreamOptions {

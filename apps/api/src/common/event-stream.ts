@@ -2,6 +2,7 @@
 // client picks up, the response opened as an event stream and always ended, and the pauses that keep an
 // idle connection alive until it has been idle too long. Each stream reads its own events from MySQL.
 import type { Request, Response } from 'express';
+import { DomainError, ErrorCode } from '@app/domain';
 
 /** Written when nothing else was for this long, so proxies keep the connection. */
 export const KEEPALIVE_MS = 15_000;
@@ -14,6 +15,28 @@ export function resumePoint(lastEventId: string | undefined, after: string | und
   const value = lastEventId ?? after;
   if (value === undefined || value === '') return 0;
   return new RegExp(`^\\d{1,${digits}}$`).test(value) ? Number(value) : null;
+}
+
+/** Which of the two a client named its resume point with: the field a 422 about it names. */
+export const resumeField = (lastEventId: string | undefined): string => (lastEventId !== undefined ? 'Last-Event-ID' : 'after');
+
+/** The resume point a request names, or a 422 naming the header or parameter that is not an event id. */
+export function resumeFrom(lastEventId: string | undefined, after: unknown, digits?: number): number {
+  const from = resumePoint(lastEventId, typeof after === 'string' ? after : undefined, digits);
+  if (from === null)
+    throw new DomainError(ErrorCode.ValidationFailed, 'Last-Event-ID and after must be an event id (a whole number)', {
+      field: resumeField(lastEventId),
+    });
+  return from;
+}
+
+/** A resume point past the last event (of the run, the session) names no event it ever had: a stream after it would wait for nothing. */
+export function assertNotPast(from: number, last: number, field: string, of: 'run' | 'session'): void {
+  if (from > last)
+    throw new DomainError(ErrorCode.ValidationFailed, `${field} ${from} is past the ${of}'s last event (${last})`, {
+      field,
+      last_event_id: last,
+    });
 }
 
 /** Where events go: the response, or a test's list. */

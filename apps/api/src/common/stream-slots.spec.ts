@@ -13,3 +13,17 @@ describe(StreamSlots.name, () => {
     expect(() => sut.take('k1')).toThrow(expect.objectContaining({ code: 'TOO_MANY_STREAMS' }));
   });
 });
+
+describe('StreamSlots.holding', () => {
+  it('gives the slot back when the work ends and when it fails, and refuses work past the cap without running it', async () => {
+    const sut = new StreamSlots(1);
+    await expect(sut.holding('k1', async () => 'done')).resolves.toBe('done');
+    await expect(sut.holding('k1', () => Promise.reject(new Error('broke')))).rejects.toThrow('broke');
+    const release = sut.take('k1');
+    const work = jest.fn(async () => undefined);
+    await expect(sut.holding('k1', work)).rejects.toMatchObject({ code: 'TOO_MANY_STREAMS' });
+    expect(work).not.toHaveBeenCalled();
+    release();
+    await expect(sut.holding('k1', work)).resolves.toBeUndefined();
+  });
+});

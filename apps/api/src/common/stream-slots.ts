@@ -28,4 +28,14 @@ export class StreamSlots {
       else this.held.delete(keyId);
     };
   }
+
+  /** Runs `work` holding one of the key's slots (TOO_MANY_STREAMS when it has none left), given back however it ends. */
+  async holding<T>(keyId: string, work: () => Promise<T>): Promise<T> {
+    const release = this.take(keyId);
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
 }

@@ -2,9 +2,9 @@
 // saw, waited for a while if there are none yet, and each model call in flight's text so far. Counted with
 // the event streams per user, as the assistant's awaited turns are: a wait polls as a stream does.
 import { Injectable } from '@nestjs/common';
-import { DomainError, ErrorCode, isUuid, notFound } from '@app/domain';
+import { isUuid, notFound } from '@app/domain';
 import { RunEventRepository, RunRepository } from '@app/persistence';
-import { sleep } from '../common/event-stream';
+import { assertNotPast, sleep } from '../common/event-stream';
 import { StreamSlots } from '../common/stream-slots';
 import { withInputSchema } from './run-hub';
 
@@ -34,14 +34,8 @@ export class RunProgress {
   async after(userId: string, runUuid: string, after: number, waitSeconds: number): Promise<RunProgressView> {
     const run = isUuid(runUuid) ? await this.runs.findRun(userId, runUuid) : null;
     if (!run) throw notFound('Run', runUuid);
-    const last = await this.events.lastSeq(runUuid);
-    if (after > last)
-      throw new DomainError(ErrorCode.ValidationFailed, `after ${after} is past the run's last event (${last})`, {
-        field: 'after',
-        last_event_id: last,
-      });
-    const release = this.slots.take(`user:${userId}`);
-    try {
+    assertNotPast(after, await this.events.lastSeq(runUuid), 'after', 'run');
+    return this.slots.holding(`user:${userId}`, async () => {
       const deadline = Date.now() + waitSeconds * 1000;
       let events = await this.events.eventsAfter(runUuid, after, BATCH);
       while (!events.length && Date.now() < deadline) {
@@ -68,8 +62,6 @@ export class RunProgress {
         run_ended: (lastSeen ?? (after ? (await this.events.eventsAfter(runUuid, after - 1, 1))[0] : undefined))?.type === 'run_ended',
         answers_in_flight: answers,
       };
-    } finally {
-      release();
-    }
+    });
   }
 }
