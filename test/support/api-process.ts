@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import type { AppConfig } from '../../libs/config/src';
 import { ApiClient } from './api';
-import { startBuilt, stopChild } from './worker-process';
+import { stackEnv, startBuilt, stopChild } from './built-app';
 
 const ENTRY = path.resolve(__dirname, '../../dist/apps/api/src/main.js');
 
@@ -34,13 +34,7 @@ export class ApiProcess {
     const { child } = await startBuilt(
       ENTRY,
       {
-        DATABASE_URL: config.databaseUrl,
-        TEMPORAL_ADDRESS: config.temporal.address,
-        TEMPORAL_NAMESPACE: config.temporal.namespace,
-        TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-        OPENAI_BASE_URL: config.providers.openai.baseUrl,
-        OPENAI_API_KEY: 'test-key',
-        EGRESS_ALLOW: config.egress.allow.join(','),
+        ...stackEnv(config),
         API_PORT: String(port),
         API_METRICS_PORT: 'off',
         RECONCILE_INTERVAL_SECONDS: 'off',
