@@ -90,6 +90,77 @@ describe(RunEventRepository.name, () => {
     expect(events[1].payload).toMatchObject({ instance_uuid: step, turn: 1, attempt: 2, previous_attempt: 1 });
   });
 
+  it("announces a correction turn as a restart of the answer it corrects, and an agent's next turn as no restart", async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    await steps.startStep(step, {});
+    await audit.recordModelCall(modelCall(run, step, { turn: 1 }));
+    const before = await sut.lastSeq(run.uuid);
+
+    await audit.recordModelCall(modelCall(run, step, { turn: 2 }));
+    await audit.recordModelCall(
+      modelCall(run, step, { turn: 3, status: 'running', request: { model: 'test-model', message_count: 6, corrects_turn: 2 } }),
+    );
+
+    const events = await sut.eventsAfter(run.uuid, before, 100);
+    expect(typesOf(events)).toEqual(['model_call_started', 'model_call_finished', 'attempt_restarted', 'model_call_started']);
+    expect(events[2].payload).toMatchObject({
+      instance_uuid: step,
+      turn: 3,
+      attempt: 1,
+      reason: 'correction',
+      previous_turn: 2,
+      previous_attempt: null,
+    });
+  });
+
+  it('tells a guard rail that ends the run, with the step it refused, just before the end', async () => {
+    const { run } = await workflowWithRun(workflows, 2);
+    await runs.create(run);
+    const [first, second] = run.steps;
+    await steps.startStep(second.uuid, {});
+    const message = `Guard repeated_input: step "${second.step_name}" was reached again while no step's output had changed since its last run`;
+
+    await endRun(runs, run.uuid, 'failed', message);
+
+    const events = await sut.eventsAfter(run.uuid, 2, 100);
+    expect(typesOf(events)).toEqual(['step_skipped', 'step_skipped', 'guard_rail_hit', 'run_ended']);
+    expect(events[2].payload).toEqual({
+      run_uuid: run.uuid,
+      rail: 'repeated_input',
+      message,
+      step_name: second.step_name,
+      step_uuid: second.step_definition_uuid,
+      handed_to: null,
+    });
+    expect(first.step_name).not.toBe(second.step_name);
+
+    const other = (await workflowWithRun(workflows, 1)).run;
+    await runs.create(other);
+    await endRun(runs, other.uuid, 'failed', 'Guard max_steps reached: the run made 3 step executions without ending');
+    const [hit] = (await sut.eventsAfter(other.uuid, 0, 100)).filter((event) => event.type === 'guard_rail_hit');
+    expect(hit.payload).toMatchObject({ rail: 'max_steps', step_name: null, step_uuid: null, handed_to: null });
+  });
+
+  it('tells a guard rail that hands the run to a person, with the hand-off step, just before the wait', async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const handoff = run.steps[0].uuid;
+    const reason = 'Guard timeout_seconds reached: the run walked for more than 1 s without ending';
+
+    await steps.awaitInput(run.uuid, handoff, { prompt: `Decide\n\n${reason}`, input_schema: null, timeout_seconds: null, reason });
+
+    const events = await sut.eventsAfter(run.uuid, 1, 100);
+    expect(typesOf(events)).toEqual(['guard_rail_hit', 'awaiting_input', 'run_status']);
+    expect(events[0].payload).toMatchObject({
+      rail: 'timeout_seconds',
+      message: reason,
+      step_name: null,
+      handed_to: { instance_uuid: handoff, step_name: run.steps[0].step_name },
+    });
+  });
+
   it('tells a wait for a person with its question, a failure with its error, and an iteration by its index', async () => {
     const { run } = await workflowWithRun(workflows, 2);
     await runs.create(run);

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '@app/contracts';
+import { RunEventRepository } from '@app/persistence';
 import { StepError } from '../../../apps/worker/src/execution/step-error';
 import { StructuredOutputService } from '../../../apps/worker/src/execution/structured-output.service';
 import { reply } from '../../support/model-fake';
@@ -55,6 +56,14 @@ describe(StructuredOutputService.name, () => {
     });
     expect(await setup.rows.modelCalls(context.instance_uuid)).toEqual([expect.objectContaining({ turn: 4, status: 'completed' })]);
     expect(await setup.rows.sentMessageCounts(context.instance_uuid)).toEqual([4]);
+    // Watchers are told to drop the rejected answer's streamed text: the correction restarts it.
+    const events = await setup.get(RunEventRepository).eventsAfter(context.run_uuid, 0, 100);
+    expect(events.find((event) => event.type === 'attempt_restarted')?.payload).toMatchObject({
+      instance_uuid: context.instance_uuid,
+      turn: 4,
+      reason: 'correction',
+      previous_turn: 3,
+    });
   });
 
   it('fails the step for good once the corrections allowed are spent, the exchange saved on it', async () => {

@@ -284,7 +284,7 @@ export function runComponents(): Record<string, SchemaObject> {
     RunEvent: {
       type: 'object',
       description:
-        "One SSE `data:` line. An event's `id:` is its `seq` in its run (a workflow's stream: its id across runs) and resumes the stream; `delta` and `text_so_far` carry no id: they are the answer of a model call in flight, named by instance_uuid, turn and attempt (an `attempt_restarted` voids the earlier attempt's text). A run's stream ends after `run_ended`.",
+        "One SSE `data:` line. An event's `id:` is its `seq` in its run (a workflow's stream: its id across runs) and resumes the stream; `delta` and `text_so_far` carry no id: they are the answer of a model call in flight, named by instance_uuid, turn and attempt (an `attempt_restarted` voids the earlier attempt's text, or with `previous_turn` a structured step's rejected answer being corrected). `guard_rail_hit` names the `rail` (max_steps, repeated_input, timeout_seconds), the step it refused (repeated_input) and `handed_to`, the human hand-off step, or null when the run ends on it. A run's stream ends after `run_ended`.",
       required: ['type'],
       properties: {
         type: {
@@ -302,6 +302,7 @@ export function runComponents(): Record<string, SchemaObject> {
             'model_call_started',
             'model_call_finished',
             'attempt_restarted',
+            'guard_rail_hit',
             'tool_call_started',
             'tool_call_finished',
             'notification_sent',
@@ -333,6 +334,20 @@ export function runComponents(): Record<string, SchemaObject> {
         },
         index: { type: 'integer', description: "A tool call's place among the answer's" },
         text: { type: 'string' },
+        reason: {
+          type: 'string',
+          enum: ['retry', 'correction'],
+          description: 'attempt_restarted: a retried attempt, or a correction turn',
+        },
+        previous_attempt: nullable({ type: 'integer' }),
+        previous_turn: nullable({ type: 'integer', description: 'attempt_restarted for a correction: the turn whose text is void' }),
+        rail: { type: 'string', enum: ['max_steps', 'repeated_input', 'timeout_seconds'], description: 'guard_rail_hit: the guard rail' },
+        message: { type: 'string', description: "guard_rail_hit: the guard's message, as the run's error or the hand-off's reason" },
+        handed_to: nullable({
+          type: 'object',
+          description:
+            'guard_rail_hit: the human hand-off step that asks a person next (instance_uuid, step_uuid, step_name); null: the run ends',
+        }),
       },
     },
     TurnReply: {

@@ -73,16 +73,31 @@ export class ModelCallService {
     private readonly gate: ProviderGate,
   ) {}
 
-  /** Asks the model, the attempt's start and end each written on its own. */
-  async call(context: StepContext, turn: number, request: StepModelRequest, scope: ActivityScope): Promise<ModelResponse> {
-    const { response, ended } = await this.ask(context, turn, request, scope);
+  /**
+   * Asks the model, the attempt's start and end each written on its own. `correctsTurn`: the turn whose
+   * answer this one asks again (a structured step's correction), audited so watchers drop that answer's text.
+   */
+  async call(
+    context: StepContext,
+    turn: number,
+    request: StepModelRequest,
+    scope: ActivityScope,
+    correctsTurn?: number,
+  ): Promise<ModelResponse> {
+    const { response, ended } = await this.ask(context, turn, request, scope, correctsTurn);
     await this.calls.recordModelCall(ended);
     return response;
   }
 
   /** Asks the model, the attempt's start written on its own; its end is the caller's to write with its own rows. */
-  async ask(context: StepContext, turn: number, request: StepModelRequest, scope: ActivityScope): Promise<AnsweredCall> {
-    const start = this.prepare(context, turn, request, scope);
+  async ask(
+    context: StepContext,
+    turn: number,
+    request: StepModelRequest,
+    scope: ActivityScope,
+    correctsTurn?: number,
+  ): Promise<AnsweredCall> {
+    const start = this.prepare(context, turn, request, scope, correctsTurn);
     return this.send(context, start, await this.calls.recordModelCall(start.running), scope);
   }
 
@@ -92,6 +107,7 @@ export class ModelCallService {
     turn: number,
     { provider: named, cache, ...asked }: StepModelRequest,
     scope: ActivityScope,
+    correctsTurn?: number,
   ): ModelCallStart {
     const provider = named ?? this.config.providers.default;
     // Every call has a ceiling: the step's, else the operator's default.
@@ -101,6 +117,7 @@ export class ModelCallService {
       message_count: request.messages.length,
       tools: request.tools?.map((tool) => tool.name) ?? [],
       response_format: request.response_format ?? null,
+      ...(correctsTurn === undefined ? {} : { corrects_turn: correctsTurn }),
     };
     const running: ModelCallAttempt = {
       run_uuid: context.run_uuid,

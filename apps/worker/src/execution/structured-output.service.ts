@@ -37,8 +37,9 @@ function withoutToolCalls({ tool_calls: _dropped, ...message }: ChatMessage): Ch
 /**
  * Holds a model step to its output_schema. The answer ending the transcript is checked; while it breaks
  * the schema and corrections remain, it is sent back with the validation errors and the model asked again
- * (no tools offered), each call audited as the next turn. The loop stays inside the calling activity: a
- * retried activity starts it over under its own attempt number, and the workflow never sees it.
+ * (no tools offered), each call audited as the next turn, marked as correcting the turn before (its live
+ * event voids that turn's text). The loop stays inside the calling activity: a retried activity starts it
+ * over under its own attempt number, and the workflow never sees it.
  */
 @Injectable()
 export class StructuredOutputService {
@@ -86,6 +87,7 @@ export class StructuredOutputService {
         turn + corrections + 1,
         { ...modelOf(step), messages, response_format: responseFormatOf(step) },
         scope,
+        turn + corrections,
       );
       answer = response.message;
       messages = [...messages, withoutToolCalls(answer)];

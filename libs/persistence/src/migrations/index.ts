@@ -33,6 +33,7 @@ import { Evaluations1764004200000 } from './1764004200000-evaluations';
 import { ProviderRates1764004210000 } from './1764004210000-provider-rates';
 import { WorkflowBudgets1764004220000 } from './1764004220000-workflow-budgets';
 import { NewIdentitiesExact1764004300000 } from './1764004300000-new-identities-exact';
+import { RunEventGuardRails1764004400000 } from './1764004400000-run-event-guard-rails';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -71,4 +72,5 @@ export const migrations: (new () => unknown)[] = [
   ProviderRates1764004210000,
   WorkflowBudgets1764004220000,
   NewIdentitiesExact1764004300000,
+  RunEventGuardRails1764004400000,
 ];
