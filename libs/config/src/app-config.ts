@@ -10,6 +10,7 @@ import {
   type ModelProvider,
   TURNS_PER_EXECUTION,
 } from '@app/contracts';
+import { DEFAULT_EXPRESSION_BUDGET, type ExpressionBudget, SCHEMA_LIMITS, type SchemaLimits } from '@app/domain';
 import { isIP } from 'node:net';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection';
 import { LOG_LEVELS, type LogSettings } from '@app/observability';
@@ -141,8 +142,8 @@ export abstract class AppConfig {
    * an example made up from a schema, and the outputs a for_each gathers into one activity.
    */
   declare readonly limits: {
-    expression: { maxNodesVisited: number; maxResults: number };
-    schema: SchemaLimitSettings;
+    expression: ExpressionBudget;
+    schema: SchemaLimits;
     exampleMaxBytes: number;
     loopOutputMaxBytes: number;
   };
@@ -154,19 +155,6 @@ export abstract class AppConfig {
   declare readonly costs: CostSettings;
   /** Each provider account's requests (and tokens) per minute, kept by every worker together (PROVIDER_LIMITS; none: no limiter). */
   declare readonly providerLimits: ReadonlyMap<ModelProvider, ProviderLimit>;
-}
-
-/** The domain's SchemaLimits, field for field (the SCHEMA_* settings). */
-export interface SchemaLimitSettings {
-  depth: number;
-  values: number;
-  subschemas: number;
-  enumValues: number;
-  patternsPerObject: number;
-  uniqueItemsMaxItems: number;
-  evaluations: number;
-  referenceDepth: number;
-  smallestInstanceBytes: number;
 }
 
 /** false, a number of proxy hops, or the proxies' addresses and CIDRs (and Express's names for ranges). */
@@ -394,20 +382,20 @@ function limitSettings(env: Env): AppConfig['limits'] {
   return {
     // A million visits take about 9 ms of one core warm, 50 ms cold (bench/expressions.ts).
     expression: {
-      maxNodesVisited: integer(env, 'EXPRESSION_MAX_NODES_VISITED', 1_000_000),
-      maxResults: integer(env, 'EXPRESSION_MAX_RESULTS', 100_000),
+      maxNodesVisited: integer(env, 'EXPRESSION_MAX_NODES_VISITED', DEFAULT_EXPRESSION_BUDGET.maxNodesVisited),
+      maxResults: integer(env, 'EXPRESSION_MAX_RESULTS', DEFAULT_EXPRESSION_BUDGET.maxResults),
     },
     schema: {
       // A schema is stored inside a step inside a definition: MariaDB checks JSON 31 levels deep at most.
-      depth: atMost(integer(env, 'SCHEMA_MAX_DEPTH', 24), 24, 'SCHEMA_MAX_DEPTH'),
-      values: integer(env, 'SCHEMA_MAX_VALUES', 10_000),
-      subschemas: integer(env, 'SCHEMA_MAX_SUBSCHEMAS', 500),
-      enumValues: integer(env, 'SCHEMA_MAX_ENUM_VALUES', 1_000),
-      patternsPerObject: integer(env, 'SCHEMA_MAX_PATTERNS_PER_OBJECT', 100),
-      uniqueItemsMaxItems: integer(env, 'SCHEMA_UNIQUE_ITEMS_MAX_ITEMS', 500),
-      evaluations: integer(env, 'SCHEMA_MAX_EVALUATIONS', 10_000),
-      referenceDepth: integer(env, 'SCHEMA_MAX_REFERENCE_DEPTH', 64),
-      smallestInstanceBytes: integer(env, 'SCHEMA_SMALLEST_INSTANCE_MAX_BYTES', 64 * 1024),
+      depth: atMost(integer(env, 'SCHEMA_MAX_DEPTH', SCHEMA_LIMITS.depth), 24, 'SCHEMA_MAX_DEPTH'),
+      values: integer(env, 'SCHEMA_MAX_VALUES', SCHEMA_LIMITS.values),
+      subschemas: integer(env, 'SCHEMA_MAX_SUBSCHEMAS', SCHEMA_LIMITS.subschemas),
+      enumValues: integer(env, 'SCHEMA_MAX_ENUM_VALUES', SCHEMA_LIMITS.enumValues),
+      patternsPerObject: integer(env, 'SCHEMA_MAX_PATTERNS_PER_OBJECT', SCHEMA_LIMITS.patternsPerObject),
+      uniqueItemsMaxItems: integer(env, 'SCHEMA_UNIQUE_ITEMS_MAX_ITEMS', SCHEMA_LIMITS.uniqueItemsMaxItems),
+      evaluations: integer(env, 'SCHEMA_MAX_EVALUATIONS', SCHEMA_LIMITS.evaluations),
+      referenceDepth: integer(env, 'SCHEMA_MAX_REFERENCE_DEPTH', SCHEMA_LIMITS.referenceDepth),
+      smallestInstanceBytes: integer(env, 'SCHEMA_SMALLEST_INSTANCE_MAX_BYTES', SCHEMA_LIMITS.smallestInstanceBytes),
     },
     // Four times the smallest instance a saved schema may ask for: an example of any saved schema fits.
     exampleMaxBytes: integer(env, 'EXAMPLE_MAX_BYTES', 256 * 1024),
