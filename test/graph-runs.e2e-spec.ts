@@ -2,6 +2,7 @@
 // rails, on real Temporal and MySQL with the model fake. Edges on data conditions: large-outputs (on a 5 MiB
 // answer) and graph-loops (on a loop's list) e2e specs, the condition check in the medium stop-checker spec.
 import { reply, type RecordedRequest } from './support/model-fake';
+import { openSse } from './support/sse';
 import { useStack, type RunBody, type Stack } from './support/stack';
 import { agentStep, llmStep, graphEdge } from './support/factories';
 
@@ -13,6 +14,11 @@ describe('Graph runs', () => {
   useStack((started) => (stack = started));
 
   const run = (steps: Step[], graph: Record<string, unknown>) => stack.runSteps(steps, { topic: 'prices' }, { fields: { graph } });
+  /** The guard_rail_hit event of an ended run, as its event stream gives it. */
+  const guardRailHit = async (runUuid: string) => {
+    const events = await (await openSse(`${stack.user.baseUrl}/runs/${runUuid}/events`, { key: stack.user.key! })).done;
+    return events.find((event) => event.data.type === 'guard_rail_hit')?.data;
+  };
 
   const stepNamed = (run: RunBody, name: string) => run.steps.find((step: RunBody) => step.name === name);
   const systemPromptOf = (request: RecordedRequest) => request.body.messages[0].content as string;
@@ -103,6 +109,7 @@ describe('Graph runs', () => {
     expect(done).toMatchObject({ status: 'failed', error_message: expect.stringContaining('Guard max_steps reached') });
     expect(stack.model.requests).toHaveLength(5);
     expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([3, 2]);
+    expect(await guardRailHit(done.uuid)).toMatchObject({ rail: 'max_steps', message: expect.stringContaining('Guard max_steps reached') });
   });
 
   it('fails a cycle that goes round without new input, naming the repeated_input guard, long before max_steps', async () => {
@@ -113,6 +120,8 @@ describe('Graph runs', () => {
     expect(done.error_message).toContain('"pong"'); // pong would answer ping's unchanged output a second time
     expect(stack.model.requests).toHaveLength(3);
     expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([2, 1]);
+    // The run's events name the rail and the step the engine refused (read by the event trigger from its message).
+    expect(await guardRailHit(done.uuid)).toMatchObject({ rail: 'repeated_input', step_name: 'pong', step_uuid: pong.uuid });
   });
 
   it('resumes from the failed node of a graph, the completed steps carried over', async () => {
