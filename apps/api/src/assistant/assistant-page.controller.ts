@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Public } from '../auth';
+import { PAGE_POLICY } from '../common/pages';
 
 /** GET /assistant: a page to talk to the assistant (plain HTML and a little JavaScript; the key stays in the page). */
 @ApiExcludeController()
@@ -13,7 +14,7 @@ export class AssistantPageController {
   @Get()
   @Public()
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'")
+  @Header('Content-Security-Policy', PAGE_POLICY)
   show(): string {
     return this.page;
   }

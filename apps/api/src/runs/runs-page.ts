@@ -5,13 +5,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import type express from 'express';
+import { mountPage } from '../common/pages';
 
 const PAGE = readFileSync(path.join(__dirname, 'runs-page.html'), 'utf8');
-const POLICY = "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'";
 
 export function mountRunsPage(app: INestApplication): void {
-  (app.getHttpAdapter().getInstance() as express.Express).get(['/runs', /^\/runs\/[0-9a-f-]{36}$/], (_request, response) => {
-    response.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': POLICY }).send(PAGE);
-  });
+  mountPage(app, ['/runs', /^\/runs\/[0-9a-f-]{36}$/], PAGE);
 }

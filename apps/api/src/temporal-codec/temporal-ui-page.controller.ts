@@ -4,6 +4,7 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { AppConfig } from '@app/config';
 import { Public } from '../auth';
+import { PAGE_POLICY } from '../common/pages';
 
 // The ids stepwise gives executions (run-<uuid>, scheduled-<id>-<time>, summary-..., assistant-<uuid>).
 const WORKFLOW_ID = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -24,7 +25,7 @@ export class TemporalUiPageController {
   @Get()
   @Public()
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'")
+  @Header('Content-Security-Policy', PAGE_POLICY)
   @Header('Referrer-Policy', 'no-referrer')
   show(@Query('workflow_id') workflowId?: string): string {
     const { webUiUrl, namespace } = this.config.temporal;
