@@ -28,7 +28,7 @@ const NAMESPACE = process.env.TEMPORAL_NAMESPACE ?? 'default';
 let runtimeInstalled = false;
 
 /** The failures specs provoke on purpose (WARN) would drown the output. */
-function quietRuntime(): void {
+export function quietRuntime(): void {
   if (runtimeInstalled) return;
   Runtime.install({
     logger: new DefaultLogger('ERROR'),
