@@ -1,7 +1,7 @@
 // Scenario 5: an agent step making 10 tool calls against a local tool server. A tool-call round is one
 // model turn plus one tool call; its overhead is (agent run - one-step run) / 10.
 import type { Runner } from '../support/runner';
-import { median, round } from '../support/stats';
+import { median, round, timedRuns } from '../support/stats';
 
 export const AGENT_TOOL_CALLS = 10;
 
@@ -15,15 +15,7 @@ export interface AgentResult {
 export async function measureAgent(runner: Runner, runs: number, warmup: number, toolCalls = AGENT_TOOL_CALLS): Promise<AgentResult> {
   const agent = await runner.prepareAgent(toolCalls);
   const oneStep = await runner.prepareChain(1);
-  const time = async (runOnce: () => Promise<void>) => {
-    const samples: number[] = [];
-    for (let i = 0; i < warmup + runs; i++) {
-      const started = Date.now();
-      await runOnce();
-      if (i >= warmup) samples.push(Date.now() - started);
-    }
-    return median(samples);
-  };
+  const time = async (runOnce: () => Promise<void>) => median(await timedRuns(runOnce, runs, warmup));
   const agentMs = await time(agent);
   const oneStepMs = await time(oneStep);
   return {

@@ -1,7 +1,7 @@
 // Scenario 1: runs of 1, 5 and 20 LLM steps, one at a time. Per-step overhead is run time minus model
 // time (from the audit), divided by the steps; plus the time from POST /runs to the first model request.
 import type { ModelFake } from '../../test/support/model-fake';
-import { distribution, type Distribution } from '../support/stats';
+import { distribution, timedRuns, type Distribution } from '../support/stats';
 import type { Runner } from '../support/runner';
 import type { System } from '../support/system';
 
@@ -64,14 +64,7 @@ export async function measureSequential(
 ): Promise<{ steps: number; run_ms: Distribution }[]> {
   const results = [];
   for (const steps of sizes) {
-    const runOnce = await runner.prepareChain(steps);
-    const times: number[] = [];
-    for (let i = 0; i < warmup + runs; i++) {
-      const started = Date.now();
-      await runOnce();
-      if (i >= warmup) times.push(Date.now() - started);
-    }
-    results.push({ steps, run_ms: distribution(times) });
+    results.push({ steps, run_ms: distribution(await timedRuns(await runner.prepareChain(steps), runs, warmup)) });
   }
   return results;
 }

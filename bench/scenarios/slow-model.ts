@@ -2,7 +2,7 @@
 // must add next to nothing: a 5-step chain's and a 10-tool-call agent's run, stepwise against the plain
 // loop (the same model calls and audit rows, no Temporal), one run at a time.
 import type { Runner } from '../support/runner';
-import { distribution, round, type Distribution } from '../support/stats';
+import { distribution, round, timedRuns, type Distribution } from '../support/stats';
 
 export const SLOW_CHAIN_STEPS = 5;
 
@@ -21,15 +21,7 @@ export async function measureSlowModel(
   delay: { ms: number },
   { modelMs, runs, warmup }: { modelMs: number; runs: number; warmup: number },
 ): Promise<SlowModelResult[]> {
-  const time = async (runOnce: () => Promise<void>) => {
-    const samples: number[] = [];
-    for (let i = 0; i < warmup + runs; i++) {
-      const started = Date.now();
-      await runOnce();
-      if (i >= warmup) samples.push(Date.now() - started);
-    }
-    return distribution(samples);
-  };
+  const time = async (runOnce: () => Promise<void>) => distribution(await timedRuns(runOnce, runs, warmup));
   delay.ms = modelMs;
   try {
     const results: SlowModelResult[] = [];

@@ -1,4 +1,15 @@
-// Percentiles and spreads, the same way for every scenario.
+// Runs timed, percentiles and spreads: the same way for every scenario.
+
+/** The wall time in ms of each of `runs` runs of `runOnce`, after `warmup` untimed ones. */
+export async function timedRuns(runOnce: () => Promise<unknown>, runs: number, warmup: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < warmup + runs; i++) {
+    const started = Date.now();
+    await runOnce();
+    if (i >= warmup) samples.push(Date.now() - started);
+  }
+  return samples;
+}
 
 export function percentile(values: number[], p: number): number {
   if (!values.length) return NaN;
