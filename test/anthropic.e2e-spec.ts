@@ -3,6 +3,7 @@
 // openrouter, the same protocol as openai with a key and base URL of its own.
 import { randomUUID } from 'node:crypto';
 import { anthropicReply } from './support/anthropic-fake';
+import { registerLookupTool } from './support/agent-run';
 import { agentStep, llmStep } from './support/factories';
 import type { ModelFake } from './support/model-fake';
 import { reply } from './support/model-fake';
@@ -30,18 +31,7 @@ describe('The anthropic provider', () => {
   it('runs an agent that calls a registered tool: tool_use, then the tool_result in the next user turn, all audited', async () => {
     const tools = await ToolServer.start({ lookup: (args) => ({ found: args }) });
     try {
-      const name = `tool_${randomUUID().slice(0, 8)}`;
-      expect(
-        (
-          await stack.user.post('/tools', {
-            name,
-            description: 'looks things up',
-            parameters: { type: 'object', properties: { q: { type: 'string' } } },
-            endpoint_url: tools.url('lookup'),
-            timeout_ms: 5000,
-          })
-        ).status,
-      ).toBe(201);
+      const name = await registerLookupTool(stack.user, tools.url('lookup'));
       anthropic.script(
         anthropicReply.toolUse([{ name, input: { q: 'stepwise' } }], { usage: { input_tokens: 40, output_tokens: 8 } }),
         anthropicReply.text('It is a workflow engine.', { usage: { input_tokens: 60, output_tokens: 12 } }),

@@ -7,6 +7,7 @@ import type { Browser } from 'puppeteer-core';
 import { anthropicReply, startAnthropicFake } from './support/anthropic-fake';
 import { launchChromium } from './support/chromium';
 import { startApi, testConfig, type ApiClient, type TestApi } from './support/api';
+import { registerLookupTool } from './support/agent-run';
 import { agentStep, llmStep } from './support/factories';
 import { ModelFake, reply } from './support/model-fake';
 import { openSse, type SseEvent } from './support/sse';
@@ -121,18 +122,7 @@ describe('Live runs', () => {
   });
 
   it("streams an agent's tool-call arguments and its final text, with the tool call's events between its turns", async () => {
-    const name = `tool_${randomUUID().slice(0, 8)}`;
-    expect(
-      (
-        await user.post('/tools', {
-          name,
-          description: 'looks things up',
-          parameters: { type: 'object', properties: { q: { type: 'string' } } },
-          endpoint_url: tools.url('lookup'),
-          timeout_ms: 5000,
-        })
-      ).status,
-    ).toBe(201);
+    const name = await registerLookupTool(user, tools.url('lookup'));
     model.script(
       // Answered once the watcher below is connected: it sees every piece live.
       reply.toolCalls([{ name, arguments: { q: 'stepwise engine' }, id: 'call_live' }], { delayMs: 500, stream: { pieceChars: 5 } }),

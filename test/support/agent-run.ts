@@ -1,5 +1,6 @@
 // What several specs do on a stack of their own (API in-process, worker as a process): poll a run to its
-// end, and run an agent that makes one call to a registered `lookup` tool.
+// end, register a lookup tool, and run an agent that makes one call to a registered `lookup` tool.
+import { randomUUID } from 'node:crypto';
 import type { ApiClient } from './api';
 import { agentStep } from './factories';
 import { reply, type ModelFake } from './model-fake';
@@ -14,6 +15,20 @@ export async function runEnd(user: ApiClient, runUuid: string, timeoutMs = 60_00
     body = (await user.get(`/runs/${runUuid}`)).body;
   }
   return body;
+}
+
+/** Registers a tool of a name of its own (`tool_…`) taking `{ q: string }`, served at `endpointUrl`; returns the name. */
+export async function registerLookupTool(user: ApiClient, endpointUrl: string): Promise<string> {
+  const name = `tool_${randomUUID().slice(0, 8)}`;
+  const created = await user.post('/tools', {
+    name,
+    description: 'looks things up',
+    parameters: { type: 'object', properties: { q: { type: 'string' } } },
+    endpoint_url: endpointUrl,
+    timeout_ms: 5000,
+  });
+  expect(created.status).toBe(201);
+  return name;
 }
 
 /** An agent whose first turn calls `lookup` (11 prompt and 5 completion tokens) and whose second answers (20 and 3); returns the finished run. */
