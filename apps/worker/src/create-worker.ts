@@ -20,6 +20,7 @@ import { ConversationService } from './execution/conversation.service';
 import { HumanInputService } from './execution/human-input.service';
 import { LoopService } from './execution/loop.service';
 import { SubWorkflowService } from './execution/sub-workflow.service';
+import { WorkflowToolService } from './execution/workflow-tool.service';
 import { NotificationService } from './execution/notification.service';
 import { StopCheckerService } from './execution/stop-checker.service';
 import { ToolCallService } from './execution/tool-call.service';
@@ -76,6 +77,7 @@ function activitiesOf(context: INestApplicationContext, metrics: Metrics) {
     stopChecker: context.get(StopCheckerService),
     loops: context.get(LoopService),
     subWorkflows: context.get(SubWorkflowService),
+    workflowTools: context.get(WorkflowToolService),
     graph: context.get(GraphService),
     toolExecutor: context.get(ToolExecutorService),
     humanInput: context.get(HumanInputService),

@@ -28,6 +28,7 @@ import { ConversationService } from './execution/conversation.service';
 import { HumanInputService } from './execution/human-input.service';
 import { LoopService } from './execution/loop.service';
 import { SubWorkflowService } from './execution/sub-workflow.service';
+import { WorkflowToolService } from './execution/workflow-tool.service';
 import { NotificationService } from './execution/notification.service';
 import { ModelCallService } from './execution/model-call.service';
 import { ReplayRecord } from './execution/replay-record.service';
@@ -99,6 +100,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     StopCheckerService,
     LoopService,
     SubWorkflowService,
+    WorkflowToolService,
     GraphService,
     ToolExecutorService,
     HumanInputService,
@@ -113,6 +115,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     StopCheckerService,
     LoopService,
     SubWorkflowService,
+    WorkflowToolService,
     GraphService,
     ToolExecutorService,
     HumanInputService,

@@ -195,7 +195,12 @@ export interface AgentStart {
    * most LOCAL_TOOL_CALL_MAX_TIMEOUT_MS. Absent (starts recorded before it): none.
    */
   local_tools?: string[];
+  /** The workflow tools (`workflow:<uuid>` in the step's tools): the name the model calls each by → the workflow's uuid. */
+  workflow_tools?: Record<string, string>;
 }
+
+/** A workflow tool's call: the child run to start (and the audit row's attempt, ended with the child), or (a call answered before a crash, or refused) its answer. */
+export type WorkflowToolStart = { child: PreparedRun; audit_attempt: number } | { answered: ToolCallResult };
 
 export interface AgentTurnResult {
   /** The calls the model asked for; none means the turn's message is the final answer. */
@@ -277,6 +282,17 @@ export interface RunActivities {
   startSubWorkflow(input: StepContext & { step: SubWorkflowStep; child_run_uuid: string; depth: number }): Promise<PreparedRun>;
   /** sub_workflow: the child run's final output becomes the step's (by reference); a child that did not complete fails the step. */
   completeSubWorkflow(input: StepContext & { step: SubWorkflowStep; child_run_uuid: string }): Promise<StepResultRef>;
+  /**
+   * An agent's call of a workflow tool: audits the call running and records its child run (uuid drawn from
+   * the call, pinned definition, arguments checked against its input_schema), or answers the call at once.
+   */
+  startWorkflowTool(
+    input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; workflow_uuid: string; depth: number },
+  ): Promise<WorkflowToolStart>;
+  /** The child run's end as the call's answer (its final output, or a reference when large; its failure) at `position`, audited. */
+  completeWorkflowTool(
+    input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; child_run_uuid: string; audit_attempt: number },
+  ): Promise<ToolCallResult>;
   /** Graph runs: the uuids of the edges whose data conditions hold on the output. */
   evaluateEdgeConditions(input: {
     user_id: string;

@@ -1,4 +1,4 @@
-// The workflows a definition's sub_workflow steps reach, read for a save's checks and a run's pins.
+// The workflows a definition's sub_workflow steps and workflow tools reach, read for a save's checks and a run's pins.
 import type { WorkflowDefinition } from '@app/contracts';
 import { calledWorkflows, subWorkflowIssues, throwIssues } from '@app/domain';
 import { definitionOf, type WorkflowRepository } from '@app/persistence';

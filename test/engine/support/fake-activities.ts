@@ -43,6 +43,8 @@ const NAMES = [
   'expireHumanInput',
   'startSubWorkflow',
   'completeSubWorkflow',
+  'startWorkflowTool',
+  'completeWorkflowTool',
   'evaluateEdgeConditions',
   'closeGraphStep',
   'openConversation',

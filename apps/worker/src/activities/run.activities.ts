@@ -15,6 +15,7 @@ import type { ConversationService } from '../execution/conversation.service';
 import type { HumanInputService } from '../execution/human-input.service';
 import type { LoopService } from '../execution/loop.service';
 import type { SubWorkflowService } from '../execution/sub-workflow.service';
+import type { WorkflowToolService } from '../execution/workflow-tool.service';
 import type { NotificationService } from '../execution/notification.service';
 import type { StopCheckerService } from '../execution/stop-checker.service';
 import type { ToolCallService } from '../execution/tool-call.service';
@@ -29,6 +30,7 @@ export interface RunServices {
   stopChecker: StopCheckerService;
   loops: LoopService;
   subWorkflows: SubWorkflowService;
+  workflowTools: WorkflowToolService;
   graph: GraphService;
   toolExecutor: ToolExecutorService;
   humanInput: HumanInputService;
@@ -131,6 +133,10 @@ export function createRunActivities(services: RunServices): RunActivities {
       opening(context, () => services.subWorkflows.start(context, step, child_run_uuid, depth)),
     completeSubWorkflow: ({ step, child_run_uuid, ...context }) =>
       inActivity(() => services.subWorkflows.complete(context, step, child_run_uuid)),
+    startWorkflowTool: ({ step, call, position, workflow_uuid, depth, ...context }) =>
+      inActivity((scope) => services.workflowTools.start(context, step, call, position, workflow_uuid, depth, scope)),
+    completeWorkflowTool: ({ step: _step, call, position, child_run_uuid, audit_attempt, ...context }) =>
+      inActivity((scope) => services.workflowTools.complete(context, call, position, child_run_uuid, audit_attempt, scope)),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
     awaitHumanInput: ({ step, reason, ...context }) =>
       opening(context, async () => {

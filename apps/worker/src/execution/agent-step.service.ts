@@ -9,6 +9,7 @@ import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
+import { WorkflowToolService } from './workflow-tool.service';
 
 const REFERENCE_NOTE =
   '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
@@ -29,12 +30,19 @@ export class AgentStepService {
     private readonly outputs: OutputRepository,
     private readonly calls: CallAuditRepository,
     private readonly config: AppConfig,
+    private readonly workflowTools: WorkflowToolService,
   ) {}
 
   /** The step's start: its input, its transcript's first messages, its tools and which of them are short. */
   async start(context: StepContext, step: CustomAgentStep): Promise<AgentStart> {
     const resolved = await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined);
-    const tools = resolved.map((tool) => tool.spec);
+    const named = resolved.map((tool) => tool.spec);
+    const workflows = await this.workflowTools.resolve(
+      context,
+      step.tools,
+      named.map((tool) => tool.name),
+    );
+    const tools = [...named, ...workflows.specs];
     const input = await this.inputs.build(context, step.system_prompt, 'reference', step.loop);
     await this.steps.startStep(context.instance_uuid, { ...input.record, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = [
@@ -45,6 +53,7 @@ export class AgentStepService {
       tools,
       conversation_length: await this.transcript.begin(context.instance_uuid, messages),
       local_tools: shortTools(resolved, this.config.toolCalls.localMaxTimeoutMs),
+      ...(workflows.specs.length ? { workflow_tools: workflows.byName } : {}),
     };
   }
 

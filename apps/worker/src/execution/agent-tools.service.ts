@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { END_TOOL_NAME, type McpConnection, type ToolSpec } from '@app/contracts';
-import { BUILTIN_TOOLS, END_TOOL, modelToolName, parseMcpToolName, qualifiedMcpToolName, type McpToolName } from '@app/domain';
+import {
+  BUILTIN_TOOLS,
+  END_TOOL,
+  modelToolName,
+  parseMcpToolName,
+  qualifiedMcpToolName,
+  workflowToolUuid,
+  type McpToolName,
+} from '@app/domain';
 import { McpServerRepository, McpToolCatalog, ToolRepository } from '@app/persistence';
 import { DEFAULT_TOOL_TIMEOUT_MS, ToolCallError, type ToolDescriptor } from '@app/providers';
 import { StepError } from './step-error';
@@ -44,8 +52,9 @@ export class AgentToolsService {
     private readonly mcpTools: McpToolCatalog,
   ) {}
 
-  /** Every tool of the step with its spec: what an agent is offered when it starts. */
-  async resolve(userId: string, names: string[], conversational = false): Promise<ResolvedTool[]> {
+  /** Every tool of the step with its spec, workflow tools excepted (WorkflowToolService's): what an agent is offered when it starts. */
+  async resolve(userId: string, stepTools: string[], conversational = false): Promise<ResolvedTool[]> {
+    const names = stepTools.filter((name) => !workflowToolUuid(name));
     const [local, mcp] = await Promise.all([
       this.resolveLocal(
         userId,
@@ -58,7 +67,8 @@ export class AgentToolsService {
   }
 
   /** The tool the model called by `offeredName`, without listing MCP servers again: null when the step has none of that name. */
-  async find(userId: string, names: string[], conversational: boolean, offeredName: string): Promise<ResolvedTool | null> {
+  async find(userId: string, stepTools: string[], conversational: boolean, offeredName: string): Promise<ResolvedTool | null> {
+    const names = stepTools.filter((name) => !workflowToolUuid(name));
     const mcp = names.map(parseMcpToolName).find((name) => name && modelToolName(name) === offeredName);
     if (!mcp)
       return (

@@ -135,12 +135,19 @@ export class ToolCallService {
    * How this attempt writes: `audit` its row, `answer` the transcript's message (with, when `ended` is given,
    * the attempt's end in the same statement, its row having said running). `named` is what the row names.
    */
-  private attempt(context: StepContext, call: ToolCallRequest, position: number, scope: ActivityScope, transcriptUuid: string) {
+  attempt(
+    context: StepContext,
+    call: ToolCallRequest,
+    position: number,
+    scope: ActivityScope,
+    transcriptUuid = context.instance_uuid,
+    rowAttempt = scope.attempt,
+  ) {
     const started_at = new Date();
     // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
     const named = { tool_name: call.name, mcp_server: null as string | null };
     // The attempt the row is under: Temporal's, or the call's next when a local activity's count restarted.
-    let attempt = scope.attempt;
+    let attempt = rowAttempt;
     const record = (fields: AttemptFields): Omit<ToolCallRecord, 'uuid'> => ({
       run_uuid: context.run_uuid,
       step_instance_uuid: context.instance_uuid,
@@ -174,7 +181,7 @@ export class ToolCallService {
    * after): its result, without calling the tool again. Its answer is in the transcript, or, when that attempt
    * died between the call's audit and the transcript, only in the audit, from where `answer` puts it in place.
    */
-  private async answeredCall(
+  async answeredCall(
     context: StepContext,
     call: ToolCallRequest,
     stored: ChatMessage | null,

@@ -7,7 +7,14 @@ export { SCHEMA_LIMITS, type SchemaLimits, type SchemaProblem } from './schema-b
 export * from './step-type-details';
 export { STEP_SCHEMAS, STOP_CONDITION_SCHEMA, TRIGGER_SCHEMAS, WORKFLOW_FIELDS_SCHEMA } from './step-schemas';
 export { loopSourceRef } from './loop';
-export { calledWorkflows, subWorkflowIssues, subWorkflowSteps } from './sub-workflows';
+export {
+  calledWorkflows,
+  subWorkflowIssues,
+  subWorkflowSteps,
+  WORKFLOW_TOOL_PREFIX,
+  workflowToolNames,
+  workflowToolUuid,
+} from './sub-workflows';
 export { summarySourceOf, type SummarySource } from './step-summary';
 export { allowedModelOf, modelChoiceIssues, modelPolicyIssues, providerOf, type AllowedModel, type ModelPolicy } from './model-policy';
 export * from './versions';

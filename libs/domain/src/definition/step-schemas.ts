@@ -201,11 +201,12 @@ export const STEP_SCHEMAS: Record<StepType, Schema> = {
         title: 'Tools',
         items: {
           type: 'string',
-          pattern: `^(?:${TOOL_NAME_PATTERN.source.slice(1, -1)}|${MCP_QUALIFIED_NAME_PATTERN.source.slice(1, -1)})$`,
+          pattern: `^(?:${TOOL_NAME_PATTERN.source.slice(1, -1)}|${MCP_QUALIFIED_NAME_PATTERN.source.slice(1, -1)}|workflow:[0-9a-fA-F-]{36})$`,
         },
         uniqueItems: true,
         default: [],
-        description: "Names of registered or built-in tools, and MCP servers' tools as '<server>.<tool>'",
+        description:
+          "Names of registered or built-in tools, MCP servers' tools as '<server>.<tool>', and workflows of yours as 'workflow:<uuid>' (offered under the workflow's name, its input_schema as parameters; each call a child run whose final output is the answer)",
       },
       max_iterations: {
         type: ['integer', 'null'],

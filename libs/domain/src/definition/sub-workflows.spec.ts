@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StepDefinition, WorkflowDefinition } from '@app/contracts';
 import { ErrorCode } from '../errors';
-import { subWorkflowIssues } from './sub-workflows';
+import { calledWorkflows, subWorkflowIssues, workflowToolNames } from './sub-workflows';
 
 const call = (workflow: WorkflowDefinition, input?: unknown): StepDefinition =>
   ({
@@ -11,6 +11,16 @@ const call = (workflow: WorkflowDefinition, input?: unknown): StepDefinition =>
     description: '',
     workflow_uuid: workflow.uuid,
     input,
+  }) as StepDefinition;
+const agentUsing = (...workflows: WorkflowDefinition[]): StepDefinition =>
+  ({
+    uuid: randomUUID(),
+    type: 'custom_agent',
+    name: 'agent',
+    description: '',
+    model: 'gpt-4o-mini',
+    system_prompt: 'help',
+    tools: ['http_request', ...workflows.map((called) => `workflow:${called.uuid}`)],
   }) as StepDefinition;
 const workflow = (name: string, steps: StepDefinition[] = [], fields: Partial<WorkflowDefinition> = {}): WorkflowDefinition => ({
   uuid: randomUUID(),
@@ -68,5 +78,36 @@ describe(subWorkflowIssues.name, () => {
     ]);
     expect(codesOf(workflow('root', [call(child, { city: 'Lyon' })]), reachedOf(child))).toEqual([]);
     expect(codesOf(workflow('root', [call(child, { town: '<<trigger_output.town>>' })]), reachedOf(child))).toEqual([]);
+  });
+
+  it('checks an agent’s workflow tools as calls: not the user’s, a cycle through them, nesting past the bound', () => {
+    const stranger = workflow('stranger');
+    expect(codesOf(workflow('root', [agentUsing(stranger)]), new Map([[stranger.uuid, null]]))).toEqual([
+      [ErrorCode.InvalidSubWorkflow, 'steps[0].tools[1]'],
+    ]);
+    const root = workflow('A');
+    const b = workflow('B', [call(root)]);
+    root.steps.push(agentUsing(b));
+    const [issue] = subWorkflowIssues(root, reachedOf(b), 5);
+    expect(issue).toMatchObject({ code: ErrorCode.SubWorkflowCycle, field: 'steps[0].tools[1]' });
+    expect(issue.message).toContain('A → B → A');
+    const leaf = workflow('leaf');
+    const middle = workflow('middle', [agentUsing(leaf)]);
+    expect(calledWorkflows(middle)).toEqual([leaf.uuid]);
+    expect(codesOf(workflow('root', [agentUsing(middle)]), reachedOf(middle, leaf), 1)).toEqual([
+      [ErrorCode.InvalidSubWorkflow, 'steps[0].tools[1]'],
+    ]);
+  });
+});
+
+describe(workflowToolNames.name, () => {
+  it('offers each workflow under its name made safe, a piece of its uuid added when the name is taken', () => {
+    const first = { uuid: '0a1b2c3d-0000-4000-8000-000000000001', name: 'Summarise a page!' };
+    const second = { uuid: '9f8e7d6c-0000-4000-8000-000000000002', name: 'Summarise a page?' };
+    const clash = { uuid: '11112222-0000-4000-8000-000000000003', name: 'http_request' };
+    const names = workflowToolNames([first, second, clash, { uuid: randomUUID(), name: '€€€' }], ['http_request']);
+    expect([...names.values()]).toEqual(['Summarise_a_page', 'Summarise_a_page_9f8e7d6c', 'http_request_11112222', 'workflow']);
+    const long = workflowToolNames([{ uuid: randomUUID(), name: 'x'.repeat(100) }], []);
+    expect([...long.values()][0]).toMatch(/^[a-zA-Z0-9_-]{64}$/);
   });
 });

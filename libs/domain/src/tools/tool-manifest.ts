@@ -49,7 +49,8 @@ export function manifestHash(manifest: ToolManifest): string {
 
 /** Every tool name the workflow's agents list, once each, sorted. */
 export function toolNamesOf(steps: readonly StepDefinition[]): string[] {
-  const names = steps.flatMap((step) => (step.type === 'custom_agent' ? step.tools : []));
+  // Workflow tools are no registry's: they are pinned with the run's sub-workflows.
+  const names = steps.flatMap((step) => (step.type === 'custom_agent' ? step.tools.filter((tool) => !tool.startsWith('workflow:')) : []));
   return [...new Set(names)].sort();
 }
 

@@ -1,7 +1,7 @@
 // An agent step's turns: one activity per model turn and one per tool call, so a crash repeats neither. In a
 // chain they run as local activities (scope.agentWork), tool calls not known to be short excepted: a local
 // activity run again after its worker died finds the turn or call its first run completed in the transcript.
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import {
   END_TOOL_NAME,
   type AgentStart,
@@ -11,6 +11,7 @@ import {
   type ToolHandoff,
 } from '@app/contracts';
 import type { RunScope } from './run-scope';
+import { callWorkflowTool } from './workflow-tool';
 
 const DEFAULT_MAX_ITERATIONS = 10;
 
@@ -30,7 +31,7 @@ export async function agentTurns(
   scope: RunScope,
   step: CustomAgentStep,
   context: StepContext,
-  { tools, conversation_length, local_tools }: AgentStart,
+  { tools, conversation_length, local_tools, workflow_tools }: AgentStart,
   handsOff: boolean,
 ): Promise<AgentEnd> {
   // The transcript itself stays in MySQL: the workflow tracks its length and the calls to make.
@@ -62,6 +63,13 @@ export async function agentTurns(
     }
     // Each tool call is its own activity: once completed, a crash never repeats it. A long one is queued.
     for (const call of result.tool_calls) {
+      // A workflow tool runs as a child run; only agents that have one take this path (starts before it have none).
+      const workflowUuid = workflow_tools?.[call.name];
+      if (workflowUuid && patched('agent-workflow-tools')) {
+        await callWorkflowTool(scope, step, context, call, length, workflowUuid);
+        length += 1;
+        continue;
+      }
       await scope
         .agentWork(step, `${step.name}: tool ${call.name}`, short.has(call.name))
         .callTool({ ...context, step, call, position: length });
