@@ -1,6 +1,7 @@
 // Spend limits in dollars: each call's worst case reserved in the user's day and month before it is sent,
 // settled after, so parallel calls pass a limit by at most one call's worst case; a spent day refuses starts.
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { SpendRepository, WorkflowRepository, type NewRun } from '@app/persistence';
 import { RunPreparer } from '@app/runs';
 import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
@@ -28,12 +29,19 @@ describe(`${LlmStepService.name}: spend limits`, () => {
 
   const today = () => new Date().toISOString().slice(0, 10);
 
-  async function recordedRun(userId: string, steps: number): Promise<{ run: NewRun; step: ReturnType<typeof llmStep> }> {
+  async function recordedRun(
+    userId: string,
+    steps: number,
+    budget?: NewRun['budget'],
+  ): Promise<{ run: NewRun; step: ReturnType<typeof llmStep> }> {
     const step = llmStep({ model: 'priced-model', max_tokens: 1000 });
-    const run = newRun(
-      userId,
-      workflowDefinition(Array.from({ length: steps }, () => ({ ...step, uuid: randomUUID(), name: `s${randomUUID().slice(0, 6)}` }))),
-    );
+    const run = {
+      ...newRun(
+        userId,
+        workflowDefinition(Array.from({ length: steps }, () => ({ ...step, uuid: randomUUID(), name: `s${randomUUID().slice(0, 6)}` }))),
+      ),
+      ...(budget ? { budget } : {}),
+    };
     await setup.runs.create(run);
     return { run, step };
   }
@@ -58,6 +66,45 @@ describe(`${LlmStepService.name}: spend limits`, () => {
     const spend = await ledger.spendOf(userId, [today(), today().slice(0, 7)]);
     expect(spend.get(today())).toEqual({ spent: CALL_COST, reserved: 0 });
     expect(spend.get(today().slice(0, 7))).toEqual({ spent: CALL_COST, reserved: 0 });
+  });
+
+  it("holds a run's calls to its max_cost: of three sent at once one goes, and the run passes max_cost by at most one call", async () => {
+    // $0.001: under one call's worst case (about $0.008), above one call's real cost ($0.0006).
+    const { run, step } = await recordedRun(newUserId(), 5, { max_cost: 0.001 });
+    const ledgerOf = async () =>
+      (
+        (await setup.get(DataSource).query('SELECT cost_spent, cost_reserved FROM workflow_runs WHERE uuid = ?', [run.uuid])) as {
+          cost_spent: string;
+          cost_reserved: string;
+        }[]
+      ).map((row) => ({ spent: Number(row.cost_spent), reserved: Number(row.cost_reserved) }))[0];
+    setup.model.script(reply.text('ok', { usage: USAGE, delayMs: 300 }));
+
+    const outcomes = await Promise.allSettled(
+      [0, 1, 2].map((position) => setup.llm.run(stepContext(run, position), step, activityScope())),
+    );
+
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason)).toEqual(
+      [
+        expect.objectContaining({ code: 'RUN_BUDGET_REACHED', details: expect.objectContaining({ max_cost: 0.001 }) }),
+        expect.objectContaining({ code: 'RUN_BUDGET_REACHED' }),
+      ],
+    );
+    expect(setup.model.requests).toHaveLength(1);
+    await expect(ledgerOf()).resolves.toEqual({ spent: CALL_COST, reserved: 0 });
+
+    // Settled at $0.0006, under max_cost: the next call goes, and takes the run past it (by less than its worst case).
+    setup.model.script(reply.text('ok', { usage: USAGE }));
+    await setup.llm.run(stepContext(run, 3), step, activityScope());
+    await expect(ledgerOf()).resolves.toEqual({ spent: 2 * CALL_COST, reserved: 0 });
+    // At max_cost: no call more, and nothing reserved by the refusal.
+    await expect(setup.llm.run(stepContext(run, 4), step, activityScope())).rejects.toMatchObject({
+      code: 'RUN_BUDGET_REACHED',
+      details: { max_cost: 0.001, held: 2 * CALL_COST },
+    });
+    await expect(ledgerOf()).resolves.toEqual({ spent: 2 * CALL_COST, reserved: 0 });
+    expect(setup.model.requests).toHaveLength(2);
   });
 
   it("refuses a start once the user's own lower daily limit is spent, with its code and reset time", async () => {

@@ -13,6 +13,7 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.TooManyRunsInFlight]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.SpendLimitReached]: HttpStatus.TOO_MANY_REQUESTS,
+  [ErrorCode.RunBudgetReached]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.TooManyStreams]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.TemporalUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.McpServerUnavailable]: HttpStatus.BAD_GATEWAY,

@@ -118,8 +118,13 @@ const runSummary: SchemaObject = {
     dry_run: { type: 'boolean' },
     budget: nullable({
       type: 'object',
-      properties: { max_tokens: { type: 'integer' }, paused_at_tokens: nullable({ type: 'integer' }) },
-      description: 'paused_at_tokens: the run waits for an approval',
+      properties: {
+        max_tokens: { type: 'integer' },
+        paused_at_tokens: nullable({ type: 'integer' }),
+        max_cost: { type: 'number', description: 'Dollars; each model call reserves its worst case against it' },
+        paused_at_cost: nullable({ type: 'number' }),
+      },
+      description: 'paused_at_tokens or paused_at_cost: the run waits for an approval',
     }),
     status: { type: 'string', enum: [...RUN_STATUSES] },
     error_message: nullable({ type: 'string' }),

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { QueryFailedError } from 'typeorm';
-import { DomainError, ErrorCode, limitedPeriods, spendLimitReached } from '@app/domain';
+import { DomainError, ErrorCode, limitedPeriods, runBudgetReached, spendLimitReached } from '@app/domain';
 import { rememberSecrets } from '@app/observability';
 import { ModelCallError, ToolCallError } from '@app/providers';
-import { DATABASE_FAILURE_MESSAGE, toApplicationFailure } from './to-application-failure';
+import { DATABASE_FAILURE_MESSAGE, RUN_BUDGET_RETRY_MS, toApplicationFailure } from './to-application-failure';
 
 /** The activity logger's warn, recorded. */
 function recordingLog() {
@@ -17,6 +17,13 @@ describe(toApplicationFailure.name, () => {
     const failure = toApplicationFailure(spendLimitReached(day, 1, new Date('2026-11-26T23:00:00Z'), 0.2)) as ApplicationFailure;
 
     expect(failure).toMatchObject({ type: 'SPEND_LIMIT_REACHED', nonRetryable: false, nextRetryDelay: 3_600_000 });
+  });
+
+  it('makes a run at its max_cost a retryable failure tried again shortly (its budget pause may raise it meanwhile)', () => {
+    const failure = toApplicationFailure(runBudgetReached(0.5, 0.5, 0.01)) as ApplicationFailure;
+
+    expect(failure).toMatchObject({ type: 'RUN_BUDGET_REACHED', nonRetryable: false, nextRetryDelay: RUN_BUDGET_RETRY_MS });
+    expect(failure.message).toContain("$0.5 of the run's max_cost of $0.5");
   });
 
   it('keeps the type and retryability of our errors, their messages scrubbed', () => {

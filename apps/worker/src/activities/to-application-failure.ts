@@ -5,6 +5,9 @@ import { scrubbed } from '@app/observability';
 import { ModelCallError, ToolCallError } from '@app/providers';
 import { StepError } from '../execution/step-error';
 
+/** How long a call refused at its run's max_cost waits before it is tried again (the step's attempts count it). */
+export const RUN_BUDGET_RETRY_MS = 30_000;
+
 /** What a failed statement says in Temporal and on the run: its detail (SQL, values, the server's message) is for the worker's log only. */
 export const DATABASE_FAILURE_MESSAGE = "DATABASE_ERROR: a database statement failed; the worker's log has its detail";
 
@@ -34,6 +37,14 @@ export function toApplicationFailure(error: unknown, log?: ActivityLog): unknown
       type: error.code,
       nonRetryable: false,
       nextRetryDelay: Number(error.details.retry_after_seconds) * 1000,
+    });
+  // A run at its max_cost: tried again a little later, once its calls in flight settled or the run's budget was raised.
+  if (error instanceof DomainError && error.code === ErrorCode.RunBudgetReached)
+    return ApplicationFailure.create({
+      message: error.message,
+      type: error.code,
+      nonRetryable: false,
+      nextRetryDelay: RUN_BUDGET_RETRY_MS,
     });
   if (error instanceof DomainError) return ApplicationFailure.nonRetryable(scrubbed(error.message), error.code);
   // Unexpected, so Temporal retries it: the database away, a statement refused, a bug.

@@ -50,7 +50,7 @@ export class EvaluationJudge {
     };
     let hold: SpendHold | null = null;
     try {
-      hold = await this.spend.reserve(userId, provider, request);
+      hold = await this.spend.reserve(userId, null, provider, request);
       const response = await this.clients.forProvider(provider).complete(request);
       await this.spend.settle(hold, this.costs.costOf(provider, assertion.model, response.usage));
       hold = null;

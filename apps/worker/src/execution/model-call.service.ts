@@ -202,8 +202,8 @@ export class ModelCallService {
         if (context.dry_run || context.replay?.offline)
           response = dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes);
         else {
-          // The call's worst case held against the user's spend limits first: no room, no call (SPEND_LIMIT_REACHED).
-          hold = await this.spend.reserve(context.user_id, system, request);
+          // The call's worst case held against its run's max_cost and the user's spend limits first: no room, no call.
+          hold = await this.spend.reserve(context.user_id, context.run_uuid, system, request);
           // Then its slot at a provider account with limits, shared by every worker (none: no wait).
           await this.gate.acquire(provider, context.user_id, request, scope.signal);
           response = await this.clients

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { limitedPeriods, periodKeys, spendLimitReached, worstCaseCost, type SpendLimits } from '@app/domain';
+import { limitedPeriods, periodKeys, runBudgetReached, spendLimitReached, worstCaseCost, type SpendLimits } from '@app/domain';
 import { SpendRepository } from '@app/persistence';
 import type { ModelRequest } from '@app/providers';
 import { SpendPolicy } from '@app/runs';
@@ -13,6 +13,9 @@ export interface SpendHold {
   /** The limited periods its worst case is reserved in, and that worst case. */
   reservedIn: string[];
   reserved: number;
+  /** The run whose max_cost the call reserved against (null: a run without one), and what it reserved there. */
+  runUuid: string | null;
+  runReserved: number;
 }
 
 /** How long a worker trusts a user's limits as read (a user's change to their own takes this long at most). */
@@ -23,13 +26,16 @@ const CHARS_PER_TOKEN = 3;
 /**
  * Spend limits at the model call: before a call its worst case (the prompt estimated from its JSON, all of
  * it uncached, plus `max_tokens` of answer, at the model's price) is reserved in the user's day and month,
- * under the ledger rows' locks; after it, the reservation gives way to the real cost. Calls in parallel
- * therefore pass a limit by at most one call's worst case. A call with no room is refused
- * (SPEND_LIMIT_REACHED, retried by Temporal once the period resets); unpriced models reserve nothing.
+ * under the ledger rows' locks, and against its run's max_cost (the run row's own ledger); after it, the
+ * reservations give way to the real cost. Calls in parallel therefore pass a limit by at most one call's
+ * worst case. A call with no room is refused (SPEND_LIMIT_REACHED, retried by Temporal once the period
+ * resets; RUN_BUDGET_REACHED, retried shortly, when the run's budget pause raises it); unpriced models reserve nothing.
  */
 @Injectable()
 export class SpendGuard {
   private readonly limits = new Map<string, { limits: SpendLimits; until: number }>();
+  /** Runs seen without max_cost: a run never gains one (an approval only raises a budget it started with). */
+  private readonly unlimitedRuns = new Set<string>();
 
   constructor(
     private readonly ledger: SpendRepository,
@@ -37,32 +43,47 @@ export class SpendGuard {
     private readonly costs: CallCosts,
   ) {}
 
-  async reserve(userId: string, provider: string, request: ModelRequest): Promise<SpendHold> {
+  /** `runUuid`: the run making the call, whose budget's max_cost (if any) it reserves against too (null: no run's). */
+  async reserve(userId: string, runUuid: string | null, provider: string, request: ModelRequest): Promise<SpendHold> {
     const now = new Date();
     const { day, month } = periodKeys(now);
-    const hold: SpendHold = { userId, spentIn: [day, month], reservedIn: [], reserved: 0 };
-    const periods = limitedPeriods(await this.limitsOf(userId), now);
-    if (!periods.length) return hold;
+    const hold: SpendHold = { userId, spentIn: [day, month], reservedIn: [], reserved: 0, runUuid: null, runReserved: 0 };
     const prompt = Math.ceil(
       JSON.stringify([request.messages, request.tools ?? null, request.response_format ?? null]).length / CHARS_PER_TOKEN,
     );
     const worst = worstCaseCost(this.costs.priceOf(provider, request.model), prompt, request.max_tokens ?? 0) ?? 0;
     if (worst === 0) return hold;
+    // The run's max_cost first: a run without one reserves nothing there (one locked read of its row).
+    const run =
+      runUuid && !this.unlimitedRuns.has(runUuid) ? await this.ledger.reserveForRun(runUuid, worst) : ({ limited: false } as const);
+    if (runUuid && !run.limited) this.remember(runUuid);
+    if (run.limited && !run.reserved) throw runBudgetReached(run.held, run.max_cost, worst);
+    if (run.limited) Object.assign(hold, { runUuid, runReserved: worst });
+    const periods = limitedPeriods(await this.limitsOf(userId), now);
+    if (!periods.length) return hold;
     const outcome = await this.ledger.reserve(userId, periods, worst);
-    if (!outcome.reserved)
+    if (!outcome.reserved) {
+      await this.settle(hold, null);
       throw spendLimitReached(
         periods.find(({ period }) => period === outcome.period)!,
         outcome.held,
         now,
         worst,
       );
+    }
     return { ...hold, reservedIn: periods.map(({ period }) => period), reserved: worst };
   }
 
-  /** The call ended: its cost spent (nothing when it failed or its model is unpriced), its reservation given back. */
-  settle(hold: SpendHold | null, cost: number | null): Promise<void> {
-    if (!hold) return Promise.resolve();
-    return this.ledger.settle(hold.userId, hold.spentIn, cost ?? 0, hold.reservedIn, hold.reserved);
+  /** The call ended: its cost spent (nothing when it failed or its model is unpriced), its reservations given back. */
+  async settle(hold: SpendHold | null, cost: number | null): Promise<void> {
+    if (!hold) return;
+    if (hold.runUuid) await this.ledger.settleForRun(hold.runUuid, cost ?? 0, hold.runReserved);
+    await this.ledger.settle(hold.userId, hold.spentIn, cost ?? 0, hold.reservedIn, hold.reserved);
+  }
+
+  private remember(unlimitedRun: string): void {
+    if (this.unlimitedRuns.size > 10_000) this.unlimitedRuns.clear();
+    this.unlimitedRuns.add(unlimitedRun);
   }
 
   private async limitsOf(userId: string): Promise<SpendLimits> {

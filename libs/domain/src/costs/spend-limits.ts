@@ -67,3 +67,12 @@ export function spendLimitReached(period: SpendPeriod, spent: number, now: Date,
 }
 
 const round = (dollars: number) => Math.round(dollars * 1e6) / 1e6;
+
+/** RUN_BUDGET_REACHED: the run's calls spent or reserved `held` of its max_cost: no room for another call until they settle or it is raised. */
+export function runBudgetReached(held: number, maxCost: number, more: number): DomainError {
+  return new DomainError(
+    ErrorCode.RunBudgetReached,
+    `${ErrorCode.RunBudgetReached}: $${round(held)} of the run's max_cost of $${maxCost} is spent or reserved, no room for a call that may cost up to $${round(more)}`,
+    { max_cost: maxCost, held: round(held) },
+  );
+}

@@ -34,6 +34,7 @@ import { ProviderRates1764004210000 } from './1764004210000-provider-rates';
 import { WorkflowBudgets1764004220000 } from './1764004220000-workflow-budgets';
 import { NewIdentitiesExact1764004300000 } from './1764004300000-new-identities-exact';
 import { RunEventGuardRails1764004400000 } from './1764004400000-run-event-guard-rails';
+import { RunSpendLedger1764004500000 } from './1764004500000-run-spend-ledger';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -73,4 +74,5 @@ export const migrations: (new () => unknown)[] = [
   WorkflowBudgets1764004220000,
   NewIdentitiesExact1764004300000,
   RunEventGuardRails1764004400000,
+  RunSpendLedger1764004500000,
 ];

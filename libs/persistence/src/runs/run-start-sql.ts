@@ -46,8 +46,15 @@ export function startChecked(results: StatementResult[], limit: number | null): 
   return clock.now;
 }
 
-/** A new run's budget: its limit, not paused. */
-const startingBudget = (run: NewRun) => (run.budget ? { max_tokens: run.budget.max_tokens, paused_at_tokens: null } : null);
+/** A new run's budget: its limits (max_cost too when set: each model call reserves against it), not paused. */
+const startingBudget = (run: NewRun) =>
+  run.budget
+    ? {
+        max_tokens: run.budget.max_tokens,
+        paused_at_tokens: null,
+        ...(run.budget.max_cost !== undefined ? { max_cost: run.budget.max_cost, paused_at_cost: null } : {}),
+      }
+    : null;
 
 const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 const placeholders = (count: number) => `(${marks(count)})`;

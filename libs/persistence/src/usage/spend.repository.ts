@@ -27,4 +27,15 @@ export abstract class SpendRepository {
   ): Promise<{ reserved: true } | { reserved: false; period: string; held: number }>;
   /** A call ended: its reservation released from `reservedIn`, its cost added to `spentIn` (its day and month). */
   abstract settle(userId: string, spentIn: string[], cost: number, reservedIn: string[], reserved: number): Promise<void>;
+  /**
+   * A run's own ledger (`workflow_runs.cost_spent`, `cost_reserved`) against its budget's max_cost: reserves
+   * `amount` while what the run spent and reserved is below max_cost (so parallel calls pass it by at most
+   * one call's worst case), under the run row's lock. A run without max_cost reserves nothing (`limited` false).
+   */
+  abstract reserveForRun(runUuid: string, amount: number): Promise<RunReservation>;
+  /** A call of a run with max_cost ended: its cost spent, its reservation given back. */
+  abstract settleForRun(runUuid: string, cost: number, reserved: number): Promise<void>;
 }
+
+export type RunReservation =
+  { limited: false } | { limited: true; reserved: true } | { limited: true; reserved: false; held: number; max_cost: number };

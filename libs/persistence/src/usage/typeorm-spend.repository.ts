@@ -1,7 +1,7 @@
 import type { SpendLimits } from '@app/domain';
 import type { DataSource } from 'typeorm';
 import { runStatement, runTransaction } from '../runs/run-sql';
-import { SpendRepository, type PeriodSpend } from './spend.repository';
+import { SpendRepository, type PeriodSpend, type RunReservation } from './spend.repository';
 
 const dollars = (value: unknown): number => Math.round(Number(value) * 1e9) / 1e9;
 const orNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
@@ -74,6 +74,31 @@ export class TypeormSpendRepository extends SpendRepository {
           reserved,
         ],
       ),
+    );
+  }
+
+  reserveForRun(runUuid: string, amount: number): Promise<RunReservation> {
+    return runTransaction(this.dataSource, async (manager) => {
+      const [row] = (await manager.query(
+        "SELECT JSON_EXTRACT(budget, '$.max_cost') AS max_cost, cost_spent + cost_reserved AS held FROM workflow_runs WHERE uuid = ? FOR UPDATE",
+        [runUuid],
+      )) as { max_cost: string | number | null; held: string }[];
+      const maxCost = orNull(row?.max_cost ?? null);
+      if (maxCost === null) return { limited: false as const };
+      const held = dollars(row.held);
+      if (held >= maxCost) return { limited: true as const, reserved: false as const, held, max_cost: maxCost };
+      await manager.query('UPDATE workflow_runs SET cost_reserved = cost_reserved + ? WHERE uuid = ?', [amount, runUuid]);
+      return { limited: true as const, reserved: true as const };
+    });
+  }
+
+  async settleForRun(runUuid: string, cost: number, reserved: number): Promise<void> {
+    await runStatement(this.dataSource, (manager) =>
+      manager.query('UPDATE workflow_runs SET cost_spent = cost_spent + ?, cost_reserved = GREATEST(cost_reserved - ?, 0) WHERE uuid = ?', [
+        cost,
+        reserved,
+        runUuid,
+      ]),
     );
   }
 }
