@@ -102,6 +102,7 @@ describe(statusOf.name, () => {
     [ErrorCode.RateLimited, 429],
     [ErrorCode.TooManyRunsInFlight, 429],
     [ErrorCode.SpendLimitReached, 429],
+    [ErrorCode.RunBudgetReached, 429],
     [ErrorCode.TooManySchedules, 409],
     [ErrorCode.TooManyStreams, 429],
     [ErrorCode.WebhookSignatureInvalid, 401],
