@@ -141,6 +141,10 @@ describe('Assistant', () => {
 
     expect(events.map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
     expect(events[events.length - 2].data.workflow_uuid).toBe(source.uuid);
+    // Without a dataset, the dry run runs on the person's intent and reports no case.
+    const dryRun = events.find((event) => event.data.dry_run)!.data.dry_run;
+    expect(dryRun.dataset).toBeUndefined();
+    expect((await stack.user.get(`/runs/${dryRun.run_uuid}`)).body.trigger_output.raw_data).toEqual({ text: 'Make the summary brief' });
     const [, generation, afterTool] = stack.model.requests.map((request) => request.body.messages);
     expect(generation[1].content).toContain(`Start from workflow ${source.uuid}`);
     expect(JSON.parse(afterTool[afterTool.length - 1].content ?? '{}')).toMatchObject({ uuid: source.uuid, name: source.name });
@@ -151,6 +155,40 @@ describe('Assistant', () => {
       source_workflow_uuid: source.uuid,
       workflow_uuid: source.uuid,
     });
+  });
+
+  it('dry-runs an edit of a workflow that has a dataset on its first case, and reports that case’s assertions', async () => {
+    const source = await stack.createWorkflow([chainCandidate().steps[0]]);
+    const cases = [
+      {
+        name: 'short text',
+        trigger_output: { text: 'from the dataset' },
+        assertions: [
+          { kind: 'max_tokens', value: 1_000_000 },
+          { kind: 'condition', path: '$', operator: 'equals', value: 'an answer the dry run never gives' },
+          { kind: 'judge', criteria: 'It is brief', model: 'gpt-4o-mini' },
+        ],
+      },
+    ];
+    expect(await stack.user.post(`/workflows/${source.uuid}/datasets`, { name: 'smoke', cases })).toMatchObject({ status: 200 });
+    const session = await newSession(stack.user, { mode: 'edit', source_workflow_uuid: source.uuid });
+    const edited = { ...chainCandidate(`edited-${source.name}`), steps: [{ ...source.steps[0], name: 'summarise briefly' }] };
+    stack.model.script(clarifier.ready('Make the summary brief'), reply.json(edited));
+    const events = await (await sendMessage(stack.user, session, 'Make it brief')).done;
+
+    expect(events.map(shapeOf)).toEqual(SAVED_AT_FIRST_ATTEMPT);
+    const dryRun = events.find((event) => event.data.dry_run)!.data.dry_run;
+    expect(dryRun).toMatchObject({
+      status: 'completed',
+      dataset: { dataset: 'smoke', case: 'short text', passed: 1, failed: 1, skipped: 1 },
+    });
+    expect(dryRun.dataset.assertions).toEqual([
+      expect.objectContaining({ name: 'tokens <= 1000000', passed: true }),
+      expect.objectContaining({ name: '$ equals "an answer the dry run never gives"', passed: false }),
+      { name: 'judge: It is brief', skipped: expect.stringContaining('not asked of a dry run') },
+    ]);
+    const run = (await stack.user.get(`/runs/${dryRun.run_uuid}`)).body;
+    expect(run).toMatchObject({ dry_run: true, trigger_output: { raw_data: { text: 'from the dataset' } } });
   });
 
   it('copies a workflow: a step uuid kept from the source goes back to the model, the answer is saved as a new workflow and the source stays as it was', async () => {

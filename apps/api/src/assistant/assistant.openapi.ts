@@ -84,7 +84,24 @@ export function assistantComponents(): Record<string, SchemaObject> {
         },
         dry_run: {
           type: 'object',
-          properties: { run_uuid: uuid, status: { type: 'string' }, error_message: { type: 'string', nullable: true } },
+          properties: {
+            run_uuid: uuid,
+            status: { type: 'string' },
+            error_message: { type: 'string', nullable: true },
+            dataset: {
+              type: 'object',
+              description:
+                "When the edited workflow has a dataset: the case whose trigger data the dry run used, and its assertions' results (reported, not enforced; judge assertions skipped)",
+              properties: {
+                dataset: { type: 'string' },
+                case: { type: 'string' },
+                passed: { type: 'integer' },
+                failed: { type: 'integer' },
+                skipped: { type: 'integer' },
+                assertions: { type: 'array', items: { type: 'object' } },
+              },
+            },
+          },
           description: 'After the dry run: the run and how it ended',
         },
         error: {

@@ -28,6 +28,7 @@ import {
 } from '@app/domain';
 import { WorkflowRepository, type AssistantSessionRecord } from '@app/persistence';
 import { RunPreparer } from '@app/runs';
+import { DryRunDataset } from '../evaluations/dry-run-dataset';
 import { AssistantBases, replacesOnSave, sourceDeleted } from './assistant-bases';
 import { AssistantStore } from './assistant-store';
 import { AssistantTools } from './assistant-tools';
@@ -54,6 +55,7 @@ export class AssistantStagesService {
     private readonly definitions: WorkflowRepository,
     private readonly bases: AssistantBases,
     private readonly config: AppConfig,
+    private readonly dataset: DryRunDataset,
   ) {}
 
   /** A turn's first work: the person's message, unless the workflow the session edits or copies is gone (SOURCE_DELETED). */
@@ -148,15 +150,19 @@ export class AssistantStagesService {
     });
   }
 
-  /** Stage 4: the candidate, not saved yet, recorded as a dry run under the uuid it will be saved as. */
+  /**
+   * Stage 4: the candidate, not saved yet, recorded as a dry run under the uuid it will be saved as. Its trigger
+   * data: a dataset case's when the workflow it replaces has one (DryRunDataset), else the person's intent.
+   */
   async prepareDryRun(ref: AssistantCallRef, targetUuid: string, runUuid: string): Promise<PreparedRun> {
     const session = await this.store.sessions.get(ref.session_uuid);
     const checked = await this.check(session, targetUuid);
     if (!checked.ok) throw new Error(`the candidate no longer validates: ${issuesFeedback(checked.issues)}`);
+    const chosen = await this.dataset.caseFor(session.user_id, targetUuid);
     const request = {
       userId: session.user_id,
       workflowUuid: targetUuid,
-      triggerOutput: { text: session.intent_summary },
+      triggerOutput: chosen ? chosen.case.trigger_output : { text: session.intent_summary },
       runUuid,
       temporalWorkflowId: runWorkflowId(runUuid),
       dryRun: true as const,
@@ -167,7 +173,14 @@ export class AssistantStagesService {
 
   recordDryRun(ref: AssistantCallRef, outcome: DryRunOutcome): Promise<CheckResult> {
     return this.store.once<CheckResult>(ref, async (session) => {
-      const details = { run_uuid: outcome.run_uuid, status: outcome.status, error_message: outcome.error_message };
+      // A dataset case's assertions are reported, not enforced: the dry run's model answers are made up.
+      const checked = await this.dataset.check(session.user_id, outcome.run_uuid);
+      const details = {
+        run_uuid: outcome.run_uuid,
+        status: outcome.status,
+        error_message: outcome.error_message,
+        ...(checked ? { dataset: checked } : {}),
+      };
       if (outcome.status === 'completed')
         return {
           result: { ok: true },

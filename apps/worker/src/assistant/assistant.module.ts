@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PersistenceModule } from '@app/persistence';
 import { RunLifeServicesModule } from '../run-life-services.module';
 import { DefinitionsModule } from '@app/definitions';
+import { DryRunDataset } from '../evaluations/dry-run-dataset';
 import { WorkerModule } from '../worker.module';
 import { AssistantBases } from './assistant-bases';
 import { AssistantModelService } from './assistant-model.service';
@@ -21,7 +22,7 @@ import { WorkerSummariesModule } from './summary-launcher';
     RunLifeServicesModule,
     DefinitionsModule.forRoot(WorkerSummariesModule, RunLifeServicesModule),
   ],
-  providers: [AssistantStore, AssistantBases, AssistantTools, AssistantModelService, AssistantStagesService],
+  providers: [DryRunDataset, AssistantStore, AssistantBases, AssistantTools, AssistantModelService, AssistantStagesService],
   exports: [AssistantModelService, AssistantStagesService],
 })
 export class AssistantWorkerModule {}

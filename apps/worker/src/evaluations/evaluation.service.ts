@@ -120,7 +120,7 @@ function replayTargetOf(target: EvalTarget): ReplayTarget {
 }
 
 /** What the assertions read of a case's run: a step's output by its name, the final output (the last step's that has one). */
-function caseRunOf(run: RunWithSteps): CaseRun {
+export function caseRunOf(run: RunWithSteps): CaseRun {
   const steps = [...run.steps].sort((a, b) => a.position - b.position);
   const last = [...steps].reverse().find((step) => step.output);
   return {
