@@ -1,11 +1,11 @@
 // Sub-workflows (#29), end to end on one stack: a parent run calls a child workflow as a run of its own,
 // pinned to the child's definition at the parent's start, and reads its output; a child waiting for a
 // person makes the parent wait; cancelling the parent cancels the child; a call back into the caller is
-// refused when the workflow is saved.
+// refused when the workflow is saved; an agent calls a workflow as a tool, each call a child run.
 import { randomUUID } from 'node:crypto';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
-import { llmStep } from './support/factories';
+import { agentStep, llmStep } from './support/factories';
 
 describe('Sub-workflows', () => {
   let stack: Stack;
@@ -145,5 +145,58 @@ describe('Sub-workflows', () => {
     const children = (await get(done.uuid)).children as RunBody[];
     expect(children).toHaveLength(4);
     expect(children.every((run) => run.status === 'completed' && run.parent_step_uuid === each.uuid)).toBe(true);
+  });
+
+  it('an agent calls a workflow as a tool twice: each call a child run, its output the answer, audited with the child’s uuid', async () => {
+    const child = await stack.createWorkflow([llmStep({ name: 'forecast', system_prompt: 'Forecast for <<trigger_output.city>>' })], {
+      name: `Forecast city ${randomUUID().slice(0, 6)}`,
+      description: 'The sky over a city',
+      input_schema: CITY_SCHEMA,
+    });
+    const agent = agentStep({ tools: [`workflow:${child.uuid}`] });
+    const parent = await stack.createWorkflow([agent]);
+    type Offered = { function: { name: string; description: string; parameters: unknown } };
+    const offeredOf = (body: { tools?: unknown }) =>
+      (body.tools as Offered[]).find((tool) => tool.function.name.startsWith('Forecast_city'))!;
+    const toolAnswers = (body: { messages: { role: string; content?: string | null }[] }) =>
+      body.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content ?? 'null'));
+    stack.model.respondWith((request) => {
+      const prompt = request.body.messages[0].content ?? '';
+      if (prompt.startsWith('Forecast')) return reply.json({ sky: `clear over ${prompt.split(' ').pop()}` });
+      const tool = offeredOf(request.body).function.name;
+      const answered = toolAnswers(request.body).length;
+      if (answered < 2) return reply.toolCalls([{ name: tool, arguments: { city: answered ? 'Oslo' : 'Lyon' } }]);
+      return reply.json({ done: true });
+    });
+
+    const done = await stack.waitForRun((await stack.startRun(parent.uuid, {})).uuid);
+
+    expect(done.status).toBe('completed');
+    const offered = offeredOf(stack.model.requests[0].body);
+    expect(offered.function).toMatchObject({ description: 'The sky over a city', parameters: CITY_SCHEMA });
+    expect(offered.function.name).toMatch(/^Forecast_city_[a-zA-Z0-9_-]+$/);
+    const children = (await get(done.uuid)).children as RunBody[];
+    expect(children.map((run) => [run.status, run.parent_step_uuid, run.workflow_uuid])).toEqual([
+      ['completed', agent.uuid, child.uuid],
+      ['completed', agent.uuid, child.uuid],
+    ]);
+    const body = await get(done.uuid);
+    const calls = body.steps[0].tool_calls as RunBody[];
+    const byCity = (city: string) => calls.find((call) => call.input.city === city)!;
+    for (const city of ['Lyon', 'Oslo']) {
+      const childRun = await get(byCity(city).output.run_uuid);
+      expect(childRun).toMatchObject({ parent_run_uuid: done.uuid, status: 'completed' });
+      expect(byCity(city)).toMatchObject({
+        tool_name: `workflow:${child.uuid}`,
+        status: 'completed',
+        output: { run_uuid: childRun.uuid, output: { sky: `clear over ${city}` } },
+      });
+    }
+    expect(calls).toHaveLength(2);
+    expect(toolAnswers(stack.model.requests.at(-1)!.body)).toEqual(calls.map((call) => call.output));
+    // A call back into the caller through a workflow tool is a cycle, refused at save.
+    const back = await stack.user.post(`/workflows/${child.uuid}/steps`, agentStep({ tools: [`workflow:${parent.uuid}`] }));
+    expect(back.status).toBe(422);
+    expect(back.body).toMatchObject({ code: 'SUB_WORKFLOW_CYCLE' });
   });
 });

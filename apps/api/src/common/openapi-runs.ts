@@ -194,7 +194,10 @@ const stepInstance: SchemaObject = {
       type: 'array',
       items: call({
         tool_call_id: { type: 'string' },
-        tool_name: { type: 'string' },
+        tool_name: {
+          type: 'string',
+          description: "The step's name for the tool: a workflow tool's is workflow:<uuid>, its output {run_uuid, output}",
+        },
         mcp_server: { type: 'string', nullable: true, description: 'The MCP server that answered (tool_name is then <server>.<tool>)' },
         input: any,
         output: any,

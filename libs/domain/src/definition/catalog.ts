@@ -13,7 +13,10 @@ const STEP_TEXT: Record<StepType, [string, string]> = {
     'LLM call',
     'One chat completion; an optional output_schema makes the answer JSON that is validated, and sent back for correction when it does not follow the schema.',
   ],
-  custom_agent: ['Agent with tools', 'A model that calls tools in a loop (each turn and call durable) until it answers.'],
+  custom_agent: [
+    'Agent with tools',
+    'A model that calls tools in a loop (each turn and call durable) until it answers; a tool may be another of your workflows (workflow:<uuid>), each call a child run.',
+  ],
   stop_checker: ['Stop checker', 'Ends the run as stopped when a condition on an earlier output holds.'],
   tool_executor: ['Tool executor', 'Graph workflows: runs the tool calls of the agent that routed to it, then routes by tool name.'],
   human_input: [
