@@ -70,12 +70,17 @@ describe('Fuzzing every route', () => {
 
   function routes(): Route[] {
     const express = stack.api.app.getHttpAdapter().getInstance() as {
-      router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] };
+      router: { stack: { route?: { path: string | RegExp; methods: Record<string, boolean> } }[] };
     };
+    // The API's routes are strings; the pages' (/runs/{uuid}) may be patterns, and are no part of the API.
+    const apiPath = (layer: { route?: { path: string | RegExp } }) => (typeof layer.route?.path === 'string' ? layer.route.path : '');
     return express.router.stack
-      .filter((layer) => layer.route?.path.startsWith('/api/v1/') && !layer.route.path.startsWith('/api/v1/health'))
+      .filter((layer) => apiPath(layer).startsWith('/api/v1/') && !apiPath(layer).startsWith('/api/v1/health'))
       .flatMap(({ route }) =>
-        Object.keys(route!.methods).map((method) => ({ method: method.toUpperCase(), path: route!.path.replace('/api/v1', '') })),
+        Object.keys(route!.methods).map((method) => ({
+          method: method.toUpperCase(),
+          path: (route!.path as string).replace('/api/v1', ''),
+        })),
       );
   }
 

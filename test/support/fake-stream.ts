@@ -130,9 +130,18 @@ export async function writeStream(
   res.end();
 }
 
+/**
+ * Past this many pieces a long answer's pieces grow: a 5 MiB answer in 4-character pieces would be 1.3 million
+ * chunks built in the spec's own process, which then starves the API it shares that process with.
+ */
+const MAX_PIECES = 2000;
+
+/** The characters a scripted answer streams: its texts and tool-call arguments, in either format. */
+const textLength = (body: unknown): number => JSON.stringify(body ?? null).length;
+
 /** The stream of a scripted 200 answer for `route`, the requested model in place of the echo. */
 export function streamOf(answer: FakeReply, route: string, model: string, includeUsage: boolean): string[] {
   const body = { ...(answer.body as Record<string, unknown>), model } as unknown;
-  const size = answer.stream?.pieceChars ?? 4;
+  const size = answer.stream?.pieceChars ?? Math.max(4, Math.ceil(textLength(body) / MAX_PIECES));
   return route.endsWith('/messages') ? messageEvents(body as Message, size) : completionChunks(body as Completion, size, includeUsage);
 }
