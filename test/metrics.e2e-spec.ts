@@ -77,9 +77,11 @@ describe('Metrics', () => {
     expect(
       moved(workerBefore, workerAfter, 'stepwise_activity_duration_seconds_count', { activity: 'callTool', outcome: 'completed' }),
     ).toBe(1);
-    // The SDK's own: task slots, polls, schedule-to-start latency.
+    // The SDK's own: task slots, workflow tasks' schedule-to-start latency, and the local activities a
+    // chain's agent rounds run as (no activity of this run goes through the task queue).
     expect(workerAfter).toMatch(/^temporal_worker_task_slots_available\{/m);
-    expect(workerAfter).toMatch(/^temporal_activity_schedule_to_start_latency/m);
+    expect(workerAfter).toMatch(/^temporal_workflow_task_schedule_to_start_latency/m);
+    expect(workerAfter).toMatch(/^temporal_local_activity_execution_latency/m);
     model.assertDone();
   });
 });
