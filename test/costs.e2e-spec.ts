@@ -92,6 +92,31 @@ describe('Costs', () => {
     expect((await stack.runSteps([priced('elsewhere')])).status).toBe('completed');
   });
 
+  it("shows a run that crosses its user's day mid-run paused with the reason; its next call waits for the reset", async () => {
+    const user = await stack.api.newUser();
+    // Room for the first call's worst case (about $0.008), not for a second beside the first one's $0.0054.
+    await user.put('/usage/limits', { daily_usd: 0.01, monthly_usd: null });
+    const workflow = (await user.post('/workflows', { name: 'crosser', steps: [priced('first'), priced('second')] })).body;
+    stack.model.script(...answers(1));
+    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
+
+    const paused = await stack.waitForRun(run.uuid, (view) => view.spend_pause != null, undefined, user);
+
+    expect(paused).toMatchObject({
+      status: 'awaiting_input',
+      spend_pause: { code: 'SPEND_LIMIT_REACHED', period: 'day', limit: 0.01, spent: CALL_COST },
+    });
+    const now = new Date();
+    expect(paused.spend_pause!.resets_at).toBe(
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString(),
+    );
+    expect(paused.steps.map((step) => step.status)).toEqual(['completed', 'running']);
+    expect(stack.model.requests).toHaveLength(1);
+    // It would go on by itself at the reset; cancelled here, it no longer shows the pause.
+    await user.post(`/runs/${run.uuid}/cancel`);
+    expect(await stack.waitForRun(run.uuid, undefined, undefined, user)).toMatchObject({ status: 'cancelled', spend_pause: null });
+  });
+
   it("answers a cached step's identical call from the same user's earlier run, never from another user's", async () => {
     // Step uuids are the user's own: each workflow gets fresh ones, the same prompt.
     const steps = () => [llmStep({ name: 'cached', model: 'priced-model', cache: { ttl_seconds: 300 } })];

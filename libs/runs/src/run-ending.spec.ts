@@ -89,6 +89,7 @@ function run(steps: StepWithExecutions[], fields: Partial<RunWithSteps> = {}): R
     resumed_from_step_uuid: null,
     dry_run: false,
     budget: null,
+    spend_pause: null,
     error_message: null,
     notification: null,
     tool_drift: null,

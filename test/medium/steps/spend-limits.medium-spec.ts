@@ -107,6 +107,35 @@ describe(`${LlmStepService.name}: spend limits`, () => {
     expect(setup.model.requests).toHaveLength(2);
   });
 
+  it("shows a run paused on its user's spent day with the reason, and lets it go on when a later attempt finds room", async () => {
+    const userId = newUserId();
+    const { run, step } = await recordedRun(userId, 2);
+    // Room for one worst case (about $0.008), not for a second one beside the first call's $0.0006.
+    await ledger.setOwnLimits(userId, { daily: 0.0085, monthly: null });
+    setup.model.script(reply.text('ok', { usage: USAGE }));
+    await setup.llm.run(stepContext(run, 0), step, activityScope());
+
+    await expect(setup.llm.run(stepContext(run, 1), step, activityScope())).rejects.toMatchObject({ code: 'SPEND_LIMIT_REACHED' });
+    const paused = await setup.runs.findRun(userId, run.uuid);
+    expect(paused).toMatchObject({
+      status: 'awaiting_input',
+      spend_pause: {
+        code: 'SPEND_LIMIT_REACHED',
+        period: 'day',
+        limit: 0.0085,
+        spent: CALL_COST,
+        resets_at: expect.stringMatching(/T00:00:00.000Z$/),
+      },
+    });
+
+    // The day resets (its ledger row starts again): Temporal's next attempt goes, and the run with it.
+    await setup.get(DataSource).query('DELETE FROM user_spend WHERE user_id = ?', [userId]);
+    setup.model.script(reply.text('ok', { usage: USAGE }));
+    await setup.llm.run(stepContext(run, 1), step, activityScope());
+    await expect(setup.runs.findRun(userId, run.uuid)).resolves.toMatchObject({ status: 'running', spend_pause: null });
+    expect(setup.model.requests).toHaveLength(2);
+  });
+
   it("refuses a start once the user's own lower daily limit is spent, with its code and reset time", async () => {
     const userId = newUserId();
     const { run, step } = await recordedRun(userId, 1);

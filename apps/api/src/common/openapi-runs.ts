@@ -126,6 +126,18 @@ const runSummary: SchemaObject = {
       },
       description: 'paused_at_tokens or paused_at_cost: the run waits for an approval',
     }),
+    spend_pause: nullable({
+      type: 'object',
+      properties: {
+        code: { type: 'string', enum: ['SPEND_LIMIT_REACHED'] },
+        period: { type: 'string', enum: ['day', 'month'] },
+        limit: { type: 'number' },
+        spent: { type: 'number' },
+        resets_at: { type: 'string', format: 'date-time' },
+      },
+      description:
+        "The run waits (awaiting_input) because a model call found no room under its user's spend limit; it goes on by itself at resets_at",
+    }),
     status: { type: 'string', enum: [...RUN_STATUSES] },
     error_message: nullable({ type: 'string' }),
     notification: nullable({ type: 'object', description: 'The latest attempt to POST the run-end notification' }),

@@ -34,6 +34,8 @@ export function toRunSummaryView(run: RunRecord, temporalUiUrl: string, namespac
     resumed_from_step_uuid: run.resumed_from_step_uuid,
     dry_run: run.dry_run,
     budget: run.budget,
+    // Why a waiting run waits on its user's spend limit (left behind by a run that ended while it waited: not shown).
+    spend_pause: run.status === 'awaiting_input' ? run.spend_pause : null,
     status: run.status,
     error_message: run.error_message,
     notification: run.notification,

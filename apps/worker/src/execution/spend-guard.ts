@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { limitedPeriods, periodKeys, runBudgetReached, spendLimitReached, worstCaseCost, type SpendLimits } from '@app/domain';
-import { SpendRepository } from '@app/persistence';
+import { SpendRepository, type SpendPause } from '@app/persistence';
 import type { ModelRequest } from '@app/providers';
 import { SpendPolicy } from '@app/runs';
 import { CallCosts } from './call-costs';
@@ -44,7 +44,7 @@ export class SpendGuard {
   ) {}
 
   /** `runUuid`: the run making the call, whose budget's max_cost (if any) it reserves against too (null: no run's). */
-  async reserve(userId: string, runUuid: string | null, provider: string, request: ModelRequest): Promise<SpendHold> {
+  async reserve(userId: string, runUuid: string | null, provider: string, request: ModelRequest, retried = false): Promise<SpendHold> {
     const now = new Date();
     const { day, month } = periodKeys(now);
     const hold: SpendHold = { userId, spentIn: [day, month], reservedIn: [], reserved: 0, runUuid: null, runReserved: 0 };
@@ -60,18 +60,24 @@ export class SpendGuard {
     if (run.limited && !run.reserved) throw runBudgetReached(run.held, run.max_cost, worst);
     if (run.limited) Object.assign(hold, { runUuid, runReserved: worst });
     const periods = limitedPeriods(await this.limitsOf(userId), now);
-    if (!periods.length) return hold;
+    if (!periods.length) return await this.goingOn(hold, runUuid, retried);
     const outcome = await this.ledger.reserve(userId, periods, worst);
     if (!outcome.reserved) {
       await this.settle(hold, null);
-      throw spendLimitReached(
+      const refusal = spendLimitReached(
         periods.find(({ period }) => period === outcome.period)!,
         outcome.held,
         now,
         worst,
       );
+      // The run shows why it waits; Temporal tries the call again at the reset (SPEND_LIMIT_REACHED's retry delay).
+      if (runUuid) {
+        const { period, limit, spent, resets_at } = refusal.details as Omit<SpendPause, 'code'>;
+        await this.ledger.pauseRunForSpend(runUuid, { code: 'SPEND_LIMIT_REACHED', period, limit, spent, resets_at });
+      }
+      throw refusal;
     }
-    return { ...hold, reservedIn: periods.map(({ period }) => period), reserved: worst };
+    return await this.goingOn({ ...hold, reservedIn: periods.map(({ period }) => period), reserved: worst }, runUuid, retried);
   }
 
   /** The call ended: its cost spent (nothing when it failed or its model is unpriced), its reservations given back. */
@@ -79,6 +85,12 @@ export class SpendGuard {
     if (!hold) return;
     if (hold.runUuid) await this.ledger.settleForRun(hold.runUuid, cost ?? 0, hold.runReserved);
     await this.ledger.settle(hold.userId, hold.spentIn, cost ?? 0, hold.reservedIn, hold.reserved);
+  }
+
+  /** A retried call that has room: its run, if an earlier attempt paused it on the spend limit, goes on. */
+  private async goingOn(hold: SpendHold, runUuid: string | null, retried: boolean): Promise<SpendHold> {
+    if (retried && runUuid) await this.ledger.resumeRunAfterSpend(runUuid);
+    return hold;
   }
 
   private remember(unlimitedRun: string): void {

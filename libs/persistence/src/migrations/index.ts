@@ -35,6 +35,7 @@ import { WorkflowBudgets1764004220000 } from './1764004220000-workflow-budgets';
 import { NewIdentitiesExact1764004300000 } from './1764004300000-new-identities-exact';
 import { RunEventGuardRails1764004400000 } from './1764004400000-run-event-guard-rails';
 import { RunSpendLedger1764004500000 } from './1764004500000-run-spend-ledger';
+import { RunSpendPause1764004600000 } from './1764004600000-run-spend-pause';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -75,4 +76,5 @@ export const migrations: (new () => unknown)[] = [
   NewIdentitiesExact1764004300000,
   RunEventGuardRails1764004400000,
   RunSpendLedger1764004500000,
+  RunSpendPause1764004600000,
 ];

@@ -185,6 +185,7 @@ export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
     resumed_from_step_uuid: null,
     dry_run: run.dry_run ?? false,
     budget: startingBudget(run),
+    spend_pause: null,
     error_message: null,
     notification: null,
     tool_drift: run.tool_drift ?? null,

@@ -29,6 +29,7 @@ export class RunEntity {
   @Column({ type: 'char', length: 36, nullable: true }) resumed_from_step_uuid!: string | null;
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) dry_run!: boolean;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) budget!: unknown;
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) spend_pause!: unknown;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_drift!: unknown;

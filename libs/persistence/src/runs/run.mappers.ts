@@ -13,6 +13,7 @@ import type {
   RunRecord,
   StepInstanceRecord,
   ToolCallRecord,
+  SpendPause,
 } from './run.records';
 
 export function runOf(row: RunEntity): RunRecord {
@@ -32,6 +33,7 @@ export function runOf(row: RunEntity): RunRecord {
     resumed_from_step_uuid: row.resumed_from_step_uuid,
     dry_run: row.dry_run,
     budget: row.budget as BudgetState | null,
+    spend_pause: row.spend_pause as SpendPause | null,
     error_message: row.error_message,
     notification: row.notification as NotificationRecord | null,
     tool_drift: row.tool_drift as ToolDrift | null,

@@ -12,6 +12,16 @@ import type {
 } from '@app/contracts';
 import type { ToolDrift } from '@app/domain';
 
+/** A run waiting on its user's spend limit: the SPEND_LIMIT_REACHED details of the call that found no room. */
+export interface SpendPause {
+  code: 'SPEND_LIMIT_REACHED';
+  period: 'day' | 'month';
+  limit: number;
+  spent: number;
+  /** When the period resets, and the call is tried again. */
+  resets_at: string;
+}
+
 /**
  * An attempt of a model or tool call: `running` from its start, so an attempt whose worker died still shows,
  * and is closed as failed (lost) when the next attempt starts or the run ends.
@@ -159,6 +169,8 @@ export interface RunRecord extends TokenUsage {
   dry_run: boolean;
   /** The token budget it was started with (null: none), and the tokens used while it waits for an approval. */
   budget: BudgetState | null;
+  /** While a call of the run waits on its user's spend limit: why, and when the limit resets (null: it does not). */
+  spend_pause: SpendPause | null;
   error_message: string | null;
   notification: NotificationRecord | null;
   /** How the agents' tools differed from the workflow's saved manifest when the run started (tool_drift "warn"). */

@@ -1,4 +1,5 @@
 import type { SpendLimits } from '@app/domain';
+import type { SpendPause } from '../runs/run.records';
 
 /** A period's row of the ledger: what its calls cost, and what calls in flight hold. */
 export interface PeriodSpend {
@@ -35,6 +36,10 @@ export abstract class SpendRepository {
   abstract reserveForRun(runUuid: string, amount: number): Promise<RunReservation>;
   /** A call of a run with max_cost ended: its cost spent, its reservation given back. */
   abstract settleForRun(runUuid: string, cost: number, reserved: number): Promise<void>;
+  /** A call of the run found no room under its user's limit: the run in flight shows awaiting_input, and why. */
+  abstract pauseRunForSpend(runUuid: string, pause: SpendPause): Promise<void>;
+  /** A later attempt found room: a run paused so goes on (running), its pause cleared; any other run is untouched. */
+  abstract resumeRunAfterSpend(runUuid: string): Promise<void>;
 }
 
 export type RunReservation =

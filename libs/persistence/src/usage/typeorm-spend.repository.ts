@@ -1,6 +1,7 @@
 import type { SpendLimits } from '@app/domain';
 import type { DataSource } from 'typeorm';
 import { runStatement, runTransaction } from '../runs/run-sql';
+import type { SpendPause } from '../runs/run.records';
 import { SpendRepository, type PeriodSpend, type RunReservation } from './spend.repository';
 
 const dollars = (value: unknown): number => Math.round(Number(value) * 1e9) / 1e9;
@@ -99,6 +100,24 @@ export class TypeormSpendRepository extends SpendRepository {
         reserved,
         runUuid,
       ]),
+    );
+  }
+
+  async pauseRunForSpend(runUuid: string, pause: SpendPause): Promise<void> {
+    await runStatement(this.dataSource, (manager) =>
+      manager.query(
+        "UPDATE workflow_runs SET status = 'awaiting_input', spend_pause = ? WHERE uuid = ? AND status IN ('running', 'awaiting_input')",
+        [JSON.stringify(pause), runUuid],
+      ),
+    );
+  }
+
+  async resumeRunAfterSpend(runUuid: string): Promise<void> {
+    await runStatement(this.dataSource, (manager) =>
+      manager.query(
+        "UPDATE workflow_runs SET status = IF(status = 'awaiting_input', 'running', status), spend_pause = NULL WHERE uuid = ? AND spend_pause IS NOT NULL",
+        [runUuid],
+      ),
     );
   }
 }
