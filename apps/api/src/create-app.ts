@@ -44,7 +44,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   // Requests no key pays for, per client address: before the body is parsed or a key looked up.
   app.use(app.get(AddressLimiter).middleware);
   // Our own JSON parser so that its limit and its errors (413, 400) go through the exception filter.
-  app.use(express.json({ limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody }));
+  const json = { limit: config.api.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: keepRawBody };
+  // Webhook bodies are only read here: the hooks' worker threads parse them, off this event loop (issue #26).
+  app.use('/api/v1/hooks', express.raw(json));
+  app.use(express.json(json));
   mountRunsPage(app);
   mountReportPage(app);
   // The MCP endpoint sits at /mcp, where MCP clients look for it, and the pages at /assistant and /temporal-ui;

@@ -84,8 +84,12 @@ export abstract class AppConfig {
   declare readonly toolCalls: { localMaxTimeoutMs: number };
   /** MCP servers users register: stdio ones start processes on the worker, so only when the operator allows it (MCP_STDIO). */
   declare readonly mcp: { stdioAllowed: boolean };
-  /** How old a webhook signature's timestamp may be (and how long a seen signature is remembered). */
-  declare readonly webhooks: { toleranceSeconds: number };
+  /**
+   * How old a webhook signature's timestamp may be (and how long a seen signature is remembered); the worker
+   * threads that read and filter deliveries off the event loop, how many deliveries may wait for one (then
+   * 503), and how long one may take there (then its thread is terminated, 503).
+   */
+  declare readonly webhooks: { toleranceSeconds: number; checkThreads: number; checkQueue: number; checkTimeLimitMs: number };
   /** Per API key requests a minute (and bursts); per user runs running or waiting at once. */
   /**
    * Models users may name (MODELS_ALLOWED entries: `model` of the default provider, `provider:model`,
@@ -450,7 +454,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     // The default timeout of a registered tool and of an MCP server: their calls run local unless made longer.
     toolCalls: { localMaxTimeoutMs: integer(env, 'LOCAL_TOOL_CALL_MAX_TIMEOUT_MS', 30_000) },
     mcp: { stdioAllowed: oneOf(env, 'MCP_STDIO', ['on', 'off'] as const, 'off') === 'on' },
-    webhooks: { toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300) },
+    webhooks: {
+      toleranceSeconds: integer(env, 'WEBHOOK_TOLERANCE_SECONDS', 300),
+      checkThreads: atMost(integer(env, 'WEBHOOK_CHECK_THREADS', 2), 64, 'WEBHOOK_CHECK_THREADS'),
+      checkQueue: integer(env, 'WEBHOOK_CHECK_QUEUE', 32),
+      checkTimeLimitMs: integer(env, 'WEBHOOK_CHECK_TIME_LIMIT_MS', 10_000),
+    },
     models: {
       allowed: (env.MODELS_ALLOWED ?? '')
         .split(',')

@@ -91,6 +91,8 @@ export enum ErrorCode {
   // the assistant
   /** An assistant session is answering a message: the next one waits for the turn to finish. */
   AssistantBusy = 'ASSISTANT_BUSY',
+  /** Every thread that checks webhook deliveries is busy and WEBHOOK_CHECK_QUEUE are waiting, or the check ran past its time limit: send again later. */
+  WebhooksBusy = 'WEBHOOKS_BUSY',
   /** An assistant session that saved its workflow, failed or was deleted takes no more messages. */
   AssistantClosed = 'ASSISTANT_CLOSED',
   /** A step names `<server>.<tool>` for a server the user has not registered. */

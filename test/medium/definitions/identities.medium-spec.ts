@@ -48,7 +48,7 @@ describe('identities', () => {
       delivery_key: 'delivery-1',
       matched: false,
       run_uuid: null,
-      body: {},
+      body_json: '{}',
     });
     expect(await leftUnder(trigger.uuid)).toEqual({ trigger_secrets: 1, webhook_signatures: 1, trigger_events: 1 });
     return created;

@@ -98,6 +98,7 @@ describe(statusOf.name, () => {
     [ErrorCode.UuidTaken, 409],
     [ErrorCode.UserIdConfusable, 409],
     [ErrorCode.TemporalUnavailable, 503],
+    [ErrorCode.WebhooksBusy, 503],
     [ErrorCode.McpServerUnavailable, 502],
     [ErrorCode.RateLimited, 429],
     [ErrorCode.TooManyRunsInFlight, 429],

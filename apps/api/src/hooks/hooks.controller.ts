@@ -42,7 +42,8 @@ export class HooksController {
     const outcome = await this.hooks.deliver(triggerUuid, {
       headers: request.headers,
       rawBody: rawBodyOf(request),
-      body: request.body ?? null,
+      // Read whole but not parsed (create-app mounts the raw parser on /hooks): the delivery pool parses it.
+      json: Buffer.isBuffer(request.body),
     });
     if (outcome.matched) response.status(202);
     return outcome;

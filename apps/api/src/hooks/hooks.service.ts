@@ -1,15 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { assertStorableJson, DomainError, ErrorCode, evaluateRules, ExpressionMeter } from '@app/domain';
+import { DomainError, ErrorCode } from '@app/domain';
 import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
 import { RunStarter } from '@app/runs';
+import { ThreadPool, ThreadPoolFull, ThreadPoolTimeout } from '../common/thread-pool';
+import { workerScript } from '../common/worker-script';
+import type { DeliveryCheck, DeliveryVerdict } from './delivery-check';
 import { authenticateDelivery, deliveryKeyOf, deliveryRunUuid } from './webhook-auth';
 
 export interface Delivery {
   headers: Record<string, string | string[] | undefined>;
+  /** The bytes as received: signed, and read as JSON only in the delivery pool. */
   rawBody: Buffer;
-  body: unknown;
+  /** Whether the request was JSON (else its body is null). */
+  json: boolean;
 }
 
 export type DeliveryOutcome =
@@ -17,13 +22,24 @@ export type DeliveryOutcome =
 
 /** POST /hooks/{trigger_uuid}: authenticate, filter, start at most one run per delivery key. */
 @Injectable()
-export class HooksService {
+export class HooksService implements OnModuleDestroy {
+  /** Reads, bounds and filters each delivery's body off the event loop (issue #26: one 0.8 MB body held it ~100 ms). */
+  private readonly pool: ThreadPool;
+
   constructor(
     private readonly hooks: TriggerHookRepository,
     private readonly runs: RunStarter,
     private readonly secrets: SecretBox,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    const { script, options } = workerScript(__dirname, 'delivery-check.worker');
+    const { checkThreads, checkQueue, checkTimeLimitMs } = config.webhooks;
+    this.pool = new ThreadPool(script, { size: checkThreads, maxQueued: checkQueue, timeLimitMs: checkTimeLimitMs }, options);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.close();
+  }
 
   async deliver(triggerUuid: string, delivery: Delivery): Promise<DeliveryOutcome> {
     const target = await this.hooks.findTarget(triggerUuid);
@@ -47,21 +63,53 @@ export class HooksService {
         { field: 'x-stepwise-signature' },
       );
     }
-    // Bounded before the rules walk it: in size by the JSON parser (API_BODY_LIMIT_BYTES), in depth and text
-    // here (what MySQL would refuse to store is a 422, not a 500); the rules' own work by their ExpressionMeter.
-    assertStorableJson(delivery.body, 'body');
-    const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body: delivery.body };
-    if (!evaluateRules(target.trigger.filter_rules, delivery.body, new ExpressionMeter(this.config.limits.expression))) {
+    const raw = delivery.json ? delivery.rawBody : null;
+    const matched = await this.check({ raw, rules: target.trigger.filter_rules, budget: this.config.limits.expression });
+    // The event is stored as the text that came in (the pool found it valid JSON): no parse on this thread.
+    // (Without a byte-order mark, which JSON.parse and MySQL's JSON_VALID refuse.)
+    const text = raw ? (raw.length ? raw.toString('utf8').replace(/^\uFEFF/, '') : '{}') : 'null';
+    const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body_json: text };
+    if (!matched) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };
     }
     const { created, run } = await this.runs.start({
       userId: target.user_id,
       workflowUuid: target.workflow_uuid,
-      triggerOutput: delivery.body,
+      // The run's trigger data is walked here (its summary, markdown and size): this parse stays on the loop.
+      triggerOutput: JSON.parse(text) as unknown,
       origin: 'webhook',
       ...(key ? { runUuid: deliveryRunUuid(triggerUuid, key) } : {}),
     });
     const event_uuid = await this.hooks.recordEvent({ ...event, matched: true, run_uuid: run.uuid });
     return { matched: true, event_uuid, run_uuid: run.uuid, duplicate: !created };
+  }
+
+  /** The pool's verdict on the body and rules, or the refusal the API answered with when it checked them itself. */
+  private async check(check: DeliveryCheck): Promise<boolean> {
+    let verdict: DeliveryVerdict;
+    try {
+      verdict = await this.pool.run<DeliveryVerdict>(check);
+    } catch (error) {
+      if (error instanceof ThreadPoolFull)
+        throw new DomainError(ErrorCode.WebhooksBusy, 'Too many deliveries are being checked: send it again shortly', {
+          reason: 'queue_full',
+        });
+      if (error instanceof ThreadPoolTimeout)
+        throw new DomainError(
+          ErrorCode.WebhooksBusy,
+          `Checking the delivery took longer than ${this.config.webhooks.checkTimeLimitMs} ms`,
+          {
+            reason: 'time_limit',
+          },
+        );
+      throw error;
+    }
+    if (verdict.ok) return verdict.matched;
+    if ('parse_error' in verdict)
+      throw new DomainError(ErrorCode.InvalidBody, 'The request body could not be read as JSON', {
+        field: 'body',
+        reason: verdict.parse_error,
+      });
+    throw new DomainError(verdict.refusal.code as ErrorCode, verdict.refusal.message, verdict.refusal.details);
   }
 }
