@@ -16,7 +16,7 @@ export class HooksController {
   @Post(':triggerUuid')
   @ApiBody({
     description:
-      "The event: any JSON up to API_BODY_LIMIT_BYTES and 31 levels, matched against the trigger's filter_rules (422 EXPRESSION_BUDGET_EXCEEDED when a rule would do more work than its budget)",
+      "The event: any JSON up to API_BODY_LIMIT_BYTES and 31 levels, matched against the trigger's filter_rules (422 EXPRESSION_BUDGET_EXCEEDED when a rule would do more work than its budget; 503 WEBHOOKS_BUSY when the threads that check deliveries are all busy with WEBHOOK_CHECK_QUEUE waiting, or a check runs past WEBHOOK_CHECK_TIME_LIMIT_MS)",
     schema: { type: 'object', additionalProperties: true },
   })
   @ApiHeader({
@@ -36,7 +36,7 @@ export class HooksController {
     description: 'A repeated delivery with the same key (or X-Delivery-Id) gets the same run',
   })
   @ApiHeader({ name: 'X-Delivery-Id', required: false })
-  @ApiAnswers(200, 'HookDelivery', 202, 400, 404, 413, 422)
+  @ApiAnswers(200, 'HookDelivery', 202, 400, 404, 413, 422, 503)
   @HttpCode(200)
   async deliver(@Param('triggerUuid') triggerUuid: string, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const outcome = await this.hooks.deliver(triggerUuid, {
