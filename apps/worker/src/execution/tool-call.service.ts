@@ -133,7 +133,8 @@ export class ToolCallService {
 
   /**
    * How this attempt writes: `audit` its row, `answer` the transcript's message (with, when `ended` is given,
-   * the attempt's end in the same statement, its row having said running). `named` is what the row names.
+   * the attempt's end in the same statement, its row having said running). `named` is what the row names;
+   * `started_at` when the call began before this activity (a workflow tool: its child run's start).
    */
   attempt(
     context: StepContext,
@@ -142,8 +143,8 @@ export class ToolCallService {
     scope: ActivityScope,
     transcriptUuid = context.instance_uuid,
     rowAttempt = scope.attempt,
+    started_at = new Date(),
   ) {
-    const started_at = new Date();
     // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
     const named = { tool_name: call.name, mcp_server: null as string | null };
     // The attempt the row is under: Temporal's, or the call's next when a local activity's count restarted.

@@ -121,7 +121,7 @@ export class WorkflowToolService {
       this.runs.find(context.user_id, childRunUuid),
     ]);
     if (!child) throw new StepError('SubWorkflowMissing', `tool ${call.name}: its run ${childRunUuid} is not recorded`);
-    const { named, answer } = this.toolCalls.attempt(context, call, position, scope, context.instance_uuid, auditAttempt);
+    const { named, answer } = this.toolCalls.attempt(context, call, position, scope, context.instance_uuid, auditAttempt, child.started_at);
     named.tool_name = `${WORKFLOW_TOOL_PREFIX}${child.workflow_uuid}`;
     const earlier = await this.toolCalls.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;
