@@ -175,7 +175,9 @@ describe('A hostile tenant', () => {
     const guesses = await storm(`${api.baseUrl}/workflows`, 300, GUESSER_ADDRESS);
     const answers = guesses.map((guess) => `${guess.status} ${guess.code}`);
     expect(answers.filter((answer) => !STORM_ANSWERS.includes(answer))).toEqual([]);
-    expect(answers[answers.length - 1]).toMatch(/^429 /);
+    // The storm is limited: answers come back in no set order (the cap frees connections as they close), so
+    // the limited ones are counted rather than looked for last.
+    expect(answers.filter((answer) => answer.startsWith('429 ')).length).toBeGreaterThan(0);
     console.log(
       `300 bad keys: ${STORM_ANSWERS.map((kind) => `${answers.filter((answer) => answer === kind).length} × ${kind}`).join(', ')}`,
     );
