@@ -73,6 +73,7 @@ describe('Fan-out', () => {
         { item_index: 2, error: expect.stringContaining('item 2 is malformed') },
         { item_index: 4, error: expect.stringContaining('item 4 is malformed') },
       ],
+      failed_count: 2,
     });
     expect(step.iterations.map((it: RunBody) => it.status)).toEqual([
       'completed',

@@ -143,13 +143,15 @@ export abstract class AppConfig {
   /**
    * What one piece of a user's work may cost where it is evaluated (SECURITY.md): one JSONPath evaluation's
    * values visited and held (the domain's ExpressionBudget), a user JSON Schema at save (its SchemaLimits),
-   * an example made up from a schema, and the outputs a for_each gathers into one activity.
+   * an example made up from a schema, the outputs a for_each gathers into one activity and the failed items'
+   * errors it lists.
    */
   declare readonly limits: {
     expression: ExpressionBudget;
     schema: SchemaLimits;
     exampleMaxBytes: number;
     loopOutputMaxBytes: number;
+    loopFailedErrorsListed: number;
   };
   /** Where GET /metrics is served (null: not at all); port 0 picks a free one. */
   /** OTLP/HTTP traces endpoint; null: tracing off. */
@@ -404,6 +406,9 @@ function limitSettings(env: Env): AppConfig['limits'] {
     // Four times the smallest instance a saved schema may ask for: an example of any saved schema fits.
     exampleMaxBytes: integer(env, 'EXAMPLE_MAX_BYTES', 256 * 1024),
     loopOutputMaxBytes: integer(env, 'LOOP_OUTPUT_MAX_BYTES', 8 * 1024 * 1024),
+    // A for_each going on past failures lists every failed item in its output, the errors of this many (500
+    // characters each): 10,000 errors would weigh 5 MB more on an output already up to LOOP_OUTPUT_MAX_BYTES.
+    loopFailedErrorsListed: atMost(integer(env, 'LOOP_FAILED_ERRORS_LISTED', 100), 1000, 'LOOP_FAILED_ERRORS_LISTED'),
   };
 }
 

@@ -58,7 +58,7 @@ export interface ForEachLoop {
 
 /**
  * fail_fast: the first failed item fails the step (the items in flight are cancelled); continue: the others
- * go on, and the step's output lists the failed items with their errors (`{items, failed}`).
+ * go on, and the step's output lists the failed items with their errors (`{items, failed, failed_count}`).
  */
 export const ITEM_FAILURE_POLICIES = ['fail_fast', 'continue'] as const;
 export type ItemFailurePolicy = (typeof ITEM_FAILURE_POLICIES)[number];

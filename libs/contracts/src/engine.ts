@@ -75,10 +75,21 @@ export interface ContinuedLoop {
   item_count: number | null;
   /** for_each: max_items cut the items short. */
   truncated: boolean;
-  /** for_each with `on_item_failure: "continue"`: the items that failed in earlier executions. */
+  /**
+   * for_each with `on_item_failure: "continue"`: how many items failed in earlier executions and the first of
+   * them, not the list: a history stays bounded however many fail (their errors are on their rows in MySQL).
+   */
+  failures?: LoopFailures;
+  /** The failed items themselves, as executions started before `failures` handed them on: read, never written. */
   failed_items?: FailedItem[];
   /** A loop inside a graph: the walk it is part of (a chain's walk has nothing else to carry). */
   walk?: ContinuedWalk;
+}
+
+/** A for_each's failed items so far, kept small: their number, and the one with the lowest index. */
+export interface LoopFailures {
+  count: number;
+  first: FailedItem | null;
 }
 
 /** What a graph walk carries into the execution that continues its loop (the loop was its only branch). */
@@ -265,10 +276,11 @@ export interface RunActivities {
   continueAgentStep(input: StepContext & { step: CustomAgentStep; from: TranscriptRef }): Promise<AgentStart>;
   /** Marks a looping step running and, for for_each, resolves its items once to count them. */
   startLoop(input: StepContext & { step: LoopingStep }): Promise<LoopStart>;
-  /** The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop ended. */
-  completeLoop(
-    input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason; failed_items?: FailedItem[] },
-  ): Promise<OutputRef>;
+  /**
+   * The step's output from its iterations (for_each: all in order; repeat_until: the last), and how the loop
+   * ended; a for_each going on past failures reads its failed items from their rows.
+   */
+  completeLoop(input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason }): Promise<OutputRef>;
   /** human_input: the step and the run wait (awaiting_input); `reason` says why a guard rail handed the run over. */
   awaitHumanInput(input: StepContext & { step: HumanInputStep; reason?: string }): Promise<void>;
   /** human_input: the answer (or the default on timeout) becomes the step's output. */

@@ -127,8 +127,8 @@ export function createRunActivities(services: RunServices): RunActivities {
     continueAgentStep: ({ step, from, ...context }) =>
       opening(context, () => services.toolExecutor.continueAgent(context, services.graph.routed(step, context), from)),
     startLoop: ({ step, ...context }) => opening(context, () => services.loops.start(context, step)),
-    completeLoop: ({ step, iterations, stopped_by, failed_items, ...context }) =>
-      inActivity(() => services.loops.complete(context, step, iterations, stopped_by, failed_items)),
+    completeLoop: ({ step, iterations, stopped_by, ...context }) =>
+      inActivity(() => services.loops.complete(context, step, iterations, stopped_by)),
     startSubWorkflow: ({ step, child_run_uuid, depth, ...context }) =>
       opening(context, () => services.subWorkflows.start(context, step, child_run_uuid, depth)),
     completeSubWorkflow: ({ step, child_run_uuid, ...context }) =>

@@ -20,6 +20,12 @@ import { StepError } from './step-error';
 import { StepInputService } from './step-input.service';
 import { completedOutput, newOutput, refOf, type StoredOutput } from './step-output';
 
+/** A failed item's error as the step's output lists it: enough to tell what went wrong. */
+const ITEM_ERROR_MAX_CHARS = 500;
+
+/** A failed item in the output: its error listed for the first LOOP_FAILED_ERRORS_LISTED, past them its index alone. */
+type ListedFailure = Omit<FailedItem, 'error'> & Partial<Pick<FailedItem, 'error'>>;
+
 @Injectable()
 export class LoopService {
   constructor(
@@ -54,22 +60,16 @@ export class LoopService {
 
   /**
    * The loop's output (the step's, or in a graph its execution's): for_each, every iteration's data in order;
-   * repeat_until, the last iteration's. `failed` (for_each going on past failures): the output is
-   * `{items, failed}`, a failed item's place in `items` null.
+   * repeat_until, the last iteration's. A for_each going on past failures: `{items, failed, failed_count}`, a
+   * failed item's place in `items` null (failedItems).
    */
-  async complete(
-    context: StepContext,
-    step: LoopingStep,
-    iterations: number,
-    stoppedBy: LoopStopReason,
-    failed?: FailedItem[],
-  ): Promise<OutputRef> {
+  async complete(context: StepContext, step: LoopingStep, iterations: number, stoppedBy: LoopStopReason): Promise<OutputRef> {
     // A retry after the commit (its answer lost on the way to Temporal) must not store a second output.
     const done = await completedOutput(this.steps, this.outputs, context);
     if (done) return done;
     const loop = step.loop!;
     if (loop.type === 'for_each') await this.assertGatherable(context, step);
-    if (failed) return await this.completeGoingOn(context, iterations, stoppedBy, failed);
+    if (loop.type === 'for_each' && loop.on_item_failure === 'continue') return await this.completeGoingOn(context, iterations, stoppedBy);
     const outputs = await this.outputs.executionOutputs(context.instance_uuid, loop.type === 'repeat_until' ? 1 : undefined);
     await this.steps.saveLoopState(context.instance_uuid, { type: loop.type, iterations, stopped_by: stoppedBy });
     // repeat_until's output is its last iteration's: referenced, not copied.
@@ -82,7 +82,8 @@ export class LoopService {
     return refOf(output);
   }
 
-  private async completeGoingOn(context: StepContext, iterations: number, stoppedBy: LoopStopReason, failed: FailedItem[]) {
+  private async completeGoingOn(context: StepContext, iterations: number, stoppedBy: LoopStopReason) {
+    const failed = await this.failedItems(context);
     const byIndex = await this.outputs.executionOutputsByIndex(context.instance_uuid);
     const items = Array.from({ length: iterations }, (_, index) => byIndex.get(index)?.raw_data ?? null);
     await this.steps.saveLoopState(context.instance_uuid, {
@@ -92,9 +93,20 @@ export class LoopService {
       failed_items: failed.length,
       ...(failed.length ? { outcome: 'partial_success' as const } : {}),
     });
-    const output = newOutput(context, { items, failed });
+    const output = newOutput(context, { items, failed, failed_count: failed.length });
     await this.steps.completeStep(context.instance_uuid, output);
     return refOf(output);
+  }
+
+  /**
+   * Every failed item's index, read from its iteration's row, with its error for the first
+   * LOOP_FAILED_ERRORS_LISTED of them: each row keeps its whole error (GET /runs/{uuid} shows the rows).
+   */
+  private async failedItems(context: StepContext): Promise<ListedFailure[]> {
+    const rows = await this.steps.failedExecutions(context.instance_uuid, this.config.limits.loopFailedErrorsListed, ITEM_ERROR_MAX_CHARS);
+    return rows.map(({ index, error_message }) =>
+      error_message === undefined ? { item_index: index } : { item_index: index, error: error_message },
+    );
   }
 
   /**

@@ -139,7 +139,7 @@ const modelFields: Schema = {
         enum: [...ITEM_FAILURE_POLICIES],
         default: 'fail_fast',
         description:
-          'for_each: fail_fast (the first failed item fails the step, the items in flight are cancelled) or continue (the output is {items, failed}: a failed item null in items and listed with its error in failed)',
+          'for_each: fail_fast (the first failed item fails the step, the items in flight are cancelled) or continue (the output is {items, failed, failed_count}: a failed item null in items and listed in failed, with its error for the first 100)',
       },
       predicate_path: text(2000, { description: 'repeat_until: JSONPath on the latest output, e.g. $.done' }),
       predicate_value: { description: 'repeat_until: any JSON value; the loop stops when the path equals it' },

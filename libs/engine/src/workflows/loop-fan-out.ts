@@ -1,12 +1,13 @@
 // A for_each that runs up to max_concurrency items at once, or goes on past failed items
 // (on_item_failure: "continue"). Results stay in item order whatever order the items end in: each iteration
-// has its index on its row, and the end activity gathers by index. Continue-as-new waits for the items in
-// flight to end, then hands the next execution the next index (and the failures so far).
+// has its index on its row, and the end activity gathers by index, the failed items' errors from their rows
+// too: the workflow keeps only their number and the first, so no payload grows with them. Continue-as-new
+// waits for the items in flight to end, then hands the next execution the next index (and that count).
 import { ApplicationFailure, CancellationScope, isCancellation } from '@temporalio/workflow';
 import {
   failureMessage,
   isQuarantine,
-  type FailedItem,
+  type LoopFailures,
   type LoopingStep,
   type OutputRef,
   type StepContext,
@@ -15,8 +16,15 @@ import {
 import { continueLoopAsNew, continuesAsNewNow, runIteration, type LoopCarry, type LoopPosition } from './loop-iteration';
 import type { RunScope } from './run-scope';
 
-/** A failed item's error as the step's output lists it: enough to tell what went wrong, bounded in the history. */
+/** The first failed item's error as the workflow keeps it (it names the step's failure when every item fails). */
 const ITEM_ERROR_MAX_CHARS = 500;
+
+/** The failures an earlier execution handed on (`failed_items` from one started before `failures`). */
+function failuresSoFar(position: LoopPosition): LoopFailures {
+  if (position.failures) return { ...position.failures };
+  const listed = position.failed_items ?? [];
+  return { count: listed.length, first: listed[0] ?? null };
+}
 
 /** Whether `loop` takes the fan-out: a for_each asking more than one item at once, or to go on past failures. */
 export const fansOut = (loop: StepLoop): boolean =>
@@ -33,7 +41,12 @@ export async function runFanOut(
   const width = loop.max_concurrency ?? 1;
   const goesOn = loop.on_item_failure === 'continue';
   const bound = position.item_count!;
-  const failed: FailedItem[] = [...(position.failed_items ?? [])];
+  const failures = failuresSoFar(position);
+  const failed = (index: number, error: unknown) => {
+    failures.count += 1;
+    if (!failures.first || index < failures.first.item_index)
+      failures.first = { item_index: index, error: failureMessage(error).slice(0, ITEM_ERROR_MAX_CHARS) };
+  };
   // fail_fast: the first failure cancels the items in flight (each closes its row) and fails the step.
   const items = new CancellationScope();
   const inFlight = new Set<Promise<void>>();
@@ -49,8 +62,7 @@ export async function runFanOut(
         .then(
           () => undefined,
           (error: unknown) => {
-            if (goesOn && !isCancellation(error) && !isQuarantine(error))
-              failed.push({ item_index: index, error: failureMessage(error).slice(0, ITEM_ERROR_MAX_CHARS) });
+            if (goesOn && !isCancellation(error) && !isQuarantine(error)) failed(index, error);
             else if (stopping === null) {
               stopping = error;
               items.cancel();
@@ -64,16 +76,19 @@ export async function runFanOut(
     await Promise.race(inFlight);
   }
   if (stopping !== null) throw stopping;
-  failed.sort((a, b) => a.item_index - b.item_index);
-  if (next < bound)
-    return await continueLoopAsNew(scope, step, context, { ...position, next_iteration: next, failed_items: failed }, carry!);
-  if (bound > 0 && failed.length === bound)
-    throw ApplicationFailure.nonRetryable(`every item of step "${step.name}" failed; the first: ${failed[0].error}`, 'AllItemsFailed');
+  if (next < bound) {
+    const { failed_items: _listed, ...rest } = position;
+    return await continueLoopAsNew(scope, step, context, { ...rest, next_iteration: next, ...(goesOn ? { failures } : {}) }, carry!);
+  }
+  if (bound > 0 && failures.count === bound)
+    throw ApplicationFailure.nonRetryable(
+      `every item of step "${step.name}" failed; the first: ${failures.first!.error}`,
+      'AllItemsFailed',
+    );
   return await scope.stepWork(step, `${step.name}: end for_each`).completeLoop({
     ...context,
     step,
     iterations: next,
     stopped_by: position.truncated ? 'max_items' : 'exhausted',
-    ...(goesOn ? { failed_items: failed } : {}),
   });
 }

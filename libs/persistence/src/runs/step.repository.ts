@@ -62,6 +62,15 @@ export abstract class StepRepository {
   abstract inputReceived(runUuid: string): Promise<void>;
   /** Creates an iteration's row under its step's row; a retried activity finds it there and goes on. */
   abstract openExecution(parentInstanceUuid: string, instanceUuid: string, index: number): Promise<void>;
+  /**
+   * A loop's failed iterations in index order: every one's index, and its error (cut to `errorChars`) for the
+   * first `withErrors` of them; the rest carry none, so what is read stays bounded whatever their number.
+   */
+  abstract failedExecutions(
+    parentInstanceUuid: string,
+    withErrors: number,
+    errorChars: number,
+  ): Promise<{ index: number; error_message?: string }[]>;
   /** Records on a looping step's row how its loop ended. */
   abstract saveLoopState(instanceUuid: string, state: LoopState): Promise<void>;
 }

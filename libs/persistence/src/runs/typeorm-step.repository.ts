@@ -217,6 +217,18 @@ export class TypeormStepRepository extends StepRepository {
     );
   }
 
+  async failedExecutions(parentInstanceUuid: string, withErrors: number, errorChars: number) {
+    const failed = "FROM workflow_step_instances WHERE parent_instance_uuid = ? AND status = 'failed' ORDER BY execution_index";
+    const manager = this.dataSource.manager;
+    const indexes = (await manager.query(`SELECT execution_index AS i ${failed}`, [parentInstanceUuid])) as { i: number }[];
+    const errors = (await manager.query(`SELECT LEFT(error_message, ?) AS e ${failed} LIMIT ?`, [
+      errorChars,
+      parentInstanceUuid,
+      withErrors,
+    ])) as { e: string | null }[];
+    return indexes.map(({ i }, k) => (k < errors.length ? { index: i, error_message: errors[k].e ?? '' } : { index: i }));
+  }
+
   async saveLoopState(instanceUuid: string, state: LoopState): Promise<void> {
     await runTransaction(this.dataSource, (manager) =>
       manager.update(StepInstanceEntity, { uuid: instanceUuid }, { loop_state: state as never }),
