@@ -1,5 +1,6 @@
 // The assistant end to end: a session on Temporal, its turns streamed over SSE from MySQL, the
 // model fake playing the model, the dry run on the real run workflow and the save through the REST service.
+import { ASSISTANT_WORKFLOW_TYPE, assistantWorkflowId, type AssistantSessionInput } from '../libs/contracts/src';
 import { chainCandidate, clarifier, newSession, SAVED_AT_FIRST_ATTEMPT, sendMessage, shapeOf } from './support/assistant';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
@@ -223,5 +224,69 @@ describe('Assistant', () => {
       name: source.name,
       steps: [{ uuid: source.steps[0].uuid }],
     });
+  });
+});
+
+describe('Assistant limits as set (ASSISTANT_MAX_TOOL_ROUNDS=1, ASSISTANT_CORRECTION_ROUNDS=1, ASSISTANT_MESSAGE_MAX_CHARS=40)', () => {
+  let stack: Stack;
+  useStack((started) => (stack = started), { assistant: { maxToolRounds: 1, correctionRounds: 1, messageMaxChars: 40 } });
+
+  it("takes the API's rounds in its input: one round of tool calls, then the model must answer; one correction, then CORRECTIONS_EXHAUSTED", async () => {
+    const session = await newSession(stack.user);
+    const broken = chainCandidate(undefined, true);
+    stack.model.script(
+      clarifier.ready(),
+      reply.toolCalls([{ name: 'list_step_types', arguments: {} }]),
+      reply.json(broken),
+      reply.json(broken),
+    );
+    const events = await (await sendMessage(stack.user, session, 'Summarise')).done;
+
+    expect(events[events.length - 1].data.error).toMatchObject({
+      error_code: 'CORRECTIONS_EXHAUSTED',
+      message: expect.stringContaining('after 1 correction rounds'),
+    });
+    const [, withTools, afterTools, correction] = stack.model.requests.map((request) => request.body);
+    expect(withTools.tools?.length).toBeGreaterThan(0);
+    expect(afterTools.tools ?? []).toEqual([]);
+    expect(correction.tools?.length).toBeGreaterThan(0);
+    expect(withTools.messages[0].content).toContain('at most 1 rounds of tool calls');
+  });
+
+  it('goes on with 5 tool rounds and 3 corrections in a session whose input carries none (started before the setting)', async () => {
+    const session = await newSession(stack.user);
+    const client = await stack.temporal();
+    const workflowId = assistantWorkflowId(session);
+    await client.workflow.getHandle(workflowId).terminate('started again as an older API started it');
+    const input: AssistantSessionInput = { session_uuid: session, user_id: stack.user.userId, mode: 'create', source_workflow_uuid: null };
+    await client.workflow.start(ASSISTANT_WORKFLOW_TYPE, { workflowId, taskQueue: stack.api.config.temporal.taskQueue, args: [input] });
+    const broken = chainCandidate(undefined, true);
+    const listing = reply.toolCalls([{ name: 'list_step_types', arguments: {} }]);
+    stack.model.script(clarifier.ready(), listing, listing, reply.json(broken), ...[1, 2, 3].map(() => reply.json(broken)));
+    const events = await (await sendMessage(stack.user, session, 'Summarise')).done;
+
+    expect(events[events.length - 1].data.error).toMatchObject({
+      error_code: 'CORRECTIONS_EXHAUSTED',
+      message: expect.stringContaining('after 3 correction rounds'),
+    });
+    expect(stack.model.requests.slice(1, 4).map((request) => (request.body.tools?.length ?? 0) > 0)).toEqual([true, true, true]);
+  });
+
+  it('refuses a message past ASSISTANT_MESSAGE_MAX_CHARS with 422 naming text, and takes one at the limit (characters, not UTF-16 units)', async () => {
+    const session = await newSession(stack.user);
+    const tooLong = await sendMessage(stack.user, session, 'x'.repeat(41));
+    expect(tooLong).toMatchObject({ status: 422, error: { code: 'VALIDATION_FAILED', details: { field: 'text', max_chars: 40 } } });
+    expect(stack.model.requests).toHaveLength(0);
+    expect((await stack.user.get(`/assistant/sessions/${session}`)).body).toMatchObject({ stage: 'clarification', conversations: [] });
+
+    stack.model.script(clarifier.asks('Which language?'));
+    const atLimit = await sendMessage(stack.user, session, '😀'.repeat(40));
+    expect(atLimit.status).toBe(200);
+    expect((await atLimit.done).map(shapeOf)).toEqual(['MESSAGE']);
+    const tools = (await stack.user.get('/mcp/tools')).body.tools as {
+      name: string;
+      inputSchema: { properties: Record<string, unknown> };
+    }[];
+    expect(tools.find((tool) => tool.name === 'send_assistant_message')?.inputSchema.properties.text).toMatchObject({ maxLength: 40 });
   });
 });

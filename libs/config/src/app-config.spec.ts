@@ -126,7 +126,15 @@ describe(`${loadConfig.name} limits`, () => {
       exampleMaxBytes: 262_144,
       loopOutputMaxBytes: 8_388_608,
     });
-    expect(defaults.assistant).toMatchObject({ maxToolCallsPerAnswer: 8, maxMessages: 200, idleTimeoutSeconds: 86_400, maxSteps: 50 });
+    expect(defaults.assistant).toMatchObject({
+      maxToolCallsPerAnswer: 8,
+      maxMessages: 200,
+      idleTimeoutSeconds: 86_400,
+      maxSteps: 50,
+      maxToolRounds: 5,
+      correctionRounds: 3,
+      messageMaxChars: 20_000,
+    });
     const set = loadConfig(
       env({
         EXPRESSION_MAX_NODES_VISITED: '5000',
@@ -134,6 +142,9 @@ describe(`${loadConfig.name} limits`, () => {
         EXAMPLE_MAX_BYTES: '4096',
         LOOP_OUTPUT_MAX_BYTES: '1048576',
         ASSISTANT_MAX_MESSAGES: '20',
+        ASSISTANT_MAX_TOOL_ROUNDS: '2',
+        ASSISTANT_CORRECTION_ROUNDS: '1',
+        ASSISTANT_MESSAGE_MAX_CHARS: '500',
       }),
     );
     expect(set.limits).toMatchObject({
@@ -142,7 +153,14 @@ describe(`${loadConfig.name} limits`, () => {
       exampleMaxBytes: 4096,
       loopOutputMaxBytes: 1_048_576,
     });
-    expect(set.assistant.maxMessages).toBe(20);
+    expect(set.assistant).toMatchObject({ maxMessages: 20, maxToolRounds: 2, correctionRounds: 1, messageMaxChars: 500 });
+  });
+
+  it("refuses assistant rounds and messages past what a session's history can hold", () => {
+    expect(() => loadConfig(env({ ASSISTANT_MAX_TOOL_ROUNDS: '21' }))).toThrow(/^ASSISTANT_MAX_TOOL_ROUNDS must be at most 20/);
+    expect(() => loadConfig(env({ ASSISTANT_CORRECTION_ROUNDS: '11' }))).toThrow(/^ASSISTANT_CORRECTION_ROUNDS must be at most 10/);
+    expect(() => loadConfig(env({ ASSISTANT_CORRECTION_ROUNDS: '0' }))).toThrow(/^ASSISTANT_CORRECTION_ROUNDS must be a positive integer/);
+    expect(() => loadConfig(env({ ASSISTANT_MESSAGE_MAX_CHARS: '200001' }))).toThrow(/^ASSISTANT_MESSAGE_MAX_CHARS must be at most 200000/);
   });
 
   it('refuses a schema depth a stored definition could not hold', () => {

@@ -1,10 +1,13 @@
 // Typed settings, read and checked once at start-up: a bad value stops the process naming the variable.
 import {
   LOOP_CONCURRENCY_CEILING,
+  ASSISTANT_CORRECTION_ROUNDS,
   ASSISTANT_IDLE_TIMEOUT_SECONDS,
   ASSISTANT_MAX_STEPS,
   ASSISTANT_MAX_TOOL_CALLS_PER_ROUND,
+  ASSISTANT_MAX_TOOL_ROUNDS,
   ASSISTANT_MAX_TURNS,
+  ASSISTANT_MESSAGE_MAX_CHARS,
   LOOP_ITERATIONS_PER_EXECUTION,
   MODEL_PROVIDERS,
   type ModelProvider,
@@ -129,7 +132,8 @@ export abstract class AppConfig {
   /**
    * The assistant: the model a session uses when it names none; how long an SSE stream waits without an event,
    * and how many one key holds open; tool calls run per model answer, messages a session takes, how long it
-   * waits for one, and the most steps of a workflow it writes.
+   * waits for one, and the most steps of a workflow it writes; rounds of tool calls per generation and
+   * correction rounds per turn (a session keeps those of the API that started it); the longest message.
    */
   declare readonly assistant: {
     model: string;
@@ -139,6 +143,9 @@ export abstract class AppConfig {
     maxMessages: number;
     idleTimeoutSeconds: number;
     maxSteps: number;
+    maxToolRounds: number;
+    correctionRounds: number;
+    messageMaxChars: number;
   };
   /**
    * What one piece of a user's work may cost where it is evaluated (SECURITY.md): one JSONPath evaluation's
@@ -512,6 +519,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxMessages: integer(env, 'ASSISTANT_MAX_MESSAGES', ASSISTANT_MAX_TURNS),
       idleTimeoutSeconds: integer(env, 'ASSISTANT_IDLE_SECONDS', ASSISTANT_IDLE_TIMEOUT_SECONDS),
       maxSteps: integer(env, 'ASSISTANT_MAX_STEPS', ASSISTANT_MAX_STEPS),
+      // Each round is a model call and up to maxToolCallsPerAnswer activities in the session's history.
+      maxToolRounds: atMost(integer(env, 'ASSISTANT_MAX_TOOL_ROUNDS', ASSISTANT_MAX_TOOL_ROUNDS), 20, 'ASSISTANT_MAX_TOOL_ROUNDS'),
+      // Each round is a whole generation again, and a dry run: a turn's cost grows with it.
+      correctionRounds: atMost(integer(env, 'ASSISTANT_CORRECTION_ROUNDS', ASSISTANT_CORRECTION_ROUNDS), 10, 'ASSISTANT_CORRECTION_ROUNDS'),
+      // A message is an Update's argument in the session's history (Temporal refuses a payload past 2 MB) and
+      // stays in the conversation every later turn rewrites: 200,000 characters is at most 800 KB of UTF-8.
+      messageMaxChars: atMost(
+        integer(env, 'ASSISTANT_MESSAGE_MAX_CHARS', ASSISTANT_MESSAGE_MAX_CHARS),
+        200_000,
+        'ASSISTANT_MESSAGE_MAX_CHARS',
+      ),
     },
     limits: limitSettings(env),
     tracing: { otlpEndpoint: tracesEndpoint(env) },

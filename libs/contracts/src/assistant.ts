@@ -24,7 +24,11 @@ export type AssistantStage = (typeof ASSISTANT_STAGES)[number];
 export const ASSISTANT_EVENT_TYPES = ['STATUS_CHANGE', 'MESSAGE', 'WORKFLOW', 'ERROR'] as const;
 export type AssistantEventType = (typeof ASSISTANT_EVENT_TYPES)[number];
 
-/** The assistant's limits: tool rounds per generation, steps per workflow, exchanges the clarifier sees. */
+/**
+ * The assistant's limits: tool rounds per generation, steps per workflow, exchanges the clarifier sees. The
+ * settings (libs/config) default to these; a session takes the API's values in its input, and a session
+ * started before an input carried them goes on with these.
+ */
 export const ASSISTANT_MAX_TOOL_ROUNDS = 5;
 /** Tool calls one model answer may ask for: the rest are answered refused, unrun (each call is an activity in the history). */
 export const ASSISTANT_MAX_TOOL_CALLS_PER_ROUND = 8;
@@ -32,6 +36,8 @@ export const ASSISTANT_MAX_STEPS = 50;
 export const ASSISTANT_CONVERSATION_EXCHANGES = 10;
 /** Generations after the first that a validation issue or a failed dry run may ask for. */
 export const ASSISTANT_CORRECTION_ROUNDS = 3;
+/** The longest message a person may send a session (default of ASSISTANT_MESSAGE_MAX_CHARS). */
+export const ASSISTANT_MESSAGE_MAX_CHARS = 20_000;
 /** A session takes no more messages after this long without one. */
 export const ASSISTANT_IDLE_TIMEOUT_SECONDS = 24 * 3600;
 /** Messages one session takes: its conversation (rewritten whole on every turn) stays a few MB at most. */
@@ -49,6 +55,10 @@ export interface AssistantSessionInput {
   idle_timeout_seconds?: number;
   /** The messages it takes before it closes (default ASSISTANT_MAX_TURNS). */
   max_turns?: number;
+  /** Rounds of tool calls one generation may make (default ASSISTANT_MAX_TOOL_ROUNDS). */
+  max_tool_rounds?: number;
+  /** Generations after the first that one turn's validation issues and failed dry runs may ask for (default ASSISTANT_CORRECTION_ROUNDS). */
+  correction_rounds?: number;
   /** Turns one execution takes before the session continues as new (CONVERSATION_TURNS_PER_EXECUTION). */
   turns_per_execution?: number;
   /** Set by continue-as-new: where the session's earlier executions left it. */

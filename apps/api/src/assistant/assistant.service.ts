@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, modelPolicyOf } from '@app/config';
 import type { AssistantMode } from '@app/contracts';
-import { ASSISTANT_MESSAGE_BODY, ASSISTANT_SESSION_BODY, DomainError, ErrorCode, isUuid, modelChoiceIssues, notFound } from '@app/domain';
+import { ASSISTANT_SESSION_BODY, DomainError, ErrorCode, isUuid, modelChoiceIssues, notFound, parseAssistantMessage } from '@app/domain';
 import { AssistantRepository, WorkflowRepository, type AssistantSessionRecord, type Page } from '@app/persistence';
 import type { Pagination } from '../common/pagination';
 import { AssistantLauncher } from '../temporal/assistant-launcher';
@@ -19,6 +19,11 @@ export class AssistantService {
     private readonly launcher: AssistantLauncher,
     private readonly config: AppConfig,
   ) {}
+
+  /** The longest message a session takes (ASSISTANT_MESSAGE_MAX_CHARS). */
+  get messageMaxChars(): number {
+    return this.config.assistant.messageMaxChars;
+  }
 
   /** POST /assistant/sessions: the session's row, then its workflow in Temporal (the row goes if that fails). */
   async create(userId: string, input: unknown): Promise<SessionView> {
@@ -83,7 +88,7 @@ export class AssistantService {
    * the last event before it, where the turn's events start.
    */
   async sendMessage(userId: string, uuid: string, body: unknown): Promise<{ session: AssistantSessionRecord; after: number }> {
-    const text = ASSISTANT_MESSAGE_BODY.parse(body);
+    const text = parseAssistantMessage(body, this.messageMaxChars);
     const session = await this.find(userId, uuid);
     if (!session.is_open)
       throw new DomainError(

@@ -48,7 +48,10 @@ export function assistantTools(turns: AssistantTurns): StepwiseTool[] {
       title: 'Send a message to an assistant session',
       description:
         "Send the person's message and wait for the turn to end: a question back (MESSAGE), the workflow written, checked, dry-run and saved (WORKFLOW, with is_edit when it replaced the one saved before), or an ERROR saying is_recoverable. Answers the turn's events and the session; while is_open, send the next message to change what was built or to fix what failed.",
-      inputSchema: objectSchema({ ...sessionUuid, text: { type: 'string', minLength: 1, maxLength: 20_000 } }, ['session_uuid', 'text']),
+      inputSchema: objectSchema({ ...sessionUuid, text: { type: 'string', minLength: 1, maxLength: assistant.messageMaxChars } }, [
+        'session_uuid',
+        'text',
+      ]),
       outputSchema: outputOf({
         type: 'object',
         required: ['turn_finished', 'events', 'session'],

@@ -42,6 +42,8 @@ export class TemporalAssistantLauncher extends AssistantLauncher {
             turns_per_execution: this.temporal.config.temporal.conversationTurnsPerExecution,
             idle_timeout_seconds: this.temporal.config.assistant.idleTimeoutSeconds,
             max_turns: this.temporal.config.assistant.maxMessages,
+            max_tool_rounds: this.temporal.config.assistant.maxToolRounds,
+            correction_rounds: this.temporal.config.assistant.correctionRounds,
           },
         ],
         staticSummary: `assistant session ${input.session_uuid} (${input.mode})`,

@@ -14,7 +14,7 @@ import {
   assistantEvents,
   candidateOf,
   clarificationContext,
-  GENERATION_PROMPT,
+  generationPrompt,
   generationRequest,
   parseClarification,
   recentConversation,
@@ -85,7 +85,7 @@ export class AssistantModelService {
       }
       const start = await this.bases.load(session);
       const generation: ChatMessage[] = [
-        { role: 'system', content: GENERATION_PROMPT },
+        { role: 'system', content: generationPrompt(this.config.assistant) },
         { role: 'user', content: generationRequest(intent_summary, start?.base ?? null, session.failed_attempt) },
       ];
       const base_fingerprint = start?.base.as === 'edit' ? start.fingerprint : null;

@@ -2,10 +2,8 @@
 // they are checked). What a schema cannot say (a source workflow the user owns, a provider whose key is set) the
 // service checks after.
 import { ASSISTANT_MODES, MODEL_PROVIDERS, type AssistantMode, type ModelProvider } from '@app/contracts';
+import { DomainError, ErrorCode } from '../errors';
 import { requestBody } from '../request-body';
-
-/** The longest message a person may send a session. */
-export const ASSISTANT_MESSAGE_MAX_CHARS = 20_000;
 
 const NOT_BLANK = '\\S';
 
@@ -54,8 +52,41 @@ export const ASSISTANT_MESSAGE_BODY = requestBody(
   {
     type: 'object',
     required: ['text'],
-    properties: { text: { type: 'string', minLength: 1, maxLength: ASSISTANT_MESSAGE_MAX_CHARS, pattern: NOT_BLANK } },
+    properties: {
+      text: {
+        type: 'string',
+        minLength: 1,
+        pattern: NOT_BLANK,
+        description: 'At most ASSISTANT_MESSAGE_MAX_CHARS characters (20,000 unless the operator set it)',
+      },
+    },
   },
   (body) => body.text as string,
   { absentIsEmpty: true },
 );
+
+/** Whether `text` has more than `max` characters (code points, as JSON Schema's maxLength counts them), counting no further. */
+function longerThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let chars = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (++chars > max) return true;
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++;
+  }
+  return false;
+}
+
+/**
+ * A message's text, at most `maxChars` characters (ASSISTANT_MESSAGE_MAX_CHARS): it enters the session's
+ * Temporal history and its conversation, which every later turn rewrites and sends to the model.
+ */
+export function parseAssistantMessage(body: unknown, maxChars: number): string {
+  const text = ASSISTANT_MESSAGE_BODY.parse(body);
+  if (longerThan(text, maxChars))
+    throw new DomainError(ErrorCode.ValidationFailed, `text must be at most ${maxChars} characters (ASSISTANT_MESSAGE_MAX_CHARS)`, {
+      field: 'text',
+      max_chars: maxChars,
+    });
+  return text;
+}

@@ -3,6 +3,8 @@ import { candidateOf, checkCandidate, issuesFeedback } from './candidate';
 import { clarificationContext, parseClarification, recentConversation } from './clarification';
 import { definitionFingerprint, generationRequest, lastCorrection } from './generation';
 import { SCHEMA_LIMITS } from '../definition/schema-bounds';
+import { type DomainError, ErrorCode } from '../errors';
+import { parseAssistantMessage } from './assistant-bodies';
 
 const llm = (name: string, extra: Record<string, unknown> = {}) => ({
   uuid: randomUUID(),
@@ -126,5 +128,32 @@ describe(clarificationContext.name, () => {
     expect(clarificationContext('x', true, false)).toContain('The workflow has been saved');
     expect(clarificationContext('x', false, true)).toContain('The last attempt to write the workflow failed');
     expect(clarificationContext('x', false, false)).not.toMatch(/saved|failed/);
+  });
+});
+
+describe(parseAssistantMessage.name, () => {
+  const refusal = (body: unknown, max: number) => {
+    try {
+      parseAssistantMessage(body, max);
+    } catch (error) {
+      return error as DomainError;
+    }
+    throw new Error('accepted');
+  };
+
+  it('takes a message of up to the limit in characters, a pair of UTF-16 units counting as one', () => {
+    expect(parseAssistantMessage({ text: 'abc' }, 3)).toBe('abc');
+    expect(parseAssistantMessage({ text: '😀😀😀' }, 3)).toBe('😀😀😀');
+  });
+
+  it('refuses one character more with VALIDATION_FAILED naming text and the limit', () => {
+    for (const text of ['abcd', '😀😀😀a', 'x'.repeat(1_000_000)]) {
+      expect(refusal({ text }, 3)).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'text', max_chars: 3 } });
+    }
+  });
+
+  it('refuses a blank or missing text as before, naming it', () => {
+    expect(refusal({ text: '   ' }, 3)).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'text' } });
+    expect(refusal(undefined, 3)).toMatchObject({ code: ErrorCode.ValidationFailed, details: { field: 'text' } });
   });
 });

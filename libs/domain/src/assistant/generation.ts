@@ -1,18 +1,20 @@
 // Stage 2 (workflow generation): what the model is told, the workflow it starts from when a
 // session edits or copies one (or edits the one it saved), and the attempt a failed turn left.
 import { createHash } from 'node:crypto';
-import { ASSISTANT_MAX_STEPS, ASSISTANT_MAX_TOOL_ROUNDS, type ChatMessage } from '@app/contracts';
+import type { ChatMessage } from '@app/contracts';
 import { canonicalJson } from '../tools/tool-manifest';
 
-export const GENERATION_PROMPT = [
-  'You write workflows for stepwise. Answer with one JSON object, the body of POST /api/v1/workflows:',
-  '{"name", "description", "steps": [...], "graph": optional}.',
-  'Steps run in order as a chain; when the intent needs branching, loops back or tools run by a tool executor, add a "graph"',
-  '(nodes and edges: router agents choosing a route, tool executors, guard rails such as max_steps) that reaches END.',
-  `Use the tools first: list_step_types and get_step_type for the fields of each step type, list_tools for the tools an agent may name, get_workflow for an existing workflow (at most ${ASSISTANT_MAX_TOOL_ROUNDS} rounds of tool calls).`,
-  `At most ${ASSISTANT_MAX_STEPS} steps. Refer to earlier outputs with <<step_output.{uuid}>> (give those steps a uuid) and to the trigger data with <<trigger_output>>.`,
-  'Answer only the JSON, no prose.',
-].join('\n');
+/** What the model is told, with the limits it works under (ASSISTANT_MAX_TOOL_ROUNDS, ASSISTANT_MAX_STEPS). */
+export const generationPrompt = (limits: { maxToolRounds: number; maxSteps: number }): string =>
+  [
+    'You write workflows for stepwise. Answer with one JSON object, the body of POST /api/v1/workflows:',
+    '{"name", "description", "steps": [...], "graph": optional}.',
+    'Steps run in order as a chain; when the intent needs branching, loops back or tools run by a tool executor, add a "graph"',
+    '(nodes and edges: router agents choosing a route, tool executors, guard rails such as max_steps) that reaches END.',
+    `Use the tools first: list_step_types and get_step_type for the fields of each step type, list_tools for the tools an agent may name, get_workflow for an existing workflow (at most ${limits.maxToolRounds} rounds of tool calls).`,
+    `At most ${limits.maxSteps} steps. Refer to earlier outputs with <<step_output.{uuid}>> (give those steps a uuid) and to the trigger data with <<trigger_output>>.`,
+    'Answer only the JSON, no prose.',
+  ].join('\n');
 
 /** The workflow a generation starts from, as it is when the generation begins. */
 export interface GenerationBase {

@@ -88,16 +88,19 @@ interface Turn {
   model: AssistantActivities;
   /** A save or a failure a message can fix leaves the session open (sessions started before the patch end there). */
   staysOpen: boolean;
+  /** Rounds of tool calls one generation may make, and generations after the first one turn may ask for. */
+  maxToolRounds: number;
+  correctionRounds: number;
 }
 
 const keyOf = (turn: Turn, name: string) => ({ session_uuid: turn.session_uuid, turn: turn.turn, call_key: `t${turn.turn}:${name}` });
 
-/** Stage 2: model calls until one answers a candidate; at most ASSISTANT_MAX_TOOL_ROUNDS rounds of tool calls. */
+/** Stage 2: model calls until one answers a candidate; at most `maxToolRounds` rounds of tool calls. */
 async function generate(turn: Turn, attempt: number): Promise<void> {
   for (let round = 0; ; round++) {
     const { tool_calls } = await turn.model.generate({
       ...keyOf(turn, `gen${attempt}.${round}`),
-      with_tools: round < ASSISTANT_MAX_TOOL_ROUNDS,
+      with_tools: round < turn.maxToolRounds,
     });
     if (!tool_calls.length) return;
     for (const [i, call] of tool_calls.entries()) await work.callAssistantTool({ ...keyOf(turn, `tool${attempt}.${round}.${i}`), call });
@@ -126,14 +129,14 @@ async function dryRun(turn: Turn, attempt: number): Promise<boolean> {
 async function runTurn(turn: Turn, text: string): Promise<TurnEnd> {
   await work.recordUserMessage({ ...keyOf(turn, 'user'), text });
   if (!(await turn.model.clarify(keyOf(turn, 'clarify'))).ready) return 'clarification';
-  for (let attempt = 0; attempt <= ASSISTANT_CORRECTION_ROUNDS; attempt++) {
+  for (let attempt = 0; attempt <= turn.correctionRounds; attempt++) {
     await generate(turn, attempt);
     if (!(await work.checkCandidate({ ...keyOf(turn, `check${attempt}`), target_uuid: turn.target_uuid })).ok) continue;
     if (!(await dryRun(turn, attempt))) continue;
     await work.saveCandidate({ ...keyOf(turn, 'save'), target_uuid: turn.target_uuid, ...(turn.staysOpen ? { keeps_open: true } : {}) });
     return 'completed';
   }
-  const message = `The workflow still had problems after ${ASSISTANT_CORRECTION_ROUNDS} correction rounds`;
+  const message = `The workflow still had problems after ${turn.correctionRounds} correction rounds`;
   await work.failTurn({
     ...keyOf(turn, 'fail'),
     error_code: 'CORRECTIONS_EXHAUSTED',
@@ -195,6 +198,11 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
   const turnsPerExecution = input.turns_per_execution ?? TURNS_PER_EXECUTION;
   const idleSeconds = input.idle_timeout_seconds ?? ASSISTANT_IDLE_TIMEOUT_SECONDS;
   const maxTurns = input.max_turns ?? ASSISTANT_MAX_TURNS;
+  // Sessions started before the input carried the rounds go on with the constants they were started under.
+  const rounds = {
+    maxToolRounds: input.max_tool_rounds ?? ASSISTANT_MAX_TOOL_ROUNDS,
+    correctionRounds: input.correction_rounds ?? ASSISTANT_CORRECTION_ROUNDS,
+  };
   let turnsThisExecution = 0;
   // Turns until one closes the session, or until it idles out.
   while (!state.ended) {
@@ -214,7 +222,10 @@ export async function assistantSessionWorkflow(input: AssistantSessionInput): Pr
     const text = state.inbox!;
     state.inbox = null;
     state.turns += 1;
-    const end = await runTurnSafely({ session_uuid: input.session_uuid, turn: state.turns, target_uuid, model, staysOpen }, text);
+    const end = await runTurnSafely(
+      { session_uuid: input.session_uuid, turn: state.turns, target_uuid, model, staysOpen, ...rounds },
+      text,
+    );
     state.ended = staysOpen ? end === 'closed' : end !== 'clarification';
     state.busy = false;
     turnsThisExecution += 1;
