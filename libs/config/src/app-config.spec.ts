@@ -125,6 +125,7 @@ describe(`${loadConfig.name} limits`, () => {
       },
       exampleMaxBytes: 262_144,
       loopOutputMaxBytes: 8_388_608,
+      loopFailedErrorsListed: 100,
     });
     expect(defaults.assistant).toMatchObject({
       maxToolCallsPerAnswer: 8,
