@@ -1,11 +1,12 @@
 // Sub-workflows (#29), end to end on one stack: a parent run calls a child workflow as a run of its own,
 // pinned to the child's definition at the parent's start, and reads its output; a child waiting for a
 // person makes the parent wait; cancelling the parent cancels the child; a call back into the caller is
-// refused when the workflow is saved; an agent calls a workflow as a tool, each call a child run.
+// refused when the workflow is saved; an agent calls a workflow as a tool, each call a child run (in a graph,
+// run by the tool executor its calls are handed to).
 import { randomUUID } from 'node:crypto';
 import { reply } from './support/model-fake';
 import { useStack, type RunBody, type Stack } from './support/stack';
-import { agentStep, llmStep } from './support/factories';
+import { agentStep, graphEdge, llmStep, toolExecutorStep } from './support/factories';
 
 describe('Sub-workflows', () => {
   let stack: Stack;
@@ -198,5 +199,46 @@ describe('Sub-workflows', () => {
     const back = await stack.user.post(`/workflows/${child.uuid}/steps`, agentStep({ tools: [`workflow:${parent.uuid}`] }));
     expect(back.status).toBe(422);
     expect(back.body).toMatchObject({ code: 'SUB_WORKFLOW_CYCLE' });
+  });
+
+  it('in a graph, the tool executor an agent hands its calls to runs a workflow tool as a child run, and the agent uses its output', async () => {
+    const child = await stack.createWorkflow([llmStep({ name: 'forecast', system_prompt: 'Forecast for <<trigger_output.city>>' })], {
+      name: `Forecast city ${randomUUID().slice(0, 6)}`,
+      input_schema: CITY_SCHEMA,
+    });
+    const agent = agentStep({ name: 'Planner', system_prompt: 'Plan a trip', tools: [`workflow:${child.uuid}`] });
+    const executor = toolExecutorStep();
+    const graph = { entry_node: agent.uuid, edges: [graphEdge(agent, executor, 'tool_executor')] };
+    stack.model.respondWith((request) => {
+      const prompt = request.body.messages[0].content ?? '';
+      if (prompt.startsWith('Forecast')) return reply.json({ sky: `clear over ${prompt.split(' ').pop()}` });
+      const answer = request.body.messages.find((message) => message.role === 'tool');
+      if (!answer) {
+        const tool = (request.body.tools as { function: { name: string } }[]).find((offered) =>
+          offered.function.name.startsWith('Forecast_city'),
+        )!;
+        return reply.toolCalls([{ name: tool.function.name, arguments: { city: 'Lyon' } }]);
+      }
+      return reply.json({ plan: `go, it is ${JSON.parse(answer.content ?? 'null').output.sky}` });
+    });
+
+    const done = await stack.runSteps([agent, executor], {}, { fields: { graph } });
+
+    expect(done.status).toBe('completed');
+    const body = await get(done.uuid);
+    expect(body.children).toEqual([
+      expect.objectContaining({ workflow_uuid: child.uuid, status: 'completed', parent_step_uuid: executor.uuid }),
+    ]);
+    const childRun = body.children[0].uuid;
+    const executed = body.steps.find((step: RunBody) => step.name === executor.name);
+    expect(executed.iterations[0].tool_calls).toEqual([
+      expect.objectContaining({
+        tool_name: `workflow:${child.uuid}`,
+        status: 'completed',
+        output: { run_uuid: childRun, output: { sky: 'clear over Lyon' } },
+      }),
+    ]);
+    const planner = body.steps.find((step: RunBody) => step.name === agent.name);
+    expect(planner.output.raw_data).toEqual({ plan: 'go, it is clear over Lyon' });
   });
 });

@@ -1,11 +1,12 @@
 // Workflow tools: an agent's call of a tool its start names a workflow tool is a child run (recorded by an
 // activity one level deeper, run as the same run workflow `run-<uuid>`, its end read back as the call's
 // answer at the call's position); other tools still go through callTool. A call answered before starts no
-// child, and cancelling the parent cancels a child in flight.
+// child, and cancelling the parent cancels a child in flight. In a graph whose agent hands its calls to a
+// tool executor, the executor runs them the same way, the answers going into the caller's transcript.
 import { randomUUID } from 'node:crypto';
 import { CancelledFailure } from '@temporalio/common';
 import type { AgentTurnResult, PreparedRun, ToolCallRequest } from '@app/contracts';
-import { agentStep, chainRun, llmStep, output } from './support/definitions';
+import { agentStep, chainRun, edge, graphRun, llmStep, output, toolExecutorStep } from './support/definitions';
 import { useEngine } from './support/engine';
 import { FakeActivities, llmAnswers, runEnd, untilCancelled, type Handlers } from './support/fake-activities';
 
@@ -109,5 +110,62 @@ describe('Run workflow: workflow tools', () => {
       [run.run_uuid, 'cancelled'],
     ]);
     expect(fake.inputsOf('completeWorkflowTool')).toHaveLength(0);
+  });
+
+  it('a graph’s tool executor runs its caller’s workflow tool calls as child runs of its own, answered in the caller’s transcript', async () => {
+    const agent = agentStep('agent', { tools: [`workflow:${workflowUuid}`, 'plain'] });
+    const tools = toolExecutorStep('tools');
+    const run = graphRun([agent, tools], { edges: [edge(agent, tools, { condition_value: 'tool_executor' })] });
+    const turns: AgentTurnResult[] = [
+      { tool_calls: [call('a', 'summarise'), call('b', 'plain')], conversation_length: 3, usage },
+      { tool_calls: [call('c', 'summarise')], conversation_length: 6, usage },
+      { tool_calls: [], conversation_length: 8, usage },
+    ];
+    const fake = new FakeActivities({
+      ...runEnd(),
+      startAgentStep: async () => ({ tools: [], conversation_length: 2, workflow_tools: { summarise: workflowUuid } }),
+      continueAgentStep: async ({ from }) => ({
+        tools: [],
+        conversation_length: from.conversation_length,
+        workflow_tools: { summarise: workflowUuid },
+      }),
+      agentTurn: async () => turns.shift()!,
+      handOffToolCalls: async () => output(),
+      startToolExecutor: async () => undefined,
+      callTool: async () => answered,
+      completeToolExecutor: async () => output(),
+      startWorkflowTool: async () => ({ child: childRun(randomUUID()), audit_attempt: 1 }),
+      runLlmStep: llmAnswers({ 'child step': () => output() }),
+      completeWorkflowTool: async () => answered,
+      completeAgentStep: async () => output(),
+    });
+
+    const sut = await engine.start(run, fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    const callers = [...fake.inputsOf('startAgentStep'), ...fake.inputsOf('continueAgentStep')].map((input) => input.instance_uuid);
+    const executions = fake.inputsOf('startToolExecutor').map((input) => input.instance_uuid);
+    expect(executions).toHaveLength(2);
+    const starts = fake.inputsOf('startWorkflowTool');
+    expect(
+      starts.map((input) => [input.call.id, input.position, input.conversation_uuid, input.instance_uuid, input.parent_step_uuid]),
+    ).toEqual([
+      ['a', 3, callers[0], executions[0], tools.uuid],
+      ['c', 6, callers[1], executions[1], tools.uuid],
+    ]);
+    expect(starts.every((input) => input.step.uuid === agent.uuid && input.depth === 1)).toBe(true);
+    expect(fake.inputsOf('callTool').map((input) => [input.call.id, input.position, input.conversation_uuid])).toEqual([
+      ['b', 4, callers[0]],
+    ]);
+    const children = fake.inputsOf('runLlmStep').map((input) => input.run_uuid);
+    expect(fake.inputsOf('completeWorkflowTool').map((input) => [input.call.id, input.child_run_uuid, input.conversation_uuid])).toEqual([
+      ['a', children[0], callers[0]],
+      ['c', children[1], callers[1]],
+    ]);
+    // The caller goes on after each hand-off with the answers in its transcript.
+    expect(fake.inputsOf('continueAgentStep').map(({ from }) => from)).toEqual([
+      { instance_uuid: callers[0], conversation_length: 5 },
+      { instance_uuid: callers[1], conversation_length: 7 },
+    ]);
   });
 });

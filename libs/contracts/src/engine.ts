@@ -241,6 +241,8 @@ export interface ToolHandoff {
   caller_step_uuid: string;
   conversation: TranscriptRef;
   calls: ToolCallRequest[];
+  /** The caller's workflow tools (AgentStart's): the calls of these the tool executor runs as child runs. */
+  workflow_tools?: Record<string, string>;
 }
 
 export interface StopCheckResult {
@@ -297,13 +299,30 @@ export interface RunActivities {
   /**
    * An agent's call of a workflow tool: audits the call running and records its child run (uuid drawn from
    * the call, pinned definition, arguments checked against its input_schema), or answers the call at once.
+   * Run by a graph's tool executor: `conversation_uuid` is the caller's transcript, and `parent_step_uuid`
+   * (the executor) the child's parent step.
    */
   startWorkflowTool(
-    input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; workflow_uuid: string; depth: number },
+    input: StepContext & {
+      step: CustomAgentStep;
+      call: ToolCallRequest;
+      position: number;
+      workflow_uuid: string;
+      depth: number;
+      conversation_uuid?: string;
+      parent_step_uuid?: string;
+    },
   ): Promise<WorkflowToolStart>;
   /** The child run's end as the call's answer (its final output, or a reference when large; its failure) at `position`, audited. */
   completeWorkflowTool(
-    input: StepContext & { step: CustomAgentStep; call: ToolCallRequest; position: number; child_run_uuid: string; audit_attempt: number },
+    input: StepContext & {
+      step: CustomAgentStep;
+      call: ToolCallRequest;
+      position: number;
+      child_run_uuid: string;
+      audit_attempt: number;
+      conversation_uuid?: string;
+    },
   ): Promise<ToolCallResult>;
   /** Graph runs: the uuids of the edges whose data conditions hold on the output. */
   evaluateEdgeConditions(input: {

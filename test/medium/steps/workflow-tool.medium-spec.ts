@@ -2,6 +2,11 @@
 // input_schema; a call's child run is recorded under a uuid drawn from the call, so a start retried (after
 // a crash) finds the same run instead of recording a second; arguments the schema refuses are answered as
 // the call's failure with no child; a child that did not complete is the call's failed answer, naming it.
+// A graph's tool executor runs its caller's call the same way: the answer in the caller's transcript, the
+// audit and the child run the executor's, and the caller's next execution is offered the tool again.
+import { randomUUID } from 'node:crypto';
+import type { ToolExecutorStep } from '@app/contracts';
+import { ToolExecutorService } from '../../../apps/worker/src/execution/tool-executor.service';
 import { WorkflowToolService } from '../../../apps/worker/src/execution/workflow-tool.service';
 import { reply } from '../../support/model-fake';
 import { activityScope, agentStep, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
@@ -19,14 +24,16 @@ describe(WorkflowToolService.name, () => {
   afterEach(() => setup.expectModelDone());
   afterAll(() => setup.close());
 
-  async function agentCalling(args: unknown) {
+  /** An agent whose first turn calls the workflow tool with `args`; `executor`: a tool executor after it in the run. */
+  async function agentCalling(args: unknown, executor?: ToolExecutorStep) {
     const child = workflowDefinition([llmStep()], {
       name: 'Forecast city!',
       description: 'The sky over a city',
       input_schema: CITY_SCHEMA,
     });
     const step = agentStep({ tools: [`workflow:${child.uuid}`] });
-    const run = newRun(newUserId(), { ...workflowDefinition([step]), sub_workflows: { [child.uuid]: child } });
+    const steps = executor ? [step, executor] : [step];
+    const run = newRun(newUserId(), { ...workflowDefinition(steps), sub_workflows: { [child.uuid]: child } });
     await setup.runs.create(run);
     const context = stepContext(run, 0);
     const start = await setup.agent.start(context, step);
@@ -38,8 +45,16 @@ describe(WorkflowToolService.name, () => {
   it('offers the pinned workflow by a safe name with its schema, and records one child run however often the start runs', async () => {
     const { child, step, run, context, start, call } = await agentCalling({ city: 'Lyon' });
 
-    const first = await sut.start(context, step, call, 3, child.uuid, 1, activityScope());
-    const retried = await sut.start(context, step, call, 3, child.uuid, 1, activityScope(2));
+    const first = await sut.start(context, call, { position: 3 }, child.uuid, {
+      parentStepUuid: step.uuid,
+      depth: 1,
+      scope: activityScope(),
+    });
+    const retried = await sut.start(context, call, { position: 3 }, child.uuid, {
+      parentStepUuid: step.uuid,
+      depth: 1,
+      scope: activityScope(2),
+    });
 
     expect(start.workflow_tools).toEqual({ Forecast_city: child.uuid });
     expect(start.tools).toContainEqual({ name: 'Forecast_city', description: 'The sky over a city', parameters: CITY_SCHEMA });
@@ -57,7 +72,11 @@ describe(WorkflowToolService.name, () => {
   it('answers arguments the schema refuses as the call’s failure, with no child run', async () => {
     const { child, step, run, context, call } = await agentCalling({ town: 'Lyon' });
 
-    const started = await sut.start(context, step, call, 3, child.uuid, 1, activityScope());
+    const started = await sut.start(context, call, { position: 3 }, child.uuid, {
+      parentStepUuid: step.uuid,
+      depth: 1,
+      scope: activityScope(),
+    });
 
     expect(started).toEqual({ answered: expect.objectContaining({ status: 'failed' }) });
     expect(await setup.rows.count('workflow_runs', run.user_id)).toBe(1);
@@ -68,11 +87,15 @@ describe(WorkflowToolService.name, () => {
 
   it('a child that did not complete is the call’s failed answer naming its run, audited once however often it is read', async () => {
     const { child, step, context, call } = await agentCalling({ city: 'Lyon' });
-    const started = await sut.start(context, step, call, 3, child.uuid, 1, activityScope());
+    const started = await sut.start(context, call, { position: 3 }, child.uuid, {
+      parentStepUuid: step.uuid,
+      depth: 1,
+      scope: activityScope(),
+    });
     if (!('child' in started)) throw new Error('expected a child run to start');
 
-    const answer = await sut.complete(context, call, 3, started.child.run_uuid, started.audit_attempt, activityScope());
-    const again = await sut.complete(context, call, 3, started.child.run_uuid, started.audit_attempt, activityScope(2));
+    const answer = await sut.complete(context, call, { position: 3 }, started.child.run_uuid, started.audit_attempt, activityScope());
+    const again = await sut.complete(context, call, { position: 3 }, started.child.run_uuid, started.audit_attempt, activityScope(2));
 
     expect(answer.status).toBe('failed');
     expect(again).toEqual(answer);
@@ -84,5 +107,36 @@ describe(WorkflowToolService.name, () => {
     expect(await setup.rows.toolCalls(context.instance_uuid)).toEqual([
       expect.objectContaining({ tool_call_id: call.id, attempt: 1, status: 'failed' }),
     ]);
+  });
+
+  it('run by a tool executor: the answer in the caller’s transcript, the audit and the child the executor’s, the tool offered again', async () => {
+    const executor: ToolExecutorStep = { uuid: randomUUID(), type: 'tool_executor', name: 'tools', description: '' };
+    const { child, step, run, context, call } = await agentCalling({ city: 'Lyon' }, executor);
+    const executing = stepContext(run, 1);
+    const at = { position: 3, conversation_uuid: context.instance_uuid };
+
+    const started = await sut.start(executing, call, at, child.uuid, { parentStepUuid: executor.uuid, depth: 1, scope: activityScope() });
+    if (!('child' in started)) throw new Error('expected a child run to start');
+    const answer = await sut.complete(executing, call, at, started.child.run_uuid, started.audit_attempt, activityScope());
+
+    expect(answer.status).toBe('failed');
+    expect(await setup.runs.findRun(run.user_id, started.child.run_uuid)).toMatchObject({
+      parent_run_uuid: run.uuid,
+      parent_step_uuid: executor.uuid,
+    });
+    const messages = await setup.rows.messages(context.instance_uuid);
+    expect(messages[3]).toMatchObject({ role: 'tool', tool_call_id: call.id });
+    expect(JSON.parse(messages[3].content ?? 'null')).toMatchObject({ run_uuid: started.child.run_uuid });
+    expect(await setup.rows.messages(executing.instance_uuid)).toEqual([]);
+    expect(await setup.rows.toolCalls(executing.instance_uuid)).toEqual([
+      expect.objectContaining({ tool_call_id: call.id, attempt: 1, status: 'failed' }),
+    ]);
+    expect(await setup.rows.toolCalls(context.instance_uuid)).toEqual([]);
+    // The caller's next execution (on its own row in a graph; the caller's row stands in here) goes on with it.
+    const continued = await setup
+      .get(ToolExecutorService)
+      .continueAgent(context, step, { instance_uuid: context.instance_uuid, conversation_length: 4 });
+    expect(continued.workflow_tools).toEqual({ Forecast_city: child.uuid });
+    expect(continued.tools).toContainEqual({ name: 'Forecast_city', description: 'The sky over a city', parameters: CITY_SCHEMA });
   });
 });

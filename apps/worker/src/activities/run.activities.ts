@@ -133,10 +133,18 @@ export function createRunActivities(services: RunServices): RunActivities {
       opening(context, () => services.subWorkflows.start(context, step, child_run_uuid, depth)),
     completeSubWorkflow: ({ step, child_run_uuid, ...context }) =>
       inActivity(() => services.subWorkflows.complete(context, step, child_run_uuid)),
-    startWorkflowTool: ({ step, call, position, workflow_uuid, depth, ...context }) =>
-      inActivity((scope) => services.workflowTools.start(context, step, call, position, workflow_uuid, depth, scope)),
-    completeWorkflowTool: ({ step: _step, call, position, child_run_uuid, audit_attempt, ...context }) =>
-      inActivity((scope) => services.workflowTools.complete(context, call, position, child_run_uuid, audit_attempt, scope)),
+    startWorkflowTool: ({ step, call, position, workflow_uuid, depth, conversation_uuid, parent_step_uuid, ...context }) =>
+      inActivity((scope) =>
+        services.workflowTools.start(context, call, { position, conversation_uuid }, workflow_uuid, {
+          parentStepUuid: parent_step_uuid ?? step.uuid,
+          depth,
+          scope,
+        }),
+      ),
+    completeWorkflowTool: ({ step: _step, call, position, child_run_uuid, audit_attempt, conversation_uuid, ...context }) =>
+      inActivity((scope) =>
+        services.workflowTools.complete(context, call, { position, conversation_uuid }, child_run_uuid, audit_attempt, scope),
+      ),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
     awaitHumanInput: ({ step, reason, ...context }) =>
       opening(context, async () => {

@@ -1,7 +1,8 @@
 // The activity side of graph tool executors (tool_executor steps): an agent execution hands its tool calls over
 // and ends with them as its output; the tool executor's execution runs them (ToolCallService, one activity
 // each, audited under the executor) with the answers put in the caller's transcript, and its output lists
-// each call with its answer. A later execution of the caller goes on with that transcript.
+// each call with its answer (a workflow tool's call is a child run: WorkflowToolService). A later execution of
+// the caller goes on with that transcript.
 import { Injectable } from '@nestjs/common';
 import type {
   AgentStart,
@@ -18,6 +19,7 @@ import { OutputRepository, StepRepository } from '@app/persistence';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService } from './agent-tools.service';
 import { completedOutput, newOutput, refOf } from './step-output';
+import { WorkflowToolService } from './workflow-tool.service';
 
 const parsed = (text: string | null | undefined): unknown => parseJsonAnswer(text ?? null) ?? text ?? null;
 
@@ -28,6 +30,7 @@ export class ToolExecutorService {
     private readonly outputs: OutputRepository,
     private readonly transcript: AgentTranscript,
     private readonly tools: AgentToolsService,
+    private readonly workflowTools: WorkflowToolService,
   ) {}
 
   /** The agent execution's output is the calls it handed over; its transcript stays on its row for the answers. */
@@ -63,9 +66,20 @@ export class ToolExecutorService {
 
   /** A new execution of the caller that starts from its earlier transcript, tool answers included, instead of a fresh prompt. */
   async continueAgent(context: StepContext, step: CustomAgentStep, from: TranscriptRef): Promise<AgentStart> {
-    const tools = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
+    const named = (await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined)).map((tool) => tool.spec);
+    // Its workflow tools are offered again under the same names (same pins, same other tools), for its next hand-off.
+    const workflows = await this.workflowTools.resolve(
+      context,
+      step.tools,
+      named.map((tool) => tool.name),
+    );
+    const tools = [...named, ...workflows.specs];
     await this.steps.startStep(context.instance_uuid, { continues: from.instance_uuid, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = await this.transcript.read(from.instance_uuid, from.conversation_length);
-    return { tools, conversation_length: await this.transcript.start(context.instance_uuid, messages) };
+    return {
+      tools,
+      conversation_length: await this.transcript.start(context.instance_uuid, messages),
+      ...(workflows.specs.length ? { workflow_tools: workflows.byName } : {}),
+    };
   }
 }

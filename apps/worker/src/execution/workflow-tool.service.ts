@@ -6,7 +6,6 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import {
   runWorkflowId,
-  type CustomAgentStep,
   type StepContext,
   type ToolCallRequest,
   type ToolCallResult,
@@ -28,6 +27,17 @@ export function callRunUuid(instanceUuid: string, callId: string): string {
   const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
+
+/** Where the call's answer goes: `position` in the agent's own transcript, or (a graph's tool executor) in `conversation_uuid`, its caller's. */
+export interface AnswerAt {
+  position: number;
+  conversation_uuid?: string;
+}
+
+const placeOf = (context: StepContext, { position, conversation_uuid }: AnswerAt) => ({
+  position,
+  transcriptUuid: conversation_uuid ?? context.instance_uuid,
+});
 
 @Injectable()
 export class WorkflowToolService {
@@ -58,15 +68,14 @@ export class WorkflowToolService {
   /** Audits the call running and records its child run; a call answered before, or with bad arguments, is answered instead. */
   async start(
     context: StepContext,
-    step: CustomAgentStep,
     call: ToolCallRequest,
-    position: number,
+    at: AnswerAt,
     workflowUuid: string,
-    depth: number,
-    scope: ActivityScope,
+    { parentStepUuid, depth, scope }: { parentStepUuid: string; depth: number; scope: ActivityScope },
   ): Promise<WorkflowToolStart> {
-    const stored = await this.transcript.at(context.instance_uuid, position);
-    const { named, audit, answer } = this.toolCalls.attempt(context, call, position, scope);
+    const { position, transcriptUuid } = placeOf(context, at);
+    const stored = await this.transcript.at(transcriptUuid, position);
+    const { named, audit, answer } = this.toolCalls.attempt(context, call, position, scope, transcriptUuid);
     named.tool_name = `${WORKFLOW_TOOL_PREFIX}${workflowUuid}`;
     const earlier = await this.toolCalls.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return { answered: earlier };
@@ -102,7 +111,7 @@ export class WorkflowToolService {
         ...(context.dry_run ? { dryRun: true } : {}),
       },
       { ...child, sub_workflows: pins },
-      { run_uuid: context.run_uuid, step_uuid: step.uuid },
+      { run_uuid: context.run_uuid, step_uuid: parentStepUuid },
     );
     return { child: { ...prepared.run, depth, ...(context.dry_run ? { dry_run: true as const } : {}) }, audit_attempt };
   }
@@ -111,17 +120,18 @@ export class WorkflowToolService {
   async complete(
     context: StepContext,
     call: ToolCallRequest,
-    position: number,
+    at: AnswerAt,
     childRunUuid: string,
     auditAttempt: number,
     scope: ActivityScope,
   ): Promise<ToolCallResult> {
+    const { position, transcriptUuid } = placeOf(context, at);
     const [stored, child] = await Promise.all([
-      this.transcript.at(context.instance_uuid, position),
+      this.transcript.at(transcriptUuid, position),
       this.runs.find(context.user_id, childRunUuid),
     ]);
     if (!child) throw new StepError('SubWorkflowMissing', `tool ${call.name}: its run ${childRunUuid} is not recorded`);
-    const { named, answer } = this.toolCalls.attempt(context, call, position, scope, context.instance_uuid, auditAttempt, child.started_at);
+    const { named, answer } = this.toolCalls.attempt(context, call, position, scope, transcriptUuid, auditAttempt, child.started_at);
     named.tool_name = `${WORKFLOW_TOOL_PREFIX}${child.workflow_uuid}`;
     const earlier = await this.toolCalls.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;

@@ -58,6 +58,7 @@ export async function agentTurns(
           caller_step_uuid: step.uuid,
           conversation: { instance_uuid: context.instance_uuid, conversation_length: length },
           calls: result.tool_calls,
+          ...(workflow_tools ? { workflow_tools } : {}),
         },
       };
     }

@@ -1,6 +1,6 @@
 // One activation's work, by step type: the step's output, or (tool hand-offs, stop checkers) the
 // activations that follow it directly.
-import { ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type {
   TranscriptRef,
   CustomAgentStep,
@@ -17,6 +17,7 @@ import { afterToolCalls, nextTargets } from './routing';
 import { runHumanInput } from '../human-input-step';
 import { runLoop } from '../loop-step';
 import { runSubWorkflow } from '../sub-workflow-step';
+import { callWorkflowTool } from '../workflow-tool';
 import type { Activation } from './walk-plan';
 import { loopCarry, type WalkState } from './walk-state';
 
@@ -83,7 +84,7 @@ async function runGraphAgent(
 
 /**
  * A tool executor runs the calls handed to it, each its own activity (audited under its execution, the
- * answer put in the caller's transcript), then routes by the tool executor's tiers (see routing.ts). Going
+ * answer put in the caller's transcript; a workflow tool's call a child run of the executor), then routes by the tool executor's tiers (see routing.ts). Going
  * back to the caller continues the caller's transcript.
  */
 async function runToolExecutor(
@@ -103,6 +104,13 @@ async function runToolExecutor(
   await activitiesFor(step, `${step.name}: from ${caller.name}`).startToolExecutor({ ...context, handoff });
   let position = handoff.conversation.conversation_length;
   for (const call of handoff.calls) {
+    // A workflow tool runs as a child run, as in the agent's own loop; executors before this answered it "no tool named".
+    const workflowUuid = handoff.workflow_tools?.[call.name];
+    if (workflowUuid && patched('graph-workflow-tools')) {
+      await callWorkflowTool(state.scope, caller, context, call, position, workflowUuid, { step, transcript_uuid: transcriptUuid });
+      position += 1;
+      continue;
+    }
     await activitiesFor(caller, `${step.name}: tool ${call.name}`).callTool({
       ...context,
       step: caller,
