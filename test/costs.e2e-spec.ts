@@ -117,6 +117,30 @@ describe('Costs', () => {
     expect(await stack.waitForRun(run.uuid, undefined, undefined, user)).toMatchObject({ status: 'cancelled', spend_pause: null });
   });
 
+  it("lets a run paused on its user's spent day go on once the user raises their limit, not at the reset", async () => {
+    const user = await stack.api.newUser();
+    await user.put('/usage/limits', { daily_usd: 0.01, monthly_usd: null });
+    const workflow = (await user.post('/workflows', { name: 'raiser', steps: [priced('first'), priced('second')] })).body;
+    stack.model.script(...answers(1));
+    const run = (await user.post(`/workflows/${workflow.uuid}/runs`, { trigger_output: {} })).body;
+    await stack.waitForRun(run.uuid, (view) => view.spend_pause != null, undefined, user);
+
+    // The same limit again: the run tries its call at once, finds no room and stays paused (a second refused attempt).
+    await user.put('/usage/limits', { daily_usd: 0.01, monthly_usd: null });
+    const stillPaused = await stack.waitForRun(run.uuid, (view) => view.steps[1]?.model_calls.length === 2, undefined, user);
+    expect(stillPaused).toMatchObject({ status: 'awaiting_input', spend_pause: { limit: 0.01 } });
+    expect(stack.model.requests).toHaveLength(1);
+
+    // Raised: it goes on now and completes.
+    stack.model.script(...answers(1));
+    expect(await user.put('/usage/limits', { daily_usd: 1, monthly_usd: null })).toMatchObject({ status: 200 });
+    const done = await stack.waitForRun(run.uuid, undefined, undefined, user);
+
+    expect(done).toMatchObject({ status: 'completed', spend_pause: null, cost: 2 * CALL_COST });
+    expect(done.steps[1].model_calls.map((call) => call.status)).toEqual(['failed', 'failed', 'completed']);
+    expect(stack.model.requests).toHaveLength(2);
+  });
+
   it("answers a cached step's identical call from the same user's earlier run, never from another user's", async () => {
     // Step uuids are the user's own: each workflow gets fresh ones, the same prompt.
     const steps = () => [llmStep({ name: 'cached', model: 'priced-model', cache: { ttl_seconds: 300 } })];

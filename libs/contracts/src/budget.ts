@@ -39,3 +39,12 @@ export interface ApproveBudgetArgs {
 export interface BudgetApproved extends RunBudget {
   run_uuid: string;
 }
+
+/**
+ * A run paused on its user's spend limit (a model call refused with SPEND_LIMIT_REACHED, non-retryable so the
+ * run waits for it rather than Temporal's retry) tries the call again at the period's reset, or at once on this
+ * signal: sent when the user's limits changed (their own, or the operator's at an API start) or they ask.
+ */
+export const RECHECK_SPEND_SIGNAL = 'recheckSpend';
+/** The failure type of a model call refused at the user's spend limit; its details' first item holds `resets_at`. */
+export const SPEND_LIMIT_REACHED_FAILURE = 'SPEND_LIMIT_REACHED';

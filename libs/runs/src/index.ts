@@ -17,3 +17,4 @@ export * from './run-starter';
 export * from './sub-workflow-pins';
 export * from './tool-manifest.service';
 export * from './spend-policy';
+export * from './spend-rechecks';

@@ -35,6 +35,8 @@ export abstract class RunLauncher {
   abstract answer(workflowId: string, args: HumanInputArgs): Promise<HumanInputAccepted>;
   /** Lets a run waiting on its token budget go on with a new limit (a Temporal Update); RUN_NOT_ACTIVE when the workflow refuses it. */
   abstract approveBudget(workflowId: string, args: ApproveBudgetArgs): Promise<BudgetApproved>;
+  /** Asks a run paused on its user's spend limit to try its call again now (a Temporal Signal); a closed or missing execution is passed over. */
+  abstract recheckSpend(workflowId: string): Promise<void>;
   /** Delivers a user message to a conversational run (a Temporal Update) and waits up to `waitMs` for the turn's reply. */
   abstract sendMessage(workflowId: string, args: SendMessageArgs, waitMs: number): Promise<TurnOutcome>;
 }

@@ -23,6 +23,7 @@ import { RunReplayer } from './run-replayer';
 import { RunResumer } from './run-resumer';
 import { RunStarter } from './run-starter';
 import { SpendPolicy } from './spend-policy';
+import { SpendRechecks } from './spend-rechecks';
 import { ToolManifestService } from './tool-manifest.service';
 
 /** What both apps use: the worker records scheduled runs and the assistant's dry runs, and saves manifests. */
@@ -79,6 +80,13 @@ const launching: Provider[] = [
     provide: RunInteractions,
     useFactory: (reader: RunReader, launcher: RunLauncher) => new RunInteractions(reader, launcher),
     inject: [RunReader, RunLauncher],
+  },
+  {
+    // Its start-up pass re-checks paused runs under the operator's limits as they are now.
+    provide: SpendRechecks,
+    useFactory: (spend: SpendRepository, launcher: RunLauncher, config: AppConfig) =>
+      new SpendRechecks(spend, launcher, config.quotas.maxRunsInFlightPerUser, new Logger('spend')),
+    inject: [SpendRepository, RunLauncher, AppConfig],
   },
   {
     // Its passes start with the API (RECONCILE_INTERVAL_SECONDS): Nest calls its lifecycle hooks.

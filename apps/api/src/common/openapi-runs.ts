@@ -136,7 +136,7 @@ const runSummary: SchemaObject = {
         resets_at: { type: 'string', format: 'date-time' },
       },
       description:
-        "The run waits (awaiting_input) because a model call found no room under its user's spend limit; it goes on by itself at resets_at",
+        "The run waits (awaiting_input) because a model call found no room under its user's spend limit; it goes on by itself at resets_at, or at once when PUT /usage/limits raises the limit",
     }),
     status: { type: 'string', enum: [...RUN_STATUSES] },
     error_message: nullable({ type: 'string' }),

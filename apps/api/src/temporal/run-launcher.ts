@@ -12,6 +12,7 @@ import {
   APPROVE_BUDGET_UPDATE,
   CONVERSATION_BUSY,
   HUMAN_INPUT_UPDATE,
+  RECHECK_SPEND_SIGNAL,
   RUN_WORKFLOW_TYPE,
   SEND_MESSAGE_UPDATE,
   failureMessage,
@@ -115,6 +116,15 @@ export class TemporalRunLauncher extends RunLauncher {
     } catch (error) {
       if (!(error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError)) throw error;
       throw new DomainError(ErrorCode.RunNotActive, failureMessage(error), { field: 'max_tokens' });
+    }
+  }
+
+  async recheckSpend(workflowId: string): Promise<void> {
+    try {
+      await (await this.temporal.get()).workflow.getHandle(workflowId).signal(RECHECK_SPEND_SIGNAL);
+    } catch (error) {
+      // Ended since its row was read: nothing waits.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
     }
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { effectiveLimits, periodKeys, type SpendLimits } from '@app/domain';
 import { SpendRepository } from '@app/persistence';
+import { SpendRechecks } from '@app/runs';
 
 const wire = ({ daily, monthly }: SpendLimits) => ({ daily_usd: daily, monthly_usd: monthly });
 
@@ -11,6 +12,7 @@ export class SpendLimitsService {
   constructor(
     private readonly spend: SpendRepository,
     private readonly config: AppConfig,
+    private readonly rechecks: SpendRechecks,
   ) {}
 
   async view(userId: string) {
@@ -27,8 +29,10 @@ export class SpendLimitsService {
     };
   }
 
+  /** The user's own limits; their runs paused on a limit try their call again at once (raised, they go on). */
   async set(userId: string, limits: SpendLimits) {
     await this.spend.setOwnLimits(userId, limits);
+    await this.rechecks.forUser(userId);
     return this.view(userId);
   }
 }

@@ -34,7 +34,7 @@ export class UsageController {
     return this.limits.view(user.userId);
   }
 
-  /** Sets the user's own limits (null: none); the lower of theirs and the operator's applies. */
+  /** Sets the user's own limits (null: none); the lower of theirs and the operator's applies. Their runs paused on a limit try their call again at once. */
   @Put('limits')
   @ApiJsonBody(SPEND_LIMITS_BODY)
   @ApiAnswers(200, 'SpendLimitsView', 400, 422)

@@ -12,11 +12,22 @@ function recordingLog() {
 }
 
 describe(toApplicationFailure.name, () => {
-  it('makes a spent day a retryable failure whose next attempt waits for the reset', () => {
+  it('makes a spent day without a run (an evaluation judge) a retryable failure whose next attempt waits for the reset', () => {
     const [day] = limitedPeriods({ daily: 1, monthly: null }, new Date('2026-11-26T23:00:00Z'));
     const failure = toApplicationFailure(spendLimitReached(day, 1, new Date('2026-11-26T23:00:00Z'), 0.2)) as ApplicationFailure;
 
     expect(failure).toMatchObject({ type: 'SPEND_LIMIT_REACHED', nonRetryable: false, nextRetryDelay: 3_600_000 });
+  });
+
+  it("makes a run's spent day a non-retryable failure naming the reset, which the run's workflow waits out", () => {
+    const [day] = limitedPeriods({ daily: 1, monthly: null }, new Date('2026-11-26T23:00:00Z'));
+    const refusal = spendLimitReached(day, 1, new Date('2026-11-26T23:00:00Z'), 0.2);
+    refusal.details.run_uuid = 'a-run';
+
+    const failure = toApplicationFailure(refusal) as ApplicationFailure;
+
+    expect(failure).toMatchObject({ type: 'SPEND_LIMIT_REACHED', nonRetryable: true, details: [{ resets_at: '2026-11-27T00:00:00.000Z' }] });
+    expect(failure.nextRetryDelay).toBeUndefined();
   });
 
   it('makes a run at its max_cost a retryable failure tried again shortly (its budget pause may raise it meanwhile)', () => {

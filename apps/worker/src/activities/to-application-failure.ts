@@ -1,5 +1,5 @@
 import { ApplicationFailure, type Context } from '@temporalio/activity';
-import { shortened } from '@app/contracts';
+import { shortened, SPEND_LIMIT_REACHED_FAILURE } from '@app/contracts';
 import { DomainError, ErrorCode } from '@app/domain';
 import { scrubbed } from '@app/observability';
 import { ModelCallError, ToolCallError } from '@app/providers';
@@ -30,7 +30,16 @@ export function toApplicationFailure(error: unknown, log?: ActivityLog): unknown
   if (error instanceof ToolCallError)
     return ApplicationFailure.create({ message: scrubbed(error.message), type: `Tool_${error.kind}`, nonRetryable: !error.retryable });
   if (error instanceof StepError) return ApplicationFailure.nonRetryable(scrubbed(error.message), error.type);
-  // A spent day or month frees at its reset: the call is tried again then (the step's attempts count it).
+  // A run's call at a spent day or month: the run waits for the reset or a re-check signal (spend-wait.ts in the
+  // engine), then calls again, so neither the step's attempts nor a worker slot are spent on the wait.
+  if (error instanceof DomainError && error.code === ErrorCode.SpendLimitReached && typeof error.details.run_uuid === 'string')
+    return ApplicationFailure.create({
+      message: error.message,
+      type: SPEND_LIMIT_REACHED_FAILURE,
+      nonRetryable: true,
+      details: [{ resets_at: error.details.resets_at }],
+    });
+  // Another caller's (no run: an evaluation's judge): tried again at the reset (the activity's attempts count it).
   if (error instanceof DomainError && error.code === ErrorCode.SpendLimitReached)
     return ApplicationFailure.create({
       message: error.message,

@@ -28,8 +28,9 @@ const CHARS_PER_TOKEN = 3;
  * it uncached, plus `max_tokens` of answer, at the model's price) is reserved in the user's day and month,
  * under the ledger rows' locks, and against its run's max_cost (the run row's own ledger); after it, the
  * reservations give way to the real cost. Calls in parallel therefore pass a limit by at most one call's
- * worst case. A call with no room is refused (SPEND_LIMIT_REACHED, retried by Temporal once the period
- * resets; RUN_BUDGET_REACHED, retried shortly, when the run's budget pause raises it); unpriced models reserve nothing.
+ * worst case. A call with no room is refused (SPEND_LIMIT_REACHED: a run's waits in its workflow for the reset
+ * or a re-check signal, another caller's is retried by Temporal at the reset; RUN_BUDGET_REACHED, retried
+ * shortly, when the run's budget pause raises it); unpriced models reserve nothing.
  */
 @Injectable()
 export class SpendGuard {
@@ -59,9 +60,15 @@ export class SpendGuard {
     if (runUuid && !run.limited) this.remember(runUuid);
     if (run.limited && !run.reserved) throw runBudgetReached(run.held, run.max_cost, worst);
     if (run.limited) Object.assign(hold, { runUuid, runReserved: worst });
-    const periods = limitedPeriods(await this.limitsOf(userId), now);
+    let periods = limitedPeriods(await this.limitsOf(userId), now);
     if (!periods.length) return await this.goingOn(hold, runUuid, retried);
-    const outcome = await this.ledger.reserve(userId, periods, worst);
+    let outcome = await this.ledger.reserve(userId, periods, worst);
+    if (!outcome.reserved) {
+      // Refused under limits as this worker last read them: a user who just raised theirs is not refused on old ones.
+      periods = limitedPeriods(await this.limitsOf(userId, true), now);
+      if (!periods.length) return await this.goingOn(hold, runUuid, retried);
+      outcome = await this.ledger.reserve(userId, periods, worst);
+    }
     if (!outcome.reserved) {
       await this.settle(hold, null);
       const refusal = spendLimitReached(
@@ -70,10 +77,11 @@ export class SpendGuard {
         now,
         worst,
       );
-      // The run shows why it waits; Temporal tries the call again at the reset (SPEND_LIMIT_REACHED's retry delay).
+      // The run shows why it waits, and waits in its workflow for the reset or a re-check (the refusal names the run).
       if (runUuid) {
         const { period, limit, spent, resets_at } = refusal.details as Omit<SpendPause, 'code'>;
         await this.ledger.pauseRunForSpend(runUuid, { code: 'SPEND_LIMIT_REACHED', period, limit, spent, resets_at });
+        refusal.details.run_uuid = runUuid;
       }
       throw refusal;
     }
@@ -98,9 +106,10 @@ export class SpendGuard {
     this.unlimitedRuns.add(unlimitedRun);
   }
 
-  private async limitsOf(userId: string): Promise<SpendLimits> {
+  /** `fresh`: read now, whatever this worker kept. */
+  private async limitsOf(userId: string, fresh = false): Promise<SpendLimits> {
     const known = this.limits.get(userId);
-    if (known && known.until > Date.now()) return known.limits;
+    if (known && known.until > Date.now() && !fresh) return known.limits;
     const limits = await this.policy.limitsOf(userId);
     if (this.limits.size > 10_000) this.limits.clear();
     this.limits.set(userId, { limits, until: Date.now() + LIMITS_TTL_MS });

@@ -6,6 +6,7 @@ import type { PreparedRun, RunActivities, RunWorkflowInput, RunWorkflowResult, S
 import { BOOKKEEPING_OPTIONS, localStepOptions, stepActivityOptions } from './activity-options';
 import type { BudgetGate } from './budget';
 import type { HumanInputInbox } from './human-input';
+import { waitingOnSpend, type SpendWait } from './spend-wait';
 
 const DEFAULT_HEARTBEAT_SECONDS = 30;
 
@@ -36,12 +37,14 @@ export const bookkeepingOf = (local: boolean): RunActivities => (local ? localBo
  * calls long enough to want the Web UI's pending-activity view and heartbeats. Re-running a local activity
  * is safe: a step that committed its output returns it instead of calling the model again.
  */
-function stepWorkOf(local: boolean, heartbeatSeconds: number) {
+function stepWorkOf(local: boolean, heartbeatSeconds: number, spend: (activities: RunActivities) => RunActivities) {
   return (step: StepDefinition, label = `${step.name} (${step.type})`): RunActivities => {
     const queued = !local || ('execution' in step && step.execution === 'queued');
-    return queued
-      ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, label))
-      : proxyLocalActivities<RunActivities>(localStepOptions(step, label));
+    return spend(
+      queued
+        ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, label))
+        : proxyLocalActivities<RunActivities>(localStepOptions(step, label)),
+    );
   };
 }
 
@@ -82,13 +85,20 @@ export interface RunScope {
  * replay in the order they began (temporalio/sdk-python#1578, the same core), so concurrent ones whose
  * continuations schedule more work would not replay.
  */
-export function runScope(input: PreparedRun, inbox: HumanInputInbox, budget: BudgetGate | null = null): RunScope {
+export function runScope(
+  input: PreparedRun,
+  inbox: HumanInputInbox,
+  budget: BudgetGate | null = null,
+  spendWait: SpendWait | null = null,
+): RunScope {
   const heartbeat = input.heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const local = runsLocalActivities() && !input.definition.graph;
   const localAgents = runsLocalAgentRounds() && local;
+  // A step's model calls refused at the user's spend limit wait in the run for the reset or a re-check (spend-wait.ts).
+  const spend = (activities: RunActivities) => (spendWait ? waitingOnSpend(activities, spendWait) : activities);
   const activitiesFor = (step: StepDefinition, label = `${step.name} (${step.type})`) =>
-    proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label));
-  const stepWork = stepWorkOf(local, heartbeat);
+    spend(proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label)));
+  const stepWork = stepWorkOf(local, heartbeat, spend);
   return {
     bookkeeping: bookkeepingOf(local),
     input,

@@ -9,6 +9,7 @@ import { runConversation } from './conversation-run';
 import { walkPlan } from './graph/walk-plan';
 import { humanInputInbox } from './human-input';
 import { bookkeepingOf, runScope, runsLocalActivities, runsLocalAgentRounds } from './run-scope';
+import { spendWait } from './spend-wait';
 import { runWalk } from './walk-run';
 
 /** A Temporal Schedule starts the workflow with a request: record the run first, under a uuid of our own. */
@@ -31,8 +32,9 @@ export async function runWorkflow(request: RunWorkflowInput): Promise<RunWorkflo
   const inbox = humanInputInbox();
   const messages = 'definition' in request && request.definition.graph?.is_conversational ? conversationInbox() : null;
   const budget = 'definition' in request ? budgetGate(request.budget, request.run_uuid) : null;
+  const spend = spendWait();
   const input = await prepared(request);
-  const scope = runScope(input, inbox, budget);
+  const scope = runScope(input, inbox, budget, spend);
   const plan = walkPlan(input.definition);
   return messages ? await runConversation(scope, plan, messages) : await runWalk(scope, plan);
 }

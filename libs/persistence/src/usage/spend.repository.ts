@@ -40,6 +40,15 @@ export abstract class SpendRepository {
   abstract pauseRunForSpend(runUuid: string, pause: SpendPause): Promise<void>;
   /** A later attempt found room: a run paused so goes on (running), its pause cleared; any other run is untouched. */
   abstract resumeRunAfterSpend(runUuid: string): Promise<void>;
+  /** The user's runs paused on their spend limit (at most `limit`), by the user's runs index. */
+  abstract spendPausedRuns(userId: string, limit: number): Promise<SpendPausedRun[]>;
+  /** Users with spend or reservations in any of `periods`: the only ones whose runs can be paused on them. */
+  abstract usersSpendingIn(periods: string[]): Promise<string[]>;
+}
+
+export interface SpendPausedRun {
+  uuid: string;
+  temporal_workflow_id: string;
 }
 
 export type RunReservation =

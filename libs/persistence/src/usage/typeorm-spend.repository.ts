@@ -2,7 +2,7 @@ import type { SpendLimits } from '@app/domain';
 import type { DataSource } from 'typeorm';
 import { runStatement, runTransaction } from '../runs/run-sql';
 import type { SpendPause } from '../runs/run.records';
-import { SpendRepository, type PeriodSpend, type RunReservation } from './spend.repository';
+import { SpendRepository, type PeriodSpend, type RunReservation, type SpendPausedRun } from './spend.repository';
 
 const dollars = (value: unknown): number => Math.round(Number(value) * 1e9) / 1e9;
 const orNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
@@ -119,5 +119,20 @@ export class TypeormSpendRepository extends SpendRepository {
         [runUuid],
       ),
     );
+  }
+
+  spendPausedRuns(userId: string, limit: number): Promise<SpendPausedRun[]> {
+    return this.dataSource.query(
+      "SELECT uuid, temporal_workflow_id FROM workflow_runs WHERE user_id = ? AND status = 'awaiting_input' AND spend_pause IS NOT NULL ORDER BY created_at LIMIT ?",
+      [userId, limit],
+    ) as Promise<SpendPausedRun[]>;
+  }
+
+  async usersSpendingIn(periods: string[]): Promise<string[]> {
+    if (!periods.length) return [];
+    const rows = (await this.dataSource.query('SELECT DISTINCT user_id FROM user_spend WHERE period IN (?) AND spent + reserved > 0', [
+      periods,
+    ])) as { user_id: string }[];
+    return rows.map((row) => row.user_id);
   }
 }
