@@ -62,6 +62,35 @@ describe('Run workflow: agent rounds', () => {
     ]);
   });
 
+  it('lets a chain agent’s local turn run its short tool calls itself, the workflow making the rest', async () => {
+    const agent = agentStep('agent', { tools: ['quick', 'slow'] });
+    const handlers = twoTurns();
+    const fake = new FakeActivities({
+      ...handlers,
+      // The first turn ran `quick` (its answer at 3) and stopped at `slow`, which is not short.
+      agentTurn: async (input) => {
+        const result = await handlers.agentTurn!(input);
+        return result.tool_calls.length ? { ...result, conversation_length: 4, tool_calls_run: 1 } : result;
+      },
+    });
+
+    const sut = await engine.start(chainRun([agent]), fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    expect(rounds(fake)).toEqual([
+      'startAgentStep local',
+      'agentTurn local',
+      'callTool slow queued',
+      'agentTurn local',
+      'completeAgentStep local',
+    ]);
+    expect(fake.inputsOf('callTool').map(({ call, position }) => [call.name, position])).toEqual([['slow', 4]]);
+    expect(fake.inputsOf('agentTurn').map(({ conversation_length, short_tools }) => [conversation_length, short_tools])).toEqual([
+      [2, ['quick', 'get_output']],
+      [5, ['quick', 'get_output']],
+    ]);
+  });
+
   it('queues every round of an agent that asks execution "queued", and of a graph’s agent', async () => {
     const queued = agentStep('queued', { tools: ['quick', 'slow'], execution: 'queued' });
     const inChain = new FakeActivities(twoTurns());
@@ -82,6 +111,13 @@ describe('Run workflow: agent rounds', () => {
     ];
     expect(rounds(inChain)).toEqual(everyQueued);
     expect(rounds(graphFake)).toEqual(everyQueued);
+    // A queued turn runs no tool call itself: each is an activity of its own.
+    expect([...inChain.inputsOf('agentTurn'), ...graphFake.inputsOf('agentTurn')].map((input) => input.short_tools)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('cancels a chain agent during a local tool call: the call hears it, the step fails, the run ends cancelled', async () => {

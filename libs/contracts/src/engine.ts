@@ -216,8 +216,14 @@ export type WorkflowToolStart = { child: PreparedRun; audit_attempt: number } | 
 export interface AgentTurnResult {
   /** The calls the model asked for; none means the turn's message is the final answer. */
   tool_calls: ToolCallRequest[];
+  /** The transcript's length after the turn, with the answers of the calls it ran (`tool_calls_run`). */
   conversation_length: number;
   usage: TokenUsage;
+  /**
+   * How many of `tool_calls`, from the first, the turn ran itself (a turn asked with `short_tools`); the
+   * workflow runs the rest. Absent: none.
+   */
+  tool_calls_run?: number;
 }
 
 /** One tool call's outcome as the history shows it; the answer itself is in the conversation. */
@@ -259,8 +265,12 @@ export interface RunActivities {
   /** Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. */
   runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<StepResultRef>;
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
+  /**
+   * One model turn. `short_tools` (a local turn, in runs begun since rounds were folded): the leading calls of
+   * these tools are run in the same activity, right after the answer, as callTool would run them.
+   */
   agentTurn(
-    input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number },
+    input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number; short_tools?: string[] },
   ): Promise<AgentTurnResult>;
   /** Runs the call and puts its answer at `position` in the transcript (`conversation_uuid`: the caller's, for a tool executor). */
   callTool(

@@ -44,4 +44,28 @@ describe('The commits of a step', () => {
       [2, 2],
     ]);
   });
+
+  it('folded agent round (a local turn running its short tool call): the same four commits, the call not reading the transcript again', async () => {
+    const step = agentStep({ system_prompt: 'Read <<trigger_output>>' });
+    const run = newRun(newUserId(), workflowDefinition([step]), { city: 'Lyon' });
+    await setup.runs.create(run);
+    const context = stepContext(run, 0);
+    const { tools, local_tools } = await setup.agent.start(context, step);
+    setup.model.script(reply.toolCalls([{ name: 'get_output', arguments: { output_id: (run.trigger_output as { uuid: string }).uuid } }]));
+
+    const round = await countStatements(setup.db, setup.oneTrip, () =>
+      setup.agent.turn(context, step, tools, 1, 2, activityScope(), local_tools),
+    );
+
+    expect(round.result).toMatchObject({ conversation_length: 4, tool_calls_run: 1 });
+    expect([round.statements.commits, round.statements.writeTrips]).toEqual([4, 4]);
+    // No read of the message at the call's position: the turn just wrote the one before it.
+    expect(round.statements.sent.filter((sql) => /JSON_EXTRACT\(model_messages/.test(sql))).toEqual([]);
+    expect(await setup.rows.messages(context.instance_uuid)).toEqual([
+      expect.objectContaining({ role: 'system' }),
+      expect.objectContaining({ role: 'user' }),
+      expect.objectContaining({ role: 'assistant' }),
+      expect.objectContaining({ role: 'tool', name: 'get_output' }),
+    ]);
+  });
 });

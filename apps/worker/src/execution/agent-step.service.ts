@@ -9,6 +9,7 @@ import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
+import { ToolCallService } from './tool-call.service';
 import { WorkflowToolService } from './workflow-tool.service';
 
 const REFERENCE_NOTE =
@@ -31,6 +32,7 @@ export class AgentStepService {
     private readonly calls: CallAuditRepository,
     private readonly config: AppConfig,
     private readonly workflowTools: WorkflowToolService,
+    private readonly toolCalls: ToolCallService,
   ) {}
 
   /** The step's start: its input, its transcript's first messages, its tools and which of them are short. */
@@ -57,6 +59,11 @@ export class AgentStepService {
     };
   }
 
+  /**
+   * One model turn, and with `shortTools` the leading calls of those tools its answer asks for (a folded
+   * round: one local activity). Each call is audited and answered as callTool would, so a turn run again
+   * after its worker died finds the answers its first run put in the transcript.
+   */
   async turn(
     context: StepContext,
     step: CustomAgentStep,
@@ -64,19 +71,46 @@ export class AgentStepService {
     turn: number,
     length: number,
     scope: ActivityScope,
+    shortTools?: string[],
   ): Promise<AgentTurnResult> {
+    const { result, fresh } = await this.modelTurn(context, step, tools, turn, length, scope);
+    if (!shortTools?.length) return result;
+    let position = result.conversation_length;
+    let run = 0;
+    for (const call of result.tool_calls) {
+      if (!shortTools.includes(call.name)) break;
+      // After a fresh answer the transcript ends with it: nothing at a call's position to look for.
+      await this.toolCalls.call(context, step, call, position, scope, context.instance_uuid, { ends: fresh });
+      position += 1;
+      run += 1;
+    }
+    return { ...result, conversation_length: position, tool_calls_run: run };
+  }
+
+  /** The turn's model call; `fresh` when this attempt asked the model and its answer now ends the transcript. */
+  private async modelTurn(
+    context: StepContext,
+    step: CustomAgentStep,
+    tools: ToolSpec[],
+    turn: number,
+    length: number,
+    scope: ActivityScope,
+  ): Promise<{ result: AgentTurnResult; fresh: boolean }> {
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
-    if (earlier) return earlier;
+    if (earlier) return { result: earlier, fresh: false };
     const { response, ended } = await this.models.ask(context, turn, { ...modelOf(step), messages, tools }, scope);
     // The call's end and its answer in the transcript: one statement, unless the transcript is not as expected
-    // (a reset run's holds more), where they are written each on its own.
+    // (a reset run's holds more), where they are written each on its own (the rest dropped: it ends with the answer either way).
     const answer = { instance_uuid: context.instance_uuid, position: length, message: response.message };
     if (!(await this.calls.recordModelAnswer(ended, answer))) {
       await this.calls.recordModelCall(ended);
       await this.transcript.put(context.instance_uuid, length, response.message);
     }
-    return { tool_calls: response.message.tool_calls ?? [], conversation_length: length + 1, usage: response.usage };
+    return {
+      result: { tool_calls: response.message.tool_calls ?? [], conversation_length: length + 1, usage: response.usage },
+      fresh: true,
+    };
   }
 
   /**

@@ -54,7 +54,10 @@ export class ToolCallService {
 
   /**
    * `transcriptUuid`: the execution whose transcript gets the answer; the audit row goes under
-   * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller).
+   * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller). `folded`: the
+   * call runs inside its turn's activity, whose attempts are the model's: its rows count from attempt 1 (an
+   * attempt before it gets the next number); `ends`, the transcript is known to end at `position` (the turn
+   * just wrote the message before it), so it is not read.
    */
   async call(
     context: StepContext,
@@ -63,13 +66,14 @@ export class ToolCallService {
     position: number,
     scope: ActivityScope,
     transcriptUuid = context.instance_uuid,
+    folded?: { ends: boolean },
   ): Promise<ToolCallResult> {
     // The tool is looked up while the transcript is checked: only the message at `position` is read, not the whole transcript.
     const [stored, tool] = await Promise.all([
-      this.transcript.at(transcriptUuid, position),
+      folded?.ends ? null : this.transcript.at(transcriptUuid, position),
       this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
     ]);
-    const { named, audit, answer } = this.attempt(context, call, position, scope, transcriptUuid);
+    const { named, audit, answer } = this.attempt(context, call, position, scope, transcriptUuid, folded ? 1 : scope.attempt);
     const earlier = await this.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;
 

@@ -1,6 +1,8 @@
 // An agent step's turns: one activity per model turn and one per tool call, so a crash repeats neither. In a
 // chain they run as local activities (scope.agentWork), tool calls not known to be short excepted: a local
 // activity run again after its worker died finds the turn or call its first run completed in the transcript.
+// Since rounds were folded (patch 'agent-round-tool-calls'), a local turn also runs the short calls its answer
+// asks for, in the same activity: a round is one local activity instead of two.
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import {
   END_TOOL_NAME,
@@ -38,10 +40,12 @@ export async function agentTurns(
   let length = conversation_length;
   const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
   const short = new Set(local_tools ?? []);
+  // The patch is asked only where a turn is local: a queued turn's tool calls stay activities of their own.
+  const folded = !handsOff && short.size > 0 && scope.localAgentTurns(step) && patched('agent-round-tool-calls');
   for (let turn = 1; turn <= maxIterations; turn++) {
     const result = await scope
       .agentWork(step, `${step.name}: model turn ${turn}`)
-      .agentTurn({ ...context, step, tools, turn, conversation_length: length });
+      .agentTurn({ ...context, step, tools, turn, conversation_length: length, ...(folded ? { short_tools: [...short] } : {}) });
     length = result.conversation_length;
     // The end tool runs like any other (audited, answered); the conversation closes once the turn has answered.
     if (context.conversation_turn !== undefined && result.tool_calls.some((call) => call.name === END_TOOL_NAME))
@@ -63,7 +67,7 @@ export async function agentTurns(
       };
     }
     // Each tool call is its own activity: once completed, a crash never repeats it. A long one is queued.
-    for (const call of result.tool_calls) {
+    for (const call of result.tool_calls.slice(result.tool_calls_run ?? 0)) {
       // A workflow tool runs as a child run; only agents that have one take this path (starts before it have none).
       const workflowUuid = workflow_tools?.[call.name];
       if (workflowUuid && patched('agent-workflow-tools')) {

@@ -77,6 +77,8 @@ export interface RunScope {
    * among its start's local_tools). Local as stepWork is, in runs begun since agent rounds went local.
    */
   agentWork(step: StepDefinition, label?: string, short?: boolean): RunActivities;
+  /** Whether agentWork runs the step's model turns as local activities. */
+  localAgentTurns(step: StepDefinition): boolean;
 }
 
 /**
@@ -109,6 +111,7 @@ export function runScope(
     activitiesFor,
     stepWork,
     agentWork: (step, label, short = true) => (localAgents && short ? stepWork(step, label) : activitiesFor(step, label)),
+    localAgentTurns: (step) => localAgents && !('execution' in step && step.execution === 'queued'),
   };
 }
 
