@@ -44,6 +44,15 @@ export function useWorkerCrash(): WorkerCrash {
       },
     });
   });
+  // A case after another starts clean: the last case's worker stopped, the fault armed again, no tool calls
+  // or model requests left over.
+  beforeEach(async () => {
+    await worker?.stop();
+    worker = undefined;
+    killed = false;
+    crash.tools.reset();
+    crash.model.reset();
+  });
   afterAll(async () => {
     await worker?.stop();
     await Promise.all([crash.api?.close(), crash.model?.close(), crash.tools?.close()]);
