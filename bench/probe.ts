@@ -1,10 +1,11 @@
-// npm run bench:probe [-- --only chain,agent,start,burst,fanout --runs N --burst N --profile DIR]: one figure family in about a minute, for
+// npm run bench:probe [-- --only chain,agent,start,burst,fanout,fanout-together --runs N --burst N --profile DIR]: one figure family in about a minute, for
 // working on a cost (issue #17). The full comparison, and the figures BENCHMARKS.md quotes, come from
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
 // --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
 // BENCH_NODE_ARGS in the environment: more Node options for both (e.g. `-r ./memory-log.js`).
 // live (not in the default set): live runs' figures (#28). burst (not in the default set): --burst runs (default 2,000) started at once, each waiting 2 s on the
 // model, on stepwise and on bare Temporal (full mode's scenario 3).
+// fanout-together (not in the default set): two for_each runs of 50 items at max_concurrency 50 at once, with the database's peak connections.
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -15,7 +16,7 @@ import { floorRunners } from './baselines/floor.runner';
 import { AGENT_TOOL_CALLS } from './scenarios/agent';
 import { measureAgentRounds } from './scenarios/agent-rounds';
 import { liveTables, measureLive } from './scenarios/live';
-import { measureFanOut } from './scenarios/fan-out';
+import { measureFanOut, measureFanOutTogether } from './scenarios/fan-out';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
 import { measureStartRate } from './scenarios/start-rate';
 import { measureWaiting, type WaitingResult } from './scenarios/waiting';
@@ -159,6 +160,16 @@ async function main(): Promise<void> {
             f.vs_ideal,
             round(((f.run_ms.p50 - f.ideal_ms) * f.concurrency) / 100),
           ]),
+        ),
+      );
+    }
+    if (only.has('fanout-together')) {
+      const together = await measureFanOutTogether(system, delay, { items: 50, modelMs: 200, width: 50, runs: 2 });
+      console.log(
+        table(
+          'for_each runs at once, 50 items each at max_concurrency 50, a 200 ms model',
+          ['runs', 'completed', 'wall ms', 'peak MySQL connections (API + worker)', 'DATABASE_POOL_SIZE (each process)'],
+          [[together.runs, together.completed, together.wall_ms, together.peak_connections, together.pool_size]],
         ),
       );
     }

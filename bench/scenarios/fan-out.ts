@@ -2,6 +2,7 @@
 // 10 and 50 at once, against the ideal (items × model time ÷ concurrency): what running items side by side
 // buys, and what each item still costs in orchestration.
 import { randomUUID } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
 import { BENCH_MODEL } from '../support/runner';
 import { distribution, round, type Distribution } from '../support/stats';
 import type { System } from '../support/system';
@@ -49,6 +50,69 @@ export async function measureFanOut(
     }
     return results;
   } finally {
+    delay.ms = 0;
+  }
+}
+
+export interface FanOutPairResult {
+  runs: number;
+  completed: number;
+  wall_ms: number;
+  /** The most connections the database had from the system's API and worker, sampled every 50 ms. */
+  peak_connections: number;
+  pool_size: number;
+}
+
+/**
+ * `runs` for_each runs over `items` items each at max_concurrency `width` started at once (what used up the
+ * server's connections before DATABASE_POOL_SIZE bounded each process in all): do they all complete, and how
+ * many connections did the database see at most.
+ */
+export async function measureFanOutTogether(
+  system: System,
+  delay: { ms: number },
+  { items, modelMs, width, runs }: { items: number; modelMs: number; width: number; runs: number },
+): Promise<FanOutPairResult> {
+  delay.ms = modelMs;
+  const admin = await createConnection({ uri: system.config.databaseUrl });
+  const database = new URL(system.config.databaseUrl).pathname.slice(1);
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const [rows] = await admin.query('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID()', [
+        database,
+      ]);
+      peak = Math.max(peak, Number((rows as { n: number }[])[0].n));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  try {
+    const workflow = await system.createWorkflow([
+      {
+        uuid: randomUUID(),
+        type: 'custom_llm',
+        name: 'each',
+        model: BENCH_MODEL,
+        system_prompt: 'Handle <<item>>',
+        loop: { type: 'for_each', input_path: '<<trigger_output.items>>', max_items: items, max_concurrency: width },
+      },
+    ]);
+    const started = Date.now();
+    const uuids = await Promise.all(Array.from({ length: runs }, () => startWithItems(system, workflow, items)));
+    const ends = await Promise.all(uuids.map((uuid) => system.waitForRun(uuid)));
+    const wall = Date.now() - started;
+    return {
+      runs,
+      completed: ends.filter((end) => end.status === 'completed').length,
+      wall_ms: wall,
+      peak_connections: peak,
+      pool_size: system.config.databasePoolSize,
+    };
+  } finally {
+    sampling = false;
+    await sampler;
+    await admin.end();
     delay.ms = 0;
   }
 }

@@ -15,18 +15,29 @@ export class MysqlAdmin {
     return new MysqlAdmin(await createConnection({ uri: databaseUrl }), new URL(databaseUrl));
   }
 
-  /** A new user with every right on the test database; returns a DATABASE_URL that logs in as it. */
-  async createUser(): Promise<{ user: string; databaseUrl: string }> {
+  /**
+   * A new user with every right on the test database; returns a DATABASE_URL that logs in as it.
+   * `maxConnections`: the server refuses it more at once (as it would a process at its max_connections).
+   */
+  async createUser({ maxConnections }: { maxConnections?: number } = {}): Promise<{ user: string; databaseUrl: string }> {
     const user = `sw_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const password = randomUUID();
     const database = this.databaseUrl.pathname.slice(1);
     await this.connection.query('CREATE USER ?@? IDENTIFIED BY ?', [user, '%', password]);
     await this.connection.query(`GRANT ALL ON \`${database}\`.* TO ?@?`, [user, '%']);
+    if (maxConnections !== undefined)
+      await this.connection.query(`GRANT USAGE ON *.* TO ?@? WITH MAX_USER_CONNECTIONS ${Number(maxConnections)}`, [user, '%']);
     this.users.push(user);
     const url = new URL(this.databaseUrl);
     url.username = user;
     url.password = password;
     return { user, databaseUrl: url.toString() };
+  }
+
+  /** How many connections `user` holds now. */
+  async connectionsOf(user: string): Promise<number> {
+    const [rows] = await this.connection.query('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE USER = ?', [user]);
+    return Number((rows as { n: number }[])[0].n);
   }
 
   /** KILLs every connection of `user` (as a server restart or a network cut would end them); returns how many. */

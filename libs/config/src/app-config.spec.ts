@@ -58,6 +58,21 @@ describe(`${loadConfig.name} POISON_ATTEMPTS_LIMIT`, () => {
   });
 });
 
+describe(`${loadConfig.name} DATABASE_POOL_SIZE and LOOP_FAILED_ERRORS_LISTED`, () => {
+  it('bounds a process’s MySQL connections in all at 20 by default, one for each of its two pools at least', () => {
+    expect(loadConfig(env({})).databasePoolSize).toBe(20);
+    expect(loadConfig(env({ DATABASE_POOL_SIZE: '2' })).databasePoolSize).toBe(2);
+    expect(() => loadConfig(env({ DATABASE_POOL_SIZE: '1' }))).toThrow(new ConfigError('DATABASE_POOL_SIZE must be at least 2, got 1'));
+  });
+
+  it('lists the errors of 100 failed items by default, 1000 at most', () => {
+    expect(loadConfig(env({ LOOP_FAILED_ERRORS_LISTED: '1000' })).limits.loopFailedErrorsListed).toBe(1000);
+    expect(() => loadConfig(env({ LOOP_FAILED_ERRORS_LISTED: '1001' }))).toThrow(
+      new ConfigError('LOOP_FAILED_ERRORS_LISTED must be at most 1000, got 1001'),
+    );
+  });
+});
+
 describe(`${loadConfig.name} schedules`, () => {
   it('caps schedules per workflow and per user, and keeps the floor between fires within a day', () => {
     expect(loadConfig(env({})).quotas).toMatchObject({

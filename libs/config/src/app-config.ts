@@ -25,7 +25,7 @@ import { providerLimits, type ProviderLimit } from './provider-limits';
 /** An abstract class rather than an interface so that it is also the Nest injection token. */
 export abstract class AppConfig {
   declare readonly databaseUrl: string;
-  /** Connections each process (API, worker) keeps to MySQL at most. */
+  /** Connections each process (API, worker) opens to MySQL at most, its two pools together (poolShares). */
   declare readonly databasePoolSize: number;
   /** `poisonAttemptsLimit`: attempts of one call that may die in flight with their worker before its run is quarantined. */
   declare readonly worker: {
@@ -202,6 +202,12 @@ function integer(env: Env, key: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${key} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** One connection for each of a process's two MySQL pools at least. */
+function atLeast(value: number, min: number, key: string): number {
+  if (value < min) throw new ConfigError(`${key} must be at least ${min}, got ${value}`);
   return value;
 }
 
@@ -447,7 +453,9 @@ function workerSettings(env: Env): AppConfig['worker'] {
 export function loadConfig(env: Env = process.env): AppConfig {
   return {
     databaseUrl: url(env, 'DATABASE_URL', 'mysql://root@127.0.0.1:3306/stepwise'),
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 20),
+    // Each process's MySQL connections in all, so that processes × this stays under the server's
+    // max_connections (151 by default): activities past it wait for a connection instead of being refused one.
+    databasePoolSize: atLeast(integer(env, 'DATABASE_POOL_SIZE', 20), 2, 'DATABASE_POOL_SIZE'),
     worker: workerSettings(env),
     temporal: temporalSettings(env),
     api: {

@@ -26,6 +26,17 @@ export function dataSourceOptions(databaseUrl: string, poolSize = 10): DataSourc
   };
 }
 
+/**
+ * How a process's DATABASE_POOL_SIZE connections are shared by its two pools: half each (the shared pool the
+ * odd one), so the process never opens more than the setting. Past them a statement waits for a connection
+ * (the driver's queue, bounded by the worker's activity slots and the API's requests) instead of the server
+ * refusing one at its max_connections.
+ */
+export function poolShares(size: number): { shared: number; oneTrip: number } {
+  const oneTrip = Math.max(1, Math.floor(size / 2));
+  return { shared: Math.max(1, size - oneTrip), oneTrip };
+}
+
 interface PoolWithEvents {
   on(event: 'connection', listener: (connection: { query(sql: string): unknown }) => void): void;
 }

@@ -6,7 +6,7 @@ import { AppConfig } from '@app/config';
 import { McpToolSource } from '@app/contracts';
 import { McpClientModule } from '@app/providers';
 import { SecretBox } from '@app/security';
-import { createDataSource } from './data-source';
+import { createDataSource, poolShares } from './data-source';
 import { OneTripPool } from './one-trip-pool';
 import { SqlWorkflowOwnerRepository, WorkflowOwnerRepository } from './workflow-owners.repository';
 import {
@@ -93,13 +93,13 @@ const repositories: Provider[] = [
   providers: [
     {
       provide: DataSource,
-      useFactory: (config: AppConfig) => createDataSource(config.databaseUrl, config.databasePoolSize).initialize(),
+      useFactory: (config: AppConfig) => createDataSource(config.databaseUrl, poolShares(config.databasePoolSize).shared).initialize(),
       inject: [AppConfig],
     },
-    // Its own connections, as many again as the shared pool's at most, opened only as they are needed.
+    // Its own connections, opened only as they are needed: DATABASE_POOL_SIZE bounds the two pools together.
     {
       provide: OneTripPool,
-      useFactory: (config: AppConfig) => OneTripPool.open(config.databaseUrl, config.databasePoolSize),
+      useFactory: (config: AppConfig) => OneTripPool.open(config.databaseUrl, poolShares(config.databasePoolSize).oneTrip),
       inject: [AppConfig],
     },
     ...repositories,

@@ -1,4 +1,4 @@
-import { isDeadlock, isLostConnection, retryingRolledBack } from './rolled-back';
+import { isConnectionRefused, isDeadlock, isLostConnection, retryingRolledBack } from './rolled-back';
 
 // The shapes mysql2 gives when the server KILLs a connection: during a statement, then on the next one.
 const killedDuringStatement = Object.assign(new Error('Connection lost: The server closed the connection.'), {
@@ -10,6 +10,8 @@ const deadlock = Object.assign(new Error('Deadlock found when trying to get lock
   code: 'ER_LOCK_DEADLOCK',
   errno: 1213,
 });
+// mysql2's error when the server is at max_connections as the pool opens a connection.
+const tooMany = Object.assign(new Error('Too many connections'), { code: 'ER_CON_COUNT_ERROR', errno: 1040, fatal: true });
 const duplicate = Object.assign(new Error("Duplicate entry 'x' for key 'PRIMARY'"), { code: 'ER_DUP_ENTRY', errno: 1062 });
 
 describe(isLostConnection.name, () => {
@@ -35,7 +37,27 @@ describe(isDeadlock.name, () => {
   });
 });
 
+describe(isConnectionRefused.name, () => {
+  it('knows a connection the server refused at its max_connections, bare or wrapped, and nothing else', () => {
+    expect(isConnectionRefused(tooMany)).toBe(true);
+    expect(isConnectionRefused({ message: 'Query failed', driverError: tooMany })).toBe(true);
+    expect(isConnectionRefused(duplicate)).toBe(false);
+    expect(isConnectionRefused(killedDuringStatement)).toBe(false);
+  });
+});
+
 describe(retryingRolledBack.name, () => {
+  it('runs the work again when the server refused it a connection (it never began)', async () => {
+    const outcomes = [tooMany, tooMany, 'done'];
+    const work = jest.fn(async () => {
+      const next = outcomes.shift();
+      if (next instanceof Error) throw next;
+      return next;
+    });
+    await expect(retryingRolledBack(work, 3, 1)).resolves.toBe('done');
+    expect(work).toHaveBeenCalledTimes(3);
+  });
+
   it('runs the work again after a lost connection', async () => {
     const outcomes = [killedDuringStatement, 'done'];
     const work = jest.fn(async () => {

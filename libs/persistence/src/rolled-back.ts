@@ -3,6 +3,9 @@
 // (InnoDB picks one when, say, a run's start and another run's end lock the same rows in other orders).
 // Such a write is retried, on a fresh connection from the pool, so that the request does not fail and the
 // activity that made it does not, retried by Temporal, repeat the model or tool call it has just audited.
+// So is one the server never began: a new connection refused because the server is at its max_connections
+// (other processes sharing it); a failed end transaction would leave its call's row `running`, which the
+// quarantine takes for a worker that died in the call.
 
 /** Driver codes (mysql2) and server error numbers that mean the connection, not the statement, failed. */
 const LOST_CODES = new Set([
@@ -23,6 +26,9 @@ const LOST_ERRNOS = new Set([
   4031, // MySQL 8 ER_CLIENT_INTERACTION_TIMEOUT
 ]);
 const CLOSED_STATE = /closed state|connection is closed|Connection lost/i;
+
+/** The server refused a new connection: it holds max_connections already (ER_CON_COUNT_ERROR). */
+const TOO_MANY_CONNECTIONS_ERRNO = 1040;
 
 /** The server chose this transaction as a deadlock's victim and rolled it back whole. */
 const DEADLOCK_ERRNO = 1213; // ER_LOCK_DEADLOCK
@@ -61,7 +67,11 @@ export function isMissingParent(error: unknown): boolean {
   return layersOf(error).some(({ code, errno }) => code === 'ER_NO_REFERENCED_ROW_2' || errno === 1452);
 }
 
-export const isRolledBack = (error: unknown): boolean => isLostConnection(error) || isDeadlock(error);
+export function isConnectionRefused(error: unknown): boolean {
+  return layersOf(error).some(({ code, errno }) => code === 'ER_CON_COUNT_ERROR' || errno === TOO_MANY_CONNECTIONS_ERRNO);
+}
+
+export const isRolledBack = (error: unknown): boolean => isLostConnection(error) || isDeadlock(error) || isConnectionRefused(error);
 
 /** Runs `work` (a whole transaction), again (up to `attempts` times in all, after a short pause) while the server rolls it back. */
 export async function retryingRolledBack<T>(work: () => Promise<T>, attempts = 3, pauseMs = 200): Promise<T> {

@@ -24,6 +24,9 @@ export interface MediumOptions {
   spendLimits?: { daily?: number; monthly?: number };
   /** PROVIDER_LIMITS: each provider account's requests (and tokens) per minute, kept by the shared limiter. */
   providerLimits?: AppConfig['providerLimits'];
+  /** Another DATABASE_URL (another MySQL user of the medium database), and DATABASE_POOL_SIZE (10 here). */
+  databaseUrl?: string;
+  databasePoolSize?: number;
 }
 
 export interface MediumApp {
@@ -39,7 +42,8 @@ function mediumConfig(options: MediumOptions): AppConfig {
   const base = loadConfig({ ENCRYPTION_KEYS: `medium:${randomBytes(32).toString('base64')}`, ...process.env });
   return {
     ...base,
-    databasePoolSize: 10,
+    databaseUrl: options.databaseUrl ?? base.databaseUrl,
+    databasePoolSize: options.databasePoolSize ?? 10,
     // Every spec's client is 127.0.0.1: a cap on its connections would refuse their bursts.
     api: { ...base.api, maxConnectionsPerAddress: null },
     // Only the fake: a key in the developer's environment must not send specs to a real provider.
