@@ -155,4 +155,71 @@ describe(`${LlmStepService.name}: spend limits`, () => {
       setup.get(RunPreparer).prepare({ ...start, runUuid: randomUUID(), temporalWorkflowId: `run-${randomUUID()}`, dryRun: true }),
     ).resolves.toMatchObject({ created: true });
   });
+
+  describe('holds of calls whose worker died', () => {
+    // A call's worst case here: about $0.008 (see DAILY_LIMIT).
+    const WORST = 0.008;
+    const terms = (callKey: string) => ({ callKey, ttlMs: 60_000 });
+    const day = () => [{ period: today(), limit: DAILY_LIMIT }];
+    const reservedToday = async (userId: string) => (await ledger.spendOf(userId, [today()])).get(today())!.reserved;
+    const expire = (holdId: number) =>
+      setup.get(DataSource).query('UPDATE spend_holds SET expires_at = NOW(3) - INTERVAL 1 SECOND WHERE id = ?', [holdId]);
+
+    it("gives a dead call's hold back to the same call's next attempt at once, and to any call once it expired", async () => {
+      const userId = newUserId();
+      const dead = await ledger.reserve(userId, day(), WORST, terms('step-a:1'));
+      expect(dead).toMatchObject({ reserved: true });
+
+      // Another call finds the day held by the dead one; the dead call's own next attempt takes its hold back.
+      await expect(ledger.reserve(userId, day(), WORST, terms('step-b:1'))).resolves.toMatchObject({ reserved: false, held: WORST });
+      const again = await ledger.reserve(userId, day(), WORST, terms('step-a:1'));
+      expect(again).toMatchObject({ reserved: true });
+      expect(await reservedToday(userId)).toBe(WORST);
+
+      // That attempt dies too; once its hold expired, another call's reservation gives it back.
+      await expect(ledger.reserve(userId, day(), WORST, terms('step-b:1'))).resolves.toMatchObject({ reserved: false });
+      await expire((again as { holdId: number }).holdId);
+      const other = await ledger.reserve(userId, day(), WORST, terms('step-b:1'));
+      expect(other).toMatchObject({ reserved: true });
+      expect(await reservedToday(userId)).toBe(WORST);
+
+      // A late settle of a hold already given back adds its cost and gives nothing back twice.
+      await ledger.settle(userId, [today()], CALL_COST, { id: (again as { holdId: number }).holdId, reservedIn: [today()], amount: WORST });
+      await expect(ledger.spendOf(userId, [today()])).resolves.toEqual(new Map([[today(), { spent: CALL_COST, reserved: WORST }]]));
+      await ledger.settle(userId, [today()], CALL_COST, { id: (other as { holdId: number }).holdId, reservedIn: [today()], amount: WORST });
+      await expect(ledger.spendOf(userId, [today()])).resolves.toEqual(new Map([[today(), { spent: 2 * CALL_COST, reserved: 0 }]]));
+    });
+
+    it("gives a run's max_cost hold back once it expired, so the run's next call goes", async () => {
+      const { run, step } = await recordedRun(newUserId(), 1, { max_cost: 0.001 });
+      const dead = await ledger.reserveForRun(run.uuid, WORST, terms('dead-step:1'));
+      expect(dead).toMatchObject({ limited: true, reserved: true });
+      await expect(setup.llm.run(stepContext(run, 0), step, activityScope())).rejects.toMatchObject({ code: 'RUN_BUDGET_REACHED' });
+
+      await expire((dead as { holdId: number }).holdId);
+      setup.model.script(reply.text('ok', { usage: USAGE }));
+      await setup.llm.run(stepContext(run, 0), step, activityScope());
+
+      const [ledgerRow] = (await setup.get(DataSource).query('SELECT cost_spent, cost_reserved FROM workflow_runs WHERE uuid = ?', [run.uuid])) as {
+        cost_spent: string;
+        cost_reserved: string;
+      }[];
+      expect({ spent: Number(ledgerRow.cost_spent), reserved: Number(ledgerRow.cost_reserved) }).toEqual({ spent: CALL_COST, reserved: 0 });
+    });
+
+    it("lets a call made again after its worker died take back the dead attempt's hold in the user's day", async () => {
+      const userId = newUserId();
+      const { run, step } = await recordedRun(userId, 1);
+      const context = stepContext(run, 0);
+      // The first attempt reserved and died before it settled (its hold named by its step row and turn).
+      await ledger.reserve(userId, day(), WORST, terms(`${context.instance_uuid}:1`));
+      await ledger.reserve(userId, day(), 0.0015, terms('another-call:1'));
+
+      setup.model.script(reply.text('ok', { usage: USAGE }));
+      await setup.llm.run(context, step, activityScope());
+
+      expect(setup.model.requests).toHaveLength(1);
+      expect(await reservedToday(userId)).toBe(0.0015);
+    });
+  });
 });

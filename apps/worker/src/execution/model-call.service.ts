@@ -203,9 +203,12 @@ export class ModelCallService {
           response = dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes);
         else {
           // The call's worst case held against its run's max_cost and the user's spend limits first: no room, no call.
-          hold = await this.spend.reserve(context.user_id, context.run_uuid, system, request, attempt > 1);
-          // Then its slot at a provider account with limits, shared by every worker (none: no wait).
-          await this.gate.acquire(provider, context.user_id, request, scope.signal);
+          hold = await this.spend.reserve(context.user_id, context.run_uuid, system, request, {
+            retried: attempt > 1,
+            callKey: `${running.step_instance_uuid}:${running.turn}`,
+          });
+          // Then its slot at a provider account with limits, shared by every worker (none: no wait); a wait renews the holds.
+          if (await this.gate.acquire(provider, context.user_id, request, scope.signal)) await this.spend.sending(hold);
           response = await this.clients
             .forProvider(provider)
             .complete(request, { signal: scope.signal, ...(stream ? { onDelta: stream.add } : {}) });

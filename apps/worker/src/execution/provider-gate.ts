@@ -25,19 +25,21 @@ export class ProviderGate {
     private readonly rates: ProviderRateRepository,
   ) {}
 
-  /** Waits for the call's slot at `provider` (at once when the provider has no limit). */
-  async acquire(provider: ModelProvider, userId: string, request: ModelRequest, signal?: AbortSignal): Promise<void> {
+  /** Waits for the call's slot at `provider` (at once when the provider has no limit); whether it waited. */
+  async acquire(provider: ModelProvider, userId: string, request: ModelRequest, signal?: AbortSignal): Promise<boolean> {
     const limit = this.config.providerLimits.get(provider);
-    if (!limit) return;
+    if (!limit) return false;
     const tokens =
       Math.ceil(JSON.stringify([request.messages, request.tools ?? null, request.response_format ?? null]).length / CHARS_PER_TOKEN) +
       (request.max_tokens ?? 0);
     const limits = { ...limit, userLookahead: Math.max(1, Math.ceil((limit.requestsPerMinute * USER_LOOKAHEAD_SECONDS) / 60)) };
+    let waited = false;
     for (;;) {
       const booking = await this.rates.book(this.rateKey(provider), userId, tokens, limits);
       const waitMs = booking.booked ? booking.waitMs : booking.retryInMs;
       if (waitMs > 0) await sleep(waitMs, undefined, { signal });
-      if (booking.booked) return;
+      waited ||= waitMs > 0;
+      if (booking.booked) return waited;
     }
   }
 

@@ -1,23 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { limitedPeriods, periodKeys, runBudgetReached, spendLimitReached, worstCaseCost, type SpendLimits } from '@app/domain';
-import { SpendRepository, type SpendPause } from '@app/persistence';
+import { AppConfig } from '@app/config';
+import { SpendRepository, type SpendHoldRef, type SpendPause } from '@app/persistence';
 import type { ModelRequest } from '@app/providers';
 import { SpendPolicy } from '@app/runs';
 import { CallCosts } from './call-costs';
 
-/** What a call holds in the ledger between its reservation and its end. */
+/** What a call holds in the ledgers between its reservation and its end. */
 export interface SpendHold {
   userId: string;
   /** The call's day and month: its cost is added there. */
   spentIn: string[];
-  /** The limited periods its worst case is reserved in, and that worst case. */
-  reservedIn: string[];
-  reserved: number;
-  /** The run whose max_cost the call reserved against (null: a run without one), and what it reserved there. */
+  /** Its hold in the user's limited periods (null: none limited, or an unpriced model). */
+  user: SpendHoldRef | null;
+  /** The run whose max_cost the call reserved against (null: a run without one), and its hold there. */
   runUuid: string | null;
-  runReserved: number;
+  run: SpendHoldRef | null;
 }
 
+/** How a call reserves: `retried`, an earlier attempt of it was made; `callKey`, the call (`<step row>:<turn>`), whose earlier attempts' holds it gives back. */
+export interface ReserveOptions {
+  retried?: boolean;
+  callKey?: string | null;
+}
+
+/** A hold outlives its call's deadline (MODEL_TIMEOUT_MS) by this much before another reservation may take it back. */
+const HOLD_MARGIN_MS = 60_000;
 /** How long a worker trusts a user's limits as read (a user's change to their own takes this long at most). */
 const LIMITS_TTL_MS = 10_000;
 /** A prompt's tokens reckoned from its JSON: fewer characters a token than any provider's tokenizer averages, so an overestimate. */
@@ -42,32 +50,39 @@ export class SpendGuard {
     private readonly ledger: SpendRepository,
     private readonly policy: SpendPolicy,
     private readonly costs: CallCosts,
+    private readonly config: AppConfig,
   ) {}
 
-  /** `runUuid`: the run making the call, whose budget's max_cost (if any) it reserves against too (null: no run's). */
-  async reserve(userId: string, runUuid: string | null, provider: string, request: ModelRequest, retried = false): Promise<SpendHold> {
+  /**
+   * `runUuid`: the run making the call, whose budget's max_cost (if any) it reserves against too (null: no
+   * run's). Each hold expires MODEL_TIMEOUT_MS (plus a minute) after it is taken: a worker that dies mid-call
+   * leaves it, and the next reservation of its user (or run) gives it back, at once when it is the same call's.
+   */
+  async reserve(userId: string, runUuid: string | null, provider: string, request: ModelRequest, options: ReserveOptions = {}): Promise<SpendHold> {
+    const { retried = false, callKey = null } = options;
     const now = new Date();
     const { day, month } = periodKeys(now);
-    const hold: SpendHold = { userId, spentIn: [day, month], reservedIn: [], reserved: 0, runUuid: null, runReserved: 0 };
+    const hold: SpendHold = { userId, spentIn: [day, month], user: null, runUuid: null, run: null };
     const prompt = Math.ceil(
       JSON.stringify([request.messages, request.tools ?? null, request.response_format ?? null]).length / CHARS_PER_TOKEN,
     );
     const worst = worstCaseCost(this.costs.priceOf(provider, request.model), prompt, request.max_tokens ?? 0) ?? 0;
     if (worst === 0) return hold;
+    const terms = { callKey, ttlMs: this.holdTtlMs() };
     // The run's max_cost first: a run without one reserves nothing there (one locked read of its row).
     const run =
-      runUuid && !this.unlimitedRuns.has(runUuid) ? await this.ledger.reserveForRun(runUuid, worst) : ({ limited: false } as const);
+      runUuid && !this.unlimitedRuns.has(runUuid) ? await this.ledger.reserveForRun(runUuid, worst, terms) : ({ limited: false } as const);
     if (runUuid && !run.limited) this.remember(runUuid);
     if (run.limited && !run.reserved) throw runBudgetReached(run.held, run.max_cost, worst);
-    if (run.limited) Object.assign(hold, { runUuid, runReserved: worst });
+    if (run.limited) Object.assign(hold, { runUuid, run: { id: run.holdId, reservedIn: [], amount: worst } });
     let periods = limitedPeriods(await this.limitsOf(userId), now);
     if (!periods.length) return await this.goingOn(hold, runUuid, retried);
-    let outcome = await this.ledger.reserve(userId, periods, worst);
+    let outcome = await this.ledger.reserve(userId, periods, worst, terms);
     if (!outcome.reserved) {
       // Refused under limits as this worker last read them: a user who just raised theirs is not refused on old ones.
       periods = limitedPeriods(await this.limitsOf(userId, true), now);
       if (!periods.length) return await this.goingOn(hold, runUuid, retried);
-      outcome = await this.ledger.reserve(userId, periods, worst);
+      outcome = await this.ledger.reserve(userId, periods, worst, terms);
     }
     if (!outcome.reserved) {
       await this.settle(hold, null);
@@ -85,14 +100,25 @@ export class SpendGuard {
       }
       throw refusal;
     }
-    return await this.goingOn({ ...hold, reservedIn: periods.map(({ period }) => period), reserved: worst }, runUuid, retried);
+    const user = { id: outcome.holdId, reservedIn: periods.map(({ period }) => period), amount: worst };
+    return await this.goingOn({ ...hold, user }, runUuid, retried);
   }
 
-  /** The call ended: its cost spent (nothing when it failed or its model is unpriced), its reservations given back. */
+  /** The call waited for its provider's slot: its holds live a whole call's deadline from now. */
+  async sending(hold: SpendHold | null): Promise<void> {
+    const ids = [hold?.user?.id, hold?.run?.id].filter((id): id is number => id !== undefined);
+    if (ids.length) await this.ledger.extendHolds(ids, this.holdTtlMs());
+  }
+
+  /** The call ended: its cost spent (nothing when it failed or its model is unpriced), its holds given back. */
   async settle(hold: SpendHold | null, cost: number | null): Promise<void> {
     if (!hold) return;
-    if (hold.runUuid) await this.ledger.settleForRun(hold.runUuid, cost ?? 0, hold.runReserved);
-    await this.ledger.settle(hold.userId, hold.spentIn, cost ?? 0, hold.reservedIn, hold.reserved);
+    if (hold.runUuid) await this.ledger.settleForRun(hold.runUuid, cost ?? 0, hold.run);
+    await this.ledger.settle(hold.userId, hold.spentIn, cost ?? 0, hold.user);
+  }
+
+  private holdTtlMs(): number {
+    return this.config.models.timeoutMs + HOLD_MARGIN_MS;
   }
 
   /** A retried call that has room: its run, if an earlier attempt paused it on the spend limit, goes on. */

@@ -2,10 +2,68 @@ import type { SpendLimits } from '@app/domain';
 import type { DataSource } from 'typeorm';
 import { runStatement, runTransaction } from '../runs/run-sql';
 import type { SpendPause } from '../runs/run.records';
-import { SpendRepository, type PeriodSpend, type RunReservation, type SpendPausedRun } from './spend.repository';
+import type { EntityManager } from 'typeorm';
+import {
+  SpendRepository,
+  type HoldTerms,
+  type PeriodSpend,
+  type RunReservation,
+  type SpendHoldRef,
+  type SpendPausedRun,
+} from './spend.repository';
 
 const dollars = (value: unknown): number => Math.round(Number(value) * 1e9) / 1e9;
 const orNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const periodsOf = (periods: string): string[] => (periods ? periods.split(',') : ['']);
+/** A hold's expiry on the database's clock, `?` microseconds from now (workers' clocks never disagree). */
+const EXPIRY = 'NOW(3) + INTERVAL ? MICROSECOND';
+
+/** The owner's holds that expired, and those of earlier attempts of `callKey` (the call being made again). */
+function staleHolds(
+  manager: EntityManager,
+  owner: 'user_id' | 'run_uuid',
+  id: string,
+  callKey: string | null,
+): Promise<{ id: string; periods: string; amount: string }[]> {
+  return manager.query(
+    `SELECT id, periods, amount FROM spend_holds WHERE ${owner} = ? AND (expires_at < NOW(3) OR call_key = ?)`,
+    [id, callKey ?? ''],
+  ) as Promise<{ id: string; periods: string; amount: string }[]>;
+}
+
+/** Deletes a hold; whether it was still there (an expiry or a later attempt may have given it back). */
+async function deleteHold(manager: EntityManager, id: number | string): Promise<boolean> {
+  const result = (await manager.query('DELETE FROM spend_holds WHERE id = ?', [id])) as { affectedRows?: number };
+  return (result.affectedRows ?? 0) > 0;
+}
+
+/** A stale hold's reservation given back by `release`, once: only when this transaction deleted it. */
+async function giveBack(manager: EntityManager, id: string, release: () => Promise<unknown>): Promise<void> {
+  if (await deleteHold(manager, id)) await release();
+}
+
+async function insertHold(
+  manager: EntityManager,
+  hold: { user_id: string | null; run_uuid: string | null; periods: string; amount: number },
+  terms: HoldTerms,
+): Promise<number> {
+  const result = (await manager.query(
+    `INSERT INTO spend_holds (user_id, run_uuid, call_key, periods, amount, expires_at) VALUES (?, ?, ?, ?, ?, ${EXPIRY})`,
+    [hold.user_id, hold.run_uuid, terms.callKey, hold.periods, hold.amount, terms.ttlMs * 1000],
+  )) as { insertId: number };
+  return Number(result.insertId);
+}
+
+/** One statement: each row gets the cost when it is a period the call spent in, and gives back `reserved` where it held it. */
+function addSpent(manager: EntityManager, userId: string, spentIn: string[], cost: number, reservedIn: string[], reserved: number) {
+  const rows = [...new Set([...spentIn, ...reservedIn])];
+  if (!rows.length) return Promise.resolve();
+  return manager.query(
+    `INSERT INTO user_spend (user_id, period, spent, reserved) VALUES ${rows.map(() => '(?, ?, ?, 0)').join(', ')}
+     ON DUPLICATE KEY UPDATE spent = spent + VALUES(spent), reserved = GREATEST(reserved - IF(period IN (?), ?, 0), 0)`,
+    [...rows.flatMap((period) => [userId, period, spentIn.includes(period) ? cost : 0]), reservedIn.length ? reservedIn : [''], reserved],
+  );
+}
 
 export class TypeormSpendRepository extends SpendRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -39,7 +97,7 @@ export class TypeormSpendRepository extends SpendRepository {
     return spend;
   }
 
-  async reserve(userId: string, periods: { period: string; limit: number }[], amount: number) {
+  async reserve(userId: string, periods: { period: string; limit: number }[], amount: number, terms: HoldTerms) {
     const keys = periods.map(({ period }) => period);
     // The rows first, outside the transaction: the lock below then always finds them.
     await runStatement(this.dataSource, (manager) =>
@@ -49,57 +107,82 @@ export class TypeormSpendRepository extends SpendRepository {
       ),
     );
     return runTransaction(this.dataSource, async (manager) => {
-      const rows = (await manager.query(
-        'SELECT period, spent + reserved AS held FROM user_spend WHERE user_id = ? AND period IN (?) FOR UPDATE',
-        [userId, keys],
-      )) as { period: string; held: string }[];
+      // The user's rows locked first (every change to their holds does so), then the holds of dead calls given back.
+      await manager.query('SELECT period FROM user_spend WHERE user_id = ? AND period IN (?) FOR UPDATE', [userId, keys]);
+      for (const stale of await staleHolds(manager, 'user_id', userId, terms.callKey))
+        await giveBack(manager, stale.id, () =>
+          manager.query('UPDATE user_spend SET reserved = GREATEST(reserved - ?, 0) WHERE user_id = ? AND period IN (?)', [
+            stale.amount,
+            userId,
+            periodsOf(stale.periods),
+          ]),
+        );
+      const rows = (await manager.query('SELECT period, spent + reserved AS held FROM user_spend WHERE user_id = ? AND period IN (?)', [
+        userId,
+        keys,
+      ])) as { period: string; held: string }[];
       const held = new Map(rows.map((row) => [row.period, dollars(row.held)]));
       const full = periods.find(({ period, limit }) => (held.get(period) ?? 0) + amount > limit);
       if (full) return { reserved: false as const, period: full.period, held: held.get(full.period) ?? 0 };
       await manager.query('UPDATE user_spend SET reserved = reserved + ? WHERE user_id = ? AND period IN (?)', [amount, userId, keys]);
-      return { reserved: true as const };
+      const holdId = await insertHold(manager, { user_id: userId, run_uuid: null, periods: keys.join(','), amount }, terms);
+      return { reserved: true as const, holdId };
     });
   }
 
-  async settle(userId: string, spentIn: string[], cost: number, reservedIn: string[], reserved: number): Promise<void> {
-    const rows = [...new Set([...spentIn, ...reservedIn])];
-    if (!rows.length || (cost === 0 && reserved === 0)) return;
-    // One statement: each row gets the cost when it is a period the call spent in, and gives back the reservation it held.
-    await runStatement(this.dataSource, (manager) =>
-      manager.query(
-        `INSERT INTO user_spend (user_id, period, spent, reserved) VALUES ${rows.map(() => '(?, ?, ?, 0)').join(', ')}
-         ON DUPLICATE KEY UPDATE spent = spent + VALUES(spent), reserved = GREATEST(reserved - IF(period IN (?), ?, 0), 0)`,
-        [
-          ...rows.flatMap((period) => [userId, period, spentIn.includes(period) ? cost : 0]),
-          reservedIn.length ? reservedIn : [''],
-          reserved,
-        ],
-      ),
-    );
+  async settle(userId: string, spentIn: string[], cost: number, hold: SpendHoldRef | null): Promise<void> {
+    if (!hold) {
+      if (!spentIn.length || cost === 0) return;
+      await runStatement(this.dataSource, (manager) => addSpent(manager, userId, spentIn, cost, [], 0));
+      return;
+    }
+    await runTransaction(this.dataSource, async (manager) => {
+      // Locked in the order reserve takes them (the user's rows, then the hold), so the two never deadlock.
+      await manager.query('SELECT period FROM user_spend WHERE user_id = ? AND period IN (?) FOR UPDATE', [userId, hold.reservedIn]);
+      const held = await deleteHold(manager, hold.id);
+      await addSpent(manager, userId, spentIn, cost, held ? hold.reservedIn : [], held ? hold.amount : 0);
+    });
   }
 
-  reserveForRun(runUuid: string, amount: number): Promise<RunReservation> {
+  reserveForRun(runUuid: string, amount: number, terms: HoldTerms): Promise<RunReservation> {
     return runTransaction(this.dataSource, async (manager) => {
       const [row] = (await manager.query(
-        "SELECT JSON_EXTRACT(budget, '$.max_cost') AS max_cost, cost_spent + cost_reserved AS held FROM workflow_runs WHERE uuid = ? FOR UPDATE",
+        "SELECT JSON_EXTRACT(budget, '$.max_cost') AS max_cost FROM workflow_runs WHERE uuid = ? FOR UPDATE",
         [runUuid],
-      )) as { max_cost: string | number | null; held: string }[];
+      )) as { max_cost: string | number | null }[];
       const maxCost = orNull(row?.max_cost ?? null);
       if (maxCost === null) return { limited: false as const };
-      const held = dollars(row.held);
+      for (const stale of await staleHolds(manager, 'run_uuid', runUuid, terms.callKey))
+        await giveBack(manager, stale.id, () =>
+          manager.query('UPDATE workflow_runs SET cost_reserved = GREATEST(cost_reserved - ?, 0) WHERE uuid = ?', [stale.amount, runUuid]),
+        );
+      const [ledger] = (await manager.query('SELECT cost_spent + cost_reserved AS held FROM workflow_runs WHERE uuid = ?', [runUuid])) as {
+        held: string;
+      }[];
+      const held = dollars(ledger.held);
       if (held >= maxCost) return { limited: true as const, reserved: false as const, held, max_cost: maxCost };
       await manager.query('UPDATE workflow_runs SET cost_reserved = cost_reserved + ? WHERE uuid = ?', [amount, runUuid]);
-      return { limited: true as const, reserved: true as const };
+      const holdId = await insertHold(manager, { user_id: null, run_uuid: runUuid, periods: '', amount }, terms);
+      return { limited: true as const, reserved: true as const, holdId };
     });
   }
 
-  async settleForRun(runUuid: string, cost: number, reserved: number): Promise<void> {
-    await runStatement(this.dataSource, (manager) =>
-      manager.query('UPDATE workflow_runs SET cost_spent = cost_spent + ?, cost_reserved = GREATEST(cost_reserved - ?, 0) WHERE uuid = ?', [
+  async settleForRun(runUuid: string, cost: number, hold: SpendHoldRef | null): Promise<void> {
+    await runTransaction(this.dataSource, async (manager) => {
+      await manager.query('SELECT uuid FROM workflow_runs WHERE uuid = ? FOR UPDATE', [runUuid]);
+      const held = hold ? await deleteHold(manager, hold.id) : false;
+      await manager.query('UPDATE workflow_runs SET cost_spent = cost_spent + ?, cost_reserved = GREATEST(cost_reserved - ?, 0) WHERE uuid = ?', [
         cost,
-        reserved,
+        held ? hold!.amount : 0,
         runUuid,
-      ]),
+      ]);
+    });
+  }
+
+  async extendHolds(holdIds: number[], ttlMs: number): Promise<void> {
+    if (!holdIds.length) return;
+    await runStatement(this.dataSource, (manager) =>
+      manager.query(`UPDATE spend_holds SET expires_at = ${EXPIRY} WHERE id IN (?)`, [ttlMs * 1000, holdIds]),
     );
   }
 
