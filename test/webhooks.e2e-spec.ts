@@ -2,6 +2,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { llmStep } from './support/factories';
 import { reply } from './support/model-fake';
+import { outputPreview } from '../libs/domain/src';
 import { DataSource } from 'typeorm';
 import { startStack, type Stack } from './support/stack';
 
@@ -36,11 +37,13 @@ describe('Webhook triggers', () => {
       ],
     });
     stack.model.script(reply.text('handled'));
-    const event = { type: 'order.created', order: { id: 'o-1', total: 150 } };
-    const delivered = await deliver(trigger, event, { 'x-stepwise-secret': secret });
+    const event = { type: 'order.created', order: { id: 'o-1', total: 150, note: 'café ☕' } };
+    // Sent as a sender may format it: the run's trigger data is stored as the same data a POST /runs would store.
+    const delivered = await deliver(trigger, JSON.stringify(event, null, 2), { 'x-stepwise-secret': secret });
     expect(delivered).toMatchObject({ status: 202, body: { matched: true, run_uuid: expect.any(String), duplicate: false } });
     const run = await stack.waitForRun(delivered.body.run_uuid);
     expect(run).toMatchObject({ status: 'completed', workflow_uuid: workflow.uuid, trigger_output: { raw_data: event } });
+    expect(run.trigger_output).toMatchObject({ summary: outputPreview(event), size_bytes: Buffer.byteLength(JSON.stringify(event)) });
     expect(stack.model.requests[0].body.messages[0].content).toBe('Handle o-1');
   });
 

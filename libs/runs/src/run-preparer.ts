@@ -11,10 +11,18 @@ import {
   notFound,
   outputPreview,
   throwIssues,
+  type SerializedOutput,
   type ModelPolicy,
   type RunOrigin,
 } from '@app/domain';
-import { definitionOf, type NewRun, type RunRepository, type RunWithSteps, type WorkflowRepository } from '@app/persistence';
+import {
+  definitionOf,
+  type NewRun,
+  type NewTriggerOutput,
+  type RunRepository,
+  type RunWithSteps,
+  type WorkflowRepository,
+} from '@app/persistence';
 import type { SpendPolicy } from './spend-policy';
 import { pinSubWorkflows } from './sub-workflow-pins';
 import type { ToolManifestService } from './tool-manifest.service';
@@ -23,6 +31,11 @@ export interface RunRequest {
   userId: string;
   workflowUuid: string;
   triggerOutput: unknown;
+  /**
+   * The trigger output already serialized and described off the event loop (a webhook delivery's, in its
+   * pool): stored as it is, and `triggerOutput` not read.
+   */
+  serializedTrigger?: SerializedOutput;
   runUuid: string;
   temporalWorkflowId: string;
   /** Who starts it: whether the workflow takes it (`assertAcceptsRuns`) depends on it. */
@@ -114,7 +127,6 @@ export class RunPreparer {
     const budget = request.budget ?? (definition.budget ? budgetLimits(definition.budget) : undefined);
 
     const instances = definition.steps.map((step) => ({ step_uuid: step.uuid, instance_uuid: randomUUID() }));
-    const output = request.triggerOutput;
     const { created, written } = await this.runs.start({
       ...runIdentity(request, definition),
       workflow_version: version,
@@ -124,13 +136,7 @@ export class RunPreparer {
       tool_drift: toolDrift,
       replay: request.replay ? { of: request.replay.of, offline: request.replay.offline === true } : null,
       ...(calledBy ? { called_by: calledBy } : {}),
-      trigger_output: {
-        uuid: randomUUID(),
-        raw_data: output,
-        summary: outputPreview(output),
-        markdown_representation: markdownFor(output),
-        size_bytes: byteSize(output),
-      },
+      trigger_output: triggerRow(request),
       steps: definition.steps.map((step, i) => ({
         uuid: instances[i].instance_uuid,
         step_definition_uuid: step.uuid,
@@ -157,6 +163,22 @@ export class RunPreparer {
     if (!existing) throw new DomainError(ErrorCode.Conflict, `Run ${request.runUuid} belongs to someone else`, { field: 'run_uuid' });
     return { created, run: preparedRunOf(existing) };
   }
+}
+
+/** The trigger output's row: as serialized off the loop, or from the value. */
+function triggerRow(request: Pick<RunRequest, 'triggerOutput' | 'serializedTrigger'>): NewTriggerOutput {
+  if (request.serializedTrigger) {
+    const { json, ...shown } = request.serializedTrigger;
+    return { uuid: randomUUID(), ...shown, raw_json: json };
+  }
+  const output = request.triggerOutput;
+  return {
+    uuid: randomUUID(),
+    raw_data: output,
+    summary: outputPreview(output),
+    markdown_representation: markdownFor(output),
+    size_bytes: byteSize(output),
+  };
 }
 
 /** What every new run records about who started it and what it runs, however it starts (a start, a resume). */

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { DomainError, ErrorCode } from '@app/domain';
+import { DomainError, ErrorCode, type SerializedOutput } from '@app/domain';
 import { SecretBox } from '@app/security';
 import { TriggerHookRepository } from '@app/persistence';
 import { RunStarter } from '@app/runs';
@@ -23,7 +23,10 @@ export type DeliveryOutcome =
 /** POST /hooks/{trigger_uuid}: authenticate, filter, start at most one run per delivery key. */
 @Injectable()
 export class HooksService implements OnModuleDestroy {
-  /** Reads, bounds and filters each delivery's body off the event loop (issue #26: one 0.8 MB body held it ~100 ms). */
+  /**
+   * Reads, bounds and filters each delivery's body off the event loop, and serializes a matched one's trigger
+   * data there (issue #26: one 0.8 MB body held it ~100 ms).
+   */
   private readonly pool: ThreadPool;
 
   constructor(
@@ -64,19 +67,20 @@ export class HooksService implements OnModuleDestroy {
       );
     }
     const raw = delivery.json ? delivery.rawBody : null;
-    const matched = await this.check({ raw, rules: target.trigger.filter_rules, budget: this.config.limits.expression });
+    const trigger = await this.check({ raw, rules: target.trigger.filter_rules, budget: this.config.limits.expression });
     // The event is stored as the text that came in (the pool found it valid JSON): no parse on this thread.
     // (Without a byte-order mark, which JSON.parse and MySQL's JSON_VALID refuse.)
     const text = raw ? (raw.length ? raw.toString('utf8').replace(/^\uFEFF/, '') : '{}') : 'null';
     const event = { trigger_uuid: triggerUuid, user_id: target.user_id, delivery_key: key, body_json: text };
-    if (!matched) {
+    if (!trigger) {
       return { matched: false, event_uuid: await this.hooks.recordEvent({ ...event, matched: false, run_uuid: null }) };
     }
     const { created, run } = await this.runs.start({
       userId: target.user_id,
       workflowUuid: target.workflow_uuid,
-      // The run's trigger data is walked here (its summary, markdown and size): this parse stays on the loop.
-      triggerOutput: JSON.parse(text) as unknown,
+      // Serialized and described in the pool: this thread passes the text on to MySQL, walking nothing.
+      triggerOutput: undefined,
+      serializedTrigger: trigger,
       origin: 'webhook',
       ...(key ? { runUuid: deliveryRunUuid(triggerUuid, key) } : {}),
     });
@@ -84,8 +88,11 @@ export class HooksService implements OnModuleDestroy {
     return { matched: true, event_uuid, run_uuid: run.uuid, duplicate: !created };
   }
 
-  /** The pool's verdict on the body and rules, or the refusal the API answered with when it checked them itself. */
-  private async check(check: DeliveryCheck): Promise<boolean> {
+  /**
+   * The pool's verdict on the body and rules: a matched delivery's trigger data, serialized; null when the rules
+   * did not match; else the refusal the API answered with when it checked them itself.
+   */
+  private async check(check: DeliveryCheck): Promise<SerializedOutput | null> {
     let verdict: DeliveryVerdict;
     try {
       verdict = await this.pool.run<DeliveryVerdict>(check);
@@ -104,7 +111,7 @@ export class HooksService implements OnModuleDestroy {
         );
       throw error;
     }
-    if (verdict.ok) return verdict.matched;
+    if (verdict.ok) return verdict.matched ? verdict.trigger : null;
     if ('parse_error' in verdict)
       throw new DomainError(ErrorCode.InvalidBody, 'The request body could not be read as JSON', {
         field: 'body',

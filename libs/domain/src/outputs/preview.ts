@@ -95,3 +95,25 @@ export function markdownFor(raw: unknown): string | null {
 export function byteSize(raw: unknown): number {
   return new TextEncoder().encode(typeof raw === 'string' ? raw : (JSON.stringify(raw ?? null) ?? 'null')).length;
 }
+
+/** An output as its row stores it: its JSON and what the row shows of it. */
+export interface SerializedOutput {
+  json: string;
+  summary: string;
+  markdown_representation: string | null;
+  size_bytes: number;
+}
+
+/**
+ * Serializes an output and describes it in one go, where that work may run (a webhook delivery's, in the
+ * delivery pool's thread): what would otherwise walk a large value on the API's event loop three times.
+ */
+export function serializeOutput(raw: unknown): SerializedOutput {
+  const json = JSON.stringify(raw ?? null) ?? 'null';
+  return {
+    json,
+    summary: outputPreview(raw),
+    markdown_representation: markdownFor(raw),
+    size_bytes: typeof raw === 'string' ? byteSize(raw) : new TextEncoder().encode(json).length,
+  };
+}

@@ -6,7 +6,7 @@
 // the start's answer needs no read back.
 import { DomainError, ErrorCode } from '@app/domain';
 import { affectedRows, type Statement, type StatementResult } from '../one-trip-pool';
-import type { NewRun, OutputRecord, RunWithSteps, StepWithExecutions } from './run.records';
+import type { NewRun, NewTriggerOutput, OutputRecord, RunWithSteps, StepWithExecutions } from './run.records';
 
 /** The user has no `user_quotas` row yet: it is inserted outside the transaction, which then runs again. */
 export class NoQuotaRow extends Error {}
@@ -96,7 +96,7 @@ function runRows(run: NewRun): Statement[] {
         trigger.uuid,
         run.uuid,
         run.user_id,
-        JSON.stringify(trigger.raw_data),
+        'raw_json' in trigger ? trigger.raw_json : JSON.stringify(trigger.raw_data),
         trigger.summary,
         trigger.markdown_representation,
         trigger.size_bytes,
@@ -129,18 +129,29 @@ function runRows(run: NewRun): Statement[] {
 }
 
 /**
+ * The trigger output as its row shows it. One stored from its JSON (a webhook delivery's) is parsed only if
+ * someone reads its raw_data: the delivery's answer does not, and its parse would hold the event loop.
+ */
+function writtenTrigger(output: NewTriggerOutput, run: NewRun, now: Date): OutputRecord {
+  const { uuid, summary, markdown_representation, size_bytes } = output;
+  const shown = { uuid, run_uuid: run.uuid, user_id: run.user_id, step_instance_uuid: null, summary, markdown_representation, size_bytes };
+  if (!('raw_json' in output)) return { ...shown, raw_data: output.raw_data, created_at: now };
+  let parsed: { value: unknown } | null = null;
+  const trigger = { ...shown, created_at: now } as OutputRecord;
+  Object.defineProperty(trigger, 'raw_data', {
+    enumerable: true,
+    get: () => (parsed ??= { value: JSON.parse(output.raw_json) as unknown }).value,
+  });
+  return trigger;
+}
+
+/**
  * The run as its new rows show it, what GET /runs/{uuid} answers until the workflow moves it on. Null for
  * a resumed run: its trigger output and carried outputs are its parent's rows, read with it.
  */
 export function writtenRun(run: NewRun, now: Date): RunWithSteps | null {
   if ('carried_output_id' in run.trigger_output || run.steps.some((step) => step.carried)) return null;
-  const trigger: OutputRecord = {
-    ...run.trigger_output,
-    run_uuid: run.uuid,
-    user_id: run.user_id,
-    step_instance_uuid: null,
-    created_at: now,
-  };
+  const trigger = writtenTrigger(run.trigger_output, run, now);
   const tokens = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cost: null };
   const steps = run.steps.map((step, position): StepWithExecutions => ({
     uuid: step.uuid,

@@ -28,6 +28,13 @@ export interface SpendPause {
  */
 export type CallStatus = 'running' | 'completed' | 'failed';
 
+/**
+ * A new run's own trigger output: its value, or (`raw_json`) its JSON as serialized off the event loop (a
+ * webhook delivery's), stored as it is.
+ */
+export type NewTriggerOutput = Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid' | 'raw_data'> &
+  ({ raw_data: unknown } | { raw_json: string });
+
 export interface OutputRecord {
   uuid: string;
   run_uuid: string;
@@ -214,7 +221,7 @@ export interface NewRun {
   /** Absent or null: the tools agree with the saved manifest. */
   tool_drift?: ToolDrift | null;
   /** The trigger data, stored with the run; or, for a resumed run, the id of its parent's. */
-  trigger_output: Omit<OutputRecord, 'created_at' | 'run_uuid' | 'user_id' | 'step_instance_uuid'> | { carried_output_id: string | null };
+  trigger_output: NewTriggerOutput | { carried_output_id: string | null };
   steps: { uuid: string; step_definition_uuid: string; step_name: string; step_type: string; carried?: CarriedStep }[];
   resume?: { parent_run_uuid: string; from_step_uuid: string };
   /** A run a sub_workflow step started: that step's run and step. */
