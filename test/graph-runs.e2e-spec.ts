@@ -120,7 +120,7 @@ describe('Graph runs', () => {
     expect(done.error_message).toContain('"pong"'); // pong would answer ping's unchanged output a second time
     expect(stack.model.requests).toHaveLength(3);
     expect([stepNamed(done, 'ping').iteration_count, stepNamed(done, 'pong').iteration_count]).toEqual([2, 1]);
-    // The run's events name the rail and the step the engine refused (read by the event trigger from its message).
+    // The run's events name the rail and the step the engine refused (recorded as data with the run's end).
     expect(await guardRailHit(done.uuid)).toMatchObject({ rail: 'repeated_input', step_name: 'pong', step_uuid: pong.uuid });
   });
 

@@ -26,7 +26,15 @@ describe('Run workflow: guard rails', () => {
     await expect(sut.failure()).resolves.toMatchObject({ type: 'MaxStepsReached', message });
     expect(ran(fake)).toEqual(['a', 'b', 'a']);
     expect(fake.inputsOf('closeGraphStep').map((input) => input.instance_uuid)).toEqual([rowOf(run, a), rowOf(run, b)]);
-    expect(fake.inputsOf('finishRun')).toEqual([{ run_uuid: run.run_uuid, status: 'failed', error_message: message }]);
+    // The rail goes with the run's end as data: the step whose execution it refused (b's second).
+    expect(fake.inputsOf('finishRun')).toEqual([
+      {
+        run_uuid: run.run_uuid,
+        status: 'failed',
+        error_message: message,
+        guard_rail: { rail: 'max_steps', step_uuid: b.uuid, step_name: 'b' },
+      },
+    ]);
   });
 
   it('repeated input: a step reached again while no step’s output changed is refused', async () => {
@@ -45,6 +53,7 @@ describe('Run workflow: guard rails', () => {
       message: expect.stringContaining('step "b" was reached again'),
     });
     expect(ran(fake)).toEqual(['a', 'b', 'a']);
+    expect(fake.inputsOf('finishRun')[0].guard_rail).toEqual({ rail: 'repeated_input', step_uuid: b.uuid, step_name: 'b' });
   });
 
   it('timeout_seconds: a walk with steps left after its time ends between waves', async () => {
@@ -59,6 +68,7 @@ describe('Run workflow: guard rails', () => {
       message: 'Guard timeout_seconds reached: the run walked for more than 1 s without ending',
     });
     expect(ran(fake)).toEqual(['slow']);
+    expect(fake.inputsOf('finishRun')[0].guard_rail).toEqual({ rail: 'timeout_seconds', step_uuid: null, step_name: null });
   });
 
   it('timeout_seconds leaves out the time a person took to answer', async () => {
@@ -104,6 +114,7 @@ describe('Run workflow: guard rails', () => {
     expect(fake.inputsOf('awaitHumanInput')).toEqual([
       expect.objectContaining({
         reason: 'Guard max_steps reached: the run made 2 step executions without ending',
+        guard_rail: { rail: 'max_steps', step_uuid: a.uuid, step_name: 'a' },
         previous_step_uuid: null,
       }),
     ]);

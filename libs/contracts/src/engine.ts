@@ -13,7 +13,7 @@ import type {
 import type { ContinuedConversation } from './conversation';
 import type { JsonObject, JsonValue } from './json';
 import type { RunBudget, RunSpend } from './budget';
-import type { FinalStatus, RunStatus, TokenUsage, ToolCallRequest } from './run';
+import type { FinalStatus, GuardRailHit, RunStatus, TokenUsage, ToolCallRequest } from './run';
 
 export const RUN_WORKFLOW_TYPE = 'runWorkflow';
 export const runWorkflowId = (runUuid: string): string => `run-${runUuid}`;
@@ -294,7 +294,7 @@ export interface RunActivities {
    */
   completeLoop(input: StepContext & { step: LoopingStep; iterations: number; stopped_by: LoopStopReason }): Promise<OutputRef>;
   /** human_input: the step and the run wait (awaiting_input); `reason` says why a guard rail handed the run over. */
-  awaitHumanInput(input: StepContext & { step: HumanInputStep; reason?: string }): Promise<void>;
+  awaitHumanInput(input: StepContext & { step: HumanInputStep; reason?: string; guard_rail?: GuardRailHit }): Promise<void>;
   /** human_input: the answer (or the default on timeout) becomes the step's output. */
   answerHumanInput(input: StepContext & { step: HumanInputStep; input: JsonValue }): Promise<StepResultRef>;
   /** human_input: no answer within timeout_seconds and no default. */
@@ -355,7 +355,8 @@ export interface RunActivities {
     closing: boolean;
   }): Promise<string | null>;
   failStep(input: { instance_uuid: string; error_message: string }): Promise<void>;
-  finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null }): Promise<void>;
+  /** `guard_rail`: the guard rail the run ends on, recorded on its row (the `guard_rail_hit` event reads it). */
+  finishRun(input: { run_uuid: string; status: FinalStatus; error_message: string | null; guard_rail?: GuardRailHit }): Promise<void>;
   /** Budgeted runs: the tokens the run's model calls used so far. */
   tokensUsed(input: { run_uuid: string }): Promise<number>;
   /** Runs with a budget in dollars: the tokens and dollars the run's completed model calls used so far. */

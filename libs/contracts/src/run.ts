@@ -13,6 +13,19 @@ export type FinalStatus = Exclude<RunStatus, 'running' | 'awaiting_input'>;
 export const STEP_STATUSES = ['pending', 'running', 'awaiting_input', 'completed', 'failed', 'skipped'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
+/** A graph's guard rails (ARCHITECTURE's glossary). */
+export type GuardRail = 'max_steps' | 'repeated_input' | 'timeout_seconds';
+
+/**
+ * A guard rail that tripped, as data the run's end (or the human hand-off's wait) records for the
+ * `guard_rail_hit` event: which rail, and the step whose execution it refused (timeout_seconds: none).
+ */
+export interface GuardRailHit {
+  rail: GuardRail;
+  step_uuid: string | null;
+  step_name: string | null;
+}
+
 /** A run in these statuses has a live execution: it can be cancelled, and it has not ended. */
 export const IN_FLIGHT_RUN_STATUSES: readonly RunStatus[] = ['running', 'awaiting_input'];
 export const isInFlight = (status: RunStatus): boolean => IN_FLIGHT_RUN_STATUSES.includes(status);

@@ -113,11 +113,14 @@ describe(runEnding.name, () => {
       run_uuid: 'run',
       status: 'completed',
       error_message: null,
+      guard_rail: null,
       failed_steps: [],
       skipped_from: ['pending', 'running', 'awaiting_input'],
       interrupted_calls: 'Interrupted: the run ended before this attempt finished',
       counter: 'successful_runs',
     });
+    const rail = { rail: 'max_steps' as const, step_uuid: 'b', step_name: 'b' };
+    expect(runEnding('run', { status: 'failed', error_message: 'Guard max_steps reached', guard_rail: rail }).guard_rail).toEqual(rail);
     expect(
       ['stopped', 'partial_success', 'failed', 'cancelled'].map(
         (status) => runEnding('run', { status: status as 'failed', error_message: 'x' }).counter,

@@ -3,13 +3,15 @@
 // repository executes them in one transaction (RunRepository.end), only while the run is in flight, so an
 // end is recorded once however many callers end it, and it gives back the place the start took among its
 // user's runs in flight. What GET shows of an end not recorded yet comes from the same rules (asEnded).
-import { isInFlight, outcomeOf, runWorkflowId, type FinalStatus, type StepStatus } from '@app/contracts';
+import { isInFlight, outcomeOf, runWorkflowId, type FinalStatus, type GuardRailHit, type StepStatus } from '@app/contracts';
 import type { ModelCallRecord, RunEnding, RunRecord, RunWithSteps, StepWithExecutions } from '@app/persistence';
 import type { ClosedExecution, ExecutionState } from './run-launcher';
 
 export interface RunEnd {
   status: FinalStatus;
   error_message: string | null;
+  /** The guard rail the run's walk ended on, when it did (its message is error_message). */
+  guard_rail?: GuardRailHit;
 }
 
 /** Rows still open when a run ends: the steps it never reached (and, but for the ones below, the ones it was in). */
@@ -33,11 +35,12 @@ export const NO_EXECUTION: RunEnd = {
  * A run ends: the steps it did not reach are skipped, the calls still running closed as interrupted, and its
  * workflow counts it by its outcome.
  */
-export function runEnding(runUuid: string, { status, error_message }: RunEnd): RunEnding {
+export function runEnding(runUuid: string, { status, error_message, guard_rail }: RunEnd): RunEnding {
   return {
     run_uuid: runUuid,
     status,
     error_message,
+    guard_rail: guard_rail ?? null,
     failed_steps: [],
     skipped_from: OPEN,
     interrupted_calls: INTERRUPTED_ATTEMPT,

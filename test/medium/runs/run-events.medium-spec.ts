@@ -122,7 +122,11 @@ describe(RunEventRepository.name, () => {
     await steps.startStep(second.uuid, {});
     const message = `Guard repeated_input: step "${second.step_name}" was reached again while no step's output had changed since its last run`;
 
-    await endRun(runs, run.uuid, 'failed', message);
+    await endRun(runs, run.uuid, 'failed', message, {
+      rail: 'repeated_input',
+      step_uuid: second.step_definition_uuid,
+      step_name: second.step_name,
+    });
 
     const events = await sut.eventsAfter(run.uuid, 2, 100);
     expect(typesOf(events)).toEqual(['step_skipped', 'step_skipped', 'guard_rail_hit', 'run_ended']);
@@ -135,12 +139,31 @@ describe(RunEventRepository.name, () => {
       handed_to: null,
     });
     expect(first.step_name).not.toBe(second.step_name);
+    expect(JSON.parse((await setup.rows.run(run.uuid)).guard_rail ?? 'null')).toEqual({
+      rail: 'repeated_input',
+      step_uuid: second.step_definition_uuid,
+      step_name: second.step_name,
+    });
 
     const other = (await workflowWithRun(workflows, 1)).run;
     await runs.create(other);
-    await endRun(runs, other.uuid, 'failed', 'Guard max_steps reached: the run made 3 step executions without ending');
+    await endRun(runs, other.uuid, 'failed', 'Guard max_steps reached: the run made 3 step executions without ending', {
+      rail: 'max_steps',
+      step_uuid: null,
+      step_name: null,
+    });
     const [hit] = (await sut.eventsAfter(other.uuid, 0, 100)).filter((event) => event.type === 'guard_rail_hit');
     expect(hit.payload).toMatchObject({ rail: 'max_steps', step_name: null, step_uuid: null, handed_to: null });
+  });
+
+  it('reads the guard rail from the data the run ends with, not from its error’s text', async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+
+    await endRun(runs, run.uuid, 'failed', 'Guard max_steps reached: a step failed with a message that reads like a guard’s');
+
+    expect(typesOf(await sut.eventsAfter(run.uuid, 0, 100))).not.toContain('guard_rail_hit');
+    expect(await setup.rows.run(run.uuid)).toMatchObject({ guard_rail: null });
   });
 
   it('tells a guard rail that hands the run to a person, with the hand-off step, just before the wait', async () => {
@@ -148,8 +171,15 @@ describe(RunEventRepository.name, () => {
     await runs.create(run);
     const handoff = run.steps[0].uuid;
     const reason = 'Guard timeout_seconds reached: the run walked for more than 1 s without ending';
+    const guard_rail = { rail: 'timeout_seconds', step_uuid: null, step_name: null };
 
-    await steps.awaitInput(run.uuid, handoff, { prompt: `Decide\n\n${reason}`, input_schema: null, timeout_seconds: null, reason });
+    await steps.awaitInput(run.uuid, handoff, {
+      prompt: `Decide\n\n${reason}`,
+      input_schema: null,
+      timeout_seconds: null,
+      reason,
+      guard_rail,
+    });
 
     const events = await sut.eventsAfter(run.uuid, 1, 100);
     expect(typesOf(events)).toEqual(['guard_rail_hit', 'awaiting_input', 'run_status']);

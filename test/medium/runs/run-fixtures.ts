@@ -1,5 +1,5 @@
 // Rows the run specs write through the repository: a saved workflow with its run, and call attempts.
-import type { FinalStatus } from '@app/contracts';
+import type { FinalStatus, GuardRailHit } from '@app/contracts';
 import type { NewRun, RunRepository, WorkflowRepository } from '@app/persistence';
 import { runEnding } from '@app/runs';
 import { llmStep, newRun, newUserId, noTools, workflowDefinition } from '../support/fixtures';
@@ -75,4 +75,5 @@ export const endRun = (
   runUuid: string,
   status: FinalStatus,
   errorMessage: string | null,
-): Promise<boolean> => runs.end(runEnding(runUuid, { status, error_message: errorMessage }));
+  guardRail?: GuardRailHit,
+): Promise<boolean> => runs.end(runEnding(runUuid, { status, error_message: errorMessage, guard_rail: guardRail }));

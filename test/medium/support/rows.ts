@@ -31,6 +31,8 @@ export interface RunRow {
   completion_tokens: number;
   total_tokens: number;
   finished_at: Date | null;
+  /** The guard rail the run ended on, as the JSON text the row holds. */
+  guard_rail: string | null;
 }
 
 export interface WorkflowCounters {
@@ -49,7 +51,7 @@ export class Rows {
 
   async run(runUuid: string): Promise<RunRow> {
     const [row] = (await this.db.query(
-      'SELECT status, error_message, prompt_tokens, completion_tokens, total_tokens, finished_at FROM workflow_runs WHERE uuid = ?',
+      'SELECT status, error_message, prompt_tokens, completion_tokens, total_tokens, finished_at, guard_rail FROM workflow_runs WHERE uuid = ?',
       [runUuid],
     )) as RunRow[];
     return row;

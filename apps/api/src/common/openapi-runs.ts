@@ -304,7 +304,7 @@ export function runComponents(): Record<string, SchemaObject> {
     RunEvent: {
       type: 'object',
       description:
-        "One SSE `data:` line. An event's `id:` is its `seq` in its run (a workflow's stream: its id across runs) and resumes the stream; `delta` and `text_so_far` carry no id: they are the answer of a model call in flight, named by instance_uuid, turn and attempt (an `attempt_restarted` voids the earlier attempt's text, or with `previous_turn` a structured step's rejected answer being corrected). `guard_rail_hit` names the `rail` (max_steps, repeated_input, timeout_seconds), the step it refused (repeated_input) and `handed_to`, the human hand-off step, or null when the run ends on it. A run's stream ends after `run_ended`.",
+        "One SSE `data:` line. An event's `id:` is its `seq` in its run (a workflow's stream: its id across runs) and resumes the stream; `delta` and `text_so_far` carry no id: they are the answer of a model call in flight, named by instance_uuid, turn and attempt (an `attempt_restarted` voids the earlier attempt's text, or with `previous_turn` a structured step's rejected answer being corrected). `guard_rail_hit` names the `rail` (max_steps, repeated_input, timeout_seconds), the step whose execution it refused (max_steps, repeated_input; `step_name`, `step_uuid`) and `handed_to`, the human hand-off step, or null when the run ends on it. A run's stream ends after `run_ended`.",
       required: ['type'],
       properties: {
         type: {

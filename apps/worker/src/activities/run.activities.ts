@@ -146,9 +146,9 @@ export function createRunActivities(services: RunServices): RunActivities {
         services.workflowTools.complete(context, call, { position, conversation_uuid }, child_run_uuid, audit_attempt, scope),
       ),
     runStopChecker: ({ step, ...context }) => opening(context, () => services.stopChecker.run(context, step)),
-    awaitHumanInput: ({ step, reason, ...context }) =>
+    awaitHumanInput: ({ step, reason, guard_rail, ...context }) =>
       opening(context, async () => {
-        const reused = await services.humanInput.wait(context, step, reason);
+        const reused = await services.humanInput.wait(context, step, reason, guard_rail);
         if (reused) await answerOwnRun({ step_uuid: step.uuid, input: reused.input });
       }),
     answerHumanInput: ({ step, input, ...context }) => inActivity(() => services.humanInput.answer(context, input, step)),
@@ -174,8 +174,9 @@ export function createRunActivities(services: RunServices): RunActivities {
         { max_tokens, paused_at_tokens: null, ...(max_cost !== undefined ? { max_cost, paused_at_cost: null } : {}) },
         'running',
       ),
-    finishRun: async ({ run_uuid, status, error_message }) => {
-      if (await services.runs.end(runEnding(run_uuid, { status, error_message }))) services.metrics.runsFinished.inc({ status });
+    finishRun: async ({ run_uuid, status, error_message, guard_rail }) => {
+      if (await services.runs.end(runEnding(run_uuid, { status, error_message, guard_rail })))
+        services.metrics.runsFinished.inc({ status });
     },
     notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),
   });

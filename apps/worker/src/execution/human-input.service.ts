@@ -1,20 +1,24 @@
 // The activity side of human_input steps: the wait recorded on the step and the run (so GET /runs shows
 // who waits for what), then the answer stored as the step's output, or the step failed when none came.
 import { Injectable } from '@nestjs/common';
-import type { HumanInputStep, StepResultRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
+import type { GuardRailHit, HumanInputStep, StepResultRef, JsonValue, OutputRef, StepContext } from '@app/contracts';
 import { AppConfig } from '@app/config';
 import { exampleOf } from '@app/domain';
 import { OutputRepository, StepRepository } from '@app/persistence';
 import { ReplayRecord } from './replay-record.service';
 import { completedOutput, newOutput, refOf } from './step-output';
 
-/** What the waiting step shows: its prompt (with the reason a guard rail handed the run over, if so) and schema. */
-export function questionOf(step: HumanInputStep, reason?: string) {
+/**
+ * What the waiting step shows: its prompt (with the reason a guard rail handed the run over, if so) and schema;
+ * `guard_rail`, that rail as data, is what the `guard_rail_hit` event reads.
+ */
+export function questionOf(step: HumanInputStep, reason?: string, guardRail?: GuardRailHit) {
   return {
     prompt: reason ? `${step.prompt}\n\n${reason}` : step.prompt,
     input_schema: step.input_schema ?? null,
     timeout_seconds: step.timeout_seconds ?? null,
     ...(reason ? { reason } : {}),
+    ...(guardRail ? { guard_rail: guardRail } : {}),
   };
 }
 
@@ -28,8 +32,13 @@ export class HumanInputService {
   ) {}
 
   /** Records the wait; a replay gets back the answer the replayed run's step took, for its activity to send as a person's. */
-  async wait(context: StepContext, step: HumanInputStep, reason?: string): Promise<{ input: JsonValue } | undefined> {
-    await this.steps.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason));
+  async wait(
+    context: StepContext,
+    step: HumanInputStep,
+    reason?: string,
+    guardRail?: GuardRailHit,
+  ): Promise<{ input: JsonValue } | undefined> {
+    await this.steps.awaitInput(context.run_uuid, context.instance_uuid, questionOf(step, reason, guardRail));
     // A sub-workflow's question makes the runs that called it wait too.
     await this.steps.callersWait(context.run_uuid, true);
     return context.replay && this.record.humanAnswer(context.replay, context.user_id, step.uuid);

@@ -1,13 +1,24 @@
 // How a run ends: its status recorded, its graph steps' rows closed, and its owner notified if they asked.
 import { CancellationScope, proxyActivities } from '@temporalio/workflow';
-import { outcomeOf, type FinalStatus, type RunActivities, type RunWorkflowResult } from '@app/contracts';
+import { outcomeOf, type FinalStatus, type GuardRailHit, type RunActivities, type RunWorkflowResult } from '@app/contracts';
 import { NOTIFICATION_OPTIONS } from './activity-options';
 import type { RunScope } from './run-scope';
 
 const notifications = proxyActivities<RunActivities>(NOTIFICATION_OPTIONS);
 
-export async function finish(scope: RunScope, status: FinalStatus, error_message: string | null): Promise<RunWorkflowResult> {
-  await scope.bookkeeping.finishRun({ run_uuid: scope.input.run_uuid, status, error_message });
+/** `guardRail`: the guard rail the run ends on (its message is `error_message`). */
+export async function finish(
+  scope: RunScope,
+  status: FinalStatus,
+  error_message: string | null,
+  guardRail?: GuardRailHit,
+): Promise<RunWorkflowResult> {
+  await scope.bookkeeping.finishRun({
+    run_uuid: scope.input.run_uuid,
+    status,
+    error_message,
+    ...(guardRail ? { guard_rail: guardRail } : {}),
+  });
   await notify(scope, status);
   return { status, error_message };
 }

@@ -29,9 +29,11 @@ export async function runWalk(scope: RunScope, plan: WalkPlan): Promise<RunWorkf
   if (plan.rowPerExecution) await closeGraphSteps(scope, walker.tally);
   const { stopped, guard, failures } = outcome;
   const message = walker.problemOf(outcome);
+  // The guard's message is the run's error when a guard rail tripped: its rail goes with it as data.
+  const rail = guard?.rail;
   if (outcome.quarantined) {
     // Failed whatever else completed: resuming it would only run the call that killed the workers again.
-    await finish(scope, 'failed', message);
+    await finish(scope, 'failed', message, rail);
     throw ApplicationFailure.nonRetryable(message, RUN_QUARANTINED);
   }
   if (stopped) return await finish(scope, 'stopped', stopped);
@@ -39,6 +41,6 @@ export async function runWalk(scope: RunScope, plan: WalkPlan): Promise<RunWorkf
   // Outputs that stay readable (steps that completed, or were carried over from a parent run or an earlier
   // execution) make the run a partial success; a resume from the failed step reuses them.
   const kept = failed.size < executions.size || Boolean(resume?.previous_step_uuid ?? continued?.previous_step_uuid);
-  await finish(scope, (guard ? failures.length > 0 : kept) ? 'partial_success' : 'failed', message);
+  await finish(scope, (guard ? failures.length > 0 : kept) ? 'partial_success' : 'failed', message, rail);
   throw ApplicationFailure.nonRetryable(message, guard?.type ?? 'StepFailed');
 }

@@ -36,6 +36,7 @@ import { NewIdentitiesExact1764004300000 } from './1764004300000-new-identities-
 import { RunEventGuardRails1764004400000 } from './1764004400000-run-event-guard-rails';
 import { RunSpendLedger1764004500000 } from './1764004500000-run-spend-ledger';
 import { RunSpendPause1764004600000 } from './1764004600000-run-spend-pause';
+import { RunGuardRailData1764005000000 } from './1764005000000-run-guard-rail-data';
 import { SpendHolds1764005200000 } from './1764005200000-spend-holds';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
@@ -78,5 +79,6 @@ export const migrations: (new () => unknown)[] = [
   RunEventGuardRails1764004400000,
   RunSpendLedger1764004500000,
   RunSpendPause1764004600000,
+  RunGuardRailData1764005000000,
   SpendHolds1764005200000,
 ];

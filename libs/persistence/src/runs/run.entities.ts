@@ -30,6 +30,8 @@ export class RunEntity {
   @Column({ type: 'tinyint', transformer: { to: (v: boolean) => (v ? 1 : 0), from: (v: number) => v === 1 } }) dry_run!: boolean;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) budget!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) spend_pause!: unknown;
+  /** The guard rail the run ended on (GuardRailHit), read by the run_events trigger for guard_rail_hit. */
+  @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) guard_rail!: unknown;
   @Column({ type: 'text', nullable: true }) error_message!: string | null;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) notification!: unknown;
   @Column({ type: 'longtext', nullable: true, transformer: jsonColumn }) tool_drift!: unknown;

@@ -3,6 +3,7 @@ import type {
   BudgetState,
   ConversationMessage,
   FinalStatus,
+  GuardRailHit,
   LoopStopReason,
   RunBudget,
   LoopType,
@@ -240,6 +241,8 @@ export interface RunEnding {
   run_uuid: string;
   status: FinalStatus;
   error_message: string | null;
+  /** Written on the run's row (`guard_rail`), for the `guard_rail_hit` event its end writes. */
+  guard_rail: GuardRailHit | null;
   /** Step rows failed first, each with its message, unless completed meanwhile. */
   failed_steps: { instance_uuid: string; error_message: string }[];
   /** Then every row of the run still in one of these statuses is marked skipped. */

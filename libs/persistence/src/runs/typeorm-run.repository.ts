@@ -148,10 +148,17 @@ export class TypeormRunRepository extends RunRepository {
       sql: `UPDATE workflow_runs r JOIN (${tokens.sql}) t
            LEFT JOIN user_quotas q ON q.user_id = r.user_id
            ${counter ? 'LEFT JOIN workflows w ON w.uuid = r.workflow_uuid' : ''}
-         SET r.status = ?, r.error_message = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.cost = t.d, r.finished_at = CURRENT_TIMESTAMP(3),
+         SET r.status = ?, r.error_message = ?, r.guard_rail = ?, r.prompt_tokens = t.p, r.completion_tokens = t.c, r.total_tokens = t.t, r.cost = t.d, r.finished_at = CURRENT_TIMESTAMP(3),
              ${GIVE_RUN_PLACE}${counter ? `, w.${counter} = w.${counter} + 1` : ''}
          WHERE r.uuid = ? AND r.status IN (?)`,
-      params: [...tokens.params, ending.status, ending.error_message, runUuid, IN_FLIGHT_RUN_STATUSES],
+      params: [
+        ...tokens.params,
+        ending.status,
+        ending.error_message,
+        ending.guard_rail && JSON.stringify(ending.guard_rail),
+        runUuid,
+        IN_FLIGHT_RUN_STATUSES,
+      ],
     };
     // A streamed answer's pieces are for its watchers while it streams (its answer is in the audit once it
     // ended): each run's end sweeps away the pieces older than any call can stream, its own included once

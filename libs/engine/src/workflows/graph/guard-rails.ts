@@ -11,6 +11,7 @@ export function withinGuardRails(state: WalkState, step: StepDefinition, activat
     state.guard ??= {
       type: 'MaxStepsReached',
       message: `Guard max_steps reached: the run made ${plan.maxSteps} step executions without ending`,
+      rail: { rail: 'max_steps', step_uuid: step.uuid, step_name: step.name },
     };
     return false;
   }
@@ -19,6 +20,7 @@ export function withinGuardRails(state: WalkState, step: StepDefinition, activat
     state.guard ??= {
       type: 'RepeatedInput',
       message: `Guard repeated_input: step "${step.name}" was reached again while no step's output had changed since its last run`,
+      rail: { rail: 'repeated_input', step_uuid: step.uuid, step_name: step.name },
     };
     return false;
   }
@@ -33,13 +35,15 @@ export function checkTimeout(state: WalkState, stepsLeft: boolean): void {
     state.guard = {
       type: 'TimeoutReached',
       message: `Guard timeout_seconds reached: the run walked for more than ${plan.timeoutSeconds} s without ending`,
+      rail: { rail: 'timeout_seconds', step_uuid: null, step_name: null },
     };
   }
 }
 
 /** The wave that asks the person at `handoffStep` instead; the guard rails start again after the answer. */
 export function handToPerson(state: WalkState, handoffStep: string): Activation[] {
-  const wave = [{ step_uuid: handoffStep, previous_step_uuid: null, reason: state.guard!.message }];
+  const { message, rail } = state.guard!;
+  const wave = [{ step_uuid: handoffStep, previous_step_uuid: null, reason: message, guard_rail: rail }];
   state.guard = null;
   restartGuardRails(state);
   return wave;

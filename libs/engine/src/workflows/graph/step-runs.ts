@@ -29,7 +29,7 @@ export async function runStep(
   state: WalkState,
   step: StepDefinition,
   context: StepContext,
-  { previous_step_uuid, handoff, continues, reason, loop }: Activation,
+  { previous_step_uuid, handoff, continues, reason, guard_rail, loop }: Activation,
   executorEdge: EdgeDefinition | null,
   label: string | undefined,
 ): Promise<StepResultRef | Activation[]> {
@@ -46,7 +46,7 @@ export async function runStep(
     case 'tool_executor':
       return await runToolExecutor(state, step, context, handoff);
     case 'human_input':
-      return await runHumanInput(scope, step, context, reason);
+      return await runHumanInput(scope, step, context, reason, guard_rail);
     case 'sub_workflow':
       return await runSubWorkflow(scope, step, context);
     case 'stop_checker': {

@@ -4,6 +4,7 @@ import {
   DEFAULT_GRAPH_TIMEOUT_SECONDS,
   DEFAULT_MAX_STEPS,
   type ContinuedLoop,
+  type GuardRailHit,
   type TranscriptRef,
   type GraphDefinition,
   type ToolHandoff,
@@ -49,8 +50,8 @@ export function walkPlan(definition: WorkflowDefinition): WalkPlan {
 
 /**
  * An activation of a step: which step, and the step whose output is its $previous_output; for a tool
- * executor the calls handed to it, for an agent back from one the transcript it goes on with; `reason`
- * when a guard rail hands the run to the human hand-off step; `loop` where a continued execution picks a
+ * executor the calls handed to it, for an agent back from one the transcript it goes on with; `reason` (the
+ * guard's message) and `guard_rail` when a guard rail hands the run to the human hand-off step; `loop` where a continued execution picks a
  * loop up.
  */
 export interface Activation {
@@ -59,13 +60,15 @@ export interface Activation {
   handoff?: ToolHandoff;
   continues?: TranscriptRef;
   reason?: string;
+  guard_rail?: GuardRailHit;
   loop?: ContinuedLoop;
 }
 
-/** A guard rail that ended a walk: its message names it, `type` is the failure's code. */
+/** A guard rail that ended a walk: its message for people, `type` the failure's code, `rail` what it was as data. */
 export interface GuardHit {
   type: 'MaxStepsReached' | 'TimeoutReached' | 'RepeatedInput';
   message: string;
+  rail: GuardRailHit;
 }
 
 /** How one walk ended; the last output is a conversational turn's reply. */
