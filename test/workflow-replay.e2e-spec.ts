@@ -10,7 +10,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { agentStep, graphEdge, llmStep, stopChecker } from './support/factories';
+import { agentStep, graphEdge, llmStep, stopChecker, toolExecutorStep } from './support/factories';
 import { reply } from './support/model-fake';
 import { useStack, type Stack } from './support/stack';
 import { ToolServer } from './support/tool-server';
@@ -68,6 +68,9 @@ describe('Run workflow replay', () => {
         endpoint_url: tools.url('price'),
         timeout_ms: 60_000,
       });
+      // Called as a workflow tool (offered as `Forecast`): each call a child run, whose end the parent's history records.
+      const forecast = await stack.user.post('/workflows', { name: 'Forecast', steps: [llmStep({ name: 'forecast' })] });
+      const workflowTool = `workflow:${forecast.body.uuid}`;
       const agent = agentStep({ name: 'fetcher', tools: [name] });
       const compare = llmStep({ name: 'compare', system_prompt: `Compare <<step_output.${agent.uuid}>>` });
       const scenarios: Record<string, () => ReturnType<typeof historyOf>> = {
@@ -154,6 +157,27 @@ describe('Run workflow replay', () => {
           stack.model.respondWith(() => reply.json({ status: 'go' }));
           return historyOf([first, each, stopChecker(first.uuid), llmStep({ name: 'last' })]);
         },
+        'agent-workflow-tool': () => {
+          const caller = agentStep({ name: 'caller', tools: [workflowTool] });
+          stack.model.script(
+            reply.toolCalls([{ name: 'Forecast', arguments: {} }]),
+            reply.json({ sky: 'clear' }),
+            reply.json({ go: true }),
+          );
+          return historyOf([caller]);
+        },
+        'graph-workflow-tool': () => {
+          // A graph agent hands the call to its tool executor, which runs it as its own child run.
+          const planner = agentStep({ name: 'planner', tools: [workflowTool] });
+          const executor = toolExecutorStep();
+          const graph = { entry_node: planner.uuid, edges: [graphEdge(planner, executor, 'tool_executor')] };
+          stack.model.script(
+            reply.toolCalls([{ name: 'Forecast', arguments: {} }]),
+            reply.json({ sky: 'clear' }),
+            reply.json({ go: true }),
+          );
+          return historyOf([planner, executor], undefined, { graph });
+        },
         'graph-branches-partial': () => {
           // Two branches from the entry, one failing; a data condition picks the step after the other.
           const [plan, good, bad, cheap, dear] = [
@@ -188,6 +212,8 @@ describe('Run workflow replay', () => {
         'graph-branches-partial': 'partial_success',
         'local-chain-completed': 'completed',
         'local-agent-rounds': 'completed',
+        'agent-workflow-tool': 'completed',
+        'graph-workflow-tool': 'completed',
       };
       for (const [scenario, run] of Object.entries(scenarios)) {
         const { status, workflowId, history } = await run();
