@@ -1,4 +1,4 @@
-// npm run bench:probe [-- --only chain,agent,start,burst,fanout,fanout-together --runs N --burst N --profile DIR]: one figure family in about a minute, for
+// npm run bench:probe [-- --only chain,agent,start,burst,fanout,fanout-together --runs N --burst N --widths 1,10,50 --profile DIR]: one figure family in about a minute, for
 // working on a cost (issue #17). The full comparison, and the figures BENCHMARKS.md quotes, come from
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
 // --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
@@ -42,6 +42,8 @@ async function main(): Promise<void> {
       only: { type: 'string', default: 'chain,agent,start' },
       runs: { type: 'string', default: '10' },
       burst: { type: 'string', default: '2000' },
+      // fanout: the max_concurrency values measured.
+      widths: { type: 'string', default: '1,10,50' },
       profile: { type: 'string' },
     },
   });
@@ -144,7 +146,7 @@ async function main(): Promise<void> {
       const fanOut = await measureFanOut(system, delay, {
         items: 100,
         modelMs: 200,
-        widths: [1, 10, 50],
+        widths: values.widths!.split(',').map(Number),
         runs: Math.max(1, Math.round(runs / 5)),
       });
       console.log(

@@ -113,6 +113,7 @@ export async function createRunWorker(config: AppConfig, workflows: WorkflowSour
     shutdownGraceTime: `${config.worker.shutdownGraceSeconds}s`,
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: config.worker.maxConcurrentWorkflowTasks,
+    maxEagerActivityReservationsPerWorkflowTask: config.worker.maxEagerActivities,
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     interceptors: { activity: [activityInterceptors(metrics)] },
     // Workflow and activity spans under the trace the starting request carried (workflow spans leave

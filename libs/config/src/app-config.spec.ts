@@ -65,6 +65,11 @@ describe(`${loadConfig.name} DATABASE_POOL_SIZE and LOOP_FAILED_ERRORS_LISTED`, 
     expect(() => loadConfig(env({ DATABASE_POOL_SIZE: '1' }))).toThrow(new ConfigError('DATABASE_POOL_SIZE must be at least 2, got 1'));
   });
 
+  it('starts up to 50 activities of one workflow task at once on its worker by default (eager execution)', () => {
+    expect(loadConfig(env({})).worker.maxEagerActivities).toBe(50);
+    expect(loadConfig(env({ WORKER_MAX_EAGER_ACTIVITIES: '3' })).worker.maxEagerActivities).toBe(3);
+  });
+
   it('lists the errors of 100 failed items by default, 1000 at most', () => {
     expect(loadConfig(env({ LOOP_FAILED_ERRORS_LISTED: '1000' })).limits.loopFailedErrorsListed).toBe(1000);
     expect(() => loadConfig(env({ LOOP_FAILED_ERRORS_LISTED: '1001' }))).toThrow(

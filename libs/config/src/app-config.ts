@@ -31,6 +31,7 @@ export abstract class AppConfig {
   declare readonly worker: {
     shutdownGraceSeconds: number;
     maxConcurrentActivities: number;
+    maxEagerActivities: number;
     maxConcurrentWorkflowTasks: number;
     maxCachedWorkflows: number;
     poisonAttemptsLimit: number;
@@ -434,6 +435,10 @@ function workerSettings(env: Env): AppConfig['worker'] {
     // each holding one only for its short statements.
     maxConcurrentActivities: integer(env, 'WORKER_MAX_CONCURRENT_ACTIVITIES', 100),
     maxConcurrentWorkflowTasks: integer(env, 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', 100),
+    // Activities a workflow task schedules that start on this worker at once, in its free slots, without
+    // the task queue's round trip: a for_each's items side by side (the SDK's 3 spread 50 items' starts
+    // over 700 ms on a loaded machine, BENCHMARKS.md).
+    maxEagerActivities: integer(env, 'WORKER_MAX_EAGER_ACTIVITIES', 50),
     // Runs kept in memory between their workflow tasks (one evicted replays its history on its next
     // task). Stated, not the SDK's default: that one follows the heap limit, and the worker's heap is
     // bounded (--max-old-space-size=256), which would cut it to about 60, and the task slots with it.

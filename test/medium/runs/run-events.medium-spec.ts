@@ -209,6 +209,22 @@ describe(RunEventRepository.name, () => {
     expect(events[3].payload).toMatchObject({ instance_uuid: failing, error: 'it broke' });
   });
 
+  it('opens 100 iterations of one loop at once, none refused, each told once and numbered in turn', async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const loop = run.steps[0].uuid;
+
+    // Each opening's event counts on the run's row: taken in turn, not in a deadlock (which lost all three tries for some).
+    const opened = await Promise.allSettled(Array.from({ length: 100 }, (_, index) => steps.openExecution(loop, randomUUID(), index)));
+
+    expect(opened.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    const events = await sut.eventsAfter(run.uuid, 1, 200);
+    expect(events.map((event) => event.payload.execution_index).sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: 100 }, (_, index) => index),
+    );
+    expect(events.map((event) => event.seq)).toEqual(Array.from({ length: 100 }, (_, k) => k + 2));
+  });
+
   it("lists the events of all a workflow's runs by id, and sweeps deltas once they are old", async () => {
     const saved = await workflowWithRun(workflows, 1);
     const other = saved.anotherRun();

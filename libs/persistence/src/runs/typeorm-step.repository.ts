@@ -7,7 +7,7 @@ import type { NewOutput } from './output.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
 import type { LoopState, StepInstanceRecord } from './run.records';
-import { APPEND_MESSAGE, closeStepStatement, jsonOf, runStatement, runTransaction, type StepClosing } from './run-sql';
+import { APPEND_MESSAGE, closeStepStatement, jsonOf, lockRunOf, runStatement, runTransaction, type StepClosing } from './run-sql';
 import { StepRepository } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
@@ -208,13 +208,15 @@ export class TypeormStepRepository extends StepRepository {
 
   async openExecution(parentInstanceUuid: string, instanceUuid: string, index: number): Promise<void> {
     // Copies the step's identity from its row; INSERT IGNORE keeps a retried activity's row as it is.
-    await runTransaction(this.dataSource, (manager) =>
-      manager.query(
-        `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, execution_index)
+    const lock = lockRunOf(parentInstanceUuid);
+    await this.oneTrip.transaction([
+      lock,
+      {
+        sql: `INSERT IGNORE INTO workflow_step_instances (uuid, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, status, attempts, parent_instance_uuid, execution_index)
        SELECT ?, run_uuid, user_id, step_definition_uuid, step_name, step_type, position, 'pending', 0, uuid, ? FROM workflow_step_instances WHERE uuid = ?`,
-        [instanceUuid, index, parentInstanceUuid],
-      ),
-    );
+        params: [instanceUuid, index, parentInstanceUuid],
+      },
+    ]);
   }
 
   async failedExecutions(parentInstanceUuid: string, withErrors: number, errorChars: number) {
