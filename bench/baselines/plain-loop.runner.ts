@@ -15,7 +15,7 @@ const AGENT_TOOLS: ToolSpec[] = [{ name: BENCH_TOOL, description: 'look up', par
 export function plainLoopRunner(dataSource: DataSource, oneTrip: OneTripPool, modelBaseUrl: string, toolUrl: string): Runner {
   const runs = new TypeormRunRepository(dataSource, oneTrip);
   const stepRows = new TypeormStepRepository(dataSource, oneTrip);
-  const calls = new TypeormCallAuditRepository(dataSource);
+  const calls = new TypeormCallAuditRepository(dataSource, oneTrip);
   const model = new OpenAiModelClient({ baseUrl: modelBaseUrl, apiKey: 'bench', timeoutMs: 60_000 });
   const userId = `bench-plain-${randomUUID()}`;
 

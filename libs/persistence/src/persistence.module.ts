@@ -64,7 +64,11 @@ const repositories: Provider[] = [
     inject: [DataSource, OneTripPool],
   },
   { provide: OutputRepository, useFactory: (ds: DataSource) => new TypeormOutputRepository(ds), inject: [DataSource] },
-  { provide: CallAuditRepository, useFactory: (ds: DataSource) => new TypeormCallAuditRepository(ds), inject: [DataSource] },
+  {
+    provide: CallAuditRepository,
+    useFactory: (ds: DataSource, oneTrip: OneTripPool) => new TypeormCallAuditRepository(ds, oneTrip),
+    inject: [DataSource, OneTripPool],
+  },
   { provide: RunEventRepository, useFactory: (ds: DataSource) => new SqlRunEventRepository(ds), inject: [DataSource] },
   { provide: ConversationRepository, useFactory: (ds: DataSource) => new TypeormConversationRepository(ds), inject: [DataSource] },
   { provide: ScheduleRepository, useFactory: (ds: DataSource) => new TypeormScheduleRepository(ds), inject: [DataSource] },

@@ -32,7 +32,7 @@ describe('Run repositories', () => {
       new TypeormRunRepository(dataSource, oneTrip),
       new TypeormStepRepository(dataSource, oneTrip),
       new TypeormOutputRepository(dataSource),
-      new TypeormCallAuditRepository(dataSource),
+      new TypeormCallAuditRepository(dataSource, oneTrip),
       new TypeormConversationRepository(dataSource),
     ];
   });

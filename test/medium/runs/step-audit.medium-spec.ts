@@ -205,6 +205,37 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await steps.messageAt(step, 3)).toEqual({ length: 3, message: null });
   });
 
+  it('appends a message as a row of its own at the next position only; the run shows them after its messages, and a whole write takes them in', async () => {
+    const { userId, run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    const [user, answer, tool] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'a' },
+      { role: 'tool', content: 't' },
+    ];
+    await steps.saveMessages(step, [user]);
+
+    const placed = [
+      await steps.appendMessage(step, 1, answer),
+      await steps.appendMessage(step, 1, tool),
+      await steps.appendMessage(step, 3, tool),
+    ];
+    await steps.appendMessage(step, 2, tool);
+
+    expect(placed).toEqual([true, false, false]);
+    expect(await steps.messagesOf(step)).toEqual([user, answer, tool]);
+    expect([await steps.messageAt(step, 0), await steps.messageAt(step, 2), await steps.messageAt(step, 3)]).toEqual([
+      { length: 3, message: user },
+      { length: 3, message: tool },
+      { length: 3, message: null },
+    ]);
+    expect((await runs.find(userId, run.uuid))?.steps[0].messages).toEqual([user, answer, tool]);
+    // Written whole, the messages replace the rows (else they would follow).
+    await steps.saveMessages(step, [user, answer]);
+    expect(await steps.messagesOf(step)).toEqual([user, answer]);
+  });
+
   it("ends a tool call's running attempt and appends its answer in one statement, or writes neither", async () => {
     const { run } = await workflowWithRun(workflows, 1);
     await runs.create(run);

@@ -60,7 +60,7 @@ describe('The commits of a step', () => {
     expect(round.result).toMatchObject({ conversation_length: 4, tool_calls_run: 1 });
     expect([round.statements.commits, round.statements.writeTrips]).toEqual([4, 4]);
     // No read of the message at the call's position: the turn just wrote the one before it.
-    expect(round.statements.sent.filter((sql) => /JSON_EXTRACT\(model_messages/.test(sql))).toEqual([]);
+    expect(round.statements.sent.filter((sql) => /JSON_EXTRACT\(s\.model_messages/.test(sql))).toEqual([]);
     expect(await setup.rows.messages(context.instance_uuid)).toEqual([
       expect.objectContaining({ role: 'system' }),
       expect.objectContaining({ role: 'user' }),

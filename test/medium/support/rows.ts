@@ -96,12 +96,17 @@ export class Rows {
     ) as Promise<CallRow[]>;
   }
 
-  /** The conversation kept on a step's row. */
+  /** The conversation kept on a step's row, with the messages appended after it (step_messages). */
   async messages(instanceUuid: string): Promise<{ role: string; content: string | null }[]> {
     const [row] = (await this.db.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as {
       model_messages: string | null;
     }[];
-    return row?.model_messages ? JSON.parse(row.model_messages) : [];
+    const appended = (await this.db.query('SELECT message FROM step_messages WHERE instance_uuid = ? ORDER BY position', [
+      instanceUuid,
+    ])) as { message: unknown }[];
+    // The driver parses a column MariaDB reports as JSON itself.
+    const parsed = ({ message }: { message: unknown }) => (typeof message === 'string' ? JSON.parse(message) : message);
+    return [...(row?.model_messages ? JSON.parse(row.model_messages) : []), ...appended.map(parsed)];
   }
 
   /** The raw data of a stored output (JSON text in its column). */

@@ -6,7 +6,8 @@ import type { EntityManager } from 'typeorm';
 import { isDuplicateKey } from '../rolled-back';
 import { ModelCallEntity, ToolCallEntity } from './run.entities';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
-import { APPEND_MESSAGE } from './run-sql';
+import type { Statement } from '../one-trip-pool';
+import { appendMessageStatements } from './run-sql';
 
 /** A model call's attempt as written: started (`running`) or ended. */
 export type ModelCallAttempt = Omit<ModelCallRecord, 'uuid'>;
@@ -44,7 +45,7 @@ export type ToolCallEnd = Pick<
   | 'finished_at'
 >;
 
-/** A message for a step's transcript, at `position` (see APPEND_MESSAGE). */
+/** A message for a step's transcript, at `position` (see appendMessageStatements). */
 export interface TranscriptAnswer {
   instance_uuid: string;
   position: number;
@@ -188,30 +189,29 @@ export async function startAttempt<End extends AttemptRow>(manager: EntityManage
 }
 
 /**
- * Ends a call's `running` attempt and appends its answer to a step's transcript, in one statement over both
- * rows: the call is never recorded ended without its answer in place, nor the reverse. False, and nothing
- * written, when the row is not running or the transcript does not hold exactly `position` messages.
+ * Ends a call's `running` attempt and appends its answer to a step's transcript, in one transaction (its
+ * statements, to send in one trip): the answer goes in only where the transcript holds exactly `position`
+ * messages and the attempt is running, and the end only where the answer went in: both or neither. The last
+ * statement's affected rows say which.
  */
-export async function endWithAnswer<End extends AttemptRow>(
+export function endWithAnswer<End extends AttemptRow>(
   manager: EntityManager,
   kind: CallKind<End>,
   end: End,
   answer: TranscriptAnswer,
-): Promise<boolean> {
+): Statement[] {
+  const table = manager.connection.getMetadata(kind.entity).tableName;
+  const running = `step_instance_uuid = ? AND ${kind.call.column} = ? AND attempt = ? AND status = 'running'`;
+  const key = [end.step_instance_uuid, kind.call.of(end), end.attempt];
   const values = kind.ended.map((column) => (kind.json.includes(column) ? JSON.stringify(end[column] ?? null) : (end[column] ?? null)));
-  const result = (await manager.query(
-    `UPDATE ${manager.connection.getMetadata(kind.entity).tableName} t JOIN workflow_step_instances s ON s.uuid = ?
-        SET ${kind.ended.map((column) => `t.${column} = ?`).join(', ')}, ${APPEND_MESSAGE.set}
-      WHERE t.step_instance_uuid = ? AND t.${kind.call.column} = ? AND t.attempt = ? AND t.status = 'running' AND ${APPEND_MESSAGE.where}`,
-    [
-      answer.instance_uuid,
-      ...values,
-      JSON.stringify(answer.message),
-      end.step_instance_uuid,
-      kind.call.of(end),
-      end.attempt,
-      answer.position,
-    ],
-  )) as { affectedRows: number };
-  return result.affectedRows > 0;
+  return [
+    ...appendMessageStatements(answer.instance_uuid, answer.position, answer.message, {
+      sql: `EXISTS (SELECT 1 FROM ${table} WHERE ${running})`,
+      params: key,
+    }),
+    {
+      sql: `UPDATE ${table} SET ${kind.ended.map((column) => `${column} = ?`).join(', ')} WHERE ${running} AND @appended = 1`,
+      params: [...values, ...key],
+    },
+  ];
 }

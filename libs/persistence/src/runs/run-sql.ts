@@ -34,13 +34,55 @@ export const lockRunOf = (instanceUuid: string): Statement => ({
 export const jsonOf = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : (value ?? null));
 
 /**
- * Appending a message to a step row `s`'s model_messages (its JSON text the first `?`) when they number exactly
- * the second `?`: the server adds it, so the earlier messages neither travel nor get serialized again.
+ * A step's messages are its model_messages (written whole: a prompt, a completed step's transcript) followed
+ * by its step_messages rows from that length on, one per message appended (an agent's turns and tool answers):
+ * an append writes one small row, however long the transcript.
  */
-export const APPEND_MESSAGE = {
-  set: "s.model_messages = JSON_ARRAY_APPEND(COALESCE(s.model_messages, '[]'), '$', JSON_EXTRACT(?, '$'))",
-  where: 'COALESCE(JSON_LENGTH(s.model_messages), 0) = ?',
-};
+const MESSAGE_COUNT = `COALESCE(JSON_LENGTH(s.model_messages), 0) + (SELECT COUNT(*) FROM step_messages m WHERE m.instance_uuid = s.uuid)`;
+
+/**
+ * Appends `message` to a step's messages when they number exactly `position` (and `also` holds, a condition
+ * with its values); nothing otherwise, and a duplicate key when a racing append took the position. Sets
+ * @appended to the rows written (0 or 1), for a statement after it in the same batch.
+ */
+export function appendMessageStatements(
+  instanceUuid: string,
+  position: number,
+  message: unknown,
+  also: Statement = { sql: 'TRUE', params: [] },
+): Statement[] {
+  return [
+    {
+      sql: `INSERT INTO step_messages (instance_uuid, position, message)
+        SELECT s.uuid, ?, ? FROM workflow_step_instances s WHERE s.uuid = ? AND ${MESSAGE_COUNT} = ? AND ${also.sql}`,
+      params: [position, JSON.stringify(message), instanceUuid, position, ...also.params],
+    },
+    { sql: 'SET @appended := ROW_COUNT()', params: [] },
+  ];
+}
+
+/** A step's messages as one list of rows: position -1 its model_messages (a JSON array), then its appended ones in order. */
+export const MESSAGES_OF = `SELECT -1 AS position, model_messages AS message FROM workflow_step_instances WHERE uuid = ?
+  UNION ALL SELECT position, message FROM step_messages WHERE instance_uuid = ? ORDER BY position`;
+
+/** How many messages a step has, and the one at a position (params: the position, then as `$[n]`, and the step). */
+export const MESSAGE_AT = `SELECT ${MESSAGE_COUNT} AS length,
+  COALESCE((SELECT message FROM step_messages m WHERE m.instance_uuid = s.uuid AND m.position = ?), JSON_EXTRACT(s.model_messages, ?)) AS message
+  FROM workflow_step_instances s WHERE s.uuid = ?`;
+
+/** Drops a step's appended messages: its model_messages, written whole with them, hold them now. */
+export const dropAppendedMessages = (instanceUuid: string): Statement => ({
+  sql: 'DELETE FROM step_messages WHERE instance_uuid = ?',
+  params: [instanceUuid],
+});
+
+/** The messages MESSAGES_OF read, in order: the base's, then the appended ones. */
+export function messagesFromRows(rows: { position: number | string; message: unknown }[]): unknown[] | null {
+  if (!rows.length) return null;
+  const [base, ...appended] = rows;
+  const messages = [...((jsonOf(base.message) as unknown[] | null) ?? []), ...appended.map((row) => jsonOf(row.message))];
+  return base.message === null && !appended.length ? null : messages;
+}
 
 /** Gives back the place of a run `r` among its user's runs in flight, its quota row joined as `q`. */
 export const GIVE_RUN_PLACE = 'q.runs_in_flight = GREATEST(q.runs_in_flight - 1, 0)';

@@ -8,17 +8,25 @@ import type {
   OutputRecord,
   RunRecord,
   RunWithSteps,
+  StepInstanceRecord,
   StepWithAudit,
   StepWithExecutions,
   ToolCallRecord,
 } from './run.records';
 import { EXECUTIONS_SHOWN_AT_EACH_END } from './run.repository';
+import { jsonOf } from './run-sql';
+
+/** A step's messages with those appended after its model_messages. */
+const withAppended = (step: StepInstanceRecord, appended: unknown[] | undefined): StepInstanceRecord =>
+  appended ? { ...step, messages: [...(step.messages ?? []), ...appended] } : step;
 
 /** What a run's steps show beside their rows: outputs by id, calls by step row. */
 interface StepAudit {
   outputById: Map<string, OutputRecord>;
   modelCalls: ModelCallRecord[];
   toolCalls: ToolCallRecord[];
+  /** The messages appended to a step's model_messages (an agent's while it runs), by step row, in order. */
+  appended: Map<string, unknown[]>;
 }
 
 export class RunWithStepsQuery {
@@ -42,7 +50,7 @@ export class RunWithStepsQuery {
     const shown = [...steps, ...nested];
     const [audit, resumedBy, children] = await Promise.all([this.auditOf(run, shown), this.resumedBy(uuid), this.children(uuid)]);
     const withAudit = (instance: StepInstanceEntity): StepWithAudit => ({
-      ...stepInstanceOf(instance),
+      ...withAppended(stepInstanceOf(instance), audit.appended.get(instance.uuid)),
       output: (instance.output_id && audit.outputById.get(instance.output_id)) || null,
       model_calls: audit.modelCalls.filter((call) => call.step_instance_uuid === instance.uuid),
       tool_calls: audit.toolCalls.filter((call) => call.step_instance_uuid === instance.uuid),
@@ -67,7 +75,7 @@ export class RunWithStepsQuery {
     const manager = this.dataSource.manager;
     const ids = shown.map((instance) => instance.uuid);
     const outputIds = [run.trigger_output_id, ...shown.map((instance) => instance.output_id)].filter((id): id is string => Boolean(id));
-    const [outputs, modelCalls, toolCalls] = await Promise.all([
+    const [outputs, modelCalls, toolCalls, appended] = await Promise.all([
       outputIds.length ? manager.findBy(StepOutputEntity, { uuid: In(outputIds) }) : [],
       manager.find(ModelCallEntity, {
         where: { run_uuid: run.uuid, step_instance_uuid: In(ids) },
@@ -77,11 +85,23 @@ export class RunWithStepsQuery {
         where: { run_uuid: run.uuid, step_instance_uuid: In(ids) },
         order: { started_at: 'ASC', attempt: 'ASC' },
       }),
+      ids.length
+        ? (manager.query('SELECT instance_uuid, message FROM step_messages WHERE instance_uuid IN (?) ORDER BY instance_uuid, position', [
+            ids,
+          ]) as Promise<{ instance_uuid: string; message: unknown }[]>)
+        : [],
     ]);
+    const appendedTo = new Map<string, unknown[]>();
+    for (const row of appended) {
+      const list = appendedTo.get(row.instance_uuid) ?? [];
+      list.push(jsonOf(row.message));
+      appendedTo.set(row.instance_uuid, list);
+    }
     return {
       outputById: new Map(outputs.map((output) => [output.uuid, outputOf(output)])),
       modelCalls: modelCalls.map(modelCallOf),
       toolCalls: toolCalls.map(toolCallOf),
+      appended: appendedTo,
     };
   }
 

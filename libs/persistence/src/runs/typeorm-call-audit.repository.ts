@@ -1,5 +1,7 @@
 import type { RunSpend } from '@app/contracts';
 import type { DataSource } from 'typeorm';
+import { affectedRows, type OneTripPool, type Statement } from '../one-trip-pool';
+import { isDuplicateKey } from '../rolled-back';
 import { CallAuditRepository } from './call-audit.repository';
 import {
   diedAttempts,
@@ -23,7 +25,10 @@ import type { ModelCallRecord, ToolCallRecord } from './run.records';
 import { runStatement, runTransaction } from './run-sql';
 
 export class TypeormCallAuditRepository extends CallAuditRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly oneTrip: OneTripPool,
+  ) {
     super();
   }
 
@@ -48,11 +53,21 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
   }
 
   recordModelAnswer(end: ModelCallEnd, answer: TranscriptAnswer): Promise<boolean> {
-    return runStatement(this.dataSource, (manager) => endWithAnswer(manager, MODEL_CALLS, end, answer));
+    return this.endWithAnswer(endWithAnswer(this.dataSource.manager, MODEL_CALLS, end, answer));
   }
 
   recordToolAnswer(end: ToolCallEnd, answer: TranscriptAnswer): Promise<boolean> {
-    return runStatement(this.dataSource, (manager) => endWithAnswer(manager, TOOL_CALLS, end, answer));
+    return this.endWithAnswer(endWithAnswer(this.dataSource.manager, TOOL_CALLS, end, answer));
+  }
+
+  /** One trip; false where the answer or the end did not go in (a racing append's duplicate key included). */
+  private async endWithAnswer(statements: Statement[]): Promise<boolean> {
+    try {
+      return affectedRows((await this.oneTrip.transaction(statements)).at(-1)) === 1;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
   }
 
   async completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null> {

@@ -7,7 +7,19 @@ import type { NewOutput } from './output.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
 import type { LoopState, StepInstanceRecord } from './run.records';
-import { APPEND_MESSAGE, closeStepStatement, jsonOf, lockRunOf, runStatement, runTransaction, type StepClosing } from './run-sql';
+import {
+  appendMessageStatements,
+  closeStepStatement,
+  dropAppendedMessages,
+  jsonOf,
+  lockRunOf,
+  MESSAGE_AT,
+  MESSAGES_OF,
+  messagesFromRows,
+  runStatement,
+  runTransaction,
+  type StepClosing,
+} from './run-sql';
 import { StepRepository } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
@@ -63,9 +75,10 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async saveMessages(instanceUuid: string, messages: unknown[]): Promise<void> {
-    await runStatement(this.dataSource, (manager) =>
-      manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages as never }),
-    );
+    await this.oneTrip.transaction([
+      { sql: 'UPDATE workflow_step_instances SET model_messages = ? WHERE uuid = ?', params: [JSON.stringify(messages), instanceUuid] },
+      dropAppendedMessages(instanceUuid),
+    ]);
   }
 
   async beginMessages(instanceUuid: string, messages: unknown[]): Promise<boolean> {
@@ -79,29 +92,29 @@ export class TypeormStepRepository extends StepRepository {
   }
 
   async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
-    const [row] = (await this.dataSource.query('SELECT model_messages FROM workflow_step_instances WHERE uuid = ?', [instanceUuid])) as {
-      model_messages: unknown;
-    }[];
-    return (jsonOf(row?.model_messages) as unknown[] | null) ?? null;
+    return messagesFromRows(await this.dataSource.query(MESSAGES_OF, [instanceUuid, instanceUuid]));
   }
 
   async messageAt(instanceUuid: string, position: number): Promise<{ length: number; message: unknown }> {
-    const [row] = (await this.dataSource.query(
-      'SELECT JSON_LENGTH(model_messages) AS length, JSON_EXTRACT(model_messages, ?) AS message FROM workflow_step_instances WHERE uuid = ?',
-      [`$[${position}]`, instanceUuid],
-    )) as { length: number | string | null; message: unknown }[];
+    const [row] = (await this.dataSource.query(MESSAGE_AT, [position, `$[${position}]`, instanceUuid])) as {
+      length: number | string | null;
+      message: unknown;
+    }[];
     return { length: Number(row?.length ?? 0), message: jsonOf(row?.message) };
   }
 
   async appendMessage(instanceUuid: string, position: number, message: unknown): Promise<boolean> {
-    const result = (await runStatement(this.dataSource, (manager) =>
-      manager.query(`UPDATE workflow_step_instances s SET ${APPEND_MESSAGE.set} WHERE s.uuid = ? AND ${APPEND_MESSAGE.where}`, [
-        JSON.stringify(message),
-        instanceUuid,
-        position,
-      ]),
-    )) as { affectedRows: number };
-    return result.affectedRows === 1;
+    const [insert] = appendMessageStatements(instanceUuid, position, message);
+    try {
+      const result = (await runStatement(this.dataSource, (manager) => manager.query(insert.sql, insert.params))) as {
+        affectedRows: number;
+      };
+      return result.affectedRows === 1;
+    } catch (error) {
+      // A racing append took the position first.
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
   }
 
   async completeStep(
@@ -114,9 +127,12 @@ export class TypeormStepRepository extends StepRepository {
       { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages },
       false,
     );
-    if (!output && !call) return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
+    if (!output && !call && !messages)
+      return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
     const manager = this.dataSource.manager;
     await this.oneTrip.transaction([
+      // The messages written whole hold the appended ones.
+      ...(messages ? [dropAppendedMessages(instanceUuid)] : []),
       // The call's end first: the close sums the tokens of the step's completed calls.
       ...(call ? [statementOf(attemptWritten(manager, MODEL_CALLS, call))] : []),
       ...(output
