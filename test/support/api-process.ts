@@ -2,13 +2,17 @@
 // not shared with the worker and jest (liveness while a hostile tenant attacks). It serves the database and
 // task queue of the spec's stack, so the stack's keys and worker serve it too.
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { AppConfig } from '../../libs/config/src';
 import { ApiClient } from './api';
 import { stackEnv, startBuilt, stopChild } from './built-app';
 
-const ENTRY = path.resolve(__dirname, '../../dist/apps/api/src/main.js');
+// From test/support, or from dist/test/support when a bench runs built.
+const ROOT = path.resolve(__dirname, '../..');
+const BUILT = 'apps/api/src/main.js';
+const ENTRY = existsSync(path.join(ROOT, BUILT)) ? path.join(ROOT, BUILT) : path.join(ROOT, 'dist', BUILT);
 
 /** A port free now (the OS picks it): the child binds it a moment later. */
 function freePort(): Promise<number> {
@@ -28,7 +32,12 @@ export class ApiProcess {
   ) {}
 
   /** Starts the API with `config`'s database, Temporal and provider (`env` on top) and resolves once it answers. */
-  static async start(config: AppConfig, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ApiProcess> {
+  static async start(
+    config: AppConfig,
+    env: Record<string, string> = {},
+    timeoutMs = 60_000,
+    nodeArgs: string[] = [],
+  ): Promise<ApiProcess> {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}/api/v1`;
     const { child } = await startBuilt(
@@ -45,8 +54,14 @@ export class ApiProcess {
       },
       async () => (await fetch(`${baseUrl}/health/live`)).ok,
       timeoutMs,
+      nodeArgs,
     );
     return new ApiProcess(child, baseUrl);
+  }
+
+  /** The API's process id (what a bench reads its CPU time by). */
+  get pid(): number {
+    return this.child.pid!;
   }
 
   /** The same user (its key) as `client`, asking this API. */

@@ -20,15 +20,17 @@ export function stackEnv(config: AppConfig): Record<string, string> {
 /**
  * A built app (dist/) as a child process with the environment given on top of this one's; resolves once it
  * prints `ready` (or `ready()` holds, asked every 100 ms), and gives what it printed so far (and goes on collecting).
+ * `nodeArgs` go to node before the entry (a bench's --cpu-prof).
  */
 export async function startBuilt(
   entry: string,
   env: Record<string, string>,
   ready: string | (() => Promise<boolean>),
   timeoutMs: number,
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; printed: { text: string } }> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first (npm test does)`);
-  const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const printed = { text: '' };
   child.stdout!.on('data', (chunk: Buffer) => (printed.text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (printed.text += chunk.toString()));

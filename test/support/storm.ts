@@ -8,12 +8,18 @@ export interface StormAnswer {
   code: string;
 }
 
-export function storm(url: string, count: number, localAddress: string): Promise<StormAnswer[]> {
+/** `keyOf(i)` is the i-th guess (by default `sk_guess_<i>`, which cannot be a key). */
+export function storm(
+  url: string,
+  count: number,
+  localAddress: string,
+  keyOf: (i: number) => string = (i) => `sk_guess_${i}`,
+): Promise<StormAnswer[]> {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const one = (i: number) =>
     new Promise<StormAnswer>((resolve) => {
       http
-        .get(url, { agent, localAddress, headers: { authorization: `Bearer sk_guess_${i}` } }, (response) => {
+        .get(url, { agent, localAddress, headers: { authorization: `Bearer ${keyOf(i)}` } }, (response) => {
           let text = '';
           response.on('data', (chunk: Buffer) => (text += chunk.toString()));
           response.on('end', () => resolve({ status: response.statusCode ?? null, code: (JSON.parse(text) as { code: string }).code }));

@@ -36,7 +36,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   // And one address's connections past a cap are answered 429 before Node's HTTP parser ever sees them.
   if (config.api.maxConnectionsPerAddress) ConnectionCap.install(app.getHttpServer(), config.api.maxConnectionsPerAddress);
   // Whose address a request is: the socket's unless API_TRUST_PROXY names the proxies in front.
-  (app.getHttpAdapter().getInstance() as express.Express).set('trust proxy', config.api.trustProxy);
+  const expressApp = app.getHttpAdapter().getInstance() as express.Express;
+  expressApp.set('trust proxy', config.api.trustProxy);
+  // No ETag: no client revalidates an API answer, and hashing every answer (refusals of a storm too) costs the loop.
+  expressApp.set('etag', false);
   if (app.get(TracingService).enabled) app.use(requestSpan);
   app.use(requestIdMiddleware);
   app.use(accessLog(logger, app.get(Metrics)));

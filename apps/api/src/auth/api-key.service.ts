@@ -10,6 +10,9 @@ export interface AuthenticatedUser {
 
 const hash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
+/** Every key `create` has made: sk_ and 24 random bytes in base64url. Anything else is refused without a lookup. */
+const KEY_SHAPE = /^sk_[A-Za-z0-9_-]{32}$/;
+
 /** Keys are `sk_<random>`, shown once; only their sha256 is stored. */
 @Injectable()
 export class ApiKeyService {
@@ -26,7 +29,9 @@ export class ApiKeyService {
     return { key, record };
   }
 
+  /** Null for an unknown or revoked key; one that cannot be a key costs no MySQL round trip (a storm of guesses). */
   async authenticate(key: string): Promise<AuthenticatedUser | null> {
+    if (!KEY_SHAPE.test(key)) return null;
     const record = await this.keys.findActiveByHash(hash(key));
     return record ? { userId: record.user_id, keyId: record.uuid } : null;
   }

@@ -70,4 +70,15 @@ describe(ConnectionCap.name, () => {
     sockets.push(again.socket);
     expect(again.answer).toMatch(/^HTTP\/1\.1 200/);
   });
+
+  it('answers a burst of refused connections, many more than one turn takes, each with a request id of its own', async () => {
+    for (let i = 0; i < 3; i++) sockets.push((await ask(port, '127.0.0.1')).socket);
+
+    const refused = await Promise.all(Array.from({ length: 40 }, () => ask(port, '127.0.0.1')));
+    sockets.push(...refused.map(({ socket }) => socket));
+    const bodies = refused.map(({ answer }) => JSON.parse(answer.split('\r\n\r\n')[1]) as { code: string; request_id: string });
+    expect(bodies.every((body) => body.code === 'TOO_MANY_CONNECTIONS')).toBe(true);
+    expect(new Set(bodies.map((body) => body.request_id)).size).toBe(40);
+    expect(handled).toBe(3);
+  });
 });
