@@ -2,6 +2,7 @@
 // spaced evenly over the minute; a provider's 429 pushes every later caller past its retry-after; a user
 // holding their share of slots ahead lets another user's call through first.
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { ProviderRateRepository, type NewRun } from '@app/persistence';
 import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
 import { reply } from '../../support/model-fake';
@@ -46,14 +47,53 @@ describe(`${LlmStepService.name}: provider limits`, () => {
     arrivals.forEach((at, k) => expect(at).toBeGreaterThanOrEqual(k * 100 - 10));
   });
 
-  it("holds every later caller of the account past a provider's retry-after", async () => {
+  it("holds every later caller of the account past a provider's retry-after, and sends the refused call again itself", async () => {
     const { run, step } = await recordedRun(2);
-    setup.model.script(reply.error(429, { retryAfterMs: 1500 }), reply.text('ok'));
+    setup.model.script(reply.error(429, { retryAfterMs: 1500 }), reply.text('ok'), reply.text('ok'));
 
-    await expect(setup.llm.run(stepContext(run, 0), step, activityScope())).rejects.toMatchObject({ kind: 'rate_limited' });
+    // One activity attempt: the refused call goes again at its next slot, past the retry-after.
+    await setup.llm.run(stepContext(run, 0), step, activityScope());
     await setup.llm.run(stepContext(run, 1), step, activityScope());
 
+    expect(setup.model.requests.map((request) => request.status)).toEqual([429, 200, 200]);
     expect(gaps()[0]).toBeGreaterThanOrEqual(1400);
+    const attempts = (await setup
+      .get(DataSource)
+      .query('SELECT attempt, status FROM model_calls WHERE step_instance_uuid = ? ORDER BY attempt', [
+        stepContext(run, 0).instance_uuid,
+      ])) as { attempt: number; status: string }[];
+    expect(attempts).toEqual([
+      { attempt: 1, status: 'failed' },
+      { attempt: 2, status: 'completed' },
+    ]);
+  });
+
+  it('moves the slots booked before a 429 by what it pushed the schedule, no slot booked after it, and widens the spacing', async () => {
+    const rates = setup.get(ProviderRateRepository);
+    const account = `openai:shift-${randomUUID()}`;
+    const limits = { requestsPerMinute: 60, tokensPerMinute: null, userLookahead: 100 };
+    const [early, late] = [await rates.book(account, 'u', 100, limits), await rates.book(account, 'u', 100, limits)];
+
+    await rates.block(account, 5_000, limits);
+    // The same 429 met by a second call at once pushes nothing more.
+    await rates.block(account, 5_000, limits);
+    const after = await rates.book(account, 'u', 100, limits);
+
+    const shiftOf = async (booking: typeof early) => rates.shiftedSince(account, (booking as { shiftedMs: number }).shiftedMs);
+    const [earlyShift, lateShift] = [await shiftOf(early), await shiftOf(late)];
+    // 5 s from the first block, plus only the milliseconds by which the second one's end is later (not 10 s).
+    expect(earlyShift).toBeGreaterThanOrEqual(4_900);
+    expect(earlyShift).toBeLessThan(6_000);
+    expect(lateShift).toBe(earlyShift);
+    expect(await shiftOf(after)).toBe(0);
+    // The slot booked after it comes after the moved ones: the third slot (2 s) moved as far.
+    expect((after as { waitMs: number }).waitMs).toBeGreaterThanOrEqual(2_000 + earlyShift - 100);
+    // And the account's requests are spaced wider from then on: twice the retry-after over a minute's 60 requests
+    // (167 ms), at most a tenth of the 1 s interval.
+    const [rate] = (await setup.get(DataSource).query('SELECT slack_ms FROM provider_rates WHERE rate_key = ?', [account])) as {
+      slack_ms: number;
+    }[];
+    expect(Number(rate.slack_ms)).toBe(100);
   });
 
   it("lets another user's call through while one user holds their share of slots ahead", async () => {

@@ -32,6 +32,12 @@ export function modelOf(step: {
   };
 }
 
+/**
+ * A call to a provider account with PROVIDER_LIMITS that meets a 429 is sent again by its activity attempt this
+ * many times at most (each after the account's retry-after), then left to the step's retry policy.
+ */
+export const RATE_LIMITED_RESENDS = 5;
+
 /** The provider as metrics, traces and the audit name it: a dry run's (and an offline replay's) is the dry-run model. */
 const nameOf = (context: StepContext, provider: ModelProvider): string =>
   context.dry_run || context.replay?.offline ? DRY_RUN_MODEL : provider;
@@ -155,6 +161,8 @@ export class ModelCallService {
     { provider, request, running, cache }: ModelCallStart,
     attempt: number,
     scope: ActivityScope,
+    /** How many 429s of a limited provider this activity attempt has met already (see RATE_LIMITED_RESENDS). */
+    rateLimitedBefore = 0,
   ): Promise<AnsweredCall> {
     const base = { ...running, attempt };
     const refusal = await this.quarantine.ofModelCall(running.step_instance_uuid, running.turn, attempt);
@@ -218,7 +226,8 @@ export class ModelCallService {
         stream?.close();
         await this.spend.settle(hold, null);
         // A provider's 429 slows every caller of the account, not just this one.
-        if (error instanceof ModelCallError && error.kind === 'rate_limited') await this.gate.rateLimited(provider, error.retryAfterMs);
+        const rateLimited = error instanceof ModelCallError && error.kind === 'rate_limited';
+        if (rateLimited) await this.gate.rateLimited(provider, error.retryAfterMs);
         const finished_at = new Date();
         const error_message = error instanceof ModelCallError ? error.message : String((error as Error)?.message ?? error);
         await this.calls.recordModelCall({
@@ -229,6 +238,13 @@ export class ModelCallService {
           finished_at,
         });
         await this.costs.count(context, system, request.model, 'failed');
+        // An account the gate keeps: the call is sent again here once its next slot (past the retry-after) comes,
+        // as the attempt after this one, so the provider's pace spends none of the step's retry attempts.
+        if (rateLimited && this.gate.keeps(provider) && rateLimitedBefore < RATE_LIMITED_RESENDS) {
+          const again = { ...running, started_at: new Date() };
+          const next = await this.calls.recordModelCall({ ...again, attempt: attempt + 1 });
+          return this.send(context, { provider, request, running: again, ...(cache ? { cache } : {}) }, next, scope, rateLimitedBefore + 1);
+        }
         throw error;
       }
       // Priced by the model asked for: the one the price table and the budget know.

@@ -15,8 +15,8 @@ const USER_LOOKAHEAD_SECONDS = 5;
  * The provider limits every worker keeps together (PROVIDER_LIMITS): before a call to a limited provider
  * account it books the next free slot in MySQL (requests spaced evenly over the minute, the call's tokens
  * against the tokens per minute) and waits for it; a provider's 429 with retry-after pushes every caller
- * of that account past it; a user holding their share of slots ahead waits while others book. A provider
- * without a limit is not asked about: no query, no wait.
+ * of that account past it (slots booked before it move with the schedule: see `shiftedSince`); a user holding
+ * their share of slots ahead waits while others book. A provider without a limit is not asked about: no query, no wait.
  */
 @Injectable()
 export class ProviderGate {
@@ -33,20 +33,34 @@ export class ProviderGate {
       Math.ceil(JSON.stringify([request.messages, request.tools ?? null, request.response_format ?? null]).length / CHARS_PER_TOKEN) +
       (request.max_tokens ?? 0);
     const limits = { ...limit, userLookahead: Math.max(1, Math.ceil((limit.requestsPerMinute * USER_LOOKAHEAD_SECONDS) / 60)) };
+    const rateKey = this.rateKey(provider);
     let waited = false;
     for (;;) {
-      const booking = await this.rates.book(this.rateKey(provider), userId, tokens, limits);
+      const booking = await this.rates.book(rateKey, userId, tokens, limits);
       const waitMs = booking.booked ? booking.waitMs : booking.retryInMs;
       if (waitMs > 0) await sleep(waitMs, undefined, { signal });
       waited ||= waitMs > 0;
-      if (booking.booked) return waited;
+      if (!booking.booked) continue;
+      // A 429 met by another call while this one waited moved the schedule: its slot moves with it.
+      for (let shifted = booking.shiftedMs, later = waitMs > 0 ? await this.rates.shiftedSince(rateKey, shifted) : 0; later > 0; ) {
+        await sleep(later, undefined, { signal });
+        shifted += later;
+        later = await this.rates.shiftedSince(rateKey, shifted);
+      }
+      return waited;
     }
+  }
+
+  /** Whether `provider`'s account has limits the gate keeps (PROVIDER_LIMITS). */
+  keeps(provider: ModelProvider): boolean {
+    return this.config.providerLimits.has(provider);
   }
 
   /** The provider answered 429: every caller of the account waits `retryAfterMs` (a second when it did not say). */
   async rateLimited(provider: ModelProvider, retryAfterMs: number | undefined): Promise<void> {
-    if (!this.config.providerLimits.has(provider)) return;
-    await this.rates.block(this.rateKey(provider), retryAfterMs ?? 1000);
+    const limit = this.config.providerLimits.get(provider);
+    if (!limit) return;
+    await this.rates.block(this.rateKey(provider), retryAfterMs ?? 1000, limit);
   }
 
   /** The account: the provider and its key (hashed), so that two keys are two accounts. */

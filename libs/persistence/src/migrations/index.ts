@@ -38,6 +38,7 @@ import { RunSpendLedger1764004500000 } from './1764004500000-run-spend-ledger';
 import { RunSpendPause1764004600000 } from './1764004600000-run-spend-pause';
 import { RunGuardRailData1764005000000 } from './1764005000000-run-guard-rail-data';
 import { SpendHolds1764005200000 } from './1764005200000-spend-holds';
+import { ProviderRateShift1764005210000 } from './1764005210000-provider-rate-shift';
 import { StepMessages1764005300000 } from './1764005300000-step-messages';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
@@ -82,5 +83,6 @@ export const migrations: (new () => unknown)[] = [
   RunSpendPause1764004600000,
   RunGuardRailData1764005000000,
   SpendHolds1764005200000,
+  ProviderRateShift1764005210000,
   StepMessages1764005300000,
 ];

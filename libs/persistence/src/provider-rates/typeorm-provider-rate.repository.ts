@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { runStatement, runTransaction } from '../runs/run-sql';
+import { runTransaction } from '../runs/run-sql';
 import { ProviderRateRepository, type RateLimits, type SlotBooking } from './provider-rate.repository';
 
 const NOW_MS = 'CAST(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) AS SIGNED)';
@@ -16,12 +16,13 @@ export class TypeormProviderRateRepository extends ProviderRateRepository {
 
   async book(rateKey: string, userId: string, tokens: number, limits: RateLimits): Promise<SlotBooking> {
     await this.ensure(rateKey);
-    const interval = 60_000 / limits.requestsPerMinute;
     return runTransaction(this.dataSource, async (manager) => {
       const [rate] = (await manager.query(
-        `SELECT next_request_at AS r, next_token_at AS t, blocked_until AS b, ${NOW_MS} AS now FROM provider_rates WHERE rate_key = ? FOR UPDATE`,
+        `SELECT next_request_at AS r, next_token_at AS t, blocked_until AS b, shifted_ms AS s, slack_ms AS k, ${NOW_MS} AS now FROM provider_rates WHERE rate_key = ? FOR UPDATE`,
         [rateKey],
-      )) as Record<'r' | 't' | 'b' | 'now', string>[];
+      )) as Record<'r' | 't' | 'b' | 's' | 'k' | 'now', string>[];
+      // The even spacing, widened by what the account's 429s taught (its requests reach the provider with jitter).
+      const interval = 60_000 / limits.requestsPerMinute + Number(rate.k);
       const [user] = (await manager.query('SELECT latest_slot AS s FROM provider_rate_users WHERE rate_key = ? AND user_id = ?', [
         rateKey,
         userId,
@@ -43,18 +44,41 @@ export class TypeormProviderRateRepository extends ProviderRateRepository {
         'INSERT INTO provider_rate_users (rate_key, user_id, latest_slot) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE latest_slot = VALUES(latest_slot)',
         [rateKey, userId, slot],
       );
-      return { booked: true, waitMs: slot - now };
+      return { booked: true, waitMs: slot - now, shiftedMs: Number(rate.s) };
     });
   }
 
-  async block(rateKey: string, waitMs: number): Promise<void> {
+  async block(rateKey: string, waitMs: number, limits: Pick<RateLimits, 'requestsPerMinute'>): Promise<void> {
     await this.ensure(rateKey);
-    await runStatement(this.dataSource, (manager) =>
-      manager.query(
-        `UPDATE provider_rates SET blocked_until = GREATEST(blocked_until, ${NOW_MS} + ?), next_request_at = GREATEST(next_request_at, ${NOW_MS} + ?) WHERE rate_key = ?`,
-        [Math.ceil(waitMs), Math.ceil(waitMs), rateKey],
-      ),
-    );
+    await runTransaction(this.dataSource, async (manager) => {
+      const [rate] = (await manager.query(
+        `SELECT blocked_until AS b, slack_ms AS k, ${NOW_MS} AS now FROM provider_rates WHERE rate_key = ? FOR UPDATE`,
+        [rateKey],
+      )) as Record<'b' | 'k' | 'now', string>[];
+      const now = Number(rate.now);
+      const until = now + Math.ceil(waitMs);
+      // Several calls meeting the same 429 push the schedule once: only by what each adds to the block.
+      if (until <= Math.max(Number(rate.b), now)) return;
+      // A new block moves the slots booked ahead by an interval at least: a retry-after of a few ms (a request that
+      // reached the provider a little early) would leave the next ones, as jittery, to meet 429s of their own.
+      const interval = 60_000 / limits.requestsPerMinute;
+      const blocked = Number(rate.b) > now;
+      const shift = blocked ? until - Number(rate.b) : Math.max(until - now, interval);
+      // From then on a minute's requests span a minute and 2 % at least (doubling at each 429, at most 10 %),
+      // and at least twice the retry-after: room for the jitter the provider saw.
+      const slack = Math.min(interval / 10, Math.max(Number(rate.k) * 2, interval / 50, (2 * waitMs) / limits.requestsPerMinute));
+      await manager.query(
+        'UPDATE provider_rates SET blocked_until = ?, shifted_ms = shifted_ms + ?, next_request_at = GREATEST(next_request_at, ?) + ?, slack_ms = ? WHERE rate_key = ?',
+        [until, shift, now, shift, slack, rateKey],
+      );
+    });
+  }
+
+  async shiftedSince(rateKey: string, shiftedMs: number): Promise<number> {
+    const [rate] = (await this.dataSource.query('SELECT shifted_ms AS s FROM provider_rates WHERE rate_key = ?', [rateKey])) as {
+      s: string;
+    }[];
+    return Math.max(0, Number(rate?.s ?? shiftedMs) - shiftedMs);
   }
 
   private async ensure(rateKey: string): Promise<void> {
