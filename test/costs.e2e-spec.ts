@@ -32,7 +32,10 @@ describe('Costs', () => {
     expect(usage.status).toBe(200);
     expect(usage.body.total).toMatchObject({ calls: 2, cost: 2 * CALL_COST, cached_tokens: 800, unpriced_calls: 0 });
     expect(usage.body.by_workflow).toEqual([expect.objectContaining({ workflow_uuid: workflow.uuid, cost: 2 * CALL_COST })]);
-    expect(await user.get('/usage?from=2026-01-01&to=2026-12-31')).toMatchObject({ status: 422, body: { details: { field: 'from' } } });
+    expect(await user.get('/usage?from=2026-01-01&to=2026-12-31')).toMatchObject({
+      status: 400,
+      body: { code: 'USAGE_RANGE_TOO_LONG', details: { field: 'from', max_days: 92 } },
+    });
   });
 
   it('pauses a run at max_cost and lets it go on once approved with a higher one', async () => {

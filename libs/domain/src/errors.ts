@@ -76,6 +76,8 @@ export enum ErrorCode {
   TooManyRunsInFlight = 'TOO_MANY_RUNS_IN_FLIGHT',
   /** The user's model calls spent (or reserved) their daily or monthly limit in dollars: `resets_at` says when it frees. */
   SpendLimitReached = 'SPEND_LIMIT_REACHED',
+  /** A usage report asked for more days than USAGE_MAX_DAYS (`field`: the end of the range past it, `max_days`). */
+  UsageRangeTooLong = 'USAGE_RANGE_TOO_LONG',
   /** A run's calls spent (or reserved) its budget's max_cost: its next call waits for the run's budget approval. */
   RunBudgetReached = 'RUN_BUDGET_REACHED',
   /** An API key holds SSE_MAX_STREAMS_PER_KEY event streams open already. */

@@ -4,6 +4,7 @@ import { ErrorCode } from '@app/domain';
 // Every domain error code has exactly one HTTP status; the record's type makes the compiler check the list is complete.
 const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.InvalidBody]: HttpStatus.BAD_REQUEST,
+  [ErrorCode.UsageRangeTooLong]: HttpStatus.BAD_REQUEST,
   [ErrorCode.PayloadTooLarge]: HttpStatus.PAYLOAD_TOO_LARGE,
   [ErrorCode.Unauthorized]: HttpStatus.UNAUTHORIZED,
   [ErrorCode.WebhookSignatureInvalid]: HttpStatus.UNAUTHORIZED,

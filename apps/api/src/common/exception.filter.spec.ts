@@ -81,6 +81,7 @@ describe(ApiExceptionFilter.name, () => {
 describe(statusOf.name, () => {
   const notValidation: [ErrorCode, number][] = [
     [ErrorCode.InvalidBody, 400],
+    [ErrorCode.UsageRangeTooLong, 400],
     [ErrorCode.PayloadTooLarge, 413],
     [ErrorCode.NotFound, 404],
     [ErrorCode.Unauthorized, 401],

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { SPEND_LIMITS_BODY, usageRangeOf } from '@app/domain';
+import { AppConfig } from '@app/config';
 import { UsageRepository } from '@app/persistence';
 import { CurrentUser, type AuthenticatedUser } from '../auth';
 import { ApiAnswers, ApiFilters, ApiJsonBody } from '../common/openapi';
@@ -16,14 +17,15 @@ export class UsageController {
   constructor(
     private readonly usage: UsageRepository,
     private readonly limits: SpendLimitsService,
+    private readonly config: AppConfig,
   ) {}
 
-  /** The key's user's completed model calls from `from` to `to` (UTC days, both included; at most 92): tokens and dollars by day, workflow and model. */
+  /** The key's user's completed model calls from `from` to `to` (UTC days, both included; at most USAGE_MAX_DAYS, 400 USAGE_RANGE_TOO_LONG past it): tokens and dollars by day, workflow and model. */
   @Get()
   @ApiFilters(['from', DAY], ['to', DAY])
-  @ApiAnswers(200, 'Usage', 422)
+  @ApiAnswers(200, 'Usage', 400, 422)
   async report(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
-    const range = usageRangeOf({ from: queryParam(query, 'from'), to: queryParam(query, 'to') }, new Date());
+    const range = usageRangeOf({ from: queryParam(query, 'from'), to: queryParam(query, 'to') }, new Date(), this.config.costs.usageMaxDays);
     return { from: range.first, to: range.last, currency: 'USD', ...(await this.usage.report(user.userId, range.from, range.to)) };
   }
 

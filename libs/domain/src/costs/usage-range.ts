@@ -1,7 +1,8 @@
 // The days a usage report covers: whole UTC days, `from` and `to` included, at most USAGE_MAX_DAYS of them
-// (each day a group of the report, and the days bound the calls it reads).
+// (the operator's setting; each day a group of the report, and the days bound the calls it reads).
 import { DomainError, ErrorCode } from '../errors';
 
+/** USAGE_MAX_DAYS's default: a quarter. */
 export const USAGE_MAX_DAYS = 92;
 /** Without `from`, a report covers the 30 days up to `to`. */
 const DEFAULT_DAYS = 30;
@@ -23,13 +24,16 @@ function day(value: string | undefined, field: string): Date | undefined {
   return date;
 }
 
-export function usageRangeOf(query: { from?: string; to?: string }, now: Date): UsageRange {
+export function usageRangeOf(query: { from?: string; to?: string }, now: Date, maxDays = USAGE_MAX_DAYS): UsageRange {
   const last = day(query.to, 'to') ?? new Date(now.toISOString().slice(0, 10) + 'T00:00:00Z');
-  const first = day(query.from, 'from') ?? new Date(last.getTime() - (DEFAULT_DAYS - 1) * DAY_MS);
+  const first = day(query.from, 'from') ?? new Date(last.getTime() - (Math.min(DEFAULT_DAYS, maxDays) - 1) * DAY_MS);
   const days = (last.getTime() - first.getTime()) / DAY_MS + 1;
   if (days < 1) throw new DomainError(ErrorCode.ValidationFailed, 'from must not be after to', { field: 'from' });
-  if (days > USAGE_MAX_DAYS)
-    throw new DomainError(ErrorCode.ValidationFailed, `a report covers at most ${USAGE_MAX_DAYS} days; got ${days}`, { field: 'from' });
+  if (days > maxDays)
+    throw new DomainError(ErrorCode.UsageRangeTooLong, `${ErrorCode.UsageRangeTooLong}: a report covers at most ${maxDays} days (USAGE_MAX_DAYS); got ${days}`, {
+      field: 'from',
+      max_days: maxDays,
+    });
   return {
     from: first,
     to: new Date(last.getTime() + DAY_MS),

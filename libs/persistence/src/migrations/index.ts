@@ -39,6 +39,7 @@ import { RunSpendPause1764004600000 } from './1764004600000-run-spend-pause';
 import { RunGuardRailData1764005000000 } from './1764005000000-run-guard-rail-data';
 import { SpendHolds1764005200000 } from './1764005200000-spend-holds';
 import { ProviderRateShift1764005210000 } from './1764005210000-provider-rate-shift';
+import { ModelCallUser1764005220000 } from './1764005220000-model-call-user';
 import { StepMessages1764005300000 } from './1764005300000-step-messages';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
@@ -84,5 +85,6 @@ export const migrations: (new () => unknown)[] = [
   RunGuardRailData1764005000000,
   SpendHolds1764005200000,
   ProviderRateShift1764005210000,
+  ModelCallUser1764005220000,
   StepMessages1764005300000,
 ];
