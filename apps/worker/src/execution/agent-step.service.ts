@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, StepContext, ToolSpec } from '@app/contracts';
+import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, StepContext, ToolCallRequest, ToolSpec } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
-import { AgentToolsService, shortTools } from './agent-tools.service';
+import { AgentToolsService, shortTools, type ResolvedTool } from './agent-tools.service';
 import { modelOf, ModelCallService } from './model-call.service';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
@@ -73,21 +73,20 @@ export class AgentStepService {
     scope: ActivityScope,
     shortTools?: string[],
   ): Promise<AgentTurnResult> {
-    const { result, fresh } = await this.modelTurn(context, step, tools, turn, length, scope);
-    if (!shortTools?.length) return result;
+    const { result, fresh, lookups } = await this.modelTurn(context, step, tools, turn, length, scope, shortTools ?? []);
     let position = result.conversation_length;
-    let run = 0;
-    for (const call of result.tool_calls) {
-      if (!shortTools.includes(call.name)) break;
+    for (const [index, tool] of lookups.entries()) {
       // After a fresh answer the transcript ends with it: nothing at a call's position to look for.
-      await this.toolCalls.call(context, step, call, position, scope, context.instance_uuid, { ends: fresh });
+      await this.toolCalls.call(context, step, result.tool_calls[index], position, scope, context.instance_uuid, { ends: fresh, tool });
       position += 1;
-      run += 1;
     }
-    return { ...result, conversation_length: position, tool_calls_run: run };
+    return shortTools?.length ? { ...result, conversation_length: position, tool_calls_run: lookups.length } : result;
   }
 
-  /** The turn's model call; `fresh` when this attempt asked the model and its answer now ends the transcript. */
+  /**
+   * The turn's model call; `fresh` when this attempt asked the model and its answer now ends the transcript.
+   * `lookups`: the tools of the leading calls of `shortTools` the answer asks for, looked up while its end is written.
+   */
   private async modelTurn(
     context: StepContext,
     step: CustomAgentStep,
@@ -95,12 +94,14 @@ export class AgentStepService {
     turn: number,
     length: number,
     scope: ActivityScope,
-  ): Promise<{ result: AgentTurnResult; fresh: boolean }> {
+    shortTools: string[],
+  ): Promise<{ result: AgentTurnResult; fresh: boolean; lookups: Promise<ResolvedTool | null>[] }> {
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
-    if (earlier) return { result: earlier, fresh: false };
+    if (earlier) return { result: earlier, fresh: false, lookups: this.lookUp(context, step, earlier.tool_calls, shortTools) };
     const { response, ended } = await this.models.ask(context, turn, { ...modelOf(step), messages, tools }, scope);
-    // The call's end and its answer in the transcript: one statement, unless the transcript is not as expected
+    const lookups = this.lookUp(context, step, response.message.tool_calls ?? [], shortTools);
+    // The call's end and its answer in the transcript: one trip, unless the transcript is not as expected
     // (a reset run's holds more), where they are written each on its own (the rest dropped: it ends with the answer either way).
     const answer = { instance_uuid: context.instance_uuid, position: length, message: response.message };
     if (!(await this.calls.recordModelAnswer(ended, answer))) {
@@ -110,7 +111,23 @@ export class AgentStepService {
     return {
       result: { tool_calls: response.message.tool_calls ?? [], conversation_length: length + 1, usage: response.usage },
       fresh: true,
+      lookups,
     };
+  }
+
+  /** The tools of the leading `calls` of `shortTools`, looked up now (a failed lookup is the call's to report). */
+  private lookUp(
+    context: StepContext,
+    step: CustomAgentStep,
+    calls: ToolCallRequest[],
+    shortTools: string[],
+  ): Promise<ResolvedTool | null>[] {
+    const leading = calls.findIndex((call) => !shortTools.includes(call.name));
+    const lookups = calls
+      .slice(0, leading === -1 ? calls.length : leading)
+      .map((call) => this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name));
+    for (const lookup of lookups) lookup.catch(() => undefined);
+    return lookups;
   }
 
   /**

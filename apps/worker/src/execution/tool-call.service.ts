@@ -57,7 +57,7 @@ export class ToolCallService {
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller). `folded`: the
    * call runs inside its turn's activity, whose attempts are the model's: its rows count from attempt 1 (an
    * attempt before it gets the next number); `ends`, the transcript is known to end at `position` (the turn
-   * just wrote the message before it), so it is not read.
+   * just wrote the message before it), so it is not read; `tool`, the tool as the turn looked it up.
    */
   async call(
     context: StepContext,
@@ -66,12 +66,12 @@ export class ToolCallService {
     position: number,
     scope: ActivityScope,
     transcriptUuid = context.instance_uuid,
-    folded?: { ends: boolean },
+    folded?: { ends: boolean; tool: Promise<ResolvedTool | null> },
   ): Promise<ToolCallResult> {
     // The tool is looked up while the transcript is checked: only the message at `position` is read, not the whole transcript.
     const [stored, tool] = await Promise.all([
       folded?.ends ? null : this.transcript.at(transcriptUuid, position),
-      this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
+      folded?.tool ?? this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
     ]);
     const { named, audit, answer } = this.attempt(context, call, position, scope, transcriptUuid, folded ? 1 : scope.attempt);
     const earlier = await this.answeredCall(context, call, stored, scope.attempt, answer);
