@@ -49,7 +49,8 @@ function days(env: Env, key: string, fallback: number): number {
   const raw = env[key];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 3660) throw new ConfigError(`${key} must be a whole number of days from 1 to 3660, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1 || value > 3660)
+    throw new ConfigError(`${key} must be a whole number of days from 1 to 3660, got "${raw}"`);
   return value;
 }
 

@@ -200,7 +200,9 @@ describe(`${LlmStepService.name}: spend limits`, () => {
       setup.model.script(reply.text('ok', { usage: USAGE }));
       await setup.llm.run(stepContext(run, 0), step, activityScope());
 
-      const [ledgerRow] = (await setup.get(DataSource).query('SELECT cost_spent, cost_reserved FROM workflow_runs WHERE uuid = ?', [run.uuid])) as {
+      const [ledgerRow] = (await setup
+        .get(DataSource)
+        .query('SELECT cost_spent, cost_reserved FROM workflow_runs WHERE uuid = ?', [run.uuid])) as {
         cost_spent: string;
         cost_reserved: string;
       }[];

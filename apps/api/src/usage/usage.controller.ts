@@ -25,7 +25,11 @@ export class UsageController {
   @ApiFilters(['from', DAY], ['to', DAY])
   @ApiAnswers(200, 'Usage', 400, 422)
   async report(@CurrentUser() user: AuthenticatedUser, @Query() query: Record<string, string>) {
-    const range = usageRangeOf({ from: queryParam(query, 'from'), to: queryParam(query, 'to') }, new Date(), this.config.costs.usageMaxDays);
+    const range = usageRangeOf(
+      { from: queryParam(query, 'from'), to: queryParam(query, 'to') },
+      new Date(),
+      this.config.costs.usageMaxDays,
+    );
     return { from: range.first, to: range.last, currency: 'USD', ...(await this.usage.report(user.userId, range.from, range.to)) };
   }
 

@@ -26,7 +26,11 @@ describe(toApplicationFailure.name, () => {
 
     const failure = toApplicationFailure(refusal) as ApplicationFailure;
 
-    expect(failure).toMatchObject({ type: 'SPEND_LIMIT_REACHED', nonRetryable: true, details: [{ resets_at: '2026-11-27T00:00:00.000Z' }] });
+    expect(failure).toMatchObject({
+      type: 'SPEND_LIMIT_REACHED',
+      nonRetryable: true,
+      details: [{ resets_at: '2026-11-27T00:00:00.000Z' }],
+    });
     expect(failure.nextRetryDelay).toBeUndefined();
   });
 

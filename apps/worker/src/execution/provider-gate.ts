@@ -42,7 +42,7 @@ export class ProviderGate {
       waited ||= waitMs > 0;
       if (!booking.booked) continue;
       // A 429 met by another call while this one waited moved the schedule: its slot moves with it.
-      for (let shifted = booking.shiftedMs, later = waitMs > 0 ? await this.rates.shiftedSince(rateKey, shifted) : 0; later > 0; ) {
+      for (let shifted = booking.shiftedMs, later = waitMs > 0 ? await this.rates.shiftedSince(rateKey, shifted) : 0; later > 0;) {
         await sleep(later, undefined, { signal });
         shifted += later;
         later = await this.rates.shiftedSince(rateKey, shifted);

@@ -58,7 +58,13 @@ export class SpendGuard {
    * run's). Each hold expires MODEL_TIMEOUT_MS (plus a minute) after it is taken: a worker that dies mid-call
    * leaves it, and the next reservation of its user (or run) gives it back, at once when it is the same call's.
    */
-  async reserve(userId: string, runUuid: string | null, provider: string, request: ModelRequest, options: ReserveOptions = {}): Promise<SpendHold> {
+  async reserve(
+    userId: string,
+    runUuid: string | null,
+    provider: string,
+    request: ModelRequest,
+    options: ReserveOptions = {},
+  ): Promise<SpendHold> {
     const { retried = false, callKey = null } = options;
     const now = new Date();
     const { day, month } = periodKeys(now);

@@ -30,10 +30,14 @@ export function usageRangeOf(query: { from?: string; to?: string }, now: Date, m
   const days = (last.getTime() - first.getTime()) / DAY_MS + 1;
   if (days < 1) throw new DomainError(ErrorCode.ValidationFailed, 'from must not be after to', { field: 'from' });
   if (days > maxDays)
-    throw new DomainError(ErrorCode.UsageRangeTooLong, `${ErrorCode.UsageRangeTooLong}: a report covers at most ${maxDays} days (USAGE_MAX_DAYS); got ${days}`, {
-      field: 'from',
-      max_days: maxDays,
-    });
+    throw new DomainError(
+      ErrorCode.UsageRangeTooLong,
+      `${ErrorCode.UsageRangeTooLong}: a report covers at most ${maxDays} days (USAGE_MAX_DAYS); got ${days}`,
+      {
+        field: 'from',
+        max_days: maxDays,
+      },
+    );
   return {
     from: first,
     to: new Date(last.getTime() + DAY_MS),

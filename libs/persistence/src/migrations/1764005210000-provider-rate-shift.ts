@@ -9,7 +9,9 @@ export class ProviderRateShift1764005210000 implements MigrationInterface {
   name = 'ProviderRateShift1764005210000';
 
   async up(db: QueryRunner): Promise<void> {
-    await db.query('ALTER TABLE provider_rates ADD COLUMN shifted_ms BIGINT NOT NULL DEFAULT 0, ADD COLUMN slack_ms DOUBLE NOT NULL DEFAULT 0');
+    await db.query(
+      'ALTER TABLE provider_rates ADD COLUMN shifted_ms BIGINT NOT NULL DEFAULT 0, ADD COLUMN slack_ms DOUBLE NOT NULL DEFAULT 0',
+    );
   }
 
   async down(db: QueryRunner): Promise<void> {

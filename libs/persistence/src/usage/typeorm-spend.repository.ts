@@ -25,10 +25,10 @@ function staleHolds(
   id: string,
   callKey: string | null,
 ): Promise<{ id: string; periods: string; amount: string }[]> {
-  return manager.query(
-    `SELECT id, periods, amount FROM spend_holds WHERE ${owner} = ? AND (expires_at < NOW(3) OR call_key = ?)`,
-    [id, callKey ?? ''],
-  ) as Promise<{ id: string; periods: string; amount: string }[]>;
+  return manager.query(`SELECT id, periods, amount FROM spend_holds WHERE ${owner} = ? AND (expires_at < NOW(3) OR call_key = ?)`, [
+    id,
+    callKey ?? '',
+  ]) as Promise<{ id: string; periods: string; amount: string }[]>;
 }
 
 /** Deletes a hold; whether it was still there (an expiry or a later attempt may have given it back). */
@@ -171,11 +171,10 @@ export class TypeormSpendRepository extends SpendRepository {
     await runTransaction(this.dataSource, async (manager) => {
       await manager.query('SELECT uuid FROM workflow_runs WHERE uuid = ? FOR UPDATE', [runUuid]);
       const held = hold ? await deleteHold(manager, hold.id) : false;
-      await manager.query('UPDATE workflow_runs SET cost_spent = cost_spent + ?, cost_reserved = GREATEST(cost_reserved - ?, 0) WHERE uuid = ?', [
-        cost,
-        held ? hold!.amount : 0,
-        runUuid,
-      ]);
+      await manager.query(
+        'UPDATE workflow_runs SET cost_spent = cost_spent + ?, cost_reserved = GREATEST(cost_reserved - ?, 0) WHERE uuid = ?',
+        [cost, held ? hold!.amount : 0, runUuid],
+      );
     });
   }
 

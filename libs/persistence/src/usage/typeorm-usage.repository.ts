@@ -25,7 +25,15 @@ const STATEMENTS = usageStatements();
 
 type Row = Record<string, string | number | null>;
 
-const NONE: UsageFigures = { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, total_tokens: 0, cost: 0, unpriced_calls: 0 };
+const NONE: UsageFigures = {
+  calls: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  cached_tokens: 0,
+  total_tokens: 0,
+  cost: 0,
+  unpriced_calls: 0,
+};
 
 function figures(row: Row): UsageFigures {
   return {
