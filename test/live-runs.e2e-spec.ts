@@ -261,7 +261,9 @@ describe('Live runs', () => {
     );
     const { runUuid } = await startRun([llmStep()]);
     const stream = await watch(runUuid);
-    await waitUntil(stream, (events) => events.some((event) => event.data.type === 'delta'));
+    // A watcher that joins after the first attempt stalled gets its pieces as text_so_far instead of deltas.
+    const answering = (event: SseEvent) => event.data.type === 'delta' || event.data.type === 'text_so_far';
+    await waitUntil(stream, (events) => events.some(answering));
 
     await worker.kill();
     await startWorker();
@@ -278,7 +280,8 @@ describe('Live runs', () => {
     ]);
     const restarted = events.find((event) => event.data.type === 'attempt_restarted')!.data;
     expect(restarted).toMatchObject({ turn: 1, attempt: 2, previous_attempt: 1 });
-    expect(textOf(events, 1)).toBe('The first attempt never finishes this sentence'.slice(0, 12));
+    const joined = events.find((event) => event.data.type === 'text_so_far' && event.data.attempt === 1);
+    expect(`${joined?.data.text ?? ''}${textOf(events, 1)}`).toBe('The first attempt never finishes this sentence'.slice(0, 12));
     expect(textOf(events, 2)).toBe(second);
     const run = await user.get(`/runs/${runUuid}`);
     expect(run.body.status).toBe('completed');
