@@ -58,6 +58,8 @@ export enum ErrorCode {
   ToolDrift = 'TOOL_DRIFT',
   /** Temporal does not answer: the request changed nothing and may be repeated. */
   TemporalUnavailable = 'TEMPORAL_UNAVAILABLE',
+  /** MySQL refused or lost the request's connection (at max_connections, restarting): repeat it (a run's start with its Idempotency-Key). */
+  DatabaseUnavailable = 'DATABASE_UNAVAILABLE',
   /** A URL the worker would fetch can only reach a denied address (loopback, private, metadata...). */
   EgressDenied = 'EGRESS_DENIED',
   /** A webhook delivery's signature is malformed or does not match its body. */

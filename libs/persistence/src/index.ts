@@ -1,5 +1,6 @@
 export * from './data-source';
 export * from './one-trip-pool';
+export { isConnectionRefused, isLostConnection } from './rolled-back';
 export * from './migrate';
 export * from './definitions';
 export * from './persistence.module';

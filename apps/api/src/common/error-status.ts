@@ -17,6 +17,7 @@ const STATUS_OF: Record<ErrorCode, HttpStatus> = {
   [ErrorCode.RunBudgetReached]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.TooManyStreams]: HttpStatus.TOO_MANY_REQUESTS,
   [ErrorCode.TemporalUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
+  [ErrorCode.DatabaseUnavailable]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.WebhooksBusy]: HttpStatus.SERVICE_UNAVAILABLE,
   [ErrorCode.McpServerUnavailable]: HttpStatus.BAD_GATEWAY,
   [ErrorCode.Conflict]: HttpStatus.CONFLICT,

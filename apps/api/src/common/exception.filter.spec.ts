@@ -76,6 +76,19 @@ describe(ApiExceptionFilter.name, () => {
     expect(JSON.stringify(sent.body)).not.toMatch(/ER_ACCESS|EACCES|boom/);
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('request req-500 failed'));
   });
+
+  it.each([
+    ['MySQL at its max_connections', Object.assign(new Error('Too many connections'), { code: 'ER_CON_COUNT_ERROR', errno: 1040 })],
+    ['a connection lost under the request', Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true })],
+  ])('answers %s with a 503 the client may repeat after a second, and still logs it', (_case, error) => {
+    const sent = answer(error, 'req-db');
+    expect(sent).toMatchObject({
+      status: 503,
+      body: { code: 'DATABASE_UNAVAILABLE', request_id: 'req-db' },
+      headers: { 'Retry-After': '1' },
+    });
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('request req-db: the database did not take it'));
+  });
 });
 
 describe(statusOf.name, () => {
@@ -99,6 +112,7 @@ describe(statusOf.name, () => {
     [ErrorCode.UuidTaken, 409],
     [ErrorCode.UserIdConfusable, 409],
     [ErrorCode.TemporalUnavailable, 503],
+    [ErrorCode.DatabaseUnavailable, 503],
     [ErrorCode.WebhooksBusy, 503],
     [ErrorCode.McpServerUnavailable, 502],
     [ErrorCode.RateLimited, 429],

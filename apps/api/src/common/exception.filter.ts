@@ -3,6 +3,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError, ErrorCode } from '@app/domain';
+import { isConnectionRefused, isLostConnection } from '@app/persistence';
 import { statusOf } from './error-status';
 import { requestIdOf } from './request-id';
 
@@ -24,9 +25,17 @@ export function fromHttpException(error: HttpException): DomainError | null {
   return null;
 }
 
+/** MySQL at its max_connections, or a connection lost under the request: the client's to repeat, not our fault to hide. */
+function databaseUnavailable(error: unknown): DomainError | null {
+  if (!isConnectionRefused(error) && !isLostConnection(error)) return null;
+  return new DomainError(ErrorCode.DatabaseUnavailable, 'The database did not take the request: repeat it shortly', {
+    retry_after_seconds: 1,
+  });
+}
+
 function toDomainError(error: unknown): DomainError | null {
   if (error instanceof DomainError) return error;
-  return error instanceof HttpException ? fromHttpException(error) : null;
+  return error instanceof HttpException ? fromHttpException(error) : databaseUnavailable(error);
 }
 
 @Catch()
@@ -39,6 +48,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const request_id = requestIdOf(request);
     const domain = toDomainError(error);
+    if (domain?.code === ErrorCode.DatabaseUnavailable)
+      this.logger.error(`request ${request_id}: the database did not take it: ${String(error)}`);
     if (domain) {
       const retryAfter = domain.details.retry_after_seconds;
       if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
