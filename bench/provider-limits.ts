@@ -75,7 +75,16 @@ async function burst(name: string, rpmLimit: number | null): Promise<Record<stri
       provider_limits: rpmLimit ?? 'none',
       completed: ends.filter((end) => end.status === 'completed').length,
       provider_429s: stack.model.rateLimited,
+      provider_429s_at_s: stack.model.requests
+        .filter((request) => request.status === 429)
+        .map((request) => Math.round((request.received_at - started) / 100) / 10),
       requests: stack.model.requests.length,
+      requests_by_status: Object.fromEntries(
+        [...new Set(stack.model.requests.map((request) => String(request.status)))].map((status) => [
+          status,
+          stack.model.requests.filter((request) => String(request.status) === status).length,
+        ]),
+      ),
       small_user_share_of_first_30_calls: `${firstCalls.filter((user) => user === 'small').length}/30 (${RUNS - Math.round(RUNS * 0.9)} of ${RUNS} runs)`,
       median_end_s: { big: median('big'), small: median('small') },
       all_done_s: Math.round(Math.max(...ends.map((end) => end.ms)) / 1000),

@@ -68,22 +68,22 @@ describe(`${LlmStepService.name}: provider limits`, () => {
     ]);
   });
 
-  it('moves the slots booked before a 429 by what it pushed the schedule, no slot booked after it, and widens the spacing', async () => {
+  it('moves the slots booked before 429s by what they pushed the schedule, no slot booked after them, and widens the spacing', async () => {
     const rates = setup.get(ProviderRateRepository);
     const account = `openai:shift-${randomUUID()}`;
     const limits = { requestsPerMinute: 60, tokensPerMinute: null, userLookahead: 100 };
     const [early, late] = [await rates.book(account, 'u', 100, limits), await rates.book(account, 'u', 100, limits)];
 
     await rates.block(account, 5_000, limits);
-    // The same 429 met by a second call at once pushes nothing more.
+    // A second 429 at once (another request too many) makes room for its request: an interval more, not 5 s.
     await rates.block(account, 5_000, limits);
     const after = await rates.book(account, 'u', 100, limits);
 
     const shiftOf = async (booking: typeof early) => rates.shiftedSince(account, (booking as { shiftedMs: number }).shiftedMs);
     const [earlyShift, lateShift] = [await shiftOf(early), await shiftOf(late)];
-    // 5 s from the first block, plus only the milliseconds by which the second one's end is later (not 10 s).
-    expect(earlyShift).toBeGreaterThanOrEqual(4_900);
-    expect(earlyShift).toBeLessThan(6_000);
+    // 5 s from the first block, 1 s (an interval) from the second.
+    expect(earlyShift).toBeGreaterThanOrEqual(6_000);
+    expect(earlyShift).toBeLessThan(7_000);
     expect(lateShift).toBe(earlyShift);
     expect(await shiftOf(after)).toBe(0);
     // The slot booked after it comes after the moved ones: the third slot (2 s) moved as far.

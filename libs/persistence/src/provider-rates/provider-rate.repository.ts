@@ -22,10 +22,10 @@ export abstract class ProviderRateRepository {
   abstract book(rateKey: string, userId: string, tokens: number, limits: RateLimits): Promise<SlotBooking>;
   /**
    * A provider's 429: no caller of that account is sent before `waitMs` from now, and the whole schedule (the
-   * slots booked ahead, the next free one) moves by as much as that pushes the block further out (an interval
-   * at least). The account's requests are spaced wider from then on: its slack (milliseconds added to each
-   * interval) becomes at least 2 % of the interval and twice `waitMs` spread over a minute's requests, doubling
-   * at each 429, at most a tenth of the interval.
+   * slots booked ahead, the next free one) moves by as much as that pushes the block further out, and by an
+   * interval at least (a 429 is one request too many). The account's requests are spaced wider from then on:
+   * its slack (milliseconds added to each interval) becomes at least 2 % of the interval and twice `waitMs`
+   * spread over a minute's requests, doubling at each new block, at most a tenth of the interval.
    */
   abstract block(rateKey: string, waitMs: number, limits: Pick<RateLimits, 'requestsPerMinute'>): Promise<void>;
   /** How much later than booked a slot now is: what 429s since its booking (`shiftedMs` then) moved the schedule by. */

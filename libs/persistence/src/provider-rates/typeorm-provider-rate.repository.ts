@@ -56,17 +56,18 @@ export class TypeormProviderRateRepository extends ProviderRateRepository {
         [rateKey],
       )) as Record<'b' | 'k' | 'now', string>[];
       const now = Number(rate.now);
-      const until = now + Math.ceil(waitMs);
-      // Several calls meeting the same 429 push the schedule once: only by what each adds to the block.
-      if (until <= Math.max(Number(rate.b), now)) return;
-      // A new block moves the slots booked ahead by an interval at least: a retry-after of a few ms (a request that
-      // reached the provider a little early) would leave the next ones, as jittery, to meet 429s of their own.
+      const until = Math.max(now + Math.ceil(waitMs), Number(rate.b));
+      // A 429 is a request too many in the provider's window: the slots booked ahead move by an interval at least
+      // (each of several 429s at once makes room for its own request), or past the retry-after when it says more.
       const interval = 60_000 / limits.requestsPerMinute;
       const blocked = Number(rate.b) > now;
-      const shift = blocked ? until - Number(rate.b) : Math.max(until - now, interval);
-      // From then on a minute's requests span a minute and 2 % at least (doubling at each 429, at most 10 %),
-      // and at least twice the retry-after: room for the jitter the provider saw.
-      const slack = Math.min(interval / 10, Math.max(Number(rate.k) * 2, interval / 50, (2 * waitMs) / limits.requestsPerMinute));
+      const shift = Math.max(until - Math.max(Number(rate.b), now), interval);
+      // From then on a minute's requests span a minute and 2 % at least (doubling at each new block, at most
+      // 10 %), and at least twice the retry-after: room for the jitter with which requests reach the provider.
+      const slack = Math.min(
+        interval / 10,
+        Math.max(Number(rate.k) * (blocked ? 1 : 2), interval / 50, (2 * waitMs) / limits.requestsPerMinute),
+      );
       await manager.query(
         'UPDATE provider_rates SET blocked_until = ?, shifted_ms = shifted_ms + ?, next_request_at = GREATEST(next_request_at, ?) + ?, slack_ms = ? WHERE rate_key = ?',
         [until, shift, now, shift, slack, rateKey],
