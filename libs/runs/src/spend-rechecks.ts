@@ -38,7 +38,8 @@ export class SpendRechecks {
     );
   }
 
-  private async forEveryUser(): Promise<void> {
+  /** Every paused run of the users with spend this day or month (only they can be paused now). */
+  async forEveryUser(): Promise<void> {
     const { day, month } = periodKeys(this.clock());
     for (const userId of await this.spend.usersSpendingIn([day, month])) await this.forUser(userId);
   }

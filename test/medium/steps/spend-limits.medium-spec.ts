@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SpendRepository, WorkflowRepository, type NewRun } from '@app/persistence';
-import { RunPreparer } from '@app/runs';
+import { RunLauncher, RunPreparer, SpendRechecks } from '@app/runs';
 import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
 import { reply } from '../../support/model-fake';
 import { activityScope, llmStep, newRun, newUserId, noTools, stepContext, workflowDefinition } from '../support/fixtures';
@@ -224,4 +224,49 @@ describe(`${LlmStepService.name}: spend limits`, () => {
       expect(await reservedToday(userId)).toBe(0.0015);
     });
   });
+
+  describe(SpendRechecks.name, () => {
+    /** The launcher's one door these use, recorded; any other is a failure. */
+    class RecordingLauncher extends RunLauncher {
+      readonly rechecked: string[] = [];
+      recheckSpend(workflowId: string): Promise<void> {
+        this.rechecked.push(workflowId);
+        return Promise.resolve();
+      }
+      start = unexpectedDoor;
+      cancel = unexpectedDoor;
+      observe = unexpectedDoor;
+      answer = unexpectedDoor;
+      approveBudget = unexpectedDoor;
+      sendMessage = unexpectedDoor;
+    }
+    const log = { log: () => undefined, warn: () => undefined, error: () => undefined };
+    const pausedRunOf = async (userId: string) => {
+      const { run } = await recordedRun(userId, 1);
+      await ledger.pauseRunForSpend(run.uuid, { code: 'SPEND_LIMIT_REACHED', period: 'day', limit: 0.01, spent: 0.01, resets_at: 'x' });
+      return run;
+    };
+
+    it("asks each of a user's paused runs to try again when their limits change, and every paused run of this period's spenders at a start", async () => {
+      const spender = newUserId();
+      const [first, second] = [await pausedRunOf(spender), await pausedRunOf(spender)];
+      await ledger.settle(spender, [today(), today().slice(0, 7)], CALL_COST, null);
+      // A run of a user with nothing spent this day or month cannot be paused on it: the start's pass skips them.
+      const idle = await pausedRunOf(newUserId());
+      const launcher = new RecordingLauncher();
+      const sut = new SpendRechecks(ledger, launcher, 10, log);
+
+      await expect(sut.forUser(spender)).resolves.toBe(2);
+      expect([...launcher.rechecked].sort()).toEqual([first.temporal_workflow_id, second.temporal_workflow_id].sort());
+
+      launcher.rechecked.length = 0;
+      await sut.forEveryUser();
+      expect(launcher.rechecked).toEqual(expect.arrayContaining([first.temporal_workflow_id, second.temporal_workflow_id]));
+      expect(launcher.rechecked).not.toContain(idle.temporal_workflow_id);
+    });
+  });
 });
+
+function unexpectedDoor(): never {
+  throw new Error('SpendRechecks used another door of the launcher');
+}
