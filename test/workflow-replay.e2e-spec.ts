@@ -178,6 +178,16 @@ describe('Run workflow replay', () => {
           );
           return historyOf([planner, executor], undefined, { graph });
         },
+        'spend-paused-raised': async () => {
+          // The user's own day holds less than the call's worst case (gpt-4.1 at list price): the run waits on its
+          // spend limit in the workflow until the limit goes, then calls again.
+          await stack.user.put('/usage/limits', { daily_usd: 0.001, monthly_usd: null });
+          stack.model.script(reply.text('worth it'));
+          return historyOf([llmStep({ name: 'dear', model: 'gpt-4.1', max_tokens: 1000 })], async (runUuid) => {
+            await stack.waitForRun(runUuid, (run) => run.spend_pause != null);
+            await stack.user.put('/usage/limits', { daily_usd: null, monthly_usd: null });
+          });
+        },
         'graph-branches-partial': () => {
           // Two branches from the entry, one failing; a data condition picks the step after the other.
           const [plan, good, bad, cheap, dear] = [
@@ -210,6 +220,7 @@ describe('Run workflow replay', () => {
         'human-input-answered': 'completed',
         'conversation-ended': 'completed',
         'graph-branches-partial': 'partial_success',
+        'spend-paused-raised': 'completed',
         'local-chain-completed': 'completed',
         'local-agent-rounds': 'completed',
         'agent-workflow-tool': 'completed',
