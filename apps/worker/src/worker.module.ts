@@ -37,6 +37,7 @@ import { EvaluationService } from './evaluations/evaluation.service';
 import { EvaluationJudge } from './evaluations/evaluation-judge';
 import { StepSummaryService } from './execution/step-summary.service';
 import { StructuredOutputService } from './execution/structured-output.service';
+import { RecentOutputs } from './execution/recent-outputs';
 import { StepInputService } from './execution/step-input.service';
 import { StopCheckerService } from './execution/stop-checker.service';
 import { ToolCallService } from './execution/tool-call.service';
@@ -86,6 +87,7 @@ import { RunLifeServicesModule } from './run-life-services.module';
     ResponseCacheService,
     ProviderGate,
     StepInputService,
+    RecentOutputs,
     ModelCallService,
     ReplayRecord,
     AnswerDeltas,

@@ -135,6 +135,11 @@ export interface StepContext {
   /** The step that ran just before this one ($previous_output), null for the first. */
   previous_step_uuid: string | null;
   /**
+   * The output of `previous_step_uuid` this activation follows, when the walk knows it (since issue #32): a
+   * chain's worker that has just stored it reads it from memory instead of MySQL.
+   */
+  previous_output_id?: string;
+  /**
    * Set when this execution of the step has a row of its own under the step's row: a loop's iteration, or a
    * graph step's execution. `instance_uuid` is then that row, created by its first activity (for a looping
    * step in a graph, startLoop opens the execution's).

@@ -1,9 +1,10 @@
-import type { CustomLlmStep } from '@app/contracts';
+import type { CustomLlmStep, StepContext } from '@app/contracts';
 import type { NewRun } from '@app/persistence';
 import { ModelCallError } from '@app/providers';
 import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
 import { reply } from '../../support/model-fake';
 import { activityScope, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
+import { countStatements } from '../support/statements';
 import { modelCall } from '../runs/run-fixtures';
 import { setUpStepServices } from './step-services.setup';
 
@@ -121,5 +122,46 @@ describe(LlmStepService.name, () => {
       expect.objectContaining({ turn: 2, status: 'completed' }),
     ]);
     expect(await setup.rows.outputData(ref.output_id)).toEqual({ score: 7 });
+  });
+  describe('what a chain step reads back (issue #32)', () => {
+    const outputReads = (sent: string[]) => sent.filter((sql) => /^\s*SELECT[\s\S]*\bstep_outputs\b/i.test(sql)).length;
+
+    it('reads the trigger output once a run, and takes the output the step before it stored on this worker instead of reading it', async () => {
+      const first = llmStep({ system_prompt: 'Summarise <<trigger_output>>' });
+      // No placeholder: the previous output is the user message.
+      const second = llmStep({ system_prompt: 'Shorten it' });
+      const third = llmStep({ system_prompt: 'Translate <<trigger_output>>' });
+      const run = newRun(newUserId(), workflowDefinition([first, second, third]), { topic: 'tides' });
+      await setup.runs.create(run);
+      setup.model.script(reply.text('The tides turn twice a day.'), reply.text('Tides turn.'), reply.text('Les marées.'));
+      const ran = (context: StepContext, step: CustomLlmStep) =>
+        countStatements(setup.db, setup.oneTrip, () => sut.run(context, step, activityScope()));
+
+      const one = await ran(stepContext(run, 0), first);
+      const two = await ran({ ...stepContext(run, 1), previous_output_id: one.result.ref.output_id }, second);
+      const three = await ran({ ...stepContext(run, 2), previous_output_id: two.result.ref.output_id }, third);
+
+      expect([one, two, three].map(({ statements }) => outputReads(statements.sent))).toEqual([1, 0, 0]);
+      const [, asked, again] = setup.model.requests.map((request) => request.body.messages);
+      expect(asked[1].content).toContain('The tides turn twice a day.');
+      expect(again[0].content).toContain('tides');
+    });
+
+    it('reads the previous output from MySQL when this worker did not store it', async () => {
+      const first = llmStep();
+      const second = llmStep({ system_prompt: 'Shorten it' });
+      const run = newRun(newUserId(), workflowDefinition([first, second]), { topic: 'tides' });
+      await setup.runs.create(run);
+      setup.model.script(reply.text('Stored by another worker.'), reply.text('Short.'));
+      const stored = await sut.run(stepContext(run, 0), first, activityScope());
+      // Another worker's step: what this one kept is not what the walk names.
+      const context = { ...stepContext(run, 1), previous_output_id: 'an-output-this-worker-never-stored' };
+
+      const { statements } = await countStatements(setup.db, setup.oneTrip, () => sut.run(context, second, activityScope()));
+
+      expect(outputReads(statements.sent)).toBe(1);
+      expect(setup.model.requests[1].body.messages[1].content).toContain('Stored by another worker.');
+      expect(stored.ref.output_id).not.toBe(context.previous_output_id);
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { ChatMessage, CustomLlmStep, StepContext } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { modelOf, ModelCallService } from './model-call.service';
+import { RecentOutputs } from './recent-outputs';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { responseFormatOf, StructuredOutputService } from './structured-output.service';
@@ -23,6 +24,7 @@ export class LlmStepService {
     private readonly steps: StepRepository,
     private readonly outputs: OutputRepository,
     private readonly calls: CallAuditRepository,
+    private readonly recent: RecentOutputs,
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<StoredOutput> {
@@ -48,6 +50,8 @@ export class LlmStepService {
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope, ended);
     const output = newOutput(context, answer.data);
     await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages, call: answer.ended });
+    // A chain's next step, on this worker, reads it from here (a loop's iterations are not kept: one of many, read once at most).
+    if (!context.execution) this.recent.keep(output);
     return storedOf(output);
   }
 }

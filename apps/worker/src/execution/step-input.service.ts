@@ -14,6 +14,7 @@ import {
 } from '@app/domain';
 import { StepError } from './step-error';
 import { ConversationRepository, OutputRepository, type OutputRecord } from '@app/persistence';
+import { RecentOutputs } from './recent-outputs';
 
 export type DataMode = 'full' | 'reference';
 
@@ -31,6 +32,7 @@ export class StepInputService {
   constructor(
     private readonly outputs: OutputRepository,
     private readonly conversations: ConversationRepository,
+    private readonly recent: RecentOutputs,
   ) {}
 
   async build(context: StepContext, systemPrompt: string, mode: DataMode, loop?: StepLoop | null): Promise<StepInput> {
@@ -164,9 +166,12 @@ export class StepInputService {
       );
       return pickFromHistory(history, ref.index) ?? null;
     }
-    if (ref.kind === 'previous' && context.previous_step_uuid)
-      return this.outputs.outputOfStep(context.run_uuid, context.previous_step_uuid);
-    return this.outputs.triggerOutput(context.run_uuid);
+    if (ref.kind === 'previous' && context.previous_step_uuid) {
+      // A chain step's (no execution row): the previous step's output as this worker just stored it, when it did.
+      const kept = context.execution ? null : this.recent.take(context.run_uuid, context.previous_output_id);
+      return kept ?? this.outputs.outputOfStep(context.run_uuid, context.previous_step_uuid);
+    }
+    return this.recent.trigger(context.run_uuid, () => this.outputs.triggerOutput(context.run_uuid));
   }
 
   private present(output: OutputRecord | null, ref: PlaceholderRef, mode: DataMode): string {

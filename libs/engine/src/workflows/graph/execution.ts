@@ -99,6 +99,7 @@ function stepContext(
     user_id: input.user_id,
     instance_uuid: instanceUuid,
     previous_step_uuid: activation.previous_step_uuid,
+    ...(activation.previous_output_id ? { previous_output_id: activation.previous_output_id } : {}),
     ...(plan.rowPerExecution ? { execution: { parent_instance_uuid: instanceOf.get(step.uuid)!, index } } : {}),
     ...(choices.length ? { route_choices: choices } : {}),
     ...(input.definition.output_history_size ? { output_history_size: input.definition.output_history_size } : {}),
@@ -118,5 +119,5 @@ function edgesTaken(
 ): Activation[] {
   return nextTargets(plan.graph, step.uuid, { route: ran.route ?? null, conditions_held: held })
     .filter((target) => target !== executorEdge?.target_step_uuid)
-    .map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid }));
+    .map((target) => ({ step_uuid: target, previous_step_uuid: step.uuid, previous_output_id: ran.output_id }));
 }

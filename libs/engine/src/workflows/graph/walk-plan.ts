@@ -57,6 +57,8 @@ export function walkPlan(definition: WorkflowDefinition): WalkPlan {
 export interface Activation {
   step_uuid: string;
   previous_step_uuid: string | null;
+  /** The output of `previous_step_uuid` that activated it, when it completed with one. */
+  previous_output_id?: string;
   handoff?: ToolHandoff;
   continues?: TranscriptRef;
   reason?: string;
