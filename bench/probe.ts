@@ -1,4 +1,4 @@
-// npm run bench:probe [-- --only chain,agent,start,burst,fanout,fanout-together --runs N --burst N --widths 1,10,50 --profile DIR]: one figure family in about a minute, for
+// npm run bench:probe [-- --only chain,agent,start,burst,fanout,fanout-together,slow --runs N --burst N --widths 1,10,50 --profile DIR]: one figure family in about a minute, for
 // working on a cost (issue #17). The full comparison, and the figures BENCHMARKS.md quotes, come from
 // `npm run bench`; this prints the same ratios for the part asked for, against baselines measured here.
 // --profile DIR: the API and the worker write CPU profiles (.cpuprofile, for Chrome's DevTools) there.
@@ -6,18 +6,22 @@
 // live (not in the default set): live runs' figures (#28). burst (not in the default set): --burst runs (default 2,000) started at once, each waiting 2 s on the
 // model, on stepwise and on bare Temporal (full mode's scenario 3).
 // fanout-together (not in the default set): two for_each runs of 50 items at max_concurrency 50 at once, with the database's peak connections.
+// slow (not in the default set): scenario 7, a 5-step chain and a 10-call agent against a model answering in 500 ms, against the plain loop.
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createDataSource, OneTripPool } from '@app/persistence';
 import { ModelFake, reply, type RecordedRequest } from '../test/support/model-fake';
 import { ToolServer } from '../test/support/tool-server';
 import { bareTemporalRunner } from './baselines/bare-temporal.runner';
 import { floorRunners } from './baselines/floor.runner';
+import { plainLoopRunner } from './baselines/plain-loop.runner';
 import { AGENT_TOOL_CALLS } from './scenarios/agent';
 import { measureAgentRounds } from './scenarios/agent-rounds';
 import { liveTables, measureLive } from './scenarios/live';
 import { measureFanOut, measureFanOutTogether } from './scenarios/fan-out';
 import { measureOverhead, measureSequential } from './scenarios/overhead';
+import { measureSlowModel, SLOW_CHAIN_STEPS } from './scenarios/slow-model';
 import { measureStartRate } from './scenarios/start-rate';
 import { measureWaiting, type WaitingResult } from './scenarios/waiting';
 import { BENCH_TOOL, type Runner } from './support/runner';
@@ -175,11 +179,32 @@ async function main(): Promise<void> {
         ),
       );
     }
+    if (only.has('slow')) await printSlowModel(system, model.baseUrl, tools.url(BENCH_TOOL), runs);
     if (only.has('burst')) await printBurst(system, bare, tools.url(BENCH_TOOL), Number(values.burst));
   } finally {
     await Promise.all([bare.close(), floor.close()]);
     await system.stop();
     await Promise.all([model.close(), tools.close()]);
+  }
+}
+
+/** Scenario 7 of `npm run bench`: where a 500-ms model dominates, stepwise against the plain loop (same calls and audit rows). */
+async function printSlowModel(system: System, modelUrl: string, toolUrl: string, runs: number): Promise<void> {
+  const dataSource = await createDataSource(system.config.databaseUrl).initialize();
+  const oneTrip = OneTripPool.open(system.config.databaseUrl, 10);
+  try {
+    const plain = plainLoopRunner(dataSource, oneTrip, modelUrl, toolUrl);
+    const slow = await measureSlowModel(stepwiseRunner(system, toolUrl), plain, delay, { modelMs: 500, runs, warmup: 2 });
+    console.log(
+      table(
+        `a model answering in 500 ms (${SLOW_CHAIN_STEPS}-step chain, agent with ${AGENT_TOOL_CALLS} tool calls; run ms)`,
+        ['workload', 'run p50', 'plain loop p50', 'vs plain'],
+        slow.map((s) => [s.workload, s.stepwise_run_ms.p50, s.plain_run_ms.p50, s.vs_plain]),
+      ),
+    );
+  } finally {
+    await oneTrip.close();
+    await dataSource.destroy();
   }
 }
 
