@@ -1,7 +1,5 @@
 // The worker thread of the delivery pool (HooksService): one DeliveryCheck in, one DeliveryVerdict out.
 import { parentPort } from 'node:worker_threads';
-import { niceThisThread } from '../common/thread-priority';
 import { checkDelivery, type DeliveryCheck } from './delivery-check';
 
-niceThisThread();
 parentPort?.on('message', (check: DeliveryCheck) => parentPort?.postMessage(checkDelivery(check)));
