@@ -11,6 +11,7 @@ import { ApiProcess } from '../test/support/api-process';
 import { startLivenessProber } from '../test/support/liveness-prober';
 import { storm } from '../test/support/storm';
 import { table } from './support/table';
+import { runMain } from './support/main';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -89,10 +90,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

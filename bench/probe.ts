@@ -29,6 +29,7 @@ import { round } from './support/stats';
 import { stepwiseRunner } from './support/stepwise.runner';
 import { startSystem, type System } from './support/system';
 import { table } from './support/table';
+import { runMain } from './support/main';
 
 const SIZES = [1, 5, 20];
 
@@ -237,10 +238,4 @@ async function printBurst(system: System, bare: Runner, toolUrl: string, runs: n
     for (const [reason, count] of Object.entries(r.failures)) console.log(`   ${r.runner}: ${count} failed with ${reason}`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

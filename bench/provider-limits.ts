@@ -10,6 +10,7 @@ import { llmStep } from '../test/support/factories';
 import { reply } from '../test/support/model-fake';
 import { startStack, type Stack } from '../test/support/stack';
 import type { ApiClient } from '../test/support/api';
+import { runMain } from './support/main';
 
 const { values } = parseArgs({
   options: {
@@ -125,10 +126,4 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(results, null, 2));
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

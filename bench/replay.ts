@@ -9,6 +9,7 @@ import { ModelFake, reply } from '../test/support/model-fake';
 import { distribution } from './support/stats';
 import { startSystem } from './support/system';
 import { table } from './support/table';
+import { runMain } from './support/main';
 
 const STEPS = 20;
 
@@ -72,10 +73,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -28,6 +28,7 @@ import { repeated, round } from './support/stats';
 import { stepwiseRunner } from './support/stepwise.runner';
 import { startSystem } from './support/system';
 import { table } from './support/table';
+import { runMain } from './support/main';
 
 const ratio = (ours: number, baseline: number) => round(ours / baseline, 2);
 
@@ -305,10 +306,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -14,6 +14,7 @@ import { measureThroughput } from './scenarios/throughput';
 import { round } from './support/stats';
 import { startProcess, startSystem } from './support/system';
 import { table } from './support/table';
+import { runMain } from './support/main';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -150,10 +151,4 @@ async function main(): Promise<void> {
   console.log(`\nfigures written to ${file}`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

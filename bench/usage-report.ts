@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 import { usageStatements } from '../libs/persistence/src/usage/typeorm-usage.repository';
+import { runMain } from './support/main';
 
 const { values } = parseArgs({
   options: {
@@ -110,10 +111,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);

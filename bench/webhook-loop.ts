@@ -9,6 +9,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { startApi, testConfig } from '../test/support/api';
 import { table } from './support/table';
+import { runMain } from './support/main';
 
 const chain = (depth: number): unknown => Array.from({ length: depth - 1 }).reduce<unknown>((inner) => ({ a: inner }), { v: 1 });
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -65,10 +66,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runMain(main);
