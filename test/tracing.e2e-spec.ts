@@ -42,7 +42,7 @@ describe('Tracing', () => {
       (received) =>
         Boolean(root(received)) &&
         has(received, 'stepwise-worker', /^RunWorkflow:/) &&
-        has(received, 'stepwise-worker', /^RunActivity:callTool$/) &&
+        inTrace(received).filter((span) => span.name === 'RunActivity:agentTurn').length === 2 &&
         inTrace(received).filter((span) => span.name === 'chat test-model').length === 2 &&
         has(received, 'stepwise-worker', /^execute_tool lookup$/),
     );
@@ -59,6 +59,9 @@ describe('Tracing', () => {
     // Each model call hangs under its activity's span.
     const parent = trace.find((span) => span.spanId === chat?.parentSpanId);
     expect(parent?.name).toMatch(/^RunActivity:/);
+    // The tool call too: a chain agent's short call runs inside the turn that asked for it.
+    const tool = trace.find((span) => span.name === 'execute_tool lookup');
+    expect(trace.find((span) => span.spanId === tool?.parentSpanId)?.name).toBe('RunActivity:agentTurn');
     model.assertDone();
   });
 });
