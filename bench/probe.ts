@@ -36,9 +36,13 @@ const SIZES = [1, 5, 20];
 const delay = { ms: 0 };
 
 const replies = (request: RecordedRequest) => {
-  if (!request.body.tools?.length) return reply.text('ok', { delayMs: delay.ms || undefined });
+  // Every answer waits the scenario's model delay (0 unless one sets it: the slow model's 500 ms, a fan-out's 200).
+  const options = { delayMs: delay.ms || undefined };
+  if (!request.body.tools?.length) return reply.text('ok', options);
   const done = request.body.messages.filter((message) => message.role === 'tool').length;
-  return done < AGENT_TOOL_CALLS ? reply.toolCalls([{ name: BENCH_TOOL, arguments: { call: done } }]) : reply.text('done');
+  return done < AGENT_TOOL_CALLS
+    ? reply.toolCalls([{ name: BENCH_TOOL, arguments: { call: done } }], options)
+    : reply.text('done', options);
 };
 
 async function main(): Promise<void> {
