@@ -14,11 +14,12 @@ describe('Run workflow: routing', () => {
   const rowsOf = (run: ReturnType<typeof graphRun>, ...steps: StepDefinition[]) =>
     steps.map((step) => ({ instance_uuid: rowOf(run, step), failed: false }));
 
-  it('walks a chain in order, each step on its own row, $previous_output the step before', async () => {
+  it('walks a chain in order, each step on its own row, $previous_output the step before (and the output it handed on)', async () => {
     const [a, b, c] = ['a', 'b', 'c'].map((name) => llmStep(name));
     const run = chainRun([a, b, c]);
+    const [ofA, ofB] = [output(), output()];
     const fake = new FakeActivities({
-      runLlmStep: llmAnswers({ a: () => output(), b: () => output(), c: () => output() }),
+      runLlmStep: llmAnswers({ a: () => ofA, b: () => ofB, c: () => output() }),
       finishRun: recorded,
     });
 
@@ -26,16 +27,17 @@ describe('Run workflow: routing', () => {
 
     await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
     expect(
-      fake.inputsOf('runLlmStep').map(({ step, instance_uuid, previous_step_uuid, execution }) => ({
+      fake.inputsOf('runLlmStep').map(({ step, instance_uuid, previous_step_uuid, previous_output_id, execution }) => ({
         step: step.name,
         instance_uuid,
         previous_step_uuid,
+        previous_output_id,
         execution,
       })),
     ).toEqual([
-      { step: 'a', instance_uuid: rowOf(run, a), previous_step_uuid: null, execution: undefined },
-      { step: 'b', instance_uuid: rowOf(run, b), previous_step_uuid: a.uuid, execution: undefined },
-      { step: 'c', instance_uuid: rowOf(run, c), previous_step_uuid: b.uuid, execution: undefined },
+      { step: 'a', instance_uuid: rowOf(run, a), previous_step_uuid: null, previous_output_id: undefined, execution: undefined },
+      { step: 'b', instance_uuid: rowOf(run, b), previous_step_uuid: a.uuid, previous_output_id: ofA.output_id, execution: undefined },
+      { step: 'c', instance_uuid: rowOf(run, c), previous_step_uuid: b.uuid, previous_output_id: ofB.output_id, execution: undefined },
     ]);
     expect(fake.inputsOf('finishRun')).toEqual([{ run_uuid: run.run_uuid, status: 'completed', error_message: null }]);
   });
