@@ -144,6 +144,11 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
       total_tokens: 15 + 33,
     });
     expect(setup.model.requests).toHaveLength(2);
+    // A chain's next step on this worker takes the agent's output from memory instead of reading it back.
+    expect(setup.recent.take(agent.context.run_uuid, output.ref.output_id)).toMatchObject({
+      uuid: output.ref.output_id,
+      raw_data: 'Lyon it is',
+    });
   });
 
   it("audits each turn by the count of messages it sent, the first ones of the step's conversation", async () => {

@@ -5,6 +5,7 @@ import { AgentStepService } from '../../../apps/worker/src/execution/agent-step.
 import { GraphService } from '../../../apps/worker/src/execution/graph.service';
 import { LlmStepService } from '../../../apps/worker/src/execution/llm-step.service';
 import { LoopService } from '../../../apps/worker/src/execution/loop.service';
+import { RecentOutputs } from '../../../apps/worker/src/execution/recent-outputs';
 import { StopCheckerService } from '../../../apps/worker/src/execution/stop-checker.service';
 import { StructuredOutputService } from '../../../apps/worker/src/execution/structured-output.service';
 import { ToolCallService } from '../../../apps/worker/src/execution/tool-call.service';
@@ -33,6 +34,7 @@ export async function setUpStepServices(options: Omit<MediumOptions, 'modelBaseU
     stopChecker: app.get(StopCheckerService),
     graph: app.get(GraphService),
     loops: app.get(LoopService),
+    recent: app.get(RecentOutputs),
     /** After each spec: every scripted answer was asked for and nothing else; the next spec starts clean even if not. */
     expectModelDone() {
       try {

@@ -6,6 +6,7 @@ import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, shortTools, type ResolvedTool } from './agent-tools.service';
 import { modelOf, ModelCallService } from './model-call.service';
+import { RecentOutputs } from './recent-outputs';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
@@ -33,6 +34,7 @@ export class AgentStepService {
     private readonly config: AppConfig,
     private readonly workflowTools: WorkflowToolService,
     private readonly toolCalls: ToolCallService,
+    private readonly recent: RecentOutputs,
   ) {}
 
   /** The step's start: its input, its transcript's first messages, its tools and which of them are short. */
@@ -168,6 +170,8 @@ export class AgentStepService {
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);
     await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages });
+    // As an LLM step's: a chain's next step, on this worker, reads it from here (not a loop's iterations).
+    if (!context.execution) this.recent.keep(output);
     return storedOf(output);
   }
 }
