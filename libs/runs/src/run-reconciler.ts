@@ -49,7 +49,8 @@ export class RunReconciler {
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before any module's shutdown hook (the Temporal connection closes in one): a pass in flight ends first. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.passing?.catch(() => undefined);
   }

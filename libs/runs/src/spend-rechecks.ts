@@ -13,6 +13,9 @@ const CONCURRENCY = 8;
  * a restart).
  */
 export class SpendRechecks {
+  private startup: Promise<void> | null = null;
+  private stopping = false;
+
   constructor(
     private readonly spend: SpendRepository,
     private readonly launcher: RunLauncher,
@@ -25,22 +28,35 @@ export class SpendRechecks {
   /** The user's limits changed: each of their paused runs tries again. How many were asked. */
   async forUser(userId: string): Promise<number> {
     const runs = await this.spend.spendPausedRuns(userId, this.runsPerUser);
-    for (let next = 0; next < runs.length; next += CONCURRENCY)
+    for (let next = 0; next < runs.length && !this.stopping; next += CONCURRENCY)
       await Promise.all(runs.slice(next, next + CONCURRENCY).map((run) => this.launcher.recheckSpend(run.temporal_workflow_id)));
     return runs.length;
   }
 
   /** Nest calls this once the API is up (its lifecycle hook, by name): the operator's limits may be new. Not awaited: the start does not wait on Temporal. */
   onApplicationBootstrap(): void {
-    void this.forEveryUser().catch((error: unknown) =>
+    this.startup = this.forEveryUser().catch((error: unknown) =>
       // Temporal or the database away at the start: paused runs still go on at their reset.
       this.log.warn(`re-checking runs paused on spend limits failed: ${(error as Error).message}`),
     );
   }
 
+  /**
+   * Nest calls this before any module's shutdown hook, so before the Temporal connection closes: the start's
+   * pass sends no more signals and the ones in flight end first (a signal still retrying when its connection
+   * closed would throw from the client's retry timer, outside any caller).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.startup;
+  }
+
   /** Every paused run of the users with spend this day or month (only they can be paused now). */
   async forEveryUser(): Promise<void> {
     const { day, month } = periodKeys(this.clock());
-    for (const userId of await this.spend.usersSpendingIn([day, month])) await this.forUser(userId);
+    for (const userId of await this.spend.usersSpendingIn([day, month])) {
+      if (this.stopping) return;
+      await this.forUser(userId);
+    }
   }
 }
