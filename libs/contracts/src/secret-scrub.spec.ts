@@ -83,6 +83,8 @@ describe(scrubSecrets.name, () => {
       fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string({ maxLength: 50 }), (url, text) => {
         const { search, hash } = new URL(url);
         fc.pre(search.length > 1 || hash.length > 1);
+        // The text around the URL may itself read like its query ("?G" around "http://a.aa?G"): only the URL's is taken out.
+        fc.pre([search, hash].every((part) => part.length <= 1 || !text.includes(part)));
         const scrubbed = scrubSecrets(`${text} ${url} ${text}`);
         if (search.length > 1) expect(scrubbed).not.toContain(search);
         if (hash.length > 1) expect(scrubbed).not.toContain(hash);
