@@ -57,6 +57,20 @@ describe(exampleOf.name, () => {
     expect(() => exampleOf({ type: 'string', minLength: 300 }, 0, 256)).toThrow(DomainError);
   });
 
+  it('counts every item of an array whose items have an empty allOf (the property spec found 4,099 bytes made for 4,096)', () => {
+    const schema = { type: 'array', minItems: 1366, items: { allOf: [] } };
+    for (const budget of [4096, 64 * 1024]) {
+      let made: unknown;
+      try {
+        made = exampleOf(schema, 0, budget);
+      } catch (error) {
+        expect((error as DomainError).code).toBe(ErrorCode.SchemaTooLarge);
+        continue;
+      }
+      expect(JSON.stringify(made).length).toBeLessThanOrEqual(budget);
+    }
+  });
+
   it('drops what is optional when everything would not fit, keeping a value the schema accepts', () => {
     const schema = {
       type: 'object',

@@ -57,7 +57,8 @@ class Example {
     if ('const' in s) return this.given(s.const);
     if (Array.isArray(s.enum) && s.enum.length) return this.given(s.enum[this.variant % s.enum.length]);
     if ('default' in s) return this.given(s.default);
-    if (Array.isArray(s.allOf)) return merged(s.allOf.map((part) => this.of(part, depth + 1)));
+    // An empty allOf asks nothing: its merge would be an uncounted {} (a schema like any other below instead).
+    if (Array.isArray(s.allOf) && s.allOf.length) return merged(s.allOf.map((part) => this.of(part, depth + 1)));
     for (const key of ['oneOf', 'anyOf'] as const)
       if (Array.isArray(s[key]) && (s[key] as unknown[]).length) return this.of((s[key] as unknown[])[0], depth + 1);
     const type = Array.isArray(s.type) ? s.type.find((candidate) => candidate !== 'null') : s.type;
