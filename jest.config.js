@@ -39,6 +39,7 @@ module.exports = {
       transformIgnorePatterns,
       moduleNameMapper,
       testEnvironment: 'node',
+      setupFiles: ['<rootDir>/test/support/fast-check-seed.ts'],
     },
     {
       displayName: 'medium',
