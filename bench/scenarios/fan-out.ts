@@ -25,16 +25,7 @@ export async function measureFanOut(
   try {
     const results: FanOutResult[] = [];
     for (const width of widths) {
-      const workflow = await system.createWorkflow([
-        {
-          uuid: randomUUID(),
-          type: 'custom_llm',
-          name: 'each',
-          model: BENCH_MODEL,
-          system_prompt: 'Handle <<item>>',
-          loop: { type: 'for_each', input_path: '<<trigger_output.items>>', max_items: items, max_concurrency: width },
-        },
-      ]);
+      const workflow = await system.createWorkflow([fanOutStep(items, width)]);
       const samples: number[] = [];
       // One warm-up run first: the worker's first run of a workflow pays for caches the others find warm.
       for (let i = 0; i < runs + 1; i++) {
@@ -88,16 +79,7 @@ export async function measureFanOutTogether(
     }
   })();
   try {
-    const workflow = await system.createWorkflow([
-      {
-        uuid: randomUUID(),
-        type: 'custom_llm',
-        name: 'each',
-        model: BENCH_MODEL,
-        system_prompt: 'Handle <<item>>',
-        loop: { type: 'for_each', input_path: '<<trigger_output.items>>', max_items: items, max_concurrency: width },
-      },
-    ]);
+    const workflow = await system.createWorkflow([fanOutStep(items, width)]);
     const started = Date.now();
     const uuids = await Promise.all(Array.from({ length: runs }, () => startWithItems(system, workflow, items)));
     const ends = await Promise.all(uuids.map((uuid) => system.waitForRun(uuid)));
@@ -126,4 +108,16 @@ async function startWithItems(system: System, workflowUuid: string, items: numbe
   const body = (await response.json()) as { uuid?: string };
   if (!response.ok || !body.uuid) throw new Error(`POST /runs answered ${response.status}: ${JSON.stringify(body)}`);
   return body.uuid;
+}
+
+/** One LLM step over the trigger's `items`, `width` of them at once. */
+function fanOutStep(items: number, width: number) {
+  return {
+    uuid: randomUUID(),
+    type: 'custom_llm',
+    name: 'each',
+    model: BENCH_MODEL,
+    system_prompt: 'Handle <<item>>',
+    loop: { type: 'for_each', input_path: '<<trigger_output.items>>', max_items: items, max_concurrency: width },
+  };
 }
