@@ -14,7 +14,7 @@ const KEY = 'CHARACTER SET utf8mb4 COLLATE utf8mb4_bin';
 
 /** What a stored text becomes in an event: at most this many characters (a tool's input or answer, an error). */
 const PREVIEW = 2000;
-const preview = (column: string) => `LEFT(${column}, ${PREVIEW})`;
+export const preview = (column: string) => `LEFT(${column}, ${PREVIEW})`;
 
 /** Statements that append an event of `type` to run `run` (an SQL expression), `payload` a JSON_OBJECT expression. */
 const emit = (run: string, type: string, payload: string) => `
@@ -22,17 +22,17 @@ const emit = (run: string, type: string, payload: string) => `
     INSERT INTO run_events (run_uuid, seq, workflow_uuid, user_id, type, payload)
       SELECT uuid, last_event_seq, workflow_uuid, user_id, '${type}', ${payload} FROM workflow_runs WHERE uuid = ${run};`;
 
-const STEP = `'instance_uuid', NEW.uuid, 'step_uuid', NEW.step_definition_uuid, 'step_name', NEW.step_name, 'step_type', NEW.step_type,
+export const STEP = `'instance_uuid', NEW.uuid, 'step_uuid', NEW.step_definition_uuid, 'step_name', NEW.step_name, 'step_type', NEW.step_type,
   'parent_instance_uuid', NEW.parent_instance_uuid, 'execution_index', NEW.execution_index`;
-const MODEL_CALL = `'instance_uuid', NEW.step_instance_uuid, 'turn', NEW.turn, 'attempt', NEW.attempt, 'provider', NEW.provider, 'model', NEW.model`;
-const MODEL_END = `${MODEL_CALL}, 'status', NEW.status, 'error', ${preview('NEW.error_message')}, 'prompt_tokens', NEW.prompt_tokens,
+export const MODEL_CALL = `'instance_uuid', NEW.step_instance_uuid, 'turn', NEW.turn, 'attempt', NEW.attempt, 'provider', NEW.provider, 'model', NEW.model`;
+export const MODEL_END = `${MODEL_CALL}, 'status', NEW.status, 'error', ${preview('NEW.error_message')}, 'prompt_tokens', NEW.prompt_tokens,
   'completion_tokens', NEW.completion_tokens, 'total_tokens', NEW.total_tokens, 'duration_ms', NEW.duration_ms`;
-const TOOL_CALL = `'instance_uuid', NEW.step_instance_uuid, 'tool_call_id', NEW.tool_call_id, 'attempt', NEW.attempt, 'tool_name', NEW.tool_name,
+export const TOOL_CALL = `'instance_uuid', NEW.step_instance_uuid, 'tool_call_id', NEW.tool_call_id, 'attempt', NEW.attempt, 'tool_name', NEW.tool_name,
   'mcp_server', NEW.mcp_server`;
-const TOOL_END = `${TOOL_CALL}, 'status', NEW.status, 'error', ${preview('NEW.error_message')}, 'output', ${preview('NEW.output')}, 'duration_ms', NEW.duration_ms`;
-const FINAL = `('completed', 'failed', 'cancelled', 'stopped', 'partial_success')`;
+export const TOOL_END = `${TOOL_CALL}, 'status', NEW.status, 'error', ${preview('NEW.error_message')}, 'output', ${preview('NEW.output')}, 'duration_ms', NEW.duration_ms`;
+export const FINAL = `('completed', 'failed', 'cancelled', 'stopped', 'partial_success')`;
 
-const TRIGGERS: Record<string, string> = {
+export const TRIGGERS: Record<string, string> = {
   // The run's row: its first event, its status changes (the final one last of all its events), its notification.
   run_events_run_started: `BEFORE INSERT ON workflow_runs FOR EACH ROW SET NEW.last_event_seq = 1`,
   run_events_run_inserted: `AFTER INSERT ON workflow_runs FOR EACH ROW

@@ -43,7 +43,7 @@ const GUARD = (run: string, message: string, refused: string, handedTo: string) 
     'step_name', ${refused}, 'step_uuid', ${refusedUuidOf(run, refused)}, 'handed_to', ${handedTo})`;
 
 /** The three triggers, `added`: with this migration's events; else without them (`down`). */
-const triggers = (added: boolean): Record<string, string> => ({
+export const triggers = (added: boolean): Record<string, string> => ({
   run_events_run_changed: `BEFORE UPDATE ON workflow_runs FOR EACH ROW BEGIN
     DECLARE refused VARCHAR(255) ${NAME};
     IF NEW.status <> OLD.status THEN

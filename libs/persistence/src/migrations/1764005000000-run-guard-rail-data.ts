@@ -20,11 +20,11 @@ const STEP = `'instance_uuid', NEW.uuid, 'step_uuid', NEW.step_definition_uuid, 
 const FINAL = `('completed', 'failed', 'cancelled', 'stopped', 'partial_success')`;
 
 /** The event's payload from `hit` (a GuardRailHit's JSON text): its fields as JSON values, so a null stays null. */
-const GUARD = (run: string, hit: string, message: string, handedTo: string) =>
+export const GUARD = (run: string, hit: string, message: string, handedTo: string) =>
   `JSON_OBJECT('run_uuid', ${run}, 'rail', JSON_EXTRACT(${hit}, '$.rail'), 'message', ${preview(message)},
     'step_name', JSON_EXTRACT(${hit}, '$.step_name'), 'step_uuid', JSON_EXTRACT(${hit}, '$.step_uuid'), 'handed_to', ${handedTo})`;
 
-const RUN_CHANGED = `BEFORE UPDATE ON workflow_runs FOR EACH ROW BEGIN
+export const RUN_CHANGED = `BEFORE UPDATE ON workflow_runs FOR EACH ROW BEGIN
     IF NEW.status <> OLD.status THEN
       IF NEW.status IN ${FINAL} AND NEW.guard_rail IS NOT NULL THEN
         SET NEW.last_event_seq = NEW.last_event_seq + 1;
@@ -44,7 +44,7 @@ const RUN_CHANGED = `BEFORE UPDATE ON workflow_runs FOR EACH ROW BEGIN
     END IF;
   END`;
 
-const STEP_CHANGED = `AFTER UPDATE ON workflow_step_instances FOR EACH ROW BEGIN
+export const STEP_CHANGED = `AFTER UPDATE ON workflow_step_instances FOR EACH ROW BEGIN
     DECLARE hit LONGTEXT;
     IF NEW.status = 'running' AND (OLD.status <> 'running' OR NEW.attempts <> OLD.attempts) THEN
       ${emit('NEW.run_uuid', 'step_started', `JSON_OBJECT(${STEP}, 'attempt', NEW.attempts)`)}

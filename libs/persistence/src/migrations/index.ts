@@ -41,6 +41,7 @@ import { SpendHolds1764005200000 } from './1764005200000-spend-holds';
 import { ProviderRateShift1764005210000 } from './1764005210000-provider-rate-shift';
 import { ModelCallUser1764005220000 } from './1764005220000-model-call-user';
 import { StepMessages1764005300000 } from './1764005300000-step-messages';
+import { RunEventSeqs1764005400000 } from './1764005400000-run-event-seqs';
 
 // Every migration, in order. Add new ones at the end; never edit one that has shipped.
 export const migrations: (new () => unknown)[] = [
@@ -87,4 +88,5 @@ export const migrations: (new () => unknown)[] = [
   ProviderRateShift1764005210000,
   ModelCallUser1764005220000,
   StepMessages1764005300000,
+  RunEventSeqs1764005400000,
 ];

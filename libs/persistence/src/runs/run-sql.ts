@@ -21,7 +21,7 @@ export function runStatement<T>(dataSource: DataSource, work: (manager: EntityMa
 /**
  * Locks the row of the run that step row `instanceUuid` belongs to, first in a transaction that inserts a row
  * referring to the run: the insert's foreign-key check takes a shared lock on the run's row, and the
- * run-events trigger then wants it exclusive (to count the event), so two such inserts of one run at once
+ * run-events trigger then wants it exclusive (before counting the event), so two such inserts of one run at once
  * (a for_each's items side by side) each held the shared lock waiting for the other: a deadlock, of which
  * 20 of 100 items at max_concurrency 50 lost all three tries (BENCHMARKS.md). Taken exclusive first, they wait in turn.
  */
