@@ -262,4 +262,42 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await audit.completedToolCall(step, 'call_medium')).toMatchObject({ attempt: 1, output: { ok: true }, duration_ms: 3 });
     expect(await steps.messagesOf(step)).toEqual([{ role: 'user', content: 'go' }, message]);
   });
+
+  it("ends a model call with its answer and starts its first tool call in one transaction; the call's row only where its id is free", async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    await steps.saveMessages(step, [{ role: 'user', content: 'go' }]);
+    const answerOf = (turn: number) => ({ role: 'assistant', content: null, tool_calls: [{ id: 'call_again', turn }] });
+    const endOf = (turn: number) => modelCall(run, step, { turn, status: 'completed', finished_at: new Date() });
+    const running = toolCall(run, step, { tool_call_id: 'call_again', attempt: 1, status: 'running', output: null, finished_at: null });
+    for (const turn of [1, 2]) await audit.recordModelCall(modelCall(run, step, { turn, status: 'running' }));
+
+    const misplaced = await audit.recordModelAnswerStartingTool(
+      endOf(1),
+      { instance_uuid: step, position: 2, message: answerOf(1) },
+      running,
+    );
+    const first = await audit.recordModelAnswerStartingTool(endOf(1), { instance_uuid: step, position: 1, message: answerOf(1) }, running);
+    await audit.recordToolAnswer(
+      { ...running, status: 'completed', output: { ok: true }, duration_ms: 1, finished_at: new Date() },
+      { instance_uuid: step, position: 2, message: { role: 'tool', tool_call_id: 'call_again', content: '{"ok":true}' } },
+    );
+    // The model uses the id again in its next turn: the answer goes in, the call's row is left to the call.
+    const reused = await audit.recordModelAnswerStartingTool(endOf(2), { instance_uuid: step, position: 3, message: answerOf(2) }, running);
+
+    expect([misplaced, first, reused]).toEqual([
+      { answered: false, toolStarted: false },
+      { answered: true, toolStarted: true },
+      { answered: true, toolStarted: false },
+    ]);
+    expect((await rows.modelCalls(step)).map((call) => call.status)).toEqual(['completed', 'completed']);
+    expect(await rows.toolCalls(step)).toEqual([expect.objectContaining({ tool_call_id: 'call_again', attempt: 1, status: 'completed' })]);
+    expect(await steps.messagesOf(step)).toEqual([
+      { role: 'user', content: 'go' },
+      answerOf(1),
+      { role: 'tool', tool_call_id: 'call_again', content: '{"ok":true}' },
+      answerOf(2),
+    ]);
+  });
 });

@@ -209,4 +209,55 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     expect(messages).toHaveLength(4);
     expect(messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_stale' });
   });
+
+  describe('a folded round (the turn runs its short tool calls)', () => {
+    const folded = ['get_output'];
+
+    it("runs a call whose id the model used in an earlier turn under the call's next attempt, the turn's answer kept", async () => {
+      const agent = await startedAgent();
+      const reused = {
+        id: `call_reused_${agent.context.instance_uuid.slice(0, 8)}`,
+        name: 'get_output',
+        arguments: { output_id: agent.triggerOutputId },
+      };
+      setup.model.script(reply.toolCalls([reused]), reply.toolCalls([reused]));
+
+      const first = await sut.turn(agent.context, agent.step, agent.tools, 1, 2, activityScope(), folded);
+      const second = await sut.turn(agent.context, agent.step, agent.tools, 2, first.conversation_length, activityScope(), folded);
+
+      expect([first, second]).toMatchObject([
+        { conversation_length: 4, tool_calls_run: 1 },
+        { conversation_length: 6, tool_calls_run: 1 },
+      ]);
+      expect(await setup.rows.modelCalls(agent.context.instance_uuid)).toEqual([
+        expect.objectContaining({ turn: 1, status: 'completed' }),
+        expect.objectContaining({ turn: 2, status: 'completed' }),
+      ]);
+      expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([
+        expect.objectContaining({ tool_call_id: reused.id, attempt: 1, status: 'completed' }),
+        expect.objectContaining({ tool_call_id: reused.id, attempt: 2, status: 'completed' }),
+      ]);
+      expect((await setup.rows.messages(agent.context.instance_uuid)).map((message) => message.role)).toEqual([
+        'system',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+      ]);
+    });
+
+    it('answers a call whose arguments are not JSON as failed, audited once, after the turn wrote its answer alone', async () => {
+      const agent = await startedAgent();
+      setup.model.script(reply.toolCalls([{ name: 'get_output', arguments: '{not json' }]));
+
+      const turn = await sut.turn(agent.context, agent.step, agent.tools, 1, 2, activityScope(), folded);
+
+      expect(turn).toMatchObject({ conversation_length: 4, tool_calls_run: 1 });
+      expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toEqual([
+        expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringContaining('not valid JSON') }),
+      ]);
+      expect((await setup.rows.messages(agent.context.instance_uuid))[3]).toMatchObject({ role: 'tool', name: 'get_output' });
+    });
+  });
 });

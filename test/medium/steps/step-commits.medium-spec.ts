@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { ToolRepository } from '@app/persistence';
 import { reply } from '../../support/model-fake';
+import { ToolServer } from '../../support/tool-server';
 import { activityScope, agentStep, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
 import { countStatements } from '../support/statements';
 import { setUpStepServices } from './step-services.setup';
@@ -8,12 +11,17 @@ import { setUpStepServices } from './step-services.setup';
 // run's watchers) are written beside them, not waited for (MODEL_STREAMING off here).
 describe('The commits of a step', () => {
   let setup: Awaited<ReturnType<typeof setUpStepServices>>;
+  let tools: ToolServer;
 
   beforeAll(async () => {
     setup = await setUpStepServices({ modelStreaming: false });
+    tools = await ToolServer.start({});
   });
   afterEach(() => setup.expectModelDone());
-  afterAll(() => setup.close());
+  afterAll(async () => {
+    await tools.close();
+    await setup.close();
+  });
 
   it("LLM step: two, its start with its call's and the call's end with its output and close, each in one round trip", async () => {
     const step = llmStep();
@@ -45,27 +53,47 @@ describe('The commits of a step', () => {
     ]);
   });
 
-  it('folded agent round (a local turn running its short tool call): the same four commits, the call not reading the transcript again', async () => {
-    const step = agentStep({ system_prompt: 'Read <<trigger_output>>' });
-    const run = newRun(newUserId(), workflowDefinition([step]), { city: 'Lyon' });
+  it("folded agent round (a local turn running its short HTTP tool call): three commits, the call's running row written with the turn's answer before the tool is called", async () => {
+    const userId = newUserId();
+    const tool = await setup.get(ToolRepository).create({
+      user_id: userId,
+      name: `lookup_${randomUUID().slice(0, 8)}`,
+      description: 'looks a city up',
+      parameters: { type: 'object' },
+      transport: 'http',
+      endpoint_url: tools.url('lookup'),
+      timeout_ms: 5_000,
+      side_effect_free: false,
+    });
+    const step = agentStep({ system_prompt: 'Read <<trigger_output>>', tools: [tool!.name] });
+    const run = newRun(userId, workflowDefinition([step]), { city: 'Lyon' });
     await setup.runs.create(run);
     const context = stepContext(run, 0);
-    const { tools, local_tools } = await setup.agent.start(context, step);
-    setup.model.script(reply.toolCalls([{ name: 'get_output', arguments: { output_id: (run.trigger_output as { uuid: string }).uuid } }]));
+    const { tools: specs, local_tools } = await setup.agent.start(context, step);
+    // What the audit says of the call while the tool answers it (read on a connection of its own: committed rows only).
+    let seenByTheTool: unknown;
+    tools.setHandler('lookup', async () => {
+      seenByTheTool = await setup.rows.toolCalls(context.instance_uuid);
+      return { population: 522_000 };
+    });
+    setup.model.script(reply.toolCalls([{ name: tool!.name, arguments: { city: 'Lyon' } }]));
 
     const round = await countStatements(setup.db, setup.oneTrip, () =>
-      setup.agent.turn(context, step, tools, 1, 2, activityScope(), local_tools),
+      setup.agent.turn(context, step, specs, 1, 2, activityScope(), local_tools),
     );
 
     expect(round.result).toMatchObject({ conversation_length: 4, tool_calls_run: 1 });
-    expect([round.statements.commits, round.statements.writeTrips]).toEqual([4, 4]);
+    expect(seenByTheTool).toEqual([expect.objectContaining({ attempt: 1, status: 'running' })]);
+    // The turn's running row; its end, its answer and the call's running row; the call's end and answer.
+    expect([round.statements.commits, round.statements.writeTrips]).toEqual([3, 3]);
     // No read of the message at the call's position: the turn just wrote the one before it.
     expect(round.statements.sent.filter((sql) => /JSON_EXTRACT\(s\.model_messages/.test(sql))).toEqual([]);
+    expect(await setup.rows.toolCalls(context.instance_uuid)).toEqual([expect.objectContaining({ attempt: 1, status: 'completed' })]);
     expect(await setup.rows.messages(context.instance_uuid)).toEqual([
       expect.objectContaining({ role: 'system' }),
       expect.objectContaining({ role: 'user' }),
       expect.objectContaining({ role: 'assistant' }),
-      expect.objectContaining({ role: 'tool', name: 'get_output' }),
+      expect.objectContaining({ role: 'tool', name: tool!.name, content: JSON.stringify({ population: 522_000 }) }),
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, StepContext, ToolCallRequest, ToolSpec } from '@app/contracts';
-import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, StepRepository, type ModelCallAttempt } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, shortTools, type ResolvedTool } from './agent-tools.service';
@@ -10,11 +10,23 @@ import { RecentOutputs } from './recent-outputs';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
-import { ToolCallService } from './tool-call.service';
+import { ToolCallService, type StartedWithTurn } from './tool-call.service';
 import { WorkflowToolService } from './workflow-tool.service';
 
 const REFERENCE_NOTE =
   '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
+
+/** The tools of the leading `calls` of `shortTools`, as `find` looks them up (a failed lookup is the call's to report). */
+function lookUp(
+  find: (offeredName: string) => Promise<ResolvedTool | null>,
+  calls: ToolCallRequest[],
+  shortTools: string[],
+): Promise<ResolvedTool | null>[] {
+  const leading = calls.findIndex((call) => !shortTools.includes(call.name));
+  const lookups = calls.slice(0, leading === -1 ? calls.length : leading).map((call) => find(call.name));
+  for (const lookup of lookups) lookup.catch(() => undefined);
+  return lookups;
+}
 
 /**
  * custom_agent, one piece per activity: the workflow owns the loop, so every model turn and every tool
@@ -75,11 +87,12 @@ export class AgentStepService {
     scope: ActivityScope,
     shortTools?: string[],
   ): Promise<AgentTurnResult> {
-    const { result, fresh, lookups } = await this.modelTurn(context, step, tools, turn, length, scope, shortTools ?? []);
+    const { result, fresh, lookups, started } = await this.modelTurn(context, step, tools, turn, length, scope, shortTools ?? []);
     let position = result.conversation_length;
     for (const [index, tool] of lookups.entries()) {
       // After a fresh answer the transcript ends with it: nothing at a call's position to look for.
-      await this.toolCalls.call(context, step, result.tool_calls[index], position, scope, context.instance_uuid, { ends: fresh, tool });
+      const folded = { ends: fresh, tool, ...(index === 0 && started ? { started } : {}) };
+      await this.toolCalls.call(context, step, result.tool_calls[index], position, scope, context.instance_uuid, folded);
       position += 1;
     }
     return shortTools?.length ? { ...result, conversation_length: position, tool_calls_run: lookups.length } : result;
@@ -87,7 +100,8 @@ export class AgentStepService {
 
   /**
    * The turn's model call; `fresh` when this attempt asked the model and its answer now ends the transcript.
-   * `lookups`: the tools of the leading calls of `shortTools` the answer asks for, looked up while its end is written.
+   * `lookups`: the tools of the leading calls of `shortTools` the answer asks for, looked up while the model is asked;
+   * `started`, the first of them was started with the answer (its `running` row written in the same commit).
    */
   private async modelTurn(
     context: StepContext,
@@ -97,39 +111,47 @@ export class AgentStepService {
     length: number,
     scope: ActivityScope,
     shortTools: string[],
-  ): Promise<{ result: AgentTurnResult; fresh: boolean; lookups: Promise<ResolvedTool | null>[] }> {
+  ): Promise<{ result: AgentTurnResult; fresh: boolean; lookups: Promise<ResolvedTool | null>[]; started?: StartedWithTurn }> {
+    // The short tools' reads go beside the transcript's and the model's: the answer's first call needs its tool found to start with it.
+    const find = this.tools.findEach(context.user_id, step.tools, context.conversation_turn !== undefined, shortTools);
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
-    if (earlier) return { result: earlier, fresh: false, lookups: this.lookUp(context, step, earlier.tool_calls, shortTools) };
+    if (earlier) return { result: earlier, fresh: false, lookups: lookUp(find, earlier.tool_calls, shortTools) };
     const { response, ended } = await this.models.ask(context, turn, { ...modelOf(step), messages, tools }, scope);
-    const lookups = this.lookUp(context, step, response.message.tool_calls ?? [], shortTools);
-    // The call's end and its answer in the transcript: one trip, unless the transcript is not as expected
-    // (a reset run's holds more), where they are written each on its own (the rest dropped: it ends with the answer either way).
-    const answer = { instance_uuid: context.instance_uuid, position: length, message: response.message };
-    if (!(await this.calls.recordModelAnswer(ended, answer))) {
-      await this.calls.recordModelCall(ended);
-      await this.transcript.put(context.instance_uuid, length, response.message);
-    }
+    const calls = response.message.tool_calls ?? [];
+    const lookups = lookUp(find, calls, shortTools);
+    const first = lookups.length ? await this.toolCalls.startWithTurn(context, calls[0], length + 1, scope, lookups[0]) : null;
+    const started = await this.recordAnswer(context, ended, length, response.message, first);
     return {
-      result: { tool_calls: response.message.tool_calls ?? [], conversation_length: length + 1, usage: response.usage },
+      result: { tool_calls: calls, conversation_length: length + 1, usage: response.usage },
       fresh: true,
       lookups,
+      ...(started ? { started } : {}),
     };
   }
 
-  /** The tools of the leading `calls` of `shortTools`, looked up now (a failed lookup is the call's to report). */
-  private lookUp(
+  /**
+   * The model call's end and its answer in the transcript, in one trip, and with them, given `first`, the
+   * `running` row of the answer's first call (its tool then called right after this one commit): the call's
+   * started form where that row went in. Where the transcript is not as expected (a reset run's holds more),
+   * the end and the answer are written each on its own (the rest dropped: it ends with the answer either way),
+   * and the call writes its row itself, as where its key was taken (a tool_call_id the model used before).
+   */
+  private async recordAnswer(
     context: StepContext,
-    step: CustomAgentStep,
-    calls: ToolCallRequest[],
-    shortTools: string[],
-  ): Promise<ResolvedTool | null>[] {
-    const leading = calls.findIndex((call) => !shortTools.includes(call.name));
-    const lookups = calls
-      .slice(0, leading === -1 ? calls.length : leading)
-      .map((call) => this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name));
-    for (const lookup of lookups) lookup.catch(() => undefined);
-    return lookups;
+    ended: ModelCallAttempt,
+    position: number,
+    message: ChatMessage,
+    first: Awaited<ReturnType<ToolCallService['startWithTurn']>>,
+  ): Promise<StartedWithTurn | undefined> {
+    const answer = { instance_uuid: context.instance_uuid, position, message };
+    if (first) {
+      const { answered, toolStarted } = await this.calls.recordModelAnswerStartingTool(ended, answer, first.row);
+      if (answered) return toolStarted ? first.started : undefined;
+    } else if (await this.calls.recordModelAnswer(ended, answer)) return undefined;
+    await this.calls.recordModelCall(ended);
+    await this.transcript.put(context.instance_uuid, position, message);
+    return undefined;
   }
 
   /**

@@ -67,27 +67,46 @@ export class AgentToolsService {
   }
 
   /** The tool the model called by `offeredName`, without listing MCP servers again: null when the step has none of that name. */
-  async find(userId: string, stepTools: string[], conversational: boolean, offeredName: string): Promise<ResolvedTool | null> {
+  find(userId: string, stepTools: string[], conversational: boolean, offeredName: string): Promise<ResolvedTool | null> {
+    return this.findEach(userId, stepTools, conversational, [offeredName])(offeredName);
+  }
+
+  /**
+   * `find` for the tools of `offeredNames`, their reads started now (one for the registered tools, one per MCP
+   * server), so a turn has them when its model answers; each name's lookup fails or not as `find` would.
+   */
+  findEach(
+    userId: string,
+    stepTools: string[],
+    conversational: boolean,
+    offeredNames: string[],
+  ): (offeredName: string) => Promise<ResolvedTool | null> {
     const names = stepTools.filter((name) => !workflowToolUuid(name));
-    const mcp = names.map(parseMcpToolName).find((name) => name && modelToolName(name) === offeredName);
-    if (!mcp)
-      return (
-        (
-          await this.resolveLocal(
-            userId,
-            names.filter((name) => !parseMcpToolName(name)),
-            conversational,
-          )
-        ).find((tool) => tool.spec.name === offeredName) ?? null
+    const mcpOf = (offered: string) => names.map(parseMcpToolName).find((name) => name && modelToolName(name) === offered) ?? null;
+    const readLocal = () =>
+      this.resolveLocal(
+        userId,
+        names.filter((name) => !parseMcpToolName(name)),
+        conversational,
       );
-    const [connection] = await this.mcpServers.connections(userId, [mcp.server]);
-    return connection
-      ? {
-          spec: { name: offeredName, description: '', parameters: {} },
-          builtin: false,
-          record: mcpDescriptor(mcp, connection, { description: '', parameters: {} }),
-        }
-      : null;
+    const readServer = (server: string) => this.mcpServers.connections(userId, [server]);
+    const local = offeredNames.some((offered) => !mcpOf(offered)) ? readLocal() : null;
+    const serverNames = new Set(offeredNames.flatMap((offered) => mcpOf(offered)?.server ?? []));
+    const servers = new Map([...serverNames].map((server) => [server, readServer(server)] as const));
+    // A failed read is the failure of the lookups that wait on it, not of the turn before them.
+    for (const read of [local, ...servers.values()]) read?.catch(() => undefined);
+    return async (offered) => {
+      const mcpName = mcpOf(offered);
+      if (!mcpName) return (await (local ?? readLocal())).find((tool) => tool.spec.name === offered) ?? null;
+      const [connection] = await (servers.get(mcpName.server) ?? readServer(mcpName.server));
+      return connection
+        ? {
+            spec: { name: offered, description: '', parameters: {} },
+            builtin: false,
+            record: mcpDescriptor(mcpName, connection, { description: '', parameters: {} }),
+          }
+        : null;
+    };
   }
 
   private async resolveLocal(userId: string, names: string[], conversational: boolean): Promise<ResolvedTool[]> {

@@ -9,7 +9,7 @@ import {
 } from '@app/contracts';
 import { byteSize, DomainError, ErrorCode, outputPreview, SIDE_EFFECT_FREE_BUILTINS } from '@app/domain';
 import { inClientSpan, Metrics } from '@app/observability';
-import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallRecord } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallAttempt, type ToolCallRecord } from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
@@ -25,6 +25,28 @@ const BUILTIN_TRANSPORT = 'builtin';
 
 /** What an attempt's audit row says besides the call's identity. */
 type AttemptFields = { status: CallStatus; output: unknown; error_message: string | null; input: unknown; replayed_from?: string | null };
+
+/**
+ * A folded call whose `running` row (attempt 1) its turn wrote with its answer, in one commit: its parsed
+ * arguments and the row's start. The call has no other row (the row went in only where it had none).
+ */
+export interface StartedWithTurn {
+  args: unknown;
+  started_at: Date;
+}
+
+/** The call's arguments parsed, null when they are not JSON. */
+function parsedArguments(call: ToolCallRequest): { args: unknown } | null {
+  try {
+    return { args: JSON.parse(call.arguments || '{}') };
+  } catch {
+    return null;
+  }
+}
+
+/** An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server. */
+const mcpNamed = (tool: ResolvedTool | null) =>
+  tool && !tool.builtin && tool.record.mcp ? { tool_name: tool.record.name, mcp_server: tool.record.mcp.connection.name } : {};
 
 /** Calling it again changes nothing outside the run: a replay may, when its record has no identical call. */
 const sideEffectFree = (tool: ResolvedTool): boolean =>
@@ -57,7 +79,8 @@ export class ToolCallService {
    * `context.instance_uuid` (a graph's tool executor audits the calls it runs for its caller). `folded`: the
    * call runs inside its turn's activity, whose attempts are the model's: its rows count from attempt 1 (an
    * attempt before it gets the next number); `ends`, the transcript is known to end at `position` (the turn
-   * just wrote the message before it), so it is not read; `tool`, the tool as the turn looked it up.
+   * just wrote the message before it), so it is not read; `tool`, the tool as the turn looked it up; `started`,
+   * the turn wrote the call's `running` row with its answer (startWithTurn).
    */
   async call(
     context: StepContext,
@@ -66,27 +89,35 @@ export class ToolCallService {
     position: number,
     scope: ActivityScope,
     transcriptUuid = context.instance_uuid,
-    folded?: { ends: boolean; tool: Promise<ResolvedTool | null> },
+    folded?: { ends: boolean; tool: Promise<ResolvedTool | null>; started?: StartedWithTurn },
   ): Promise<ToolCallResult> {
     // The tool is looked up while the transcript is checked: only the message at `position` is read, not the whole transcript.
     const [stored, tool] = await Promise.all([
       folded?.ends ? null : this.transcript.at(transcriptUuid, position),
       folded?.tool ?? this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
     ]);
-    const { named, audit, answer } = this.attempt(context, call, position, scope, transcriptUuid, folded ? 1 : scope.attempt);
-    const earlier = await this.answeredCall(context, call, stored, scope.attempt, answer);
+    const started = folded?.started;
+    const { named, audit, answer } = this.attempt(
+      context,
+      call,
+      position,
+      scope,
+      transcriptUuid,
+      folded ? 1 : scope.attempt,
+      started?.started_at,
+    );
+    // A call started with its turn has no other row: nothing an earlier attempt did to find.
+    const earlier = started ? null : await this.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;
 
-    let args: unknown;
-    try {
-      args = JSON.parse(call.arguments || '{}');
-    } catch {
+    const parsed = started ?? parsedArguments(call);
+    if (!parsed) {
       const error_message = `arguments are not valid JSON: ${call.arguments}`;
       await audit({ status: 'failed', input: null, output: null, error_message });
       return answer('failed', { error: error_message });
     }
-    if (tool && !tool.builtin && tool.record.mcp)
-      Object.assign(named, { tool_name: tool.record.name, mcp_server: tool.record.mcp.connection.name });
+    const { args } = parsed;
+    Object.assign(named, mcpNamed(tool));
     if (!tool) {
       const error_message = `no tool named ${call.name} is available to this agent`;
       await audit({ status: 'failed', input: args, output: null, error_message });
@@ -109,7 +140,7 @@ export class ToolCallService {
         throw new DomainError(ErrorCode.ReplayToolNotReplayable, error_message, { tool: named.tool_name });
       }
     }
-    const attempt = await audit({ status: 'running', input: args, output: null, error_message: null });
+    const attempt = started ? 1 : await audit({ status: 'running', input: args, output: null, error_message: null });
     // A call whose earlier attempts died with their workers is not made again: this attempt ends refused.
     const refusal = await this.quarantine.ofToolCall(context.instance_uuid, call.id, named.tool_name, attempt);
     if (refusal) {
@@ -136,8 +167,33 @@ export class ToolCallService {
   }
 
   /**
-   * How this attempt writes: `audit` its row, `answer` the transcript's message (with, when `ended` is given,
-   * the attempt's end in the same statement, its row having said running). `named` is what the row names;
+   * A folded call's `running` row (attempt 1) and what the call then needs, for its turn to write the row with
+   * its answer, so the tool is called right after that one commit. Null where the call keeps its own path: a
+   * replay (its record decides whether the tool is called), arguments that are not JSON or a tool not found (it
+   * ends failed at once, its lookup's failure thrown by the call).
+   */
+  async startWithTurn(
+    context: StepContext,
+    call: ToolCallRequest,
+    position: number,
+    scope: ActivityScope,
+    tool: Promise<ResolvedTool | null>,
+  ): Promise<{ row: ToolCallAttempt; started: StartedWithTurn } | null> {
+    if (context.replay) return null;
+    const [found, parsed] = [await tool.catch(() => null), parsedArguments(call)];
+    if (!found || !parsed) return null;
+    const started_at = new Date();
+    const { named, row } = this.attempt(context, call, position, scope, context.instance_uuid, 1, started_at);
+    Object.assign(named, mcpNamed(found));
+    return {
+      row: row({ status: 'running', input: parsed.args, output: null, error_message: null }),
+      started: { args: parsed.args, started_at },
+    };
+  }
+
+  /**
+   * How this attempt writes: `row` its audit row's fields, `audit` its row, `answer` the transcript's message
+   * (with, when `ended` is given, the attempt's end in the same statement, its row having said running). `named` is what the row names;
    * `started_at` when the call began before this activity (a workflow tool: its child run's start).
    */
   attempt(
@@ -149,7 +205,7 @@ export class ToolCallService {
     rowAttempt = scope.attempt,
     started_at = new Date(),
   ) {
-    // An MCP tool is audited under the step's name for it (`<server>.<tool>`) and its server.
+    // Named as the model called it, until mcpNamed says otherwise.
     const named = { tool_name: call.name, mcp_server: null as string | null };
     // The attempt the row is under: Temporal's, or the call's next when a local activity's count restarted.
     let attempt = rowAttempt;
@@ -178,7 +234,7 @@ export class ToolCallService {
       }
       return { status, summary: outputPreview(content), size_bytes: byteSize(content) };
     };
-    return { named, audit, answer };
+    return { named, audit, answer, row: record };
   }
 
   /**

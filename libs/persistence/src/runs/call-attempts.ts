@@ -6,7 +6,7 @@ import type { EntityManager } from 'typeorm';
 import { isDuplicateKey } from '../rolled-back';
 import { ModelCallEntity, ToolCallEntity } from './run.entities';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
-import type { Statement } from '../one-trip-pool';
+import { insertWhere, type Statement } from '../one-trip-pool';
 import { appendMessageStatements } from './run-sql';
 
 /** A model call's attempt as written: started (`running`) or ended. */
@@ -214,4 +214,21 @@ export function endWithAnswer<End extends AttemptRow>(
       params: [...values, ...key],
     },
   ];
+}
+
+/**
+ * A tool call's first `running` row, sent after endWithAnswer's statements (its turn's answer) in their
+ * transaction: it goes in only where the answer did (@appended) and the call has no row yet (a model may reuse
+ * a tool_call_id across turns: the caller then numbers the attempt as ever), so a taken key never rolls back
+ * the answer. Its affected rows say whether it went in.
+ */
+export function firstAttemptAfterAnswer(manager: EntityManager, call: ToolCallAttempt): Statement {
+  const table = manager.connection.getMetadata(ToolCallEntity).tableName;
+  return insertWhere(
+    manager,
+    ToolCallEntity,
+    { ...call, uuid: randomUUID() },
+    `DUAL WHERE @appended = 1 AND NOT EXISTS (SELECT 1 FROM ${table} WHERE step_instance_uuid = ? AND tool_call_id = ?)`,
+    [call.step_instance_uuid, call.tool_call_id],
+  );
 }

@@ -22,6 +22,16 @@ export abstract class CallAuditRepository {
    * transcript at `position`, in one statement: false, and nothing written, when either is not as expected.
    */
   abstract recordModelAnswer(end: ModelCallEnd, answer: TranscriptAnswer): Promise<boolean>;
+  /**
+   * recordModelAnswer, and in the same transaction (one trip, one commit) the first `running` row of the tool
+   * call the answer asks for (attempt 1), written only where the answer went in and the call has no row yet:
+   * `toolStarted` says whether it did.
+   */
+  abstract recordModelAnswerStartingTool(
+    end: ModelCallEnd,
+    answer: TranscriptAnswer,
+    running: ToolCallAttempt,
+  ): Promise<{ answered: boolean; toolStarted: boolean }>;
   /** The same for a tool call's attempt and its answer. */
   abstract recordToolAnswer(end: ToolCallEnd, answer: TranscriptAnswer): Promise<boolean>;
   /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */

@@ -6,6 +6,7 @@ import { CallAuditRepository } from './call-audit.repository';
 import {
   diedAttempts,
   endWithAnswer,
+  firstAttemptAfterAnswer,
   insertFirstAttempt,
   insertNextAttempt,
   MODEL_CALLS,
@@ -54,6 +55,25 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
 
   recordModelAnswer(end: ModelCallEnd, answer: TranscriptAnswer): Promise<boolean> {
     return this.endWithAnswer(endWithAnswer(this.dataSource.manager, MODEL_CALLS, end, answer));
+  }
+
+  async recordModelAnswerStartingTool(
+    end: ModelCallEnd,
+    answer: TranscriptAnswer,
+    running: ToolCallAttempt,
+  ): Promise<{ answered: boolean; toolStarted: boolean }> {
+    const manager = this.dataSource.manager;
+    try {
+      const results = await this.oneTrip.transaction([
+        ...endWithAnswer(manager, MODEL_CALLS, end, answer),
+        firstAttemptAfterAnswer(manager, running),
+      ]);
+      return { answered: affectedRows(results.at(-2)) === 1, toolStarted: affectedRows(results.at(-1)) === 1 };
+    } catch (error) {
+      // A racing append took the position, or a racing attempt the call's key: nothing written.
+      if (isDuplicateKey(error)) return { answered: false, toolStarted: false };
+      throw error;
+    }
   }
 
   recordToolAnswer(end: ToolCallEnd, answer: TranscriptAnswer): Promise<boolean> {
