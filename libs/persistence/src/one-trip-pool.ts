@@ -3,9 +3,9 @@
 // otherwise be a round trip (about 0.25 ms here) plus the driver's work on both sides, and they are most of
 // what a step costs above bare Temporal (BENCHMARKS.md). The pool is their own, opened with
 // multipleStatements; the shared pool stays without it, so a statement built by mistake from input can never
-// stack a second one there. Their statements are fixed SQL or TypeORM's own builders, values as placeholders.
+// stack a second one there. Their statements are fixed SQL, entity-statements.ts's or TypeORM's own builders,
+// values as placeholders.
 import { createPool, type Pool, type PoolConnection, type ResultSetHeader } from 'mysql2/promise';
-import type { EntityManager, ObjectLiteral } from 'typeorm';
 import { SESSION_IN_UTC } from './data-source';
 import { retryingRolledBack } from './rolled-back';
 
@@ -127,24 +127,4 @@ export const affectedRows = (result: StatementResult | undefined): number => (re
 export function statementOf(builder: { getQueryAndParameters(): [string, unknown[]] }): Statement {
   const [sql, params] = builder.getQueryAndParameters();
   return { sql, params };
-}
-
-/**
- * An INSERT of one entity row that writes only where `from` (a FROM ... WHERE clause, its values in
- * `fromParams`) finds a row, its values prepared as TypeORM prepares an INSERT's (transformers, dates).
- */
-export function insertWhere<E extends ObjectLiteral>(
-  manager: EntityManager,
-  entity: new () => E,
-  row: Partial<E>,
-  from: string,
-  fromParams: unknown[],
-): Statement {
-  const metadata = manager.connection.getMetadata(entity);
-  const columns = metadata.columns.filter((column) => column.isInsert && column.getEntityValue(row) !== undefined);
-  const values = columns.map((column) => manager.connection.driver.preparePersistentValue(column.getEntityValue(row), column));
-  return {
-    sql: `INSERT INTO ${metadata.tableName} (${columns.map((column) => column.databaseName).join(', ')}) SELECT ${columns.map(() => '?').join(', ')} FROM ${from}`,
-    params: [...values, ...fromParams],
-  };
 }

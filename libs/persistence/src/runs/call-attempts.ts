@@ -3,10 +3,11 @@
 // row costs no commit of its own.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { insertRow, insertWhere } from '../entity-statements';
 import { isDuplicateKey } from '../rolled-back';
 import { ModelCallEntity, ToolCallEntity } from './run.entities';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
-import { insertWhere, type Statement } from '../one-trip-pool';
+import type { Statement } from '../one-trip-pool';
 import { appendMessageStatements } from './run-sql';
 
 /** A model call's attempt as written: started (`running`) or ended. */
@@ -97,17 +98,13 @@ export const TOOL_CALLS: CallKind<ToolCallEnd> = {
 
 /** An attempt's row as it ends (or any row by its key): inserted, or updated where its `running` row is. */
 export async function writeAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<void> {
-  await attemptWritten(manager, kind, call).execute();
+  const { sql, params } = attemptStatement(manager, kind, call);
+  await manager.query(sql, params);
 }
 
 /** writeAttempt's statement, to execute or to send in a one-trip transaction. */
-export function attemptWritten<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End) {
-  return manager
-    .createQueryBuilder()
-    .insert()
-    .into(kind.entity)
-    .values({ ...call, uuid: randomUUID() } as never)
-    .orUpdate(kind.ended, ['step_instance_uuid', kind.call.column, 'attempt']);
+export function attemptStatement<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Statement {
+  return insertRow(manager, kind.entity as never, { ...call, uuid: randomUUID() } as never, kind.ended);
 }
 
 /**
@@ -116,7 +113,8 @@ export function attemptWritten<End extends AttemptRow>(manager: EntityManager, k
  */
 export async function insertFirstAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<boolean> {
   try {
-    await manager.insert(kind.entity, { ...call, uuid: randomUUID() } as never);
+    const { sql, params } = insertRow(manager, kind.entity as never, { ...call, uuid: randomUUID() } as never);
+    await manager.query(sql, params);
     return true;
   } catch (error) {
     if (isDuplicateKey(error)) return false;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { affectedRows, insertWhere, statementOf, type OneTripPool } from '../one-trip-pool';
+import { insertRow, insertWhere, updateRow } from '../entity-statements';
+import { affectedRows, type OneTripPool } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
-import { attemptWritten, MODEL_CALLS, startAttempt, type ModelCallAttempt } from './call-attempts';
+import { attemptStatement, MODEL_CALLS, startAttempt, type ModelCallAttempt } from './call-attempts';
 import type { NewOutput } from './output.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
@@ -57,10 +58,7 @@ export class TypeormStepRepository extends StepRepository {
         [instanceUuid],
       );
       try {
-        const [marked] = await this.oneTrip.transaction([
-          statementOf(startedQuery(manager, instanceUuid, inputData, messages.list)),
-          firstAttempt,
-        ]);
+        const [marked] = await this.oneTrip.transaction([startedStatement(manager, instanceUuid, inputData, messages.list), firstAttempt]);
         return affectedRows(marked) === 1 ? 1 : null;
       } catch (error) {
         // Its first attempt has a row: a worker that died ran the call. The transaction below numbers the next.
@@ -134,18 +132,8 @@ export class TypeormStepRepository extends StepRepository {
       // The messages written whole hold the appended ones.
       ...(messages ? [dropAppendedMessages(instanceUuid)] : []),
       // The call's end first: the close sums the tokens of the step's completed calls.
-      ...(call ? [statementOf(attemptWritten(manager, MODEL_CALLS, call))] : []),
-      ...(output
-        ? [
-            statementOf(
-              manager
-                .createQueryBuilder()
-                .insert()
-                .into(StepOutputEntity)
-                .values(output as never),
-            ),
-          ]
-        : []),
+      ...(call ? [attemptStatement(manager, MODEL_CALLS, call)] : []),
+      ...(output ? [insertRow(manager, StepOutputEntity, output as never)] : []),
       close,
     ]);
   }
@@ -256,21 +244,17 @@ export class TypeormStepRepository extends StepRepository {
 
 /** Marks a step running and counts the attempt (its first start time kept); false when the row was not pending or running. */
 async function markStarted(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
-  return (await startedQuery(manager, instanceUuid, inputData, messages).execute()).affected === 1;
+  const { sql, params } = startedStatement(manager, instanceUuid, inputData, messages);
+  return affectedRows(await manager.query(sql, params)) === 1;
 }
 
-function startedQuery(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]) {
-  const started = {
-    status: 'running',
-    input_data: inputData as never,
-    attempts: () => 'attempts + 1',
-    started_at: () => 'COALESCE(started_at, CURRENT_TIMESTAMP(3))',
-  };
-  return manager
-    .createQueryBuilder()
-    .update(StepInstanceEntity)
-    .set({ ...started, ...(messages ? { model_messages: messages as never } : {}) })
-    .where('uuid = :uuid AND status IN (:...open)', { uuid: instanceUuid, open: ['pending', 'running'] });
+/** The step's row set running (one attempt more) with its input, and its prompt when given, while it is open. */
+function startedStatement(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]) {
+  return updateRow(manager, StepInstanceEntity, instanceUuid, {
+    values: { status: 'running', input_data: inputData as never, ...(messages ? { model_messages: messages as never } : {}) },
+    computed: { attempts: 'attempts + 1', started_at: 'COALESCE(started_at, CURRENT_TIMESTAMP(3))' },
+    condition: { sql: "status IN ('pending', 'running')", params: [] },
+  });
 }
 
 async function closeStep(manager: EntityManager, instanceUuid: string, closing: StepClosing, unlessCompleted: boolean): Promise<void> {
