@@ -72,8 +72,8 @@ export class AgentToolsService {
   }
 
   /**
-   * `find` for the tools of `offeredNames`, their reads started now (one for the registered tools, one per MCP
-   * server), so a turn has them when its model answers; each name's lookup fails or not as `find` would.
+   * `find` for the tools of `offeredNames`, their reads started now (one for the registered tools, one for their MCP
+   * servers), so a turn has them when its model answers; each name's lookup fails or not as `find` would.
    */
   findEach(
     userId: string,
@@ -89,16 +89,17 @@ export class AgentToolsService {
         names.filter((name) => !parseMcpToolName(name)),
         conversational,
       );
-    const readServer = (server: string) => this.mcpServers.connections(userId, [server]);
+    const readServers = (servers: string[]) => this.mcpServers.connections(userId, servers);
     const local = offeredNames.some((offered) => !mcpOf(offered)) ? readLocal() : null;
-    const serverNames = new Set(offeredNames.flatMap((offered) => mcpOf(offered)?.server ?? []));
-    const servers = new Map([...serverNames].map((server) => [server, readServer(server)] as const));
+    const serverNames = [...new Set(offeredNames.flatMap((offered) => mcpOf(offered)?.server ?? []))];
+    const servers = serverNames.length ? readServers(serverNames) : null;
     // A failed read is the failure of the lookups that wait on it, not of the turn before them.
-    for (const read of [local, ...servers.values()]) read?.catch(() => undefined);
+    for (const read of [local, servers]) read?.catch(() => undefined);
     return async (offered) => {
       const mcpName = mcpOf(offered);
       if (!mcpName) return (await (local ?? readLocal())).find((tool) => tool.spec.name === offered) ?? null;
-      const [connection] = await (servers.get(mcpName.server) ?? readServer(mcpName.server));
+      const read = serverNames.includes(mcpName.server) && servers ? servers : readServers([mcpName.server]);
+      const connection = (await read).find((server) => server.name === mcpName.server);
       return connection
         ? {
             spec: { name: offered, description: '', parameters: {} },

@@ -1,6 +1,6 @@
 import type { RunSpend } from '@app/contracts';
 import type { DataSource } from 'typeorm';
-import { affectedRows, type OneTripPool, type Statement } from '../one-trip-pool';
+import { affectedRows, type OneTripPool, type Statement, type StatementResult } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
 import { CallAuditRepository } from './call-audit.repository';
 import {
@@ -63,17 +63,11 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
     running: ToolCallAttempt,
   ): Promise<{ answered: boolean; toolStarted: boolean }> {
     const manager = this.dataSource.manager;
-    try {
-      const results = await this.oneTrip.transaction([
-        ...endWithAnswer(manager, MODEL_CALLS, end, answer),
-        firstAttemptAfterAnswer(manager, running),
-      ]);
-      return { answered: affectedRows(results.at(-2)) === 1, toolStarted: affectedRows(results.at(-1)) === 1 };
-    } catch (error) {
-      // A racing append took the position, or a racing attempt the call's key: nothing written.
-      if (isDuplicateKey(error)) return { answered: false, toolStarted: false };
-      throw error;
-    }
+    const results = await this.oneTripUnlessTaken([
+      ...endWithAnswer(manager, MODEL_CALLS, end, answer),
+      firstAttemptAfterAnswer(manager, running),
+    ]);
+    return { answered: affectedRows(results?.at(-2)) === 1, toolStarted: affectedRows(results?.at(-1)) === 1 };
   }
 
   recordToolAnswer(end: ToolCallEnd, answer: TranscriptAnswer): Promise<boolean> {
@@ -82,10 +76,15 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
 
   /** One trip; false where the answer or the end did not go in (a racing append's duplicate key included). */
   private async endWithAnswer(statements: Statement[]): Promise<boolean> {
+    return affectedRows((await this.oneTripUnlessTaken(statements))?.at(-1)) === 1;
+  }
+
+  /** The statements' results in one trip; null, nothing written, where a racing append or attempt took a key first. */
+  private async oneTripUnlessTaken(statements: Statement[]): Promise<StatementResult[] | null> {
     try {
-      return affectedRows((await this.oneTrip.transaction(statements)).at(-1)) === 1;
+      return await this.oneTrip.transaction(statements);
     } catch (error) {
-      if (isDuplicateKey(error)) return false;
+      if (isDuplicateKey(error)) return null;
       throw error;
     }
   }
