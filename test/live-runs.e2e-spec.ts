@@ -261,8 +261,9 @@ describe('Live runs', () => {
     );
     const { runUuid } = await startRun([llmStep()]);
     const stream = await watch(runUuid);
-    // A watcher that joins after the first attempt stalled gets its pieces as text_so_far instead of deltas.
-    const answering = (event: SseEvent) => event.data.type === 'delta' || event.data.type === 'text_so_far';
+    // A watcher that joins after the first attempt stalled gets its pieces as text_so_far instead of deltas; one
+    // that joins before the first piece committed gets the call's text_so_far empty, and the pieces as deltas after.
+    const answering = (event: SseEvent) => event.data.type === 'delta' || (event.data.type === 'text_so_far' && event.data.text !== '');
     await waitUntil(stream, (events) => events.some(answering));
 
     await worker.kill();
