@@ -1,6 +1,7 @@
 // A graph step where branches meet: `join: "any"` (the default) runs it after each branch that reaches it,
 // wave by wave; `join: "all"` waits until no branch still running can reach it, then runs it once, its
 // $previous_output the last branch to arrive. A branch that was never taken, or failed, is not waited for.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StepDefinition } from '@app/contracts';
 import { edge, graphRun, llmStep, output } from './support/definitions';
 import { useEngine } from './support/engine';
@@ -47,6 +48,23 @@ describe('Run workflow: joins', () => {
   it('join "any" (the default): runs after each branch that reaches it', async () => {
     const { run } = fanOut(llmStep('join'));
     const fake = new FakeActivities({ ...runEnd(), runLlmStep: answers() });
+
+    const sut = await engine.start(run, fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    expect(ran(fake).filter((name) => name === 'join')).toHaveLength(2);
+  });
+
+  it.each([
+    ['join', 'the other branch finished while join ran'],
+    ['e', 'join finished first'],
+  ])('join "any": runs again for the longer branch when %s is slow (%s)', async (slow) => {
+    const { run } = fanOut(llmStep('join'));
+    const answer = async (input: { step: { name: string } }, nth: number) => {
+      if (input.step.name === slow && nth === 1) await sleep(400);
+      return output();
+    };
+    const fake = new FakeActivities({ ...runEnd(), runLlmStep: llmAnswers({ a: answer, b: answer, c: answer, e: answer, join: answer }) });
 
     const sut = await engine.start(run, fake);
 

@@ -41,4 +41,35 @@ describe('newInputTracker (the repeated-input guard rail)', () => {
     news.forget(); // a new message, or a person's decision
     expect(news.hasNewInput('s')).toBe(true);
   });
+
+  it('keeps an output that changed while a step ran new to that step, whichever finished first', () => {
+    for (const joinFirst of [true, false]) {
+      const news = newInputTracker();
+      news.outputOf('b', 'b');
+      expect(news.hasNewInput('join')).toBe(true); // join (from b) and e run side by side
+      news.starts('join');
+      news.starts('e');
+      if (joinFirst) news.outputOf('join', 'j');
+      news.outputOf('e', 'e');
+      if (!joinFirst) news.outputOf('join', 'j');
+      expect(news.hasNewInput('join')).toBe(true); // e's output arrived after join had read its input
+      news.starts('join');
+      news.outputOf('join', 'j');
+      expect(news.hasNewInput('join')).toBe(false);
+    }
+  });
+
+  it('keeps the recorded behaviour where the workflow says so (a run from before the fix)', () => {
+    const asRecorded = jest.fn(() => false);
+    const news = newInputTracker(asRecorded);
+    news.starts('join');
+    news.outputOf('join', 'j'); // nothing changed while join ran: no question asked
+    news.starts('join');
+    news.starts('e');
+    news.outputOf('e', 'e');
+    expect(asRecorded).not.toHaveBeenCalled();
+    news.outputOf('join', 'j2');
+    expect(asRecorded).toHaveBeenCalledTimes(1);
+    expect(news.hasNewInput('join')).toBe(false); // as before: e's output counted as seen
+  });
 });

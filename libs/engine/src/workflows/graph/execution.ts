@@ -25,6 +25,7 @@ export async function execute(state: WalkState, activation: Activation): Promise
   const { executions } = state.tally;
   const index = executions.get(step.uuid) ?? 0;
   executions.set(step.uuid, index + 1);
+  state.news.starts(step.uuid);
   return await executeAs(state, step, activation, index, state.plan.rowPerExecution ? uuid4() : state.scope.instanceOf.get(step.uuid)!);
 }
 

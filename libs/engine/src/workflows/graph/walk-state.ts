@@ -1,5 +1,6 @@
 // The one object a walker's steps share, instead of a closure's variables: what spans the run (the tally),
 // what one walk finds (failures, a stop, a guard rail, the last output) and where its guard rails count from.
+import { patched } from '@temporalio/workflow';
 import type { ContinuedWalk, StepContext, StepDefinition } from '@app/contracts';
 import type { LoopCarry } from '../loop-step';
 import { newInputTracker, type NewInputTracker } from '../new-input';
@@ -37,7 +38,8 @@ export function walkState(scope: RunScope, plan: WalkPlan, executions: Map<strin
     plan,
     byUuid: new Map(scope.input.definition.steps.map((step) => [step.uuid, step])),
     tally: { executions, failed: new Set<string>() },
-    news: newInputTracker(),
+    // Patched only where a step ran beside others that changed their outputs: other histories stay as recorded.
+    news: newInputTracker(() => patched('new-input-seen-at-start')),
     turn: undefined,
     waveSize: 0,
     joining: new Map(),
