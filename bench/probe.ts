@@ -73,11 +73,27 @@ async function main(): Promise<void> {
   try {
     if (only.has('chain')) {
       const ours = await measureOverhead(system, model, SIZES, runs, 3);
-      const [local, ordinary] = [await measureSequential(floor.local, SIZES, runs, 3), await measureSequential(bare, SIZES, runs, 3)];
+      const [local, audited, ordinary] = [
+        await measureSequential(floor.local, SIZES, runs, 3),
+        await measureSequential(floor.auditedLocal, SIZES, runs, 3),
+        await measureSequential(bare, SIZES, runs, 3),
+      ];
       console.log(
         table(
           'chain (p50 ms)',
-          ['steps', 'run', 'per-step overhead', 'bare-local run', 'bare-local per step', 'vs bare-local', 'bare run', 'vs bare'],
+          [
+            'steps',
+            'run',
+            'per-step overhead',
+            'bare-local run',
+            'bare-local per step',
+            'vs bare-local',
+            'audited bare-local run',
+            'audited vs bare-local',
+            'run vs audited',
+            'bare run',
+            'vs bare',
+          ],
           ours.map((o, i) => [
             o.steps,
             o.run_ms.p50,
@@ -85,6 +101,9 @@ async function main(): Promise<void> {
             local[i].run_ms.p50,
             round(local[i].run_ms.p50 / o.steps),
             round(o.per_step_overhead_ms.p50 / (local[i].run_ms.p50 / o.steps), 2),
+            audited[i].run_ms.p50,
+            round(audited[i].run_ms.p50 / local[i].run_ms.p50, 2),
+            round(o.run_ms.p50 / audited[i].run_ms.p50, 2),
             ordinary[i].run_ms.p50,
             round(o.per_step_overhead_ms.p50 / (ordinary[i].run_ms.p50 / o.steps), 2),
           ]),
@@ -99,13 +118,25 @@ async function main(): Promise<void> {
         replies,
         bareAgent: floor.agent,
         bareLocalAgent: floor.localAgent,
+        auditedLocalAgent: floor.auditedLocal,
         runs: Math.max(1, Math.round(runs / 5)),
         queuedToo: true,
       });
       console.log(
         table(
           'agent rounds (per round ms)',
-          ['rounds', 'stepwise', 'stepwise, queued rounds', 'bare agent', 'vs bare agent', 'bare-local agent', 'vs bare-local agent'],
+          [
+            'rounds',
+            'stepwise',
+            'stepwise, queued rounds',
+            'bare agent',
+            'vs bare agent',
+            'bare-local agent',
+            'vs bare-local agent',
+            'audited bare-local agent',
+            'audited vs bare-local',
+            'vs audited',
+          ],
           agent.map((a) => [
             a.rounds,
             a.stepwise.per_tool_call_round_ms,
@@ -114,6 +145,9 @@ async function main(): Promise<void> {
             a.vs_bare_agent,
             a.bare_local_agent.per_tool_call_round_ms,
             a.vs_bare_local_agent,
+            a.audited_local_agent!.per_tool_call_round_ms,
+            round(a.audited_local_agent!.per_tool_call_round_ms / a.bare_local_agent.per_tool_call_round_ms, 2),
+            a.vs_audited_local_agent!,
           ]),
         ),
       );

@@ -19,6 +19,9 @@ export interface AgentRoundsResult {
   vs_bare_agent: number;
   bare_local_agent: AgentResult;
   vs_bare_local_agent: number;
+  /** The bare local agent with each call's `running` row and answer committed: the floor of any durable audit. */
+  audited_local_agent?: AgentResult;
+  vs_audited_local_agent?: number;
   /** Asked for (`queuedToo`): the same agent with `execution: "queued"`. */
   stepwise_queued?: AgentResult;
 }
@@ -74,6 +77,7 @@ export async function measureAgentRounds(input: {
   replies: ReplyHandler;
   bareAgent: Runner;
   bareLocalAgent: Runner;
+  auditedLocalAgent?: Runner;
   runs: number;
   queuedToo?: boolean;
 }): Promise<AgentRoundsResult[]> {
@@ -86,6 +90,7 @@ export async function measureAgentRounds(input: {
       const stepwise = await measureAgent(ours, input.runs, 1, rounds);
       const bare = await measureAgent(input.bareAgent, input.runs, 1, rounds);
       const bareLocal = await measureAgent(input.bareLocalAgent, input.runs, 1, rounds);
+      const audited = input.auditedLocalAgent && (await measureAgent(input.auditedLocalAgent, input.runs, 1, rounds));
       results.push({
         rounds,
         stepwise,
@@ -93,6 +98,12 @@ export async function measureAgentRounds(input: {
         vs_bare_agent: round(stepwise.per_tool_call_round_ms / bare.per_tool_call_round_ms, 2),
         bare_local_agent: bareLocal,
         vs_bare_local_agent: round(stepwise.per_tool_call_round_ms / bareLocal.per_tool_call_round_ms, 2),
+        ...(audited
+          ? {
+              audited_local_agent: audited,
+              vs_audited_local_agent: round(stepwise.per_tool_call_round_ms / audited.per_tool_call_round_ms, 2),
+            }
+          : {}),
         ...(input.queuedToo ? { stepwise_queued: await measureAgent(queued, input.runs, 1, rounds) } : {}),
       });
     }

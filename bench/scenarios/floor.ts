@@ -1,6 +1,7 @@
 // "Close to the floor" (issue #17): stepwise against the lowest Temporal can go on this machine. A chain
 // against bare Temporal with local activities, single-step throughput against bare Temporal, agent rounds
-// against a like-for-like bare agent at 10 and 50 rounds, and POST /runs alone.
+// against a like-for-like bare agent at 10 and 50 rounds, and POST /runs alone. Beside each local floor, the
+// same with the least durable audit (two commits a call): the part of the gap any audit pays.
 import type { ModelFake, ReplyHandler } from '../../test/support/model-fake';
 import type { FloorRunners } from '../baselines/floor.runner';
 import type { BenchMode } from '../support/modes';
@@ -33,8 +34,9 @@ type Rate = { runs_per_second: { median: number } };
 
 export async function measureFloor({ system, model, replies, toolUrl, floor, mode, overhead, bare, throughput, print }: FloorInput) {
   const local = await measureSequential(floor.local, mode.sizes, mode.runs, mode.warmup);
+  const audited = await measureSequential(floor.auditedLocal, mode.sizes, mode.runs, mode.warmup);
   const chain = overhead.map((o, i) => {
-    const [localMs, bareMs] = [local[i].run_ms.p50, bare[i].run_ms.p50];
+    const [localMs, auditedMs, bareMs] = [local[i].run_ms.p50, audited[i].run_ms.p50, bare[i].run_ms.p50];
     return {
       steps: o.steps,
       run_ms_p50: o.run_ms.p50,
@@ -44,6 +46,9 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
       bare_local_per_step_ms_p50: round(localMs / o.steps),
       bare_per_step_ms_p50: round(bareMs / o.steps),
       run_vs_bare_local: ratio(o.run_ms.p50, localMs),
+      audited_local_run_ms: audited[i].run_ms,
+      audited_vs_bare_local: ratio(auditedMs, localMs),
+      run_vs_audited_local: ratio(o.run_ms.p50, auditedMs),
       per_step_vs_bare_local: ratio(o.per_step_overhead_ms.p50, localMs / o.steps),
       per_step_vs_bare: ratio(o.per_step_overhead_ms.p50, bareMs / o.steps),
     };
@@ -56,6 +61,9 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
         'run',
         'bare-local run',
         'vs bare-local',
+        'audited bare-local run',
+        'audited vs bare-local',
+        'vs audited',
         'per-step overhead',
         'bare-local per step',
         'vs bare-local',
@@ -67,6 +75,9 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
         c.run_ms_p50,
         c.bare_local_run_ms.p50,
         c.run_vs_bare_local,
+        c.audited_local_run_ms.p50,
+        c.audited_vs_bare_local,
+        c.run_vs_audited_local,
         c.per_step_overhead_ms_p50,
         c.bare_local_per_step_ms_p50,
         c.per_step_vs_bare_local,
@@ -97,6 +108,7 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
     replies,
     bareAgent: floor.agent,
     bareLocalAgent: floor.localAgent,
+    auditedLocalAgent: floor.auditedLocal,
     runs: mode.agentRuns,
   });
   const agentGrowth = {
@@ -107,7 +119,16 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
   print(
     table(
       'Floor 3. Agent rounds against a bare agent with the same activities, ordinary and local (per round ms)',
-      ['rounds', 'per round', 'bare agent per round', 'vs bare agent', 'bare-local agent per round', 'vs bare-local agent'],
+      [
+        'rounds',
+        'per round',
+        'bare agent per round',
+        'vs bare agent',
+        'bare-local agent per round',
+        'vs bare-local agent',
+        'audited bare-local per round',
+        'vs audited',
+      ],
       agent.map((a) => [
         a.rounds,
         a.stepwise.per_tool_call_round_ms,
@@ -115,6 +136,8 @@ export async function measureFloor({ system, model, replies, toolUrl, floor, mod
         a.vs_bare_agent,
         a.bare_local_agent.per_tool_call_round_ms,
         a.vs_bare_local_agent,
+        a.audited_local_agent!.per_tool_call_round_ms,
+        a.vs_audited_local_agent!,
       ]),
     ),
   );
