@@ -91,6 +91,40 @@ describe('Run workflow: agent rounds', () => {
     ]);
   });
 
+  it('lets a chain agent’s rounds of short calls share one local activity: the workflow goes on from the turn it reports', async () => {
+    const agent = agentStep('agent', { tools: ['quick'] });
+    // The first activity ran turns 1 to 3 (each with its `quick` call), the next one answers.
+    const turns: AgentTurnResult[] = [
+      { tool_calls: [call('quick')], tool_calls_run: 1, conversation_length: 8, usage, turn: 3 },
+      { tool_calls: [], conversation_length: 9, usage, turn: 4 },
+    ];
+    const fake = new FakeActivities({ ...twoTurns(), agentTurn: async () => turns.shift()! });
+
+    const sut = await engine.start(chainRun([agent]), fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    expect(rounds(fake)).toEqual(['startAgentStep local', 'agentTurn local', 'agentTurn local', 'completeAgentStep local']);
+    expect(fake.inputsOf('agentTurn').map(({ turn, conversation_length, last_turn }) => [turn, conversation_length, last_turn])).toEqual([
+      [1, 2, 10],
+      [4, 8, 10],
+    ]);
+    expect(fake.inputsOf('completeAgentStep').map((input) => input.conversation_length)).toEqual([9]);
+  });
+
+  it('ends an agent at max_iterations when its shared activity ran up to it', async () => {
+    const agent = agentStep('agent', { tools: ['quick'], max_iterations: 3 });
+    const fake = new FakeActivities({
+      ...twoTurns(),
+      agentTurn: async () => ({ tool_calls: [call('quick')], tool_calls_run: 1, conversation_length: 8, usage, turn: 3 }),
+      failStep: async () => undefined,
+    });
+
+    const sut = await engine.start(chainRun([agent]), fake);
+
+    await expect(sut.failure()).resolves.toMatchObject({ message: expect.stringContaining('reached max_iterations (3)') });
+    expect(fake.inputsOf('agentTurn').map(({ turn, last_turn }) => [turn, last_turn])).toEqual([[1, 3]]);
+  });
+
   it('queues every round of an agent that asks execution "queued", and of a graph’s agent', async () => {
     const queued = agentStep('queued', { tools: ['quick', 'slow'], execution: 'queued' });
     const inChain = new FakeActivities(twoTurns());

@@ -229,6 +229,8 @@ export interface AgentTurnResult {
    * workflow runs the rest. Absent: none.
    */
   tool_calls_run?: number;
+  /** Asked with `last_turn`: the turn this result is of, the last the activity ran. */
+  turn?: number;
 }
 
 /** One tool call's outcome as the history shows it; the answer itself is in the conversation. */
@@ -272,10 +274,19 @@ export interface RunActivities {
   startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
   /**
    * One model turn. `short_tools` (a local turn, in runs begun since rounds were folded): the leading calls of
-   * these tools are run in the same activity, right after the answer, as callTool would run them.
+   * these tools are run in the same activity, right after the answer, as callTool would run them. With
+   * `last_turn` too (runs begun since rounds share an activity): the next turns follow in the same activity
+   * while each asks only for short calls, up to `last_turn`; the result is the last one's.
    */
   agentTurn(
-    input: StepContext & { step: CustomAgentStep; tools: ToolSpec[]; turn: number; conversation_length: number; short_tools?: string[] },
+    input: StepContext & {
+      step: CustomAgentStep;
+      tools: ToolSpec[];
+      turn: number;
+      conversation_length: number;
+      short_tools?: string[];
+      last_turn?: number;
+    },
   ): Promise<AgentTurnResult>;
   /** Runs the call and puts its answer at `position` in the transcript (`conversation_uuid`: the caller's, for a tool executor). */
   callTool(

@@ -260,4 +260,79 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
       expect((await setup.rows.messages(agent.context.instance_uuid))[3]).toMatchObject({ role: 'tool', name: 'get_output' });
     });
   });
+
+  describe('rounds sharing one activity (turns of short calls one after another)', () => {
+    const short = ['get_output'];
+    const callsGetOutput = (agent: StartedAgent) =>
+      reply.toolCalls([{ name: 'get_output', arguments: { output_id: agent.triggerOutputId } }]);
+
+    it('goes from turn to turn while each calls only short tools, up to the final answer, each turn and call audited', async () => {
+      const agent = await startedAgent();
+      setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.text('Lyon it is'));
+
+      const last = await sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 10, length: 2 }, activityScope(), short);
+
+      expect(last).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
+      expect(
+        (await setup.rows.modelCalls(agent.context.instance_uuid)).map(({ turn, attempt, status }) => [turn, attempt, status]),
+      ).toEqual([
+        [1, 1, 'completed'],
+        [2, 1, 'completed'],
+        [3, 1, 'completed'],
+      ]);
+      expect((await setup.rows.toolCalls(agent.context.instance_uuid)).map((call) => call.status)).toEqual(['completed', 'completed']);
+      expect((await setup.rows.messages(agent.context.instance_uuid)).map((message) => message.role)).toEqual([
+        'system',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+    });
+
+    it('hands back at last_turn, and at a call of a tool that is not short', async () => {
+      const agent = await startedAgent();
+      setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.toolCalls([{ name: 'search_web', arguments: {} }]));
+
+      const atLast = await sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 2, length: 2 }, activityScope(), short);
+      const atLong = await sut.turns(
+        agent.context,
+        agent.step,
+        agent.tools,
+        { turn: 3, lastTurn: 10, length: atLast.conversation_length },
+        activityScope(),
+        short,
+      );
+
+      expect(atLast).toMatchObject({ turn: 2, tool_calls_run: 1, conversation_length: 6 });
+      expect(atLong).toMatchObject({ turn: 3, tool_calls: [{ name: 'search_web' }], tool_calls_run: 0, conversation_length: 7 });
+      expect(setup.model.requests).toHaveLength(3);
+    });
+
+    it('run again from its first turn (a retried activity), finds the rounds made before and asks only for the next', async () => {
+      const agent = await startedAgent();
+      setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.text('done'));
+      await sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 2, length: 2 }, activityScope(), short);
+
+      const retried = await sut.turns(
+        agent.context,
+        agent.step,
+        agent.tools,
+        { turn: 1, lastTurn: 10, length: 2 },
+        activityScope(2),
+        short,
+      );
+
+      expect(retried).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
+      expect(setup.model.requests).toHaveLength(3);
+      expect((await setup.rows.modelCalls(agent.context.instance_uuid)).map(({ turn, attempt }) => [turn, attempt])).toEqual([
+        [1, 1],
+        [2, 1],
+        [3, 2],
+      ]);
+      expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toHaveLength(2);
+    });
+  });
 });

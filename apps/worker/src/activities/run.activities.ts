@@ -112,8 +112,12 @@ export function createRunActivities(services: RunServices): RunActivities {
         return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
       }),
     startAgentStep: ({ step, ...context }) => opening(context, () => services.agent.start(context, services.graph.routed(step, context))),
-    agentTurn: ({ step, tools, turn, conversation_length, short_tools, ...context }) =>
-      inActivity((scope) => services.agent.turn(context, step, tools, turn, conversation_length, scope, short_tools)),
+    agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, ...context }) =>
+      inActivity((scope) =>
+        last_turn && short_tools
+          ? services.agent.turns(context, step, tools, { turn, lastTurn: last_turn, length: conversation_length }, scope, short_tools)
+          : services.agent.turn(context, step, tools, turn, conversation_length, scope, short_tools),
+      ),
     callTool: ({ step, call, position, conversation_uuid, ...context }) =>
       inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import type { AgentStart, AgentTurnResult, ChatMessage, CustomAgentStep, StepContext, ToolCallRequest, ToolSpec } from '@app/contracts';
+import {
+  END_TOOL_NAME,
+  type AgentStart,
+  type AgentTurnResult,
+  type ChatMessage,
+  type CustomAgentStep,
+  type StepContext,
+  type ToolCallRequest,
+  type ToolSpec,
+} from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository, type ModelCallAttempt } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
@@ -12,6 +21,13 @@ import { completedStored, newOutput, storedOf, type StoredOutput } from './step-
 import { StructuredOutputService } from './structured-output.service';
 import { ToolCallService, type StartedWithTurn } from './tool-call.service';
 import { WorkflowToolService } from './workflow-tool.service';
+
+/**
+ * How long one local activity goes on from round to round: past it, the activity hands back to the workflow
+ * (a local activity has no heartbeat; a worker that dies mid-activity has the next one walk its rounds again,
+ * finding them in the transcript).
+ */
+export const ROUNDS_PER_ACTIVITY_MS = 30_000;
 
 const REFERENCE_NOTE =
   '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
@@ -29,8 +45,9 @@ function lookUp(
 }
 
 /**
- * custom_agent, one piece per activity: the workflow owns the loop, so every model turn and every tool
- * call is its own durable step in the Temporal history.
+ * custom_agent in pieces the workflow strings together: its start, its turns (a local turn with the short calls
+ * it asks for, and the rounds of short calls after it), its other tool calls, its completion. Every model
+ * turn and tool call is audited in MySQL, where an activity run again finds what it made before.
  */
 @Injectable()
 export class AgentStepService {
@@ -96,6 +113,30 @@ export class AgentStepService {
       position += 1;
     }
     return shortTools?.length ? { ...result, conversation_length: position, tool_calls_run: lookups.length } : result;
+  }
+
+  /**
+   * Folded rounds, one after another (`lastTurn`: runs begun since an agent's rounds share a local activity):
+   * from `turn`, while each turn asks only for short calls and ran them all, up to `lastTurn`, for about
+   * ROUNDS_PER_ACTIVITY_MS, and not past a cancel or the conversation's end tool. The last turn's result, `turn` its
+   * number: the workflow goes on from there.
+   */
+  async turns(
+    context: StepContext,
+    step: CustomAgentStep,
+    tools: ToolSpec[],
+    { turn, lastTurn, length }: { turn: number; lastTurn: number; length: number },
+    scope: ActivityScope,
+    shortTools: string[],
+  ): Promise<AgentTurnResult> {
+    const until = Date.now() + ROUNDS_PER_ACTIVITY_MS;
+    for (let current = turn, at = length; ; current++) {
+      const result = await this.turn(context, step, tools, current, at, scope, shortTools);
+      const { tool_calls: calls, tool_calls_run: run } = result;
+      const roundDone = calls.length > 0 && run === calls.length && !calls.some((call) => call.name === END_TOOL_NAME);
+      if (!roundDone || current >= lastTurn || Date.now() >= until || scope.signal.aborted) return { ...result, turn: current };
+      at = result.conversation_length;
+    }
   }
 
   /**

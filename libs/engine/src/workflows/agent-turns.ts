@@ -2,7 +2,8 @@
 // chain they run as local activities (scope.agentWork), tool calls not known to be short excepted: a local
 // activity run again after its worker died finds the turn or call its first run completed in the transcript.
 // Since rounds were folded (patch 'agent-round-tool-calls'), a local turn also runs the short calls its answer
-// asks for, in the same activity: a round is one local activity instead of two.
+// asks for, in the same activity: a round is one local activity instead of two; since they share an activity
+// (patch 'agent-rounds-share-activity'), the rounds of short calls that follow run in it too.
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import {
   END_TOOL_NAME,
@@ -42,10 +43,19 @@ export async function agentTurns(
   const short = new Set(local_tools ?? []);
   // The patch is asked only where a turn is local: a queued turn's tool calls stay activities of their own.
   const folded = !handsOff && short.size > 0 && scope.localAgentTurns(step) && patched('agent-round-tool-calls');
+  // Rounds of short calls follow one another in one local activity: no workflow task between them.
+  const shared = folded && patched('agent-rounds-share-activity');
   for (let turn = 1; turn <= maxIterations; turn++) {
-    const result = await scope
-      .agentWork(step, `${step.name}: model turn ${turn}`)
-      .agentTurn({ ...context, step, tools, turn, conversation_length: length, ...(folded ? { short_tools: [...short] } : {}) });
+    const result = await scope.agentWork(step, `${step.name}: ${shared ? 'model turns from' : 'model turn'} ${turn}`).agentTurn({
+      ...context,
+      step,
+      tools,
+      turn,
+      conversation_length: length,
+      ...(folded ? { short_tools: [...short] } : {}),
+      ...(shared ? { last_turn: maxIterations } : {}),
+    });
+    if (shared && result.turn) turn = result.turn;
     length = result.conversation_length;
     // The end tool runs like any other (audited, answered); the conversation closes once the turn has answered.
     if (context.conversation_turn !== undefined && result.tool_calls.some((call) => call.name === END_TOOL_NAME))
