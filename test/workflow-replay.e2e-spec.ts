@@ -146,6 +146,16 @@ describe('Run workflow replay', () => {
           );
           return historyOf([both, llmStep({ name: 'after', system_prompt: `Compare <<step_output.${both.uuid}>>` })]);
         },
+        'agent-rounds-shared': () => {
+          // A chain agent whose turns call only a short tool: its rounds follow one another in one local activity.
+          const rounds = agentStep({ name: 'rounds', tools: [name] });
+          stack.model.script(
+            reply.toolCalls([{ name, arguments: { product: 'a' } }]),
+            reply.toolCalls([{ name, arguments: { product: 'b' } }]),
+            reply.text('priced both'),
+          );
+          return historyOf([rounds]);
+        },
         'local-chain-completed': () => {
           // A chain's short work as local activities: a call, a loop's start, iterations and end, a stop checker.
           const first = llmStep({ name: 'first' });
@@ -223,6 +233,7 @@ describe('Run workflow replay', () => {
         'spend-paused-raised': 'completed',
         'local-chain-completed': 'completed',
         'local-agent-rounds': 'completed',
+        'agent-rounds-shared': 'completed',
         'agent-workflow-tool': 'completed',
         'graph-workflow-tool': 'completed',
       };
