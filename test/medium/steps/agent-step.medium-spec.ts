@@ -327,12 +327,37 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
 
       expect(retried).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
       expect(setup.model.requests).toHaveLength(3);
+      // Turn 3 was never asked before: its first attempt, though the activity's is its second.
       expect((await setup.rows.modelCalls(agent.context.instance_uuid)).map(({ turn, attempt }) => [turn, attempt])).toEqual([
         [1, 1],
         [2, 1],
-        [3, 2],
+        [3, 1],
       ]);
       expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toHaveLength(2);
+    });
+
+    it('asks a later turn that failed in an earlier run of the activity under its next attempt', async () => {
+      const agent = await startedAgent();
+      setup.model.script(callsGetOutput(agent), reply.error(500, { message: 'overloaded' }), reply.text('done'));
+      const failed = sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 10, length: 2 }, activityScope(), short);
+      await expect(failed).rejects.toThrow();
+
+      const retried = await sut.turns(
+        agent.context,
+        agent.step,
+        agent.tools,
+        { turn: 1, lastTurn: 10, length: 2 },
+        activityScope(2),
+        short,
+      );
+
+      expect(retried).toMatchObject({ turn: 2, tool_calls: [], conversation_length: 5 });
+      const calls = await setup.rows.modelCalls(agent.context.instance_uuid);
+      expect(calls.map(({ turn, attempt, status }) => [turn, attempt, status])).toEqual([
+        [1, 1, 'completed'],
+        [2, 1, 'failed'],
+        [2, 2, 'completed'],
+      ]);
     });
   });
 });

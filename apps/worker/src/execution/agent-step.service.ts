@@ -131,7 +131,10 @@ export class AgentStepService {
   ): Promise<AgentTurnResult> {
     const until = Date.now() + ROUNDS_PER_ACTIVITY_MS;
     for (let current = turn, at = length; ; current++) {
-      const result = await this.turn(context, step, tools, current, at, scope, shortTools);
+      // A later turn counts its attempts as its own activity would have: from 1, the audit taking the next
+      // number where an earlier run of this activity got that far (as after a crash).
+      const attempt = current === turn ? scope : { ...scope, attempt: 1 };
+      const result = await this.turn(context, step, tools, current, at, attempt, shortTools);
       const { tool_calls: calls, tool_calls_run: run } = result;
       const roundDone = calls.length > 0 && run === calls.length && !calls.some((call) => call.name === END_TOOL_NAME);
       if (!roundDone || current >= lastTurn || Date.now() >= until || scope.signal.aborted) return { ...result, turn: current };
