@@ -45,11 +45,14 @@ describe('Temporal payload encryption', () => {
     const tools = await ToolServer.start({ lookup: (args) => ({ found: args }) });
     try {
       const tool = `lookup_${randomUUID().slice(0, 6)}`;
+      // Longer than LOCAL_TOOL_CALL_MAX_TIMEOUT_MS: its call is an activity of its own, its arguments in the history
+      // (a short tool's rounds run inside one local activity, their arguments only in MySQL).
       await stack.user.post('/tools', {
         name: tool,
         description: 'looks up',
         parameters: { type: 'object' },
         endpoint_url: tools.url('lookup'),
+        timeout_ms: 60_000,
       });
       const human = { uuid: randomUUID(), type: 'human_input', name: 'approve', prompt: 'Approve?' };
       const agent = agentStep({ name: 'researcher', system_prompt: `${PROMPT} research`, tools: [tool] });
