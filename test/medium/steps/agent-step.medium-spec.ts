@@ -35,6 +35,10 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     return { context, step, tools, triggerOutputId: (run.trigger_output as { uuid: string }).uuid };
   }
 
+  /** The roles of the step's transcript, in order; a round is a model answer and its call's answer. */
+  const rolesOf = async (agent: StartedAgent) => (await setup.rows.messages(agent.context.instance_uuid)).map((message) => message.role);
+  const ROUND = ['assistant', 'tool'];
+
   /** The model's first turn asks for get_output on the trigger data. */
   async function firstTurnCallingGetOutput(agent: StartedAgent): Promise<ToolCallRequest> {
     setup.model.script(reply.toolCalls([{ name: 'get_output', arguments: { output_id: agent.triggerOutputId } }]));
@@ -237,14 +241,7 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
         expect.objectContaining({ tool_call_id: reused.id, attempt: 1, status: 'completed' }),
         expect.objectContaining({ tool_call_id: reused.id, attempt: 2, status: 'completed' }),
       ]);
-      expect((await setup.rows.messages(agent.context.instance_uuid)).map((message) => message.role)).toEqual([
-        'system',
-        'user',
-        'assistant',
-        'tool',
-        'assistant',
-        'tool',
-      ]);
+      expect(await rolesOf(agent)).toEqual(['system', 'user', ...ROUND, ...ROUND]);
     });
 
     it('answers a call whose arguments are not JSON as failed, audited once, after the turn wrote its answer alone', async () => {
@@ -265,46 +262,35 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     const short = ['get_output'];
     const callsGetOutput = (agent: StartedAgent) =>
       reply.toolCalls([{ name: 'get_output', arguments: { output_id: agent.triggerOutputId } }]);
+    /** One run of the shared activity from `from`, as its attempt `attempt`. */
+    const runTurns = (agent: StartedAgent, from: { turn: number; lastTurn: number; length: number }, attempt = 1) =>
+      sut.turns(agent.context, agent.step, agent.tools, from, activityScope(attempt), short);
+    /** [turn, attempt, status] of each model call the step's audit holds. */
+    const auditedTurns = async (agent: StartedAgent) =>
+      (await setup.rows.modelCalls(agent.context.instance_uuid)).map(({ turn, attempt, status }) => [turn, attempt, status]);
 
     it('goes from turn to turn while each calls only short tools, up to the final answer, each turn and call audited', async () => {
       const agent = await startedAgent();
       setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.text('Lyon it is'));
 
-      const last = await sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 10, length: 2 }, activityScope(), short);
+      const last = await runTurns(agent, { turn: 1, lastTurn: 10, length: 2 });
 
       expect(last).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
-      expect(
-        (await setup.rows.modelCalls(agent.context.instance_uuid)).map(({ turn, attempt, status }) => [turn, attempt, status]),
-      ).toEqual([
+      expect(await auditedTurns(agent)).toEqual([
         [1, 1, 'completed'],
         [2, 1, 'completed'],
         [3, 1, 'completed'],
       ]);
       expect((await setup.rows.toolCalls(agent.context.instance_uuid)).map((call) => call.status)).toEqual(['completed', 'completed']);
-      expect((await setup.rows.messages(agent.context.instance_uuid)).map((message) => message.role)).toEqual([
-        'system',
-        'user',
-        'assistant',
-        'tool',
-        'assistant',
-        'tool',
-        'assistant',
-      ]);
+      expect(await rolesOf(agent)).toEqual(['system', 'user', ...ROUND, ...ROUND, 'assistant']);
     });
 
     it('hands back at last_turn, and at a call of a tool that is not short', async () => {
       const agent = await startedAgent();
       setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.toolCalls([{ name: 'search_web', arguments: {} }]));
 
-      const atLast = await sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 2, length: 2 }, activityScope(), short);
-      const atLong = await sut.turns(
-        agent.context,
-        agent.step,
-        agent.tools,
-        { turn: 3, lastTurn: 10, length: atLast.conversation_length },
-        activityScope(),
-        short,
-      );
+      const atLast = await runTurns(agent, { turn: 1, lastTurn: 2, length: 2 });
+      const atLong = await runTurns(agent, { turn: 3, lastTurn: 10, length: atLast.conversation_length });
 
       expect(atLast).toMatchObject({ turn: 2, tool_calls_run: 1, conversation_length: 6 });
       expect(atLong).toMatchObject({ turn: 3, tool_calls: [{ name: 'search_web' }], tool_calls_run: 0, conversation_length: 7 });
@@ -314,24 +300,17 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     it('run again from its first turn (a retried activity), finds the rounds made before and asks only for the next', async () => {
       const agent = await startedAgent();
       setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.text('done'));
-      await sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 2, length: 2 }, activityScope(), short);
+      await runTurns(agent, { turn: 1, lastTurn: 2, length: 2 });
 
-      const retried = await sut.turns(
-        agent.context,
-        agent.step,
-        agent.tools,
-        { turn: 1, lastTurn: 10, length: 2 },
-        activityScope(2),
-        short,
-      );
+      const retried = await runTurns(agent, { turn: 1, lastTurn: 10, length: 2 }, 2);
 
       expect(retried).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
       expect(setup.model.requests).toHaveLength(3);
       // Turn 3 was never asked before: its first attempt, though the activity's is its second.
-      expect((await setup.rows.modelCalls(agent.context.instance_uuid)).map(({ turn, attempt }) => [turn, attempt])).toEqual([
-        [1, 1],
-        [2, 1],
-        [3, 1],
+      expect(await auditedTurns(agent)).toEqual([
+        [1, 1, 'completed'],
+        [2, 1, 'completed'],
+        [3, 1, 'completed'],
       ]);
       expect(await setup.rows.toolCalls(agent.context.instance_uuid)).toHaveLength(2);
     });
@@ -339,21 +318,13 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     it('asks a later turn that failed in an earlier run of the activity under its next attempt', async () => {
       const agent = await startedAgent();
       setup.model.script(callsGetOutput(agent), reply.error(500, { message: 'overloaded' }), reply.text('done'));
-      const failed = sut.turns(agent.context, agent.step, agent.tools, { turn: 1, lastTurn: 10, length: 2 }, activityScope(), short);
+      const failed = runTurns(agent, { turn: 1, lastTurn: 10, length: 2 });
       await expect(failed).rejects.toThrow();
 
-      const retried = await sut.turns(
-        agent.context,
-        agent.step,
-        agent.tools,
-        { turn: 1, lastTurn: 10, length: 2 },
-        activityScope(2),
-        short,
-      );
+      const retried = await runTurns(agent, { turn: 1, lastTurn: 10, length: 2 }, 2);
 
       expect(retried).toMatchObject({ turn: 2, tool_calls: [], conversation_length: 5 });
-      const calls = await setup.rows.modelCalls(agent.context.instance_uuid);
-      expect(calls.map(({ turn, attempt, status }) => [turn, attempt, status])).toEqual([
+      expect(await auditedTurns(agent)).toEqual([
         [1, 1, 'completed'],
         [2, 1, 'failed'],
         [2, 2, 'completed'],
