@@ -29,6 +29,9 @@ import { WorkflowToolService } from './workflow-tool.service';
  */
 export const ROUNDS_PER_ACTIVITY_MS = 30_000;
 
+/** Finds the tool a call names, from reads started once (AgentToolsService.findEach). */
+type ToolFinder = ReturnType<AgentToolsService['findEach']>;
+
 const REFERENCE_NOTE =
   '\n\nEarlier outputs are given as {output_id, summary} references: call get_output with an output_id to read the full data.';
 
@@ -103,8 +106,9 @@ export class AgentStepService {
     length: number,
     scope: ActivityScope,
     shortTools?: string[],
+    find?: ToolFinder,
   ): Promise<AgentTurnResult> {
-    const { result, fresh, lookups, started } = await this.modelTurn(context, step, tools, turn, length, scope, shortTools ?? []);
+    const { result, fresh, lookups, started } = await this.modelTurn(context, step, tools, turn, length, scope, shortTools ?? [], find);
     let position = result.conversation_length;
     for (const [index, tool] of lookups.entries()) {
       // After a fresh answer the transcript ends with it: nothing at a call's position to look for.
@@ -130,16 +134,22 @@ export class AgentStepService {
     shortTools: string[],
   ): Promise<AgentTurnResult> {
     const until = Date.now() + ROUNDS_PER_ACTIVITY_MS;
+    // The short tools are read once for all the activity's rounds (a change to one counts from the next activity).
+    const find = this.findShort(context, step, shortTools);
     for (let current = turn, at = length; ; current++) {
       // A later turn counts its attempts as its own activity would have: from 1, the audit taking the next
       // number where an earlier run of this activity got that far (as after a crash).
       const attempt = current === turn ? scope : { ...scope, attempt: 1 };
-      const result = await this.turn(context, step, tools, current, at, attempt, shortTools);
+      const result = await this.turn(context, step, tools, current, at, attempt, shortTools, find);
       const { tool_calls: calls, tool_calls_run: run } = result;
       const roundDone = calls.length > 0 && run === calls.length && !calls.some((call) => call.name === END_TOOL_NAME);
       if (!roundDone || current >= lastTurn || Date.now() >= until || scope.signal.aborted) return { ...result, turn: current };
       at = result.conversation_length;
     }
+  }
+
+  private findShort(context: StepContext, step: CustomAgentStep, shortTools: string[]): ToolFinder {
+    return this.tools.findEach(context.user_id, step.tools, context.conversation_turn !== undefined, shortTools);
   }
 
   /**
@@ -155,9 +165,9 @@ export class AgentStepService {
     length: number,
     scope: ActivityScope,
     shortTools: string[],
-  ): Promise<{ result: AgentTurnResult; fresh: boolean; lookups: Promise<ResolvedTool | null>[]; started?: StartedWithTurn }> {
     // The short tools' reads go beside the transcript's and the model's: the answer's first call needs its tool found to start with it.
-    const find = this.tools.findEach(context.user_id, step.tools, context.conversation_turn !== undefined, shortTools);
+    find: ToolFinder = this.findShort(context, step, shortTools),
+  ): Promise<{ result: AgentTurnResult; fresh: boolean; lookups: Promise<ResolvedTool | null>[]; started?: StartedWithTurn }> {
     const { messages, next } = await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
     if (earlier) return { result: earlier, fresh: false, lookups: lookUp(find, earlier.tool_calls, shortTools) };
