@@ -4,7 +4,7 @@
 // the column names, and the values as TypeORM prepares them (transformers, dates), from the entity's metadata.
 import type { EntityManager, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import type { Statement } from './one-trip-pool';
+import type { Statement, StatementResult } from './one-trip-pool';
 
 type Entity<E> = new () => E;
 
@@ -87,4 +87,9 @@ export function updateRow<E extends ObjectLiteral>(
     sql: `UPDATE \`${metadata.tableName}\` SET ${[...set.map((column) => column.sql), ...expressions].join(', ')} WHERE uuid = ? AND ${condition.sql}`,
     params: [...set.map((column) => column.value), uuid, ...condition.params],
   };
+}
+
+/** Sends one statement on `manager` (outside a one-trip transaction); its result as the driver gives it. */
+export function execute(manager: EntityManager, { sql, params }: Statement): Promise<StatementResult> {
+  return manager.query(sql, params) as Promise<StatementResult>;
 }

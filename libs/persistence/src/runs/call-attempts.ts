@@ -3,7 +3,7 @@
 // row costs no commit of its own.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { insertRow, insertWhere } from '../entity-statements';
+import { execute, insertRow, insertWhere } from '../entity-statements';
 import { isDuplicateKey } from '../rolled-back';
 import { ModelCallEntity, ToolCallEntity } from './run.entities';
 import type { ModelCallRecord, ToolCallRecord } from './run.records';
@@ -96,15 +96,17 @@ export const TOOL_CALLS: CallKind<ToolCallEnd> = {
   json: ['output'],
 };
 
+/** An attempt as a new row (its own uuid; an upsert keeps the existing row's). */
+const newAttemptRow = (call: AttemptRow) => ({ ...call, uuid: randomUUID() }) as never;
+
 /** An attempt's row as it ends (or any row by its key): inserted, or updated where its `running` row is. */
 export async function writeAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<void> {
-  const { sql, params } = attemptStatement(manager, kind, call);
-  await manager.query(sql, params);
+  await execute(manager, attemptStatement(manager, kind, call));
 }
 
 /** writeAttempt's statement, to execute or to send in a one-trip transaction. */
 export function attemptStatement<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Statement {
-  return insertRow(manager, kind.entity as never, { ...call, uuid: randomUUID() } as never, kind.ended);
+  return insertRow(manager, kind.entity as never, newAttemptRow(call), kind.ended);
 }
 
 /**
@@ -113,8 +115,7 @@ export function attemptStatement<End extends AttemptRow>(manager: EntityManager,
  */
 export async function insertFirstAttempt<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Promise<boolean> {
   try {
-    const { sql, params } = insertRow(manager, kind.entity as never, { ...call, uuid: randomUUID() } as never);
-    await manager.query(sql, params);
+    await execute(manager, insertRow(manager, kind.entity as never, newAttemptRow(call)));
     return true;
   } catch (error) {
     if (isDuplicateKey(error)) return false;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { insertRow, insertWhere, updateRow } from '../entity-statements';
+import { execute, insertRow, insertWhere, updateRow } from '../entity-statements';
 import { affectedRows, type OneTripPool } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
 import { attemptStatement, MODEL_CALLS, startAttempt, type ModelCallAttempt } from './call-attempts';
@@ -244,8 +244,7 @@ export class TypeormStepRepository extends StepRepository {
 
 /** Marks a step running and counts the attempt (its first start time kept); false when the row was not pending or running. */
 async function markStarted(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
-  const { sql, params } = startedStatement(manager, instanceUuid, inputData, messages);
-  return affectedRows(await manager.query(sql, params)) === 1;
+  return affectedRows(await execute(manager, startedStatement(manager, instanceUuid, inputData, messages))) === 1;
 }
 
 /** The step's row set running (one attempt more) with its input, and its prompt when given, while it is open. */
@@ -258,6 +257,5 @@ function startedStatement(manager: EntityManager, instanceUuid: string, inputDat
 }
 
 async function closeStep(manager: EntityManager, instanceUuid: string, closing: StepClosing, unlessCompleted: boolean): Promise<void> {
-  const { sql, params } = closeStepStatement(instanceUuid, closing, unlessCompleted);
-  await manager.query(sql, params);
+  await execute(manager, closeStepStatement(instanceUuid, closing, unlessCompleted));
 }
