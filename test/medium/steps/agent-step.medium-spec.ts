@@ -285,6 +285,22 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
       expect(await rolesOf(agent)).toEqual(['system', 'user', ...ROUND, ...ROUND, 'assistant']);
     });
 
+    it('sends each later turn the conversation as stored, the answers of the rounds before it included', async () => {
+      const agent = await startedAgent();
+      setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.text('Lyon it is'));
+
+      await runTurns(agent, { turn: 1, lastTurn: 10, length: 2 });
+
+      const stored = await setup.rows.messages(agent.context.instance_uuid);
+      const sent = setup.model.requests.map((request) =>
+        request.body.messages.map(({ role, content }) => ({ role, content: content ?? null })),
+      );
+      expect(sent.map((messages) => messages.length)).toEqual([2, 4, 6]);
+      expect(sent[2]).toEqual(stored.slice(0, 6).map(({ role, content }) => ({ role, content: content ?? null })));
+      // The tool's answer (the trigger data) reached the next turn, as the transcript holds it.
+      expect(sent[2][3].content).toContain('Lyon');
+    });
+
     it('hands back at last_turn, and at a call of a tool that is not short', async () => {
       const agent = await startedAgent();
       setup.model.script(callsGetOutput(agent), callsGetOutput(agent), reply.toolCalls([{ name: 'search_web', arguments: {} }]));

@@ -106,17 +106,37 @@ export class AgentStepService {
     length: number,
     scope: ActivityScope,
     shortTools?: string[],
-    find?: ToolFinder,
   ): Promise<AgentTurnResult> {
-    const { result, fresh, lookups, started } = await this.modelTurn(context, step, tools, turn, length, scope, shortTools ?? [], find);
+    return (await this.roundOf(context, step, tools, { turn, length }, scope, shortTools ?? [])).result;
+  }
+
+  /**
+   * A turn and the short calls it runs; `transcript`: the transcript as it now stands, where this turn wrote all of
+   * it past `known` (its model asked, every call's answer appended), so the next turn need not read it.
+   */
+  private async roundOf(
+    context: StepContext,
+    step: CustomAgentStep,
+    tools: ToolSpec[],
+    { turn, length, known }: { turn: number; length: number; known?: ChatMessage[] },
+    scope: ActivityScope,
+    shortTools: string[],
+    find?: ToolFinder,
+  ): Promise<{ result: AgentTurnResult; transcript?: ChatMessage[] }> {
+    const turned = await this.modelTurn(context, step, tools, { turn, length, known }, scope, shortTools, find);
+    const { result, fresh, lookups, started } = turned;
+    const appended: ChatMessage[] = [];
+    const heard = (message: ChatMessage) => void appended.push(message);
     let position = result.conversation_length;
     for (const [index, tool] of lookups.entries()) {
       // After a fresh answer the transcript ends with it: nothing at a call's position to look for.
-      const folded = { ends: fresh, tool, ...(index === 0 && started ? { started } : {}) };
+      const folded = { ends: fresh, tool, heard, ...(index === 0 && started ? { started } : {}) };
       await this.toolCalls.call(context, step, result.tool_calls[index], position, scope, context.instance_uuid, folded);
       position += 1;
     }
-    return shortTools?.length ? { ...result, conversation_length: position, tool_calls_run: lookups.length } : result;
+    const ran = shortTools.length ? { ...result, conversation_length: position, tool_calls_run: lookups.length } : result;
+    const whole = turned.transcript && appended.length === lookups.length ? [...turned.transcript, ...appended] : undefined;
+    return { result: ran, ...(whole ? { transcript: whole } : {}) };
   }
 
   /**
@@ -136,15 +156,18 @@ export class AgentStepService {
     const until = Date.now() + ROUNDS_PER_ACTIVITY_MS;
     // The short tools are read once for all the activity's rounds (a change to one counts from the next activity).
     const find = this.findShort(context, step, shortTools);
+    let known: ChatMessage[] | undefined;
     for (let current = turn, at = length; ; current++) {
       // A later turn counts its attempts as its own activity would have: from 1, the audit taking the next
       // number where an earlier run of this activity got that far (as after a crash).
       const attempt = current === turn ? scope : { ...scope, attempt: 1 };
-      const result = await this.turn(context, step, tools, current, at, attempt, shortTools, find);
+      const round = await this.roundOf(context, step, tools, { turn: current, length: at, known }, attempt, shortTools, find);
+      const { result } = round;
       const { tool_calls: calls, tool_calls_run: run } = result;
       const roundDone = calls.length > 0 && run === calls.length && !calls.some((call) => call.name === END_TOOL_NAME);
       if (!roundDone || current >= lastTurn || Date.now() >= until || scope.signal.aborted) return { ...result, turn: current };
       at = result.conversation_length;
+      known = round.transcript;
     }
   }
 
@@ -161,14 +184,22 @@ export class AgentStepService {
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    turn: number,
-    length: number,
+    { turn, length, known }: { turn: number; length: number; known?: ChatMessage[] },
     scope: ActivityScope,
     shortTools: string[],
     // The short tools' reads go beside the transcript's and the model's: the answer's first call needs its tool found to start with it.
     find: ToolFinder = this.findShort(context, step, shortTools),
-  ): Promise<{ result: AgentTurnResult; fresh: boolean; lookups: Promise<ResolvedTool | null>[]; started?: StartedWithTurn }> {
-    const { messages, next } = await this.transcript.load(context.instance_uuid, length);
+  ): Promise<{
+    result: AgentTurnResult;
+    fresh: boolean;
+    lookups: Promise<ResolvedTool | null>[];
+    started?: StartedWithTurn;
+    /** The transcript with the answer, where nothing stood past `length` before it. */
+    transcript?: ChatMessage[];
+  }> {
+    // `known`: the transcript as this activity wrote it, `length` long and nothing after it (appends take only the next position).
+    const { messages, next } =
+      known?.length === length ? { messages: known, next: null } : await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
     if (earlier) return { result: earlier, fresh: false, lookups: lookUp(find, earlier.tool_calls, shortTools) };
     const { response, ended } = await this.models.ask(context, turn, { ...modelOf(step), messages, tools }, scope);
@@ -181,6 +212,7 @@ export class AgentStepService {
       fresh: true,
       lookups,
       ...(started ? { started } : {}),
+      ...(next === null ? { transcript: [...messages, response.message] } : {}),
     };
   }
 

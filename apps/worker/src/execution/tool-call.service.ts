@@ -80,7 +80,8 @@ export class ToolCallService {
    * call runs inside its turn's activity, whose attempts are the model's: its rows count from attempt 1 (an
    * attempt before it gets the next number); `ends`, the transcript is known to end at `position` (the turn
    * just wrote the message before it), so it is not read; `tool`, the tool as the turn looked it up; `started`,
-   * the turn wrote the call's `running` row with its answer (startWithTurn).
+   * the turn wrote the call's `running` row with its answer (startWithTurn); `heard`, given the answer's message once
+   * it is in the transcript.
    */
   async call(
     context: StepContext,
@@ -89,7 +90,7 @@ export class ToolCallService {
     position: number,
     scope: ActivityScope,
     transcriptUuid = context.instance_uuid,
-    folded?: { ends: boolean; tool: Promise<ResolvedTool | null>; started?: StartedWithTurn },
+    folded?: { ends: boolean; tool: Promise<ResolvedTool | null>; started?: StartedWithTurn; heard?: (message: ChatMessage) => void },
   ): Promise<ToolCallResult> {
     // The tool is looked up while the transcript is checked: only the message at `position` is read, not the whole transcript.
     const [stored, tool] = await Promise.all([
@@ -97,15 +98,12 @@ export class ToolCallService {
       folded?.tool ?? this.tools.find(context.user_id, step.tools, context.conversation_turn !== undefined, call.name),
     ]);
     const started = folded?.started;
-    const { named, audit, answer } = this.attempt(
-      context,
-      call,
-      position,
-      scope,
+    const { named, audit, answer } = this.attempt(context, call, position, scope, {
       transcriptUuid,
-      folded ? 1 : scope.attempt,
-      started?.started_at,
-    );
+      rowAttempt: folded ? 1 : scope.attempt,
+      started_at: started?.started_at,
+      heard: folded?.heard,
+    });
     // A call started with its turn has no other row: nothing an earlier attempt did to find.
     const earlier = started ? null : await this.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;
@@ -183,7 +181,7 @@ export class ToolCallService {
     const [found, parsed] = [await tool.catch(() => null), parsedArguments(call)];
     if (!found || !parsed) return null;
     const started_at = new Date();
-    const { named, row } = this.attempt(context, call, position, scope, context.instance_uuid, 1, started_at);
+    const { named, row } = this.attempt(context, call, position, scope, { rowAttempt: 1, started_at });
     Object.assign(named, mcpNamed(found));
     return {
       row: row({ status: 'running', input: parsed.args, output: null, error_message: null }),
@@ -193,17 +191,21 @@ export class ToolCallService {
 
   /**
    * How this attempt writes: `row` its audit row's fields, `audit` its row, `answer` the transcript's message
-   * (with, when `ended` is given, the attempt's end in the same statement, its row having said running). `named` is what the row names;
-   * `started_at` when the call began before this activity (a workflow tool: its child run's start).
+   * (with, when `ended` is given, the attempt's end in the same statement, its row having said running), handed to
+   * `heard` once stored. `named` is what the row names; `started_at` when the call began before this activity (a
+   * workflow tool: its child run's start).
    */
   attempt(
     context: StepContext,
     call: ToolCallRequest,
     position: number,
     scope: ActivityScope,
-    transcriptUuid = context.instance_uuid,
-    rowAttempt = scope.attempt,
-    started_at = new Date(),
+    {
+      transcriptUuid = context.instance_uuid,
+      rowAttempt = scope.attempt,
+      started_at = new Date(),
+      heard,
+    }: { transcriptUuid?: string; rowAttempt?: number; started_at?: Date; heard?: (message: ChatMessage) => void } = {},
   ) {
     // Named as the model called it, until mcpNamed says otherwise.
     const named = { tool_name: call.name, mcp_server: null as string | null };
@@ -232,6 +234,7 @@ export class ToolCallService {
         if (ended) await audit(ended);
         await this.transcript.put(transcriptUuid, position, message);
       }
+      heard?.(message);
       return { status, summary: outputPreview(content), size_bytes: byteSize(content) };
     };
     return { named, audit, answer, row: record };

@@ -75,7 +75,7 @@ export class WorkflowToolService {
   ): Promise<WorkflowToolStart> {
     const { position, transcriptUuid } = placeOf(context, at);
     const stored = await this.transcript.at(transcriptUuid, position);
-    const { named, audit, answer } = this.toolCalls.attempt(context, call, position, scope, transcriptUuid);
+    const { named, audit, answer } = this.toolCalls.attempt(context, call, position, scope, { transcriptUuid });
     named.tool_name = `${WORKFLOW_TOOL_PREFIX}${workflowUuid}`;
     const earlier = await this.toolCalls.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return { answered: earlier };
@@ -131,7 +131,11 @@ export class WorkflowToolService {
       this.runs.find(context.user_id, childRunUuid),
     ]);
     if (!child) throw new StepError('SubWorkflowMissing', `tool ${call.name}: its run ${childRunUuid} is not recorded`);
-    const { named, answer } = this.toolCalls.attempt(context, call, position, scope, transcriptUuid, auditAttempt, child.started_at);
+    const { named, answer } = this.toolCalls.attempt(context, call, position, scope, {
+      transcriptUuid,
+      rowAttempt: auditAttempt,
+      started_at: child.started_at,
+    });
     named.tool_name = `${WORKFLOW_TOOL_PREFIX}${child.workflow_uuid}`;
     const earlier = await this.toolCalls.answeredCall(context, call, stored, scope.attempt, answer);
     if (earlier) return earlier;
