@@ -263,7 +263,7 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     const callsGetOutput = (agent: StartedAgent) =>
       reply.toolCalls([{ name: 'get_output', arguments: { output_id: agent.triggerOutputId } }]);
     /** One run of the shared activity from `from`, as its attempt `attempt`. */
-    const runTurns = (agent: StartedAgent, from: { turn: number; lastTurn: number; length: number }, attempt = 1) =>
+    const runTurns = (agent: StartedAgent, from: { turn: number; lastTurn: number; length: number; forMs?: number }, attempt = 1) =>
       sut.turns(agent.context, agent.step, agent.tools, from, activityScope(attempt), short);
     /** [turn, attempt, status] of each model call the step's audit holds. */
     const auditedTurns = async (agent: StartedAgent) =>
@@ -311,6 +311,18 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
       expect(atLast).toMatchObject({ turn: 2, tool_calls_run: 1, conversation_length: 6 });
       expect(atLong).toMatchObject({ turn: 3, tool_calls: [{ name: 'search_web' }], tool_calls_run: 0, conversation_length: 7 });
       expect(setup.model.requests).toHaveLength(3);
+    });
+
+    it('hands back once its time is up, after the round it was in, the next turn left to the next activity', async () => {
+      const agent = await startedAgent();
+      setup.model.script(callsGetOutput(agent), reply.text('done'));
+
+      const first = await runTurns(agent, { turn: 1, lastTurn: 10, length: 2, forMs: 0 });
+      const next = await runTurns(agent, { turn: 2, lastTurn: 10, length: first.conversation_length, forMs: 0 });
+
+      expect(first).toMatchObject({ turn: 1, tool_calls_run: 1, conversation_length: 4 });
+      expect(next).toMatchObject({ turn: 2, tool_calls: [], conversation_length: 5 });
+      expect(await rolesOf(agent)).toEqual(['system', 'user', ...ROUND, 'assistant']);
     });
 
     it('run again from its first turn (a retried activity), finds the rounds made before and asks only for the next', async () => {

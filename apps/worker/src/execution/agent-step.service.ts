@@ -141,19 +141,19 @@ export class AgentStepService {
 
   /**
    * Folded rounds, one after another (`lastTurn`: runs begun since an agent's rounds share a local activity):
-   * from `turn`, while each turn asks only for short calls and ran them all, up to `lastTurn`, for about
-   * ROUNDS_PER_ACTIVITY_MS, and not past a cancel or the conversation's end tool. The last turn's result, `turn` its
-   * number: the workflow goes on from there.
+   * from `turn`, while each turn asks only for short calls and ran them all, up to `lastTurn`, for about `forMs`
+   * (a round begun before it ends is finished), and not past a cancel or the conversation's end tool. The last
+   * turn's result, `turn` its number: the workflow goes on from there.
    */
   async turns(
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    { turn, lastTurn, length }: { turn: number; lastTurn: number; length: number },
+    { turn, lastTurn, length, forMs = ROUNDS_PER_ACTIVITY_MS }: { turn: number; lastTurn: number; length: number; forMs?: number },
     scope: ActivityScope,
     shortTools: string[],
   ): Promise<AgentTurnResult> {
-    const until = Date.now() + ROUNDS_PER_ACTIVITY_MS;
+    const until = Date.now() + forMs;
     // The short tools are read once for all the activity's rounds (a change to one counts from the next activity).
     const find = this.findShort(context, step, shortTools);
     let known: ChatMessage[] | undefined;
