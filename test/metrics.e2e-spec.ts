@@ -80,6 +80,8 @@ describe('Metrics', () => {
       moved(workerBefore, workerAfter, 'stepwise_activity_duration_seconds_count', { activity, outcome: 'completed' });
     expect(activitiesCompleted('agentTurn')).toBe(1);
     expect(activitiesCompleted('callTool')).toBe(0);
+    // The final answer was reached in that activity, which completed the step too.
+    expect(activitiesCompleted('completeAgentStep')).toBe(0);
     // The SDK's own: task slots, workflow tasks' schedule-to-start latency, and the local activities a
     // chain's agent rounds run as (no activity of this run goes through the task queue).
     expect(workerAfter).toMatch(/^temporal_worker_task_slots_available\{/m);

@@ -146,8 +146,9 @@ describe('Run workflow replay', () => {
           );
           return historyOf([both, llmStep({ name: 'after', system_prompt: `Compare <<step_output.${both.uuid}>>` })]);
         },
-        'agent-rounds-shared': () => {
-          // A chain agent whose turns call only a short tool: its rounds follow one another in one local activity.
+        'agent-turns-complete': () => {
+          // A chain agent whose turns call only a short tool: its rounds follow one another in one local activity,
+          // which completes the step with the final answer (agent-rounds-shared.json: before it did).
           const rounds = agentStep({ name: 'rounds', tools: [name] });
           stack.model.script(
             reply.toolCalls([{ name, arguments: { product: 'a' } }]),
@@ -233,7 +234,7 @@ describe('Run workflow replay', () => {
         'spend-paused-raised': 'completed',
         'local-chain-completed': 'completed',
         'local-agent-rounds': 'completed',
-        'agent-rounds-shared': 'completed',
+        'agent-turns-complete': 'completed',
         'agent-workflow-tool': 'completed',
         'graph-workflow-tool': 'completed',
       };

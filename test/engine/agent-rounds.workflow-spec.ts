@@ -3,7 +3,7 @@
 // in a graph, whose branches may run side by side. A cancel reaches a local tool call in flight.
 import { CancelledFailure } from '@temporalio/common';
 import type { AgentTurnResult, ToolCallRequest } from '@app/contracts';
-import { agentStep, chainRun, edge, graphRun, output, rowOf } from './support/definitions';
+import { agentStep, chainRun, edge, graphRun, llmStep, output, rowOf } from './support/definitions';
 import { useEngine } from './support/engine';
 import { FakeActivities, runEnd, untilCancelled, type Handlers } from './support/fake-activities';
 
@@ -109,6 +109,24 @@ describe('Run workflow: agent rounds', () => {
       [4, 8, 10],
     ]);
     expect(fake.inputsOf('completeAgentStep').map((input) => input.conversation_length)).toEqual([9]);
+  });
+
+  it('takes the step’s result from the shared activity that reached the final answer: no completion activity', async () => {
+    const agent = agentStep('agent', { tools: ['quick'] });
+    const completed = output();
+    const fake = new FakeActivities({
+      ...twoTurns(),
+      agentTurn: async () => ({ tool_calls: [], conversation_length: 9, usage, turn: 4, completed }),
+      runLlmStep: async () => output(),
+    });
+
+    const sut = await engine.start(chainRun([agent, llmStep('after')]), fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    expect(rounds(fake)).toEqual(['startAgentStep local', 'agentTurn local']);
+    expect(fake.inputsOf('agentTurn').map(({ last_turn, complete }) => [last_turn, complete])).toEqual([[10, true]]);
+    // The next step follows the output the activity reported.
+    expect(fake.inputsOf('runLlmStep').map((input) => input.previous_output_id)).toEqual([completed.output_id]);
   });
 
   it('ends an agent at max_iterations when its shared activity ran up to it', async () => {

@@ -231,6 +231,8 @@ export interface AgentTurnResult {
   tool_calls_run?: number;
   /** Asked with `last_turn`: the turn this result is of, the last the activity ran. */
   turn?: number;
+  /** Asked with `complete`, where this turn's answer was the final one: the step's result. */
+  completed?: StepResultRef;
 }
 
 /** One tool call's outcome as the history shows it; the answer itself is in the conversation. */
@@ -286,6 +288,8 @@ export interface RunActivities {
       conversation_length: number;
       short_tools?: string[];
       last_turn?: number;
+      /** With `last_turn`: a final answer completes the step in the same activity (`completed`), as completeAgentStep would. */
+      complete?: true;
     },
   ): Promise<AgentTurnResult>;
   /** Runs the call and puts its answer at `position` in the transcript (`conversation_uuid`: the caller's, for a tool executor). */

@@ -3,7 +3,14 @@
 // turn errors into Temporal failures.
 import { Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { HUMAN_INPUT_UPDATE, type HumanInputAccepted, type HumanInputArgs, type RunActivities, type StepContext } from '@app/contracts';
+import {
+  HUMAN_INPUT_UPDATE,
+  type CustomAgentStep,
+  type HumanInputAccepted,
+  type HumanInputArgs,
+  type RunActivities,
+  type StepContext,
+} from '@app/contracts';
 import type { Metrics } from '@app/observability';
 import type { CallAuditRepository, RunRepository, StepRepository } from '@app/persistence';
 import { runEnding, type RunPreparer } from '@app/runs';
@@ -92,6 +99,11 @@ export function createRunActivities(services: RunServices): RunActivities {
       if (execution) await services.steps.openExecution(execution.parent_instance_uuid, context.instance_uuid, execution.index);
       return work(scope);
     });
+  /** An agent's completion: its final answer as the output, routed and loop-checked as any step's. */
+  const completeAgent = async (context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope) => {
+    const stored = await services.agent.complete(context, services.graph.routed(step, context), length, scope);
+    return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
+  };
   return acceptingLegacyContexts<RunActivities>({
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
       inActivity(async () => {
@@ -112,19 +124,18 @@ export function createRunActivities(services: RunServices): RunActivities {
         return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
       }),
     startAgentStep: ({ step, ...context }) => opening(context, () => services.agent.start(context, services.graph.routed(step, context))),
-    agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, ...context }) =>
-      inActivity((scope) =>
-        last_turn && short_tools
-          ? services.agent.turns(context, step, tools, { turn, lastTurn: last_turn, length: conversation_length }, scope, short_tools)
-          : services.agent.turn(context, step, tools, turn, conversation_length, scope, short_tools),
-      ),
+    agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, complete, ...context }) =>
+      inActivity(async (scope) => {
+        if (!last_turn || !short_tools) return services.agent.turn(context, step, tools, turn, conversation_length, scope, short_tools);
+        const from = { turn, lastTurn: last_turn, length: conversation_length };
+        const result = await services.agent.turns(context, step, tools, from, scope, short_tools);
+        if (!complete || result.tool_calls.length) return result;
+        return { ...result, completed: await completeAgent(context, step, result.conversation_length, scope) };
+      }),
     callTool: ({ step, call, position, conversation_uuid, ...context }) =>
       inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>
-      inActivity(async (scope) => {
-        const stored = await services.agent.complete(context, services.graph.routed(step, context), conversation_length, scope);
-        return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
-      }),
+      inActivity((scope) => completeAgent(context, step, conversation_length, scope)),
     handOffToolCalls: ({ tool_calls, ...context }) => inActivity(() => services.toolExecutor.handOff(context, tool_calls)),
     startToolExecutor: ({ handoff, ...context }) => opening(context, () => services.toolExecutor.start(context, handoff)),
     completeToolExecutor: ({ handoff, ...context }) => inActivity(() => services.toolExecutor.complete(context, handoff)),

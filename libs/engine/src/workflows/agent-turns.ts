@@ -3,7 +3,8 @@
 // activity run again after its worker died finds the turn or call its first run completed in the transcript.
 // Since rounds were folded (patch 'agent-round-tool-calls'), a local turn also runs the short calls its answer
 // asks for, in the same activity: a round is one local activity instead of two; since they share an activity
-// (patch 'agent-rounds-share-activity'), the rounds of short calls that follow run in it too.
+// (patch 'agent-rounds-share-activity'), the rounds of short calls that follow run in it too, and since
+// 'agent-turns-complete', a final answer reached there completes the step in it (no activity of its own).
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import {
   END_TOOL_NAME,
@@ -45,6 +46,7 @@ export async function agentTurns(
   const folded = !handsOff && short.size > 0 && scope.localAgentTurns(step) && patched('agent-round-tool-calls');
   // Rounds of short calls follow one another in one local activity: no workflow task between them.
   const shared = folded && patched('agent-rounds-share-activity');
+  const completes = shared && patched('agent-turns-complete');
   for (let turn = 1; turn <= maxIterations; turn++) {
     const result = await scope.agentWork(step, `${step.name}: ${shared ? 'model turns from' : 'model turn'} ${turn}`).agentTurn({
       ...context,
@@ -54,6 +56,7 @@ export async function agentTurns(
       conversation_length: length,
       ...(folded ? { short_tools: [...short] } : {}),
       ...(shared ? { last_turn: maxIterations } : {}),
+      ...(completes ? { complete: true as const } : {}),
     });
     if (shared && result.turn) turn = result.turn;
     length = result.conversation_length;
@@ -61,7 +64,9 @@ export async function agentTurns(
     if (context.conversation_turn !== undefined && result.tool_calls.some((call) => call.name === END_TOOL_NAME))
       scope.counters.endRequested = true;
     if (!result.tool_calls.length) {
-      return { ref: await scope.agentWork(step).completeAgentStep({ ...context, step, conversation_length: length }) };
+      return {
+        ref: result.completed ?? (await scope.agentWork(step).completeAgentStep({ ...context, step, conversation_length: length })),
+      };
     }
     if (handsOff) {
       await scope
