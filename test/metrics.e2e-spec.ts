@@ -74,13 +74,13 @@ describe('Metrics', () => {
     expect(moved(workerBefore, workerAfter, 'stepwise_model_tokens_total', { model: 'test-model', kind: 'prompt' })).toBe(31);
     expect(moved(workerBefore, workerAfter, 'stepwise_model_tokens_total', { model: 'test-model', kind: 'completion' })).toBe(8);
     expect(moved(workerBefore, workerAfter, 'stepwise_tool_calls_total', { transport: 'http', outcome: 'completed' })).toBe(1);
-    // A chain agent's short tool call runs inside the turn that asked for it, and the turn after it in the same
-    // activity: two turns, one activity, none for the call.
+    // A chain agent whose tools are short is one activity: its start runs on into its turns, its short tool call
+    // runs inside the turn that asked for it, and the final answer's turn completes the step.
     const activitiesCompleted = (activity: string) =>
       moved(workerBefore, workerAfter, 'stepwise_activity_duration_seconds_count', { activity, outcome: 'completed' });
-    expect(activitiesCompleted('agentTurn')).toBe(1);
+    expect(activitiesCompleted('startAgentStep')).toBe(1);
+    expect(activitiesCompleted('agentTurn')).toBe(0);
     expect(activitiesCompleted('callTool')).toBe(0);
-    // The final answer was reached in that activity, which completed the step too.
     expect(activitiesCompleted('completeAgentStep')).toBe(0);
     // The SDK's own: task slots, workflow tasks' schedule-to-start latency, and the local activities a
     // chain's agent rounds run as (no activity of this run goes through the task queue).

@@ -42,8 +42,8 @@ describe('Tracing', () => {
       (received) =>
         Boolean(root(received)) &&
         has(received, 'stepwise-worker', /^RunWorkflow:/) &&
-        // Both turns in one activity: the short call's round and the answer after it.
-        inTrace(received).filter((span) => span.name === 'RunActivity:agentTurn').length === 1 &&
+        // The start, both turns (the short call's round and the answer after it) and the completion in one activity.
+        inTrace(received).filter((span) => span.name === 'RunActivity:startAgentStep').length === 1 &&
         inTrace(received).filter((span) => span.name === 'chat test-model').length === 2 &&
         has(received, 'stepwise-worker', /^execute_tool lookup$/),
     );
@@ -60,9 +60,10 @@ describe('Tracing', () => {
     // Each model call hangs under its activity's span.
     const parent = trace.find((span) => span.spanId === chat?.parentSpanId);
     expect(parent?.name).toMatch(/^RunActivity:/);
-    // The tool call too: a chain agent's short call runs inside the turn that asked for it.
+    // The tool call too: a chain agent's short call runs inside the turn that asked for it, here in the start's activity.
     const tool = trace.find((span) => span.name === 'execute_tool lookup');
-    expect(trace.find((span) => span.spanId === tool?.parentSpanId)?.name).toBe('RunActivity:agentTurn');
+    expect(trace.find((span) => span.spanId === tool?.parentSpanId)?.name).toBe('RunActivity:startAgentStep');
+    expect(trace.some((span) => span.name === 'RunActivity:agentTurn')).toBe(false);
     model.assertDone();
   });
 });

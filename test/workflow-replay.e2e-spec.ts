@@ -146,9 +146,10 @@ describe('Run workflow replay', () => {
           );
           return historyOf([both, llmStep({ name: 'after', system_prompt: `Compare <<step_output.${both.uuid}>>` })]);
         },
-        'agent-turns-complete': () => {
-          // A chain agent whose turns call only a short tool: its rounds follow one another in one local activity,
-          // which completes the step with the final answer (agent-rounds-shared.json: before it did).
+        'agent-start-runs-turns': () => {
+          // A chain agent whose turns call only a short tool: its start runs on into its rounds, one after another,
+          // and completes the step with the final answer, all in one local activity (before: agent-rounds-shared.json,
+          // a start, turns and completion each its own; agent-turns-complete.json, the completion with the turns).
           const rounds = agentStep({ name: 'rounds', tools: [name] });
           stack.model.script(
             reply.toolCalls([{ name, arguments: { product: 'a' } }]),
@@ -234,7 +235,7 @@ describe('Run workflow replay', () => {
         'spend-paused-raised': 'completed',
         'local-chain-completed': 'completed',
         'local-agent-rounds': 'completed',
-        'agent-turns-complete': 'completed',
+        'agent-start-runs-turns': 'completed',
         'agent-workflow-tool': 'completed',
         'graph-workflow-tool': 'completed',
       };

@@ -129,6 +129,29 @@ describe('Run workflow: agent rounds', () => {
     expect(fake.inputsOf('runLlmStep').map((input) => input.previous_output_id)).toEqual([completed.output_id]);
   });
 
+  it('goes on from the turns a chain agent’s start ran on into, asking them for its short tools up to max_iterations', async () => {
+    const agent = agentStep('agent', { tools: ['quick', 'slow'], max_iterations: 5 });
+    const fake = new FakeActivities({
+      ...twoTurns(),
+      // The start ran turns 1 and 2; turn 2 asked for the long tool, left to the workflow.
+      startAgentStep: async () => ({
+        tools: [],
+        conversation_length: 2,
+        local_tools: ['quick'],
+        first_turns: { tool_calls: [call('slow')], tool_calls_run: 0, conversation_length: 5, usage, turn: 2 },
+      }),
+      agentTurn: async () => ({ tool_calls: [], conversation_length: 7, usage, turn: 3 }),
+    });
+
+    const sut = await engine.start(chainRun([agent]), fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    expect(fake.inputsOf('startAgentStep').map((input) => input.turns)).toEqual([{ last_turn: 5 }]);
+    expect(rounds(fake)).toEqual(['startAgentStep local', 'callTool slow queued', 'agentTurn local', 'completeAgentStep local']);
+    expect(fake.inputsOf('callTool').map(({ position }) => position)).toEqual([5]);
+    expect(fake.inputsOf('agentTurn').map(({ turn, conversation_length }) => [turn, conversation_length])).toEqual([[3, 6]]);
+  });
+
   it('ends an agent at max_iterations when its shared activity ran up to it', async () => {
     const agent = agentStep('agent', { tools: ['quick'], max_iterations: 3 });
     const fake = new FakeActivities({

@@ -213,6 +213,11 @@ export interface AgentStart {
   local_tools?: string[];
   /** The workflow tools (`workflow:<uuid>` in the step's tools): the name the model calls each by → the workflow's uuid. */
   workflow_tools?: Record<string, string>;
+  /**
+   * Asked with `turns`, where the step has short tools: its first turns, run on in the start's activity as
+   * agentTurn runs them from turn 1 with `last_turn` and `complete`; the last one's result.
+   */
+  first_turns?: AgentTurnResult;
 }
 
 /** A workflow tool's call: the child run to start (and the audit row's attempt, ended with the child), or (a call answered before a crash, or refused) its answer. */
@@ -273,7 +278,8 @@ export interface RunActivities {
   prepareScheduledRun(input: ScheduledRunRequest['scheduled'] & { run_uuid: string; temporal_workflow_id: string }): Promise<PreparedRun>;
   /** Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. */
   runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<StepResultRef>;
-  startAgentStep(input: StepContext & { step: CustomAgentStep }): Promise<AgentStart>;
+  /** `turns` (a chain agent, in runs begun since its start runs on into its turns): see AgentStart.first_turns. */
+  startAgentStep(input: StepContext & { step: CustomAgentStep; turns?: { last_turn: number } }): Promise<AgentStart>;
   /**
    * One model turn. `short_tools` (a local turn, in runs begun since rounds were folded): the leading calls of
    * these tools are run in the same activity, right after the answer, as callTool would run them. With

@@ -5,11 +5,13 @@ import { Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   HUMAN_INPUT_UPDATE,
+  type AgentTurnResult,
   type CustomAgentStep,
   type HumanInputAccepted,
   type HumanInputArgs,
   type RunActivities,
   type StepContext,
+  type ToolSpec,
 } from '@app/contracts';
 import type { Metrics } from '@app/observability';
 import type { CallAuditRepository, RunRepository, StepRepository } from '@app/persistence';
@@ -104,6 +106,20 @@ export function createRunActivities(services: RunServices): RunActivities {
     const stored = await services.agent.complete(context, services.graph.routed(step, context), length, scope);
     return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
   };
+  /** Rounds sharing one activity; with `complete`, a final answer reached there completes the step too. */
+  const sharedTurns = async (
+    context: StepContext,
+    step: CustomAgentStep,
+    tools: ToolSpec[],
+    from: { turn: number; lastTurn: number; length: number },
+    shortTools: string[],
+    complete: boolean | undefined,
+    scope: ActivityScope,
+  ): Promise<AgentTurnResult> => {
+    const result = await services.agent.turns(context, step, tools, from, scope, shortTools);
+    if (!complete || result.tool_calls.length) return result;
+    return { ...result, completed: await completeAgent(context, step, result.conversation_length, scope) };
+  };
   return acceptingLegacyContexts<RunActivities>({
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
       inActivity(async () => {
@@ -123,15 +139,19 @@ export function createRunActivities(services: RunServices): RunActivities {
         const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
         return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
       }),
-    startAgentStep: ({ step, ...context }) => opening(context, () => services.agent.start(context, services.graph.routed(step, context))),
-    agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, complete, ...context }) =>
-      inActivity(async (scope) => {
-        if (!last_turn || !short_tools) return services.agent.turn(context, step, tools, turn, conversation_length, scope, short_tools);
-        const from = { turn, lastTurn: last_turn, length: conversation_length };
-        const result = await services.agent.turns(context, step, tools, from, scope, short_tools);
-        if (!complete || result.tool_calls.length) return result;
-        return { ...result, completed: await completeAgent(context, step, result.conversation_length, scope) };
+    startAgentStep: ({ step, turns, ...context }) =>
+      opening(context, async (scope) => {
+        const start = await services.agent.start(context, services.graph.routed(step, context));
+        if (!turns || !start.local_tools?.length) return start;
+        const from = { turn: 1, lastTurn: turns.last_turn, length: start.conversation_length };
+        return { ...start, first_turns: await sharedTurns(context, step, start.tools, from, start.local_tools, true, scope) };
       }),
+    agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, complete, ...context }) =>
+      inActivity((scope) =>
+        last_turn && short_tools
+          ? sharedTurns(context, step, tools, { turn, lastTurn: last_turn, length: conversation_length }, short_tools, complete, scope)
+          : services.agent.turn(context, step, tools, turn, conversation_length, scope, short_tools),
+      ),
     callTool: ({ step, call, position, conversation_uuid, ...context }) =>
       inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>

@@ -4,7 +4,9 @@
 // Since rounds were folded (patch 'agent-round-tool-calls'), a local turn also runs the short calls its answer
 // asks for, in the same activity: a round is one local activity instead of two; since they share an activity
 // (patch 'agent-rounds-share-activity'), the rounds of short calls that follow run in it too, and since
-// 'agent-turns-complete', a final answer reached there completes the step in it (no activity of its own).
+// 'agent-turns-complete', a final answer reached there completes the step in it (no activity of its own), and
+// since 'agent-start-runs-turns' a chain agent's start runs on into those turns: an agent whose tools are all
+// short is one local activity.
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import {
   END_TOOL_NAME,
@@ -23,9 +25,18 @@ export type AgentEnd = { ref: StepResultRef } | { handoff: ToolHandoff };
 
 /** An agent that runs its own tool calls, from its first turn to its final answer. */
 export async function runAgent(scope: RunScope, step: CustomAgentStep, context: StepContext): Promise<StepResultRef> {
-  const end = await agentTurns(scope, step, context, await scope.agentWork(step).startAgentStep({ ...context, step }), false);
+  const end = await agentTurns(scope, step, context, await startAgent(scope, step, context, false), false);
   return (end as { ref: StepResultRef }).ref;
 }
+
+/** The agent's start; a local one's runs on into its first turns where its tools are short (AgentStart.first_turns). */
+export function startAgent(scope: RunScope, step: CustomAgentStep, context: StepContext, handsOff: boolean): Promise<AgentStart> {
+  const startsTurns = !handsOff && scope.localAgentTurns(step) && patched('agent-start-runs-turns');
+  const turns = startsTurns ? { turns: { last_turn: maxIterationsOf(step) } } : {};
+  return scope.agentWork(step).startAgentStep({ ...context, step, ...turns });
+}
+
+const maxIterationsOf = (step: CustomAgentStep) => step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
 
 /**
  * An agent's turns until its final answer. `handsOff` (a graph agent with an edge to a tool executor):
@@ -35,29 +46,34 @@ export async function agentTurns(
   scope: RunScope,
   step: CustomAgentStep,
   context: StepContext,
-  { tools, conversation_length, local_tools, workflow_tools }: AgentStart,
+  { tools, conversation_length, local_tools, workflow_tools, first_turns }: AgentStart,
   handsOff: boolean,
 ): Promise<AgentEnd> {
   // The transcript itself stays in MySQL: the workflow tracks its length and the calls to make.
   let length = conversation_length;
-  const maxIterations = step.max_iterations ?? DEFAULT_MAX_ITERATIONS;
+  const maxIterations = maxIterationsOf(step);
   const short = new Set(local_tools ?? []);
   // The patch is asked only where a turn is local: a queued turn's tool calls stay activities of their own.
   const folded = !handsOff && short.size > 0 && scope.localAgentTurns(step) && patched('agent-round-tool-calls');
   // Rounds of short calls follow one another in one local activity: no workflow task between them.
   const shared = folded && patched('agent-rounds-share-activity');
   const completes = shared && patched('agent-turns-complete');
+  // The turns the start's activity ran on into, if any: the first result, no activity of its own.
+  let ranWithStart = first_turns;
   for (let turn = 1; turn <= maxIterations; turn++) {
-    const result = await scope.agentWork(step, `${step.name}: ${shared ? 'model turns from' : 'model turn'} ${turn}`).agentTurn({
-      ...context,
-      step,
-      tools,
-      turn,
-      conversation_length: length,
-      ...(folded ? { short_tools: [...short] } : {}),
-      ...(shared ? { last_turn: maxIterations } : {}),
-      ...(completes ? { complete: true as const } : {}),
-    });
+    const result =
+      ranWithStart ??
+      (await scope.agentWork(step, `${step.name}: ${shared ? 'model turns from' : 'model turn'} ${turn}`).agentTurn({
+        ...context,
+        step,
+        tools,
+        turn,
+        conversation_length: length,
+        ...(folded ? { short_tools: [...short] } : {}),
+        ...(shared ? { last_turn: maxIterations } : {}),
+        ...(completes ? { complete: true as const } : {}),
+      }));
+    ranWithStart = undefined;
     if (shared && result.turn) turn = result.turn;
     length = result.conversation_length;
     // The end tool runs like any other (audited, answered); the conversation closes once the turn has answered.

@@ -12,7 +12,7 @@ import type {
   ToolExecutorStep,
   ToolHandoff,
 } from '@app/contracts';
-import { agentTurns } from '../agent-turns';
+import { agentTurns, startAgent } from '../agent-turns';
 import { afterToolCalls, nextTargets } from './routing';
 import { runHumanInput } from '../human-input-step';
 import { runLoop } from '../loop-step';
@@ -77,7 +77,7 @@ async function runGraphAgent(
   const { scope } = state;
   const start = continues
     ? await scope.agentWork(step).continueAgentStep({ ...context, step, from: continues })
-    : await scope.agentWork(step).startAgentStep({ ...context, step });
+    : await startAgent(scope, step, context, executorEdge !== null);
   const end = await agentTurns(scope, step, context, start, executorEdge !== null);
   return 'ref' in end ? end.ref : { step_uuid: executorEdge!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
 }
