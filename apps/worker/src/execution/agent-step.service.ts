@@ -29,6 +29,9 @@ import { WorkflowToolService } from './workflow-tool.service';
  */
 export const ROUNDS_PER_ACTIVITY_MS = 30_000;
 
+/** A turn by its number and the transcript's length before it; `known`, that transcript as this activity wrote it. */
+type TurnAt = { turn: number; length: number; known?: ChatMessage[] };
+
 /** Finds the tool a call names, from reads started once (AgentToolsService.findEach). */
 type ToolFinder = ReturnType<AgentToolsService['findEach']>;
 
@@ -118,7 +121,7 @@ export class AgentStepService {
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    { turn, length, known }: { turn: number; length: number; known?: ChatMessage[] },
+    { turn, length, known }: TurnAt,
     scope: ActivityScope,
     shortTools: string[],
     find?: ToolFinder,
@@ -184,7 +187,7 @@ export class AgentStepService {
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    { turn, length, known }: { turn: number; length: number; known?: ChatMessage[] },
+    { turn, length, known }: TurnAt,
     scope: ActivityScope,
     shortTools: string[],
     // The short tools' reads go beside the transcript's and the model's: the answer's first call needs its tool found to start with it.
