@@ -146,6 +146,13 @@ describe('Run workflow replay', () => {
           );
           return historyOf([both, llmStep({ name: 'after', system_prompt: `Compare <<step_output.${both.uuid}>>` })]);
         },
+        'chain-steps-shared': () => {
+          // A chain's LLM steps one after another in the first one's local activity; the second's first attempt
+          // fails there, so it runs again as its own activity (after its retry interval), the third with it.
+          stack.model.script(reply.text('first'), reply.error(503), reply.text('second'), reply.text('third'));
+          const retry_policy = { max_attempts: 3, initial_interval_seconds: 1 };
+          return historyOf([llmStep({ name: 'one' }), llmStep({ name: 'two', retry_policy }), llmStep({ name: 'three' })]);
+        },
         'agent-start-runs-turns': () => {
           // A chain agent whose turns call only a short tool: its start runs on into its rounds, one after another,
           // and completes the step with the final answer, all in one local activity (before: agent-rounds-shared.json,
@@ -235,6 +242,7 @@ describe('Run workflow replay', () => {
         'spend-paused-raised': 'completed',
         'local-chain-completed': 'completed',
         'local-agent-rounds': 'completed',
+        'chain-steps-shared': 'completed',
         'agent-start-runs-turns': 'completed',
         'agent-workflow-tool': 'completed',
         'graph-workflow-tool': 'completed',

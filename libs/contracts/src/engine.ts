@@ -272,12 +272,41 @@ export interface StopCheckResult {
 
 export type LoopingStep = CustomLlmStep | CustomAgentStep | SubWorkflowStep;
 
+/**
+ * A chain's LLM step that follows the one an activity runs, on its own row: the activity runs it on, after the
+ * step before it, with that step's output as its $previous_output.
+ */
+export interface ChainStepAhead {
+  step: CustomLlmStep;
+  instance_uuid: string;
+}
+
+/** What a step that ran on met: its error as its own activity would have failed with. */
+export interface ChainStepFailure {
+  message: string;
+  type: string;
+  retryable: boolean;
+}
+
+/**
+ * runLlmStep's output; `ran_on`, the outputs of the steps asked with `run_on` that ran on in the same activity,
+ * in order. It stops at a cancel, once it has run for about 30 s, or at a step that failed: `failed`, that
+ * step's error (the workflow fails the step or runs it again as its own activity).
+ */
+export interface ChainStepsRan extends StepResultRef {
+  ran_on?: StepResultRef[];
+  failed?: ChainStepFailure;
+}
+
 /** The activities the run workflow calls; apps/worker implements them over its services. */
 export interface RunActivities {
   /** Records a scheduled run (snapshot, rows) under the uuid the workflow chose. */
   prepareScheduledRun(input: ScheduledRunRequest['scheduled'] & { run_uuid: string; temporal_workflow_id: string }): Promise<PreparedRun>;
-  /** Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. */
-  runLlmStep(input: StepContext & { step: CustomLlmStep }): Promise<StepResultRef>;
+  /**
+   * Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. `run_on`
+   * (a chain, in runs begun since its LLM steps share an activity): see ChainStepsRan.
+   */
+  runLlmStep(input: StepContext & { step: CustomLlmStep; run_on?: ChainStepAhead[] }): Promise<ChainStepsRan>;
   /** `turns` (a chain agent, in runs begun since its start runs on into its turns): see AgentStart.first_turns. */
   startAgentStep(input: StepContext & { step: CustomAgentStep; turns?: { last_turn: number } }): Promise<AgentStart>;
   /**

@@ -7,6 +7,7 @@ import {
   HUMAN_INPUT_UPDATE,
   type AgentTurnResult,
   type CustomAgentStep,
+  type CustomLlmStep,
   type HumanInputAccepted,
   type HumanInputArgs,
   type RunActivities,
@@ -29,6 +30,7 @@ import type { NotificationService } from '../execution/notification.service';
 import type { StopCheckerService } from '../execution/stop-checker.service';
 import type { ToolCallService } from '../execution/tool-call.service';
 import type { ToolExecutorService } from '../execution/tool-executor.service';
+import { runOn } from './chain-run-on';
 import { acceptingLegacyContexts } from './legacy-step-context';
 import { toApplicationFailure } from './to-application-failure';
 
@@ -101,6 +103,11 @@ export function createRunActivities(services: RunServices): RunActivities {
       if (execution) await services.steps.openExecution(execution.parent_instance_uuid, context.instance_uuid, execution.index);
       return work(scope);
     });
+  /** A custom_llm step's run: its output, routed and loop-checked. */
+  const llmStep = async (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => {
+    const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
+    return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
+  };
   /** An agent's completion: its final answer as the output, routed and loop-checked as any step's. */
   const completeAgent = async (context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope) => {
     const stored = await services.agent.complete(context, services.graph.routed(step, context), length, scope);
@@ -134,10 +141,12 @@ export function createRunActivities(services: RunServices): RunActivities {
         };
         return (await services.preparer.prepare(request)).run;
       }),
-    runLlmStep: ({ step, ...context }) =>
+    runLlmStep: ({ step, run_on, ...context }) =>
       opening(context, async (scope) => {
-        const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
-        return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
+        const ref = await llmStep(context, step, scope);
+        if (!run_on?.length) return ref;
+        const failStep = (instanceUuid: string, message: string) => services.steps.failStep(instanceUuid, message);
+        return { ...ref, ...(await runOn(llmStep, failStep, { context, step, ref }, run_on, { scope, log: Context.current().log })) };
       }),
     startAgentStep: ({ step, turns, ...context }) =>
       opening(context, async (scope) => {

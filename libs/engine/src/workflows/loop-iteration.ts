@@ -58,7 +58,13 @@ export async function runIteration(
   const label = `${step.name}: iteration ${index + 1}`;
   // Side by side, every activity of the iteration goes through the task queue (an agent's rounds included).
   const work: RunScope = queued
-    ? { ...scope, stepWork: scope.activitiesFor, agentWork: (of, named) => scope.activitiesFor(of, named), localAgentTurns: () => false }
+    ? {
+        ...scope,
+        stepWork: scope.activitiesFor,
+        runsLocally: () => false,
+        agentWork: (of, named) => scope.activitiesFor(of, named),
+        localAgentTurns: () => false,
+      }
     : scope;
   try {
     if (step.type === 'sub_workflow') return await runSubWorkflow(work, step, iteration);

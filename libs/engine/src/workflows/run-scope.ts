@@ -37,15 +37,17 @@ export const bookkeepingOf = (local: boolean): RunActivities => (local ? localBo
  * calls long enough to want the Web UI's pending-activity view and heartbeats. Re-running a local activity
  * is safe: a step that committed its output returns it instead of calling the model again.
  */
-function stepWorkOf(local: boolean, heartbeatSeconds: number, spend: (activities: RunActivities) => RunActivities) {
-  return (step: StepDefinition, label = `${step.name} (${step.type})`): RunActivities => {
-    const queued = !local || ('execution' in step && step.execution === 'queued');
-    return spend(
-      queued
-        ? proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, label))
-        : proxyLocalActivities<RunActivities>(localStepOptions(step, label)),
+function stepWorkOf(
+  runsLocally: (step: StepDefinition) => boolean,
+  heartbeatSeconds: number,
+  spend: (activities: RunActivities) => RunActivities,
+) {
+  return (step: StepDefinition, label = `${step.name} (${step.type})`): RunActivities =>
+    spend(
+      runsLocally(step)
+        ? proxyLocalActivities<RunActivities>(localStepOptions(step, label))
+        : proxyActivities<RunActivities>(stepActivityOptions(step, heartbeatSeconds, label)),
     );
-  };
 }
 
 /** The walker's own tallies, shared by the parts of one workflow execution (unlike WorkflowRunCounts, not stored). */
@@ -72,6 +74,8 @@ export interface RunScope {
   activitiesFor(step: StepDefinition, label?: string): RunActivities;
   /** The same, for the step's short work (see stepWorkOf): local activities unless the step is `queued`. */
   stepWork(step: StepDefinition, label?: string): RunActivities;
+  /** Whether stepWork runs the step's work as local activities. */
+  runsLocally(step: StepDefinition): boolean;
   /**
    * An agent's work: its start, model turns and completion, and its tool calls where `short` (the tool is
    * among its start's local_tools). Local as stepWork is, in runs begun since agent rounds went local.
@@ -100,7 +104,8 @@ export function runScope(
   const spend = (activities: RunActivities) => (spendWait ? waitingOnSpend(activities, spendWait) : activities);
   const activitiesFor = (step: StepDefinition, label = `${step.name} (${step.type})`) =>
     spend(proxyActivities<RunActivities>(stepActivityOptions(step, heartbeat, label)));
-  const stepWork = stepWorkOf(local, heartbeat, spend);
+  const runsLocally = (step: StepDefinition) => local && !('execution' in step && step.execution === 'queued');
+  const stepWork = stepWorkOf(runsLocally, heartbeat, spend);
   return {
     bookkeeping: bookkeepingOf(local),
     input,
@@ -110,8 +115,9 @@ export function runScope(
     counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
     activitiesFor,
     stepWork,
+    runsLocally,
     agentWork: (step, label, short = true) => (localAgents && short ? stepWork(step, label) : activitiesFor(step, label)),
-    localAgentTurns: (step) => localAgents && !('execution' in step && step.execution === 'queued'),
+    localAgentTurns: (step) => localAgents && runsLocally(step),
   };
 }
 

@@ -13,6 +13,7 @@ import type {
   ToolHandoff,
 } from '@app/contracts';
 import { agentTurns, startAgent } from '../agent-turns';
+import { runChainLlmStep } from './chain-steps';
 import { afterToolCalls, nextTargets } from './routing';
 import { runHumanInput } from '../human-input-step';
 import { runLoop } from '../loop-step';
@@ -38,7 +39,7 @@ export async function runStep(
   if (looping) return await runLoop(scope, looping, context, loop ?? null, loopCarry(state, context));
   switch (step.type) {
     case 'custom_llm':
-      return await scope.stepWork(step, label).runLlmStep({ ...context, step });
+      return await runChainLlmStep(state, step, context, label);
     case 'custom_agent': {
       const ran = await runGraphAgent(state, step, context, continues, executorEdge);
       return 'step_uuid' in ran ? [ran] : ran;

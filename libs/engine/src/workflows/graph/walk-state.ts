@@ -6,6 +6,7 @@ import type { LoopCarry } from '../loop-step';
 import { newInputTracker, type NewInputTracker } from '../new-input';
 import type { StepTally } from '../run-end';
 import type { RunScope } from '../run-scope';
+import type { RanAhead } from './chain-steps';
 import type { Activation, GuardHit, WalkOutcome, WalkPlan } from './walk-plan';
 
 export interface WalkState {
@@ -27,6 +28,8 @@ export interface WalkState {
   quarantined: boolean;
   guard: GuardHit | null;
   lastOutput: string | null;
+  /** A chain's LLM steps that ran on in the activity of a step before them (chain-steps.ts), by step. */
+  ranAhead: Map<string, RanAhead>;
   /** Where the guard rails count from: the walk's start, or the last hand-off to a person. */
   budgetFrom: number;
   clockFrom: number;
@@ -48,6 +51,7 @@ export function walkState(scope: RunScope, plan: WalkPlan, executions: Map<strin
     quarantined: false,
     guard: null,
     lastOutput: null,
+    ranAhead: new Map(),
     budgetFrom: 0,
     clockFrom: Date.now(),
   };
@@ -72,6 +76,7 @@ export function beginWalk(state: WalkState, turn: number | undefined): void {
   state.quarantined = false;
   state.guard = null;
   state.lastOutput = null;
+  state.ranAhead.clear();
   restartGuardRails(state);
 }
 

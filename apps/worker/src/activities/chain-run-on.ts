@@ -1,0 +1,55 @@
+// A chain's LLM steps after the one an activity ran go on in the same activity (runLlmStep's `run_on`, patch
+// 'chain-steps-share-activity' in the engine): no workflow task between them. Each keeps its own row and audit;
+// a retried activity finds the steps it completed, as a step's own retry does.
+import { ApplicationFailure, type Context } from '@temporalio/activity';
+import type { ChainStepAhead, ChainStepsRan, CustomLlmStep, StepContext, StepResultRef } from '@app/contracts';
+import type { ActivityScope } from '../execution/activity-scope';
+import { toApplicationFailure } from './to-application-failure';
+
+/** How long one activity goes on from step to step: a local activity has no heartbeat, and a cancel is checked between steps. */
+export const STEPS_PER_ACTIVITY_MS = 30_000;
+
+type RunLlm = (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => Promise<StepResultRef>;
+
+/**
+ * Runs `ahead` one after another after `first` (run with `context`), each on its row with the output of the one
+ * before as its $previous_output, for about `forMs` (a step begun before it ends is finished). A step that fails
+ * ends it with its error (`failed`), for the workflow to decide as it would for the step's own activity; a
+ * cancel fails the step it reached as the workflow would and is thrown.
+ */
+export async function runOn(
+  run: RunLlm,
+  failStep: (instanceUuid: string, message: string) => Promise<void>,
+  first: { context: StepContext; step: CustomLlmStep; ref: StepResultRef },
+  ahead: ChainStepAhead[],
+  { scope, log, forMs = STEPS_PER_ACTIVITY_MS }: { scope: ActivityScope; log: Pick<Context['log'], 'warn'>; forMs?: number },
+): Promise<Pick<ChainStepsRan, 'ran_on' | 'failed'>> {
+  const until = Date.now() + forMs;
+  const ranOn: StepResultRef[] = [];
+  let before = first;
+  for (const { step, instance_uuid } of ahead) {
+    if (Date.now() >= until || scope.signal.aborted) break;
+    const context = { ...first.context, instance_uuid, previous_step_uuid: before.step.uuid, previous_output_id: before.ref.output_id };
+    try {
+      // Its attempts count as its own activity's would: from 1 (the audit numbering on where an earlier run got to).
+      const ref = await run(context, step, { ...scope, attempt: 1 });
+      ranOn.push(ref);
+      before = { context, step, ref };
+    } catch (error) {
+      if (scope.signal.aborted) {
+        await failStep(instance_uuid, 'Cancelled while running');
+        throw error;
+      }
+      return { ran_on: ranOn, failed: failureOf(toApplicationFailure(error, log)) };
+    }
+  }
+  return { ran_on: ranOn };
+}
+
+/** The error as the workflow would have seen it from the step's own activity. */
+function failureOf(failure: unknown): ChainStepsRan['failed'] {
+  if (failure instanceof ApplicationFailure)
+    return { message: failure.message, type: failure.type ?? 'Error', retryable: !failure.nonRetryable };
+  const error = failure instanceof Error ? failure : new Error(String(failure));
+  return { message: error.message, type: error.name, retryable: true };
+}

@@ -1,0 +1,87 @@
+// A chain's LLM steps that follow one another run in one local activity (patch 'chain-steps-share-activity',
+// issue #32): the first one's runLlmStep runs on into the steps after it, and each of those executions takes
+// the output handed back instead of an activity of its own, so the walk (its tally, what each step saw, the
+// edges) goes on exactly as before. Only where the steps run locally in a chain, with no token budget to
+// check between them: a chain's guard rails are its length.
+import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
+import {
+  SPEND_LIMIT_REACHED_FAILURE,
+  type ChainStepAhead,
+  type ChainStepFailure,
+  type CustomLlmStep,
+  type StepContext,
+  type StepResultRef,
+} from '@app/contracts';
+import { DEFAULT_RETRY } from '../activity-options';
+import { nextTargets } from './routing';
+import type { WalkState } from './walk-state';
+
+/** What an execution ran ahead finds: its output, or the failure its step met there. */
+export type RanAhead = { after: string; ref: StepResultRef } | { after: string; failed: ChainStepFailure };
+
+/** A chain's LLM step: the output its execution ran ahead with, else its own activity running on into the steps after it. */
+export async function runChainLlmStep(
+  state: WalkState,
+  step: CustomLlmStep,
+  context: StepContext,
+  label: string | undefined,
+): Promise<StepResultRef> {
+  const found = state.ranAhead.get(step.uuid);
+  state.ranAhead.delete(step.uuid);
+  if (found && found.after === context.previous_output_id) {
+    if ('ref' in found) return found.ref;
+    return await runAfterFailure(state, step, context, label, found.failed);
+  }
+  return await runFrom(state, step, context, label);
+}
+
+async function runFrom(state: WalkState, step: CustomLlmStep, context: StepContext, label: string | undefined): Promise<StepResultRef> {
+  const ahead = stepsAhead(state, step);
+  const work = state.scope.stepWork(step, ahead.length ? `${step.name} (custom_llm) and up to ${ahead.length} steps after it` : label);
+  const { ran_on, failed, ...ref } = await work.runLlmStep({ ...context, step, ...(ahead.length ? { run_on: ahead } : {}) });
+  let after = ref.output_id;
+  for (const [index, ran] of (ran_on ?? []).entries()) {
+    state.ranAhead.set(ahead[index].step.uuid, { after, ref: ran });
+    after = ran.output_id;
+  }
+  const stoppedAt = ahead[ran_on?.length ?? 0];
+  if (failed && stoppedAt) state.ranAhead.set(stoppedAt.step.uuid, { after, failed });
+  return ref;
+}
+
+/**
+ * The LLM steps that follow `step` one by one, each the only step after the one before it, that run locally too.
+ * Asks the patch only where there is one: runs begun before it, and chains without such steps, record nothing.
+ */
+function stepsAhead({ plan, byUuid, scope }: WalkState, step: CustomLlmStep): ChainStepAhead[] {
+  if (plan.rowPerExecution || scope.budget || !scope.runsLocally(step)) return [];
+  const ahead: ChainStepAhead[] = [];
+  for (let at = step.uuid; ;) {
+    const targets = nextTargets(plan.graph, at, { route: null, conditions_held: [] });
+    const next = targets.length === 1 ? byUuid.get(targets[0]) : undefined;
+    if (next?.type !== 'custom_llm' || next.loop || !scope.runsLocally(next)) break;
+    ahead.push({ step: next, instance_uuid: scope.instanceOf.get(next.uuid)! });
+    at = next.uuid;
+  }
+  return ahead.length && patched('chain-steps-share-activity') ? ahead : [];
+}
+
+/**
+ * A step that failed where it ran ahead, as its own activity would have: failed for good when its error is not
+ * retryable or its retry policy allows one attempt; else, after the policy's first interval, its own activity
+ * with the attempts left. A call refused at the spend limit runs as its own activity, which waits (spend-wait.ts).
+ */
+async function runAfterFailure(
+  state: WalkState,
+  step: CustomLlmStep,
+  context: StepContext,
+  label: string | undefined,
+  failed: ChainStepFailure,
+): Promise<StepResultRef> {
+  if (failed.type === SPEND_LIMIT_REACHED_FAILURE) return await runFrom(state, step, context, label);
+  const retry = { ...DEFAULT_RETRY, ...(step.retry_policy ?? {}) };
+  if (!failed.retryable || retry.max_attempts <= 1)
+    throw ApplicationFailure.create({ message: failed.message, type: failed.type, nonRetryable: true });
+  await sleep(Math.max(1, Math.round(retry.initial_interval_seconds * 1000)));
+  return await runFrom(state, { ...step, retry_policy: { ...retry, max_attempts: retry.max_attempts - 1 } }, context, label);
+}
