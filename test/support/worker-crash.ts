@@ -1,5 +1,6 @@
 // The fault both worker-crash specs inject: a `lookup` tool whose third call (n = 3) kills the worker
-// with SIGKILL while the call is in flight, then a new worker process that picks the run up.
+// with SIGKILL while the call is in flight (or a kill when the spec says), then a new worker process that
+// picks the run up.
 import { startApi, testConfig, type ApiClient, type TestApi } from './api';
 import { ModelFake } from './model-fake';
 import type { RunBody } from './stack';
@@ -14,6 +15,8 @@ export interface WorkerCrash {
   startWorker(): Promise<void>;
   /** Waits until the third call killed the worker (its connection closed), then starts a new one. */
   restartAfterCrash(): Promise<void>;
+  /** Kills the worker now (SIGKILL), whatever it is doing, then starts a new one. */
+  killAndRestart(): Promise<void>;
   /** Polls the run until it is no longer running (90 s at most). */
   runEnd(user: ApiClient, runUuid: string): Promise<RunBody>;
 }
@@ -66,6 +69,10 @@ export function useWorkerCrash(): WorkerCrash {
       60_000,
       () => 'the third tool call never arrived',
     );
+    worker = await WorkerProcess.start(crash.api.config);
+  };
+  crash.killAndRestart = async () => {
+    await worker!.kill();
     worker = await WorkerProcess.start(crash.api.config);
   };
   crash.runEnd = async (user, runUuid) => {
