@@ -3,11 +3,8 @@
 // a retried activity finds the steps it completed, as a step's own retry does.
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import type { ChainStepAhead, ChainStepsRan, CustomLlmStep, StepContext, StepResultRef } from '@app/contracts';
-import type { ActivityScope } from '../execution/activity-scope';
+import { SHARED_ACTIVITY_MS, type ActivityScope } from '../execution/activity-scope';
 import { toApplicationFailure } from './to-application-failure';
-
-/** How long one activity goes on from step to step: a local activity has no heartbeat, and a cancel is checked between steps. */
-export const STEPS_PER_ACTIVITY_MS = 30_000;
 
 type RunLlm = (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => Promise<StepResultRef>;
 
@@ -22,7 +19,7 @@ export async function runOn(
   failStep: (instanceUuid: string, message: string) => Promise<void>,
   first: { context: StepContext; step: CustomLlmStep; ref: StepResultRef },
   ahead: ChainStepAhead[],
-  { scope, log, forMs = STEPS_PER_ACTIVITY_MS }: { scope: ActivityScope; log: Pick<Context['log'], 'warn'>; forMs?: number },
+  { scope, log, forMs = SHARED_ACTIVITY_MS }: { scope: ActivityScope; log: Pick<Context['log'], 'warn'>; forMs?: number },
 ): Promise<Pick<ChainStepsRan, 'ran_on' | 'failed'>> {
   const until = Date.now() + forMs;
   const ranOn: StepResultRef[] = [];

@@ -11,7 +11,7 @@ import {
   type ToolSpec,
 } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository, type ModelCallAttempt } from '@app/persistence';
-import type { ActivityScope } from './activity-scope';
+import { SHARED_ACTIVITY_MS, type ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, shortTools, type ResolvedTool } from './agent-tools.service';
 import { modelOf, ModelCallService } from './model-call.service';
@@ -21,13 +21,6 @@ import { completedStored, newOutput, storedOf, type StoredOutput } from './step-
 import { StructuredOutputService } from './structured-output.service';
 import { ToolCallService, type StartedWithTurn } from './tool-call.service';
 import { WorkflowToolService } from './workflow-tool.service';
-
-/**
- * How long one local activity goes on from round to round: past it, the activity hands back to the workflow
- * (a local activity has no heartbeat; a worker that dies mid-activity has the next one walk its rounds again,
- * finding them in the transcript).
- */
-export const ROUNDS_PER_ACTIVITY_MS = 30_000;
 
 /** A turn by its number and the transcript's length before it; `known`, that transcript as this activity wrote it. */
 type TurnAt = { turn: number; length: number; known?: ChatMessage[] };
@@ -152,7 +145,7 @@ export class AgentStepService {
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    { turn, lastTurn, length, forMs = ROUNDS_PER_ACTIVITY_MS }: { turn: number; lastTurn: number; length: number; forMs?: number },
+    { turn, lastTurn, length, forMs = SHARED_ACTIVITY_MS }: { turn: number; lastTurn: number; length: number; forMs?: number },
     scope: ActivityScope,
     shortTools: string[],
   ): Promise<AgentTurnResult> {
