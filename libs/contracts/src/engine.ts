@@ -296,6 +296,8 @@ export interface ChainStepFailure {
 export interface ChainStepsRan extends StepResultRef {
   ran_on?: StepResultRef[];
   failed?: ChainStepFailure;
+  /** Asked with `ends_run`: every step ran, the last the chain's, and the run's end is recorded (completed). */
+  run_ended?: true;
 }
 
 /** The activities the run workflow calls; apps/worker implements them over its services. */
@@ -304,9 +306,10 @@ export interface RunActivities {
   prepareScheduledRun(input: ScheduledRunRequest['scheduled'] & { run_uuid: string; temporal_workflow_id: string }): Promise<PreparedRun>;
   /**
    * Inside a loop, also creates the iteration's row and answers whether repeat_until's predicate holds. `run_on`
-   * (a chain, in runs begun since its LLM steps share an activity): see ChainStepsRan.
+   * (a chain, in runs begun since its LLM steps share an activity): see ChainStepsRan. `ends_run`: the last of
+   * them ends the chain, so the activity records the run's end too once it ran them all (as finishRun would).
    */
-  runLlmStep(input: StepContext & { step: CustomLlmStep; run_on?: ChainStepAhead[] }): Promise<ChainStepsRan>;
+  runLlmStep(input: StepContext & { step: CustomLlmStep; run_on?: ChainStepAhead[]; ends_run?: true }): Promise<ChainStepsRan>;
   /** `turns` (a chain agent, in runs begun since its start runs on into its turns): see AgentStart.first_turns. */
   startAgentStep(input: StepContext & { step: CustomAgentStep; turns?: { last_turn: number } }): Promise<AgentStart>;
   /**

@@ -103,6 +103,10 @@ export function createRunActivities(services: RunServices): RunActivities {
       if (execution) await services.steps.openExecution(execution.parent_instance_uuid, context.instance_uuid, execution.index);
       return work(scope);
     });
+  /** The run's end: its status recorded once, counted in the metrics. */
+  const endRun: RunActivities['finishRun'] = async ({ run_uuid, status, error_message, guard_rail }) => {
+    if (await services.runs.end(runEnding(run_uuid, { status, error_message, guard_rail }))) services.metrics.runsFinished.inc({ status });
+  };
   /** A custom_llm step's run: its output, routed and loop-checked. */
   const llmStep = async (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => {
     const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
@@ -141,12 +145,18 @@ export function createRunActivities(services: RunServices): RunActivities {
         };
         return (await services.preparer.prepare(request)).run;
       }),
-    runLlmStep: ({ step, run_on, ...context }) =>
+    runLlmStep: ({ step, run_on, ends_run, ...context }) =>
       opening(context, async (scope) => {
         const ref = await llmStep(context, step, scope);
-        if (!run_on?.length) return ref;
         const failStep = (instanceUuid: string, message: string) => services.steps.failStep(instanceUuid, message);
-        return { ...ref, ...(await runOn(llmStep, failStep, { context, step, ref }, run_on, { scope, log: Context.current().log })) };
+        const ran = run_on?.length
+          ? await runOn(llmStep, failStep, { context, step, ref }, run_on, { scope, log: Context.current().log })
+          : {};
+        // The chain's last step done and no cancel: the run's end, as finishRun would record it.
+        const allRan = (ran.ran_on?.length ?? 0) === (run_on?.length ?? 0);
+        if (!ends_run || !allRan || scope.signal.aborted) return { ...ref, ...ran };
+        await endRun({ run_uuid: context.run_uuid, status: 'completed', error_message: null });
+        return { ...ref, ...ran, run_ended: true };
       }),
     startAgentStep: ({ step, turns, ...context }) =>
       opening(context, async (scope) => {
@@ -218,10 +228,7 @@ export function createRunActivities(services: RunServices): RunActivities {
         { max_tokens, paused_at_tokens: null, ...(max_cost !== undefined ? { max_cost, paused_at_cost: null } : {}) },
         'running',
       ),
-    finishRun: async ({ run_uuid, status, error_message, guard_rail }) => {
-      if (await services.runs.end(runEnding(run_uuid, { status, error_message, guard_rail })))
-        services.metrics.runsFinished.inc({ status });
-    },
+    finishRun: endRun,
     notifyRunEnd: ({ run_uuid, user_id, url }) => inActivity((scope) => services.notifications.notify(run_uuid, user_id, url, scope)),
   });
 }

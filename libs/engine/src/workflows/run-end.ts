@@ -13,12 +13,14 @@ export async function finish(
   error_message: string | null,
   guardRail?: GuardRailHit,
 ): Promise<RunWorkflowResult> {
-  await scope.bookkeeping.finishRun({
-    run_uuid: scope.input.run_uuid,
-    status,
-    error_message,
-    ...(guardRail ? { guard_rail: guardRail } : {}),
-  });
+  // A chain whose last steps' activity recorded its end: no activity of its own.
+  if (status !== 'completed' || !scope.counters.completedRecorded)
+    await scope.bookkeeping.finishRun({
+      run_uuid: scope.input.run_uuid,
+      status,
+      error_message,
+      ...(guardRail ? { guard_rail: guardRail } : {}),
+    });
   await notify(scope, status);
   return { status, error_message };
 }

@@ -58,6 +58,8 @@ export interface WalkCounters {
   waitedForPeopleMs: number;
   /** Loop iterations run by this execution (continue-as-new starts a new count). */
   iterationsThisExecution: number;
+  /** The run's end (completed) was recorded by the activity of its chain's last steps (chain-steps.ts). */
+  completedRecorded: boolean;
 }
 
 export interface RunScope {
@@ -112,7 +114,7 @@ export function runScope(
     instanceOf: new Map(input.instances.map((ref) => [ref.step_uuid, ref.instance_uuid])),
     inbox,
     budget,
-    counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0 },
+    counters: { endRequested: false, waitedForPeopleMs: 0, iterationsThisExecution: 0, completedRecorded: false },
     activitiesFor,
     stepWork,
     runsLocally,

@@ -1,7 +1,7 @@
 // A chain's LLM steps that follow one another run in one local activity (patch 'chain-steps-share-activity',
 // issue #32): the first one's runLlmStep runs on into the steps after it, and each of those executions takes
 // the output handed back instead of an activity of its own, so the walk (its tally, what each step saw, the
-// edges) goes on exactly as before. Only where the steps run locally in a chain, with no token budget to
+// edges) goes on exactly as before, without a wave of its own (execution.ts, takenAhead). Only where the steps run locally in a chain, with no token budget to
 // check between them: a chain's guard rails are its length.
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
 import {
@@ -16,10 +16,16 @@ import { DEFAULT_RETRY } from '../activity-options';
 import { nextTargets } from './routing';
 import type { WalkState } from './walk-state';
 
+/** At most this many steps run on in one activity: its result (their output references) stays small. */
+export const STEPS_AHEAD_MAX = 100;
+
 /** What an execution ran ahead finds: its output, or the failure its step met there. */
 export type RanAhead = { after: string; ref: StepResultRef } | { after: string; failed: ChainStepFailure };
 
-/** A chain's LLM step: the output its execution ran ahead with, else its own activity running on into the steps after it. */
+/**
+ * A chain's LLM step: its own activity running on into the steps after it. Those that ran there are taken in
+ * by the walk without running (execution.ts, takenAhead); one that failed there comes here.
+ */
 export async function runChainLlmStep(
   state: WalkState,
   step: CustomLlmStep,
@@ -28,17 +34,16 @@ export async function runChainLlmStep(
 ): Promise<StepResultRef> {
   const found = state.ranAhead.get(step.uuid);
   state.ranAhead.delete(step.uuid);
-  if (found && found.after === context.previous_output_id) {
-    if ('ref' in found) return found.ref;
+  if (found && 'failed' in found && found.after === context.previous_output_id)
     return await runAfterFailure(state, step, context, label, found.failed);
-  }
   return await runFrom(state, step, context, label);
 }
 
 async function runFrom(state: WalkState, step: CustomLlmStep, context: StepContext, label: string | undefined): Promise<StepResultRef> {
-  const ahead = stepsAhead(state, step);
+  const { ahead, endsRun } = stepsAhead(state, step);
   const work = state.scope.stepWork(step, ahead.length ? `${step.name} (custom_llm) and up to ${ahead.length} steps after it` : label);
-  const { ran_on, failed, ...ref } = await work.runLlmStep({ ...context, step, ...(ahead.length ? { run_on: ahead } : {}) });
+  const asked = { ...context, step, ...(ahead.length ? { run_on: ahead } : {}), ...(endsRun ? { ends_run: true as const } : {}) };
+  const { ran_on, failed, run_ended, ...ref } = await work.runLlmStep(asked);
   let after = ref.output_id;
   for (const [index, ran] of (ran_on ?? []).entries()) {
     state.ranAhead.set(ahead[index].step.uuid, { after, ref: ran });
@@ -46,25 +51,31 @@ async function runFrom(state: WalkState, step: CustomLlmStep, context: StepConte
   }
   const stoppedAt = ahead[ran_on?.length ?? 0];
   if (failed && stoppedAt) state.ranAhead.set(stoppedAt.step.uuid, { after, failed });
+  if (run_ended) state.scope.counters.completedRecorded = true;
   return ref;
 }
 
 /**
- * The LLM steps that follow `step` one by one, each the only step after the one before it, that run locally too.
- * Asks the patch only where there is one: runs begun before it, and chains without such steps, record nothing.
+ * The LLM steps that follow `step` one by one, each the only step after the one before it, that run locally too
+ * (STEPS_AHEAD_MAX at most); `endsRun` when the last of them (or `step`) ends the chain. Asks the patch only
+ * where either holds: runs begun before it record nothing.
  */
-function stepsAhead({ plan, byUuid, scope }: WalkState, step: CustomLlmStep): ChainStepAhead[] {
-  if (plan.rowPerExecution || scope.budget || !scope.runsLocally(step)) return [];
+function stepsAhead({ plan, byUuid, scope }: WalkState, step: CustomLlmStep): { ahead: ChainStepAhead[]; endsRun: boolean } {
   const ahead: ChainStepAhead[] = [];
-  for (let at = step.uuid; ;) {
-    const targets = nextTargets(plan.graph, at, { route: null, conditions_held: [] });
+  if (plan.rowPerExecution || scope.budget || !scope.runsLocally(step)) return { ahead, endsRun: false };
+  let targets = nextTargets(plan.graph, step.uuid, ANY_OUTPUT);
+  while (ahead.length < STEPS_AHEAD_MAX) {
     const next = targets.length === 1 ? byUuid.get(targets[0]) : undefined;
     if (next?.type !== 'custom_llm' || next.loop || !scope.runsLocally(next)) break;
     ahead.push({ step: next, instance_uuid: scope.instanceOf.get(next.uuid)! });
-    at = next.uuid;
+    targets = nextTargets(plan.graph, next.uuid, ANY_OUTPUT);
   }
-  return ahead.length && patched('chain-steps-share-activity') ? ahead : [];
+  const endsRun = targets.length === 0;
+  return (ahead.length || endsRun) && patched('chain-steps-share-activity') ? { ahead, endsRun } : { ahead: [], endsRun: false };
 }
+
+/** A chain's edges are all ALWAYS: where a step goes does not depend on its output. */
+const ANY_OUTPUT = { route: null, conditions_held: [] };
 
 /**
  * A step that failed where it ran ahead, as its own activity would have: failed for good when its error is not

@@ -21,12 +21,36 @@ export async function execute(state: WalkState, activation: Activation): Promise
   // A loop an earlier execution of the run continued as new: same execution row, already counted.
   const resumed = activation.loop?.walk;
   if (resumed) return await executeAs(state, step, activation, resumed.index, resumed.instance_uuid);
-  if (!withinGuardRails(state, step, activation)) return [];
+  const execution = begin(state, step, activation);
+  if (!execution) return [];
+  return await executeAs(state, step, activation, execution.index, execution.instanceUuid);
+}
+
+/** Counts an execution of `step` unless a guard rail refuses it: its index and its row. */
+function begin(state: WalkState, step: StepDefinition, activation: Activation): { index: number; instanceUuid: string } | null {
+  if (!withinGuardRails(state, step, activation)) return null;
   const { executions } = state.tally;
   const index = executions.get(step.uuid) ?? 0;
   executions.set(step.uuid, index + 1);
   state.news.starts(step.uuid);
-  return await executeAs(state, step, activation, index, state.plan.rowPerExecution ? uuid4() : state.scope.instanceOf.get(step.uuid)!);
+  return { index, instanceUuid: state.plan.rowPerExecution ? uuid4() : state.scope.instanceOf.get(step.uuid)! };
+}
+
+/**
+ * The activations after `next`, taking in on the way the executions of a chain's steps that ran ahead in the
+ * activity of a step before them (chain-steps.ts): each counted, seen and routed as execute would, with no
+ * activity and no await (a chain has no budget between them, no conditions on its edges, no parallel branch).
+ */
+function takenAhead(state: WalkState, next: Activation[]): Activation[] {
+  for (;;) {
+    const [activation, ...more] = next;
+    const ahead = activation && !more.length ? state.ranAhead.get(activation.step_uuid) : undefined;
+    if (!ahead || !('ref' in ahead) || ahead.after !== activation.previous_output_id) return next;
+    state.ranAhead.delete(activation.step_uuid);
+    const step = state.byUuid.get(activation.step_uuid)!;
+    if (!begin(state, step, activation)) return [];
+    next = settled(state, step, ahead.ref, [], null);
+  }
 }
 
 /** Runs execution `index` of `step` on row `instanceUuid`, and returns the activations it leads to. */
@@ -53,12 +77,15 @@ async function executeAs(
     if (Array.isArray(ran)) return ran;
     // A run with a token budget waits here for an approval once its model calls reach it.
     await scope.budget?.check(input.run_uuid, scope.bookkeeping);
+    const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
+    if (!withConditions.length) return takenAhead(state, settled(state, step, ran, [], executorEdge));
     state.lastOutput = ran.output_id;
     state.news.outputOf(step.uuid, ran.digest);
-    const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
-    const held = withConditions.length
-      ? await scope.bookkeeping.evaluateEdgeConditions({ user_id: input.user_id, output_id: ran.output_id, edges: withConditions })
-      : [];
+    const held = await scope.bookkeeping.evaluateEdgeConditions({
+      user_id: input.user_id,
+      output_id: ran.output_id,
+      edges: withConditions,
+    });
     return edgesTaken(state, step, ran, held, executorEdge);
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
@@ -76,6 +103,19 @@ async function executeAs(
     await scope.bookkeeping.failStep({ instance_uuid: context.instance_uuid, error_message: failureMessage(error) });
     return [];
   }
+}
+
+/** The step's output is the walk's latest; the edges it takes (`held`: the data conditions that held). */
+function settled(
+  state: WalkState,
+  step: StepDefinition,
+  ran: StepResultRef,
+  held: string[],
+  executorEdge: EdgeDefinition | null,
+): Activation[] {
+  state.lastOutput = ran.output_id;
+  state.news.outputOf(step.uuid, ran.digest);
+  return edgesTaken(state, step, ran, held, executorEdge);
 }
 
 /** Tool calls alone take an agent to its tool executor: its final answer chooses among the other routes. */
