@@ -1,8 +1,8 @@
 // A chain's LLM steps that follow one another run in one local activity (patch 'chain-steps-share-activity',
-// issue #32): the first one's runLlmStep runs on into the steps after it, and each of those executions takes
-// the output handed back instead of an activity of its own, so the walk (its tally, what each step saw, the
-// edges) goes on exactly as before, without a wave of its own (execution.ts, takenAhead). Only where the steps run locally in a chain, with no token budget to
-// check between them: a chain's guard rails are its length.
+// issue #32): the first one's runLlmStep runs on into the steps after it, and the walk takes in each of those
+// executions with the output handed back (execution.ts, takenAhead), counted, seen and routed as before. Where
+// the last of them ends the chain, that activity records the run's end too. Only where the steps run locally
+// in a chain, with no token budget to check between them: a chain's guard rails are its length.
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
 import {
   SPEND_LIMIT_REACHED_FAILURE,
@@ -17,7 +17,7 @@ import { nextTargets } from './routing';
 import type { WalkState } from './walk-state';
 
 /** At most this many steps run on in one activity: its result (their output references) stays small. */
-export const STEPS_AHEAD_MAX = 100;
+const STEPS_AHEAD_MAX = 100;
 
 /** What an execution ran ahead finds: its output, or the failure its step met there. */
 export type RanAhead = { after: string; ref: StepResultRef } | { after: string; failed: ChainStepFailure };
