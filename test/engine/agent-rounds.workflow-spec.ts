@@ -146,10 +146,35 @@ describe('Run workflow: agent rounds', () => {
     const sut = await engine.start(chainRun([agent]), fake);
 
     await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
-    expect(fake.inputsOf('startAgentStep').map((input) => input.turns)).toEqual([{ last_turn: 5 }]);
+    // The chain's last step: where its start's turns complete it, that activity records the run's end.
+    expect(fake.inputsOf('startAgentStep').map((input) => input.turns)).toEqual([{ last_turn: 5, ends_run: true }]);
     expect(rounds(fake)).toEqual(['startAgentStep local', 'callTool slow queued', 'agentTurn local', 'completeAgentStep local']);
     expect(fake.inputsOf('callTool').map(({ position }) => position)).toEqual([5]);
     expect(fake.inputsOf('agentTurn').map(({ turn, conversation_length }) => [turn, conversation_length])).toEqual([[3, 6]]);
+  });
+
+  it('takes the run’s end as recorded by the start of the chain’s last agent that its turns completed: no finishRun', async () => {
+    const [agent, after] = [agentStep('agent', { tools: ['quick'] }), agentStep('after', { tools: ['quick'] })];
+    const completed = output();
+    const fake = new FakeActivities({
+      ...twoTurns(),
+      startAgentStep: async ({ turns }) => ({
+        tools: [],
+        conversation_length: 2,
+        local_tools: ['quick'],
+        first_turns: { tool_calls: [], conversation_length: 4, usage, turn: 2, completed },
+        ...(turns?.ends_run ? { run_ended: true as const } : {}),
+      }),
+    });
+
+    const sut = await engine.start(chainRun([agent, after]), fake);
+
+    await expect(sut.result()).resolves.toEqual({ status: 'completed', error_message: null });
+    expect(fake.inputsOf('startAgentStep').map(({ step, turns }) => [step.name, turns?.ends_run ?? false])).toEqual([
+      ['agent', false],
+      ['after', true],
+    ]);
+    expect(fake.callsTo('finishRun')).toEqual([]);
   });
 
   it('ends an agent at max_iterations when its shared activity ran up to it', async () => {

@@ -218,6 +218,8 @@ export interface AgentStart {
    * agentTurn runs them from turn 1 with `last_turn` and `complete`; the last one's result.
    */
   first_turns?: AgentTurnResult;
+  /** Asked with `turns.ends_run`: the first turns completed the step, the chain's last, and the run's end is recorded (completed). */
+  run_ended?: true;
 }
 
 /** A workflow tool's call: the child run to start (and the audit row's attempt, ended with the child), or (a call answered before a crash, or refused) its answer. */
@@ -311,7 +313,7 @@ export interface RunActivities {
    */
   runLlmStep(input: StepContext & { step: CustomLlmStep; run_on?: ChainStepAhead[]; ends_run?: true }): Promise<ChainStepsRan>;
   /** `turns` (a chain agent, in runs begun since its start runs on into its turns): see AgentStart.first_turns. */
-  startAgentStep(input: StepContext & { step: CustomAgentStep; turns?: { last_turn: number } }): Promise<AgentStart>;
+  startAgentStep(input: StepContext & { step: CustomAgentStep; turns?: { last_turn: number; ends_run?: true } }): Promise<AgentStart>;
   /**
    * One model turn. `short_tools` (a local turn, in runs begun since rounds were folded): the leading calls of
    * these tools are run in the same activity, right after the answer, as callTool would run them. With

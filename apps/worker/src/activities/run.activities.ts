@@ -163,7 +163,10 @@ export function createRunActivities(services: RunServices): RunActivities {
         const start = await services.agent.start(context, services.graph.routed(step, context));
         if (!turns || !start.local_tools?.length) return start;
         const from = { turn: 1, lastTurn: turns.last_turn, length: start.conversation_length };
-        return { ...start, first_turns: await sharedTurns(context, step, start.tools, from, start.local_tools, true, scope) };
+        const first = await sharedTurns(context, step, start.tools, from, start.local_tools, true, scope);
+        if (!turns.ends_run || !first.completed || scope.signal.aborted) return { ...start, first_turns: first };
+        await endRun({ run_uuid: context.run_uuid, status: 'completed', error_message: null });
+        return { ...start, first_turns: first, run_ended: true };
       }),
     agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, complete, ...context }) =>
       inActivity((scope) =>

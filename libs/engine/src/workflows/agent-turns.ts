@@ -29,11 +29,22 @@ export async function runAgent(scope: RunScope, step: CustomAgentStep, context: 
   return (end as { ref: StepResultRef }).ref;
 }
 
-/** The agent's start; a local one's runs on into its first turns where its tools are short (AgentStart.first_turns). */
-export function startAgent(scope: RunScope, step: CustomAgentStep, context: StepContext, handsOff: boolean): Promise<AgentStart> {
+/**
+ * The agent's start; a local one's runs on into its first turns where its tools are short (AgentStart.first_turns),
+ * and where the step ends the chain (`endsRun`) records the run's end once they completed it (AgentStart.run_ended).
+ */
+export async function startAgent(
+  scope: RunScope,
+  step: CustomAgentStep,
+  context: StepContext,
+  handsOff: boolean,
+  endsRun = false,
+): Promise<AgentStart> {
   const startsTurns = !handsOff && scope.localAgentTurns(step) && patched('agent-start-runs-turns');
-  const turns = startsTurns ? { turns: { last_turn: maxIterationsOf(step) } } : {};
-  return scope.agentWork(step).startAgentStep({ ...context, step, ...turns });
+  const turns = startsTurns ? { turns: { last_turn: maxIterationsOf(step), ...(endsRun ? { ends_run: true as const } : {}) } } : {};
+  const start = await scope.agentWork(step).startAgentStep({ ...context, step, ...turns });
+  if (start.run_ended) scope.counters.completedRecorded = true;
+  return start;
 }
 
 const maxIterationsOf = (step: CustomAgentStep) => step.max_iterations ?? DEFAULT_MAX_ITERATIONS;

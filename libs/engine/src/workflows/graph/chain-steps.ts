@@ -10,6 +10,7 @@ import {
   type ChainStepFailure,
   type CustomLlmStep,
   type StepContext,
+  type StepDefinition,
   type StepResultRef,
 } from '@app/contracts';
 import { DEFAULT_RETRY } from '../activity-options';
@@ -60,9 +61,10 @@ async function runFrom(state: WalkState, step: CustomLlmStep, context: StepConte
  * (STEPS_AHEAD_MAX at most); `endsRun` when the last of them (or `step`) ends the chain. Asks the patch only
  * where either holds: runs begun before it record nothing.
  */
-function stepsAhead({ plan, byUuid, scope }: WalkState, step: CustomLlmStep): { ahead: ChainStepAhead[]; endsRun: boolean } {
+function stepsAhead(state: WalkState, step: CustomLlmStep): { ahead: ChainStepAhead[]; endsRun: boolean } {
+  const { plan, byUuid, scope } = state;
   const ahead: ChainStepAhead[] = [];
-  if (plan.rowPerExecution || scope.budget || !scope.runsLocally(step)) return { ahead, endsRun: false };
+  if (!sharesActivity(state, step)) return { ahead, endsRun: false };
   let targets = nextTargets(plan.graph, step.uuid, ANY_OUTPUT);
   while (ahead.length < STEPS_AHEAD_MAX) {
     const next = targets.length === 1 ? byUuid.get(targets[0]) : undefined;
@@ -73,6 +75,14 @@ function stepsAhead({ plan, byUuid, scope }: WalkState, step: CustomLlmStep): { 
   const endsRun = targets.length === 0;
   return (ahead.length || endsRun) && patched('chain-steps-share-activity') ? { ahead, endsRun } : { ahead: [], endsRun: false };
 }
+
+/** Where a step's activity may run on into others and record the run's end: a chain's, run locally, with no budget to check. */
+const sharesActivity = ({ plan, scope }: WalkState, step: StepDefinition): boolean =>
+  !plan.rowPerExecution && !scope.budget && scope.runsLocally(step);
+
+/** Whether the run ends with `step` (a chain's last), where its activity may record the run's end. */
+export const endsChain = (state: WalkState, step: StepDefinition): boolean =>
+  sharesActivity(state, step) && nextTargets(state.plan.graph, step.uuid, ANY_OUTPUT).length === 0;
 
 /** A chain's edges are all ALWAYS: where a step goes does not depend on its output. */
 const ANY_OUTPUT = { route: null, conditions_held: [] };

@@ -13,7 +13,7 @@ import type {
   ToolHandoff,
 } from '@app/contracts';
 import { agentTurns, startAgent } from '../agent-turns';
-import { runChainLlmStep } from './chain-steps';
+import { endsChain, runChainLlmStep } from './chain-steps';
 import { afterToolCalls, nextTargets } from './routing';
 import { runHumanInput } from '../human-input-step';
 import { runLoop } from '../loop-step';
@@ -78,7 +78,7 @@ async function runGraphAgent(
   const { scope } = state;
   const start = continues
     ? await scope.agentWork(step).continueAgentStep({ ...context, step, from: continues })
-    : await startAgent(scope, step, context, executorEdge !== null);
+    : await startAgent(scope, step, context, executorEdge !== null, endsChain(state, step));
   const end = await agentTurns(scope, step, context, start, executorEdge !== null);
   return 'ref' in end ? end.ref : { step_uuid: executorEdge!.target_step_uuid!, previous_step_uuid: step.uuid, handoff: end.handoff };
 }
