@@ -1,5 +1,14 @@
+import type { Context } from '@temporalio/activity';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Metrics } from '@app/observability';
+
+/** Each running activity's way to rename the step its log lines name, by its context. */
+const stepNamers = new WeakMap<Context, (name: string) => void>();
+
+/** From now on the activity of `context` works for the step `name` (a chain's step run on in another's activity). */
+export function nameLogStep(context: Context, name: string): void {
+  stepNamers.get(context)?.(name);
+}
 
 /** What an activity's input says about the step it works for, when it works for one. */
 function stepOf(args: unknown[]): Record<string, unknown> {
@@ -17,6 +26,7 @@ function stepOf(args: unknown[]): Record<string, unknown> {
 export function activityInterceptors(metrics: Metrics): ActivityInterceptorsFactory {
   return (context) => {
     let step: Record<string, unknown> = {};
+    stepNamers.set(context, (name) => (step = { ...step, step: name }));
     return {
       inbound: {
         async execute(input, next) {

@@ -6,6 +6,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   HUMAN_INPUT_UPDATE,
   type AgentTurnResult,
+  type ChainStepAhead,
   type CustomAgentStep,
   type CustomLlmStep,
   type HumanInputAccepted,
@@ -30,6 +31,7 @@ import type { NotificationService } from '../execution/notification.service';
 import type { StopCheckerService } from '../execution/stop-checker.service';
 import type { ToolCallService } from '../execution/tool-call.service';
 import type { ToolExecutorService } from '../execution/tool-executor.service';
+import { nameLogStep } from '../activity-interceptors';
 import { runOn } from './chain-run-on';
 import { acceptingLegacyContexts } from './legacy-step-context';
 import { toApplicationFailure } from './to-application-failure';
@@ -112,6 +114,18 @@ export function createRunActivities(services: RunServices): RunActivities {
     const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
     return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
   };
+  /** A chain's steps run on after `first` in this activity (runOn): the log lines of each name it, then the activity's own again. */
+  const chainRunOn = async (first: Parameters<typeof runOn>[2], ahead: ChainStepAhead[], scope: ActivityScope) => {
+    const activity = Context.current();
+    const named = (context: StepContext, step: CustomLlmStep, stepScope: ActivityScope) => {
+      nameLogStep(activity, step.name);
+      return llmStep(context, step, stepScope);
+    };
+    const failStep = (instanceUuid: string, message: string) => services.steps.failStep(instanceUuid, message);
+    const ran = await runOn(named, failStep, first, ahead, { scope, log: activity.log });
+    nameLogStep(activity, first.step.name);
+    return ran;
+  };
   /** An agent's completion: its final answer as the output, routed and loop-checked as any step's. */
   const completeAgent = async (context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope) => {
     const stored = await services.agent.complete(context, services.graph.routed(step, context), length, scope);
@@ -148,10 +162,7 @@ export function createRunActivities(services: RunServices): RunActivities {
     runLlmStep: ({ step, run_on, ends_run, ...context }) =>
       opening(context, async (scope) => {
         const ref = await llmStep(context, step, scope);
-        const failStep = (instanceUuid: string, message: string) => services.steps.failStep(instanceUuid, message);
-        const ran = run_on?.length
-          ? await runOn(llmStep, failStep, { context, step, ref }, run_on, { scope, log: Context.current().log })
-          : {};
+        const ran = run_on?.length ? await chainRunOn({ context, step, ref }, run_on, scope) : {};
         // The chain's last step done and no cancel: the run's end, as finishRun would record it.
         const allRan = (ran.ran_on?.length ?? 0) === (run_on?.length ?? 0);
         if (!ends_run || !allRan || scope.signal.aborted) return { ...ref, ...ran };
