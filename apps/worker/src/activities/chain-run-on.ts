@@ -8,6 +8,13 @@ import { toApplicationFailure } from './to-application-failure';
 
 type RunLlm = (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => Promise<StepResultRef>;
 
+/** A step this activity ran: the context it ran with, and its output. */
+export interface RanStep {
+  context: StepContext;
+  step: CustomLlmStep;
+  ref: StepResultRef;
+}
+
 /**
  * Runs `ahead` one after another after `first` (run with `context`), each on its row with the output of the one
  * before as its $previous_output, for about `forMs` (a step begun before it ends is finished). A step that fails
@@ -17,7 +24,7 @@ type RunLlm = (context: StepContext, step: CustomLlmStep, scope: ActivityScope) 
 export async function runOn(
   run: RunLlm,
   failStep: (instanceUuid: string, message: string) => Promise<void>,
-  first: { context: StepContext; step: CustomLlmStep; ref: StepResultRef },
+  first: RanStep,
   ahead: ChainStepAhead[],
   { scope, log, forMs = SHARED_ACTIVITY_MS }: { scope: ActivityScope; log: Pick<Context['log'], 'warn'>; forMs?: number },
 ): Promise<Pick<ChainStepsRan, 'ran_on' | 'failed'>> {

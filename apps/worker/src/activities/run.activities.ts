@@ -32,7 +32,7 @@ import type { StopCheckerService } from '../execution/stop-checker.service';
 import type { ToolCallService } from '../execution/tool-call.service';
 import type { ToolExecutorService } from '../execution/tool-executor.service';
 import { nameLogStep } from '../activity-interceptors';
-import { runOn } from './chain-run-on';
+import { runOn, type RanStep } from './chain-run-on';
 import { acceptingLegacyContexts } from './legacy-step-context';
 import { toApplicationFailure } from './to-application-failure';
 
@@ -109,13 +109,22 @@ export function createRunActivities(services: RunServices): RunActivities {
   const endRun: RunActivities['finishRun'] = async ({ run_uuid, status, error_message, guard_rail }) => {
     if (await services.runs.end(runEnding(run_uuid, { status, error_message, guard_rail }))) services.metrics.runsFinished.inc({ status });
   };
+  /**
+   * Where the chain's last step completed in this activity (`done`) and no cancel came: the run's end recorded
+   * as finishRun would (`run_ended`), for the workflow to skip finishRun.
+   */
+  const endedIf = async (done: boolean, runUuid: string, scope: ActivityScope): Promise<{ run_ended?: true }> => {
+    if (!done || scope.signal.aborted) return {};
+    await endRun({ run_uuid: runUuid, status: 'completed', error_message: null });
+    return { run_ended: true };
+  };
   /** A custom_llm step's run: its output, routed and loop-checked. */
   const llmStep = async (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => {
     const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
     return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
   };
   /** A chain's steps run on after `first` in this activity (runOn): the log lines of each name it, then the activity's own again. */
-  const chainRunOn = async (first: Parameters<typeof runOn>[2], ahead: ChainStepAhead[], scope: ActivityScope) => {
+  const chainRunOn = async (first: RanStep, ahead: ChainStepAhead[], scope: ActivityScope) => {
     const activity = Context.current();
     const named = (context: StepContext, step: CustomLlmStep, stepScope: ActivityScope) => {
       nameLogStep(activity, step.name);
@@ -163,11 +172,8 @@ export function createRunActivities(services: RunServices): RunActivities {
       opening(context, async (scope) => {
         const ref = await llmStep(context, step, scope);
         const ran = run_on?.length ? await chainRunOn({ context, step, ref }, run_on, scope) : {};
-        // The chain's last step done and no cancel: the run's end, as finishRun would record it.
         const allRan = (ran.ran_on?.length ?? 0) === (run_on?.length ?? 0);
-        if (!ends_run || !allRan || scope.signal.aborted) return { ...ref, ...ran };
-        await endRun({ run_uuid: context.run_uuid, status: 'completed', error_message: null });
-        return { ...ref, ...ran, run_ended: true };
+        return { ...ref, ...ran, ...(await endedIf(Boolean(ends_run) && allRan, context.run_uuid, scope)) };
       }),
     startAgentStep: ({ step, turns, ...context }) =>
       opening(context, async (scope) => {
@@ -175,9 +181,7 @@ export function createRunActivities(services: RunServices): RunActivities {
         if (!turns || !start.local_tools?.length) return start;
         const from = { turn: 1, lastTurn: turns.last_turn, length: start.conversation_length };
         const first = await sharedTurns(context, step, start.tools, from, start.local_tools, true, scope);
-        if (!turns.ends_run || !first.completed || scope.signal.aborted) return { ...start, first_turns: first };
-        await endRun({ run_uuid: context.run_uuid, status: 'completed', error_message: null });
-        return { ...start, first_turns: first, run_ended: true };
+        return { ...start, first_turns: first, ...(await endedIf(Boolean(turns.ends_run && first.completed), context.run_uuid, scope)) };
       }),
     agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, complete, ...context }) =>
       inActivity((scope) =>

@@ -49,7 +49,8 @@ function takenAhead(state: WalkState, next: Activation[]): Activation[] {
     state.ranAhead.delete(activation.step_uuid);
     const step = state.byUuid.get(activation.step_uuid)!;
     if (!begin(state, step, activation)) return [];
-    next = settled(state, step, ahead.ref, [], null);
+    outputSeen(state, step, ahead.ref);
+    next = edgesTaken(state, step, ahead.ref, [], null);
   }
 }
 
@@ -77,10 +78,9 @@ async function executeAs(
     if (Array.isArray(ran)) return ran;
     // A run with a token budget waits here for an approval once its model calls reach it.
     await scope.budget?.check(input.run_uuid, scope.bookkeeping);
+    outputSeen(state, step, ran);
     const withConditions = conditionalEdges(plan.graph, step.uuid).map((edge) => ({ uuid: edge.uuid, conditions: edge.conditions! }));
-    if (!withConditions.length) return takenAhead(state, settled(state, step, ran, [], executorEdge));
-    state.lastOutput = ran.output_id;
-    state.news.outputOf(step.uuid, ran.digest);
+    if (!withConditions.length) return takenAhead(state, edgesTaken(state, step, ran, [], executorEdge));
     const held = await scope.bookkeeping.evaluateEdgeConditions({
       user_id: input.user_id,
       output_id: ran.output_id,
@@ -105,17 +105,10 @@ async function executeAs(
   }
 }
 
-/** The step's output is the walk's latest; the edges it takes (`held`: the data conditions that held). */
-function settled(
-  state: WalkState,
-  step: StepDefinition,
-  ran: StepResultRef,
-  held: string[],
-  executorEdge: EdgeDefinition | null,
-): Activation[] {
+/** The step's output is the walk's latest, and new input for the repeated-input guard. */
+function outputSeen(state: WalkState, step: StepDefinition, ran: StepResultRef): void {
   state.lastOutput = ran.output_id;
   state.news.outputOf(step.uuid, ran.digest);
-  return edgesTaken(state, step, ran, held, executorEdge);
 }
 
 /** Tool calls alone take an agent to its tool executor: its final answer chooses among the other routes. */
