@@ -101,6 +101,34 @@ describe(`${RunRepository.name}: a step's audit`, () => {
     expect(await rows.step(step)).toMatchObject({ status: 'completed', attempts: 1, output_id: output.uuid, total_tokens: 15 });
   });
 
+  it("starts a step with the end of the step before in one transaction, or that end on its own first where the step's first call has a row", async () => {
+    const { userId, run } = await workflowWithRun(workflows, 3);
+    await runs.create(run);
+    const [first, second, third] = run.steps.map((step) => step.uuid);
+    const messages = { list: [{ role: 'user', content: 'go' }], apart: false };
+    const running = (step: string) => modelCall(run, step, { status: 'running' });
+    const output = { raw_data: 'done', summary: 'done', markdown_representation: null, size_bytes: 4 };
+    const endOf = (step: string) => ({
+      instance_uuid: step,
+      output: { ...output, uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step },
+      call: modelCall(run, step, { attempt: 1 }),
+    });
+    await steps.startStepWithCall(first, {}, messages, running(first));
+    // A worker died in the third step's first call: its row is there.
+    await steps.startStepWithCall(third, {}, messages, running(third));
+
+    const afterFirst = await steps.startStepWithCall(second, {}, messages, running(second), endOf(first));
+    const afterSecond = await steps.startStepWithCall(third, {}, messages, running(third), endOf(second));
+
+    expect([afterFirst, afterSecond]).toEqual([1, 2]);
+    expect(await rows.step(first)).toMatchObject({ status: 'completed', output_id: expect.any(String), total_tokens: 15 });
+    expect(await rows.step(second)).toMatchObject({ status: 'completed', output_id: expect.any(String), total_tokens: 15 });
+    expect(await rows.modelCalls(third)).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'failed', error_message: expect.stringMatching(/^Lost/) }),
+      expect.objectContaining({ attempt: 2, status: 'running' }),
+    ]);
+  });
+
   it('stores an output on its own while the step goes on (a large tool answer), read back whole', async () => {
     const { userId, run } = await workflowWithRun(workflows, 1);
     await runs.create(run);

@@ -1,9 +1,8 @@
 // A chain's LLM steps that run on in the activity of the one before them (issue #32): each on its own row and
 // audit, handed back at a failure, at the time bound, at a cancel.
-import type { ChainStepAhead, CustomLlmStep, StepContext } from '@app/contracts';
+import type { ChainStepAhead } from '@app/contracts';
 import type { NewRun } from '@app/persistence';
 import { runOn } from '../../../apps/worker/src/activities/chain-run-on';
-import type { ActivityScope } from '../../../apps/worker/src/execution/activity-scope';
 import { reply } from '../../support/model-fake';
 import { activityScope, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
 import { setUpStepServices } from './step-services.setup';
@@ -18,8 +17,6 @@ describe('runOn (a chain’s steps in one activity)', () => {
   afterAll(() => setup.close());
 
   const log = { warn: () => undefined };
-  const run = async (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => (await setup.llm.run(context, step, scope)).ref;
-  const failStep = (instanceUuid: string, message: string) => setup.steps.failStep(instanceUuid, message);
 
   /** A recorded chain of `count` steps whose first has run; the rest, as the workflow asks them to run on. */
   async function firstRan(count: number) {
@@ -29,16 +26,17 @@ describe('runOn (a chain’s steps in one activity)', () => {
     const recorded: NewRun = newRun(newUserId(), workflowDefinition(steps), { topic: 'tides' });
     await setup.runs.create(recorded);
     const context = stepContext(recorded, 0);
-    const ref = await run(context, steps[0], activityScope());
+    // Its end held, as the activity holds it for the next step's start.
+    const { ref, end } = await setup.chainRunner.run(context, steps[0], activityScope(), null);
     const ahead: ChainStepAhead[] = steps.slice(1).map((step, index) => ({ step, instance_uuid: recorded.steps[index + 1].uuid }));
-    return { first: { context, step: steps[0], ref }, ahead, rows: recorded.steps.map((row) => row.uuid) };
+    return { first: { context, step: steps[0], ref, end }, ahead, rows: recorded.steps.map((row) => row.uuid) };
   }
 
   it('runs each step after the first on its own row, the output of the one before as its $previous_output', async () => {
     setup.model.script(reply.text('The tides turn twice a day.'), reply.text('Tides turn.'), reply.text('Turn.'));
     const { first, ahead, rows } = await firstRan(3);
 
-    const ran = await runOn(run, failStep, first, ahead, { scope: activityScope(), log });
+    const ran = await runOn(setup.chainRunner, first, ahead, { scope: activityScope(), log });
 
     expect(ran.failed).toBeUndefined();
     expect(await Promise.all(rows.map((row) => setup.rows.step(row)))).toEqual([
@@ -56,12 +54,13 @@ describe('runOn (a chain’s steps in one activity)', () => {
     setup.model.script(reply.text('Summary.'), reply.error(400));
     const { first, ahead, rows } = await firstRan(3);
 
-    const ran = await runOn(run, failStep, first, ahead, { scope: activityScope(), log });
+    const ran = await runOn(setup.chainRunner, first, ahead, { scope: activityScope(), log });
 
     expect(ran.ran_on).toEqual([]);
     expect(ran.failed).toEqual({ message: expect.any(String), type: expect.stringMatching(/^Model_/), retryable: false });
     expect(setup.model.requests).toHaveLength(2);
     // The workflow fails it, or runs it again as its own activity: the failed attempt stays in its audit.
+    expect(await setup.rows.step(rows[0])).toMatchObject({ status: 'completed', output_id: first.ref.output_id });
     expect(await setup.rows.step(rows[1])).toMatchObject({ status: 'running' });
     expect(await setup.rows.modelCalls(rows[1])).toEqual([expect.objectContaining({ attempt: 1, status: 'failed' })]);
     expect(await setup.rows.step(rows[2])).toMatchObject({ status: 'pending' });
@@ -71,14 +70,16 @@ describe('runOn (a chain’s steps in one activity)', () => {
     setup.model.script(reply.text('Summary.'), reply.text('Short.'));
     const { first, ahead } = await firstRan(3);
 
-    const ran = await runOn(run, failStep, first, ahead.slice(0, 1), { scope: activityScope(), log, forMs: 60_000 });
-    const none = await runOn(run, failStep, { ...first, ref: ran.ran_on![0], step: ahead[0].step }, ahead.slice(1), {
+    const ran = await runOn(setup.chainRunner, first, ahead.slice(0, 1), { scope: activityScope(), log, forMs: 60_000 });
+    const none = await runOn(setup.chainRunner, { ...first, ref: ran.ran_on![0], step: ahead[0].step }, ahead.slice(1), {
       scope: activityScope(),
       log,
       forMs: 0,
     });
 
     expect(ran.ran_on).toHaveLength(1);
+    // The last step it ran has its end written on its own before it hands back.
+    expect(await setup.rows.step(ahead[0].instance_uuid)).toMatchObject({ status: 'completed', output_id: ran.ran_on![0].output_id });
     expect(none).toEqual({ ran_on: [] });
     expect(setup.model.requests).toHaveLength(2);
   });
@@ -89,7 +90,7 @@ describe('runOn (a chain’s steps in one activity)', () => {
     const cancel = new AbortController();
     const scope = { ...activityScope(), signal: cancel.signal };
 
-    const running = runOn(run, failStep, first, ahead, { scope, log });
+    const running = runOn(setup.chainRunner, first, ahead, { scope, log });
     await setup.model.waitForRequests(2);
     cancel.abort();
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ToolRepository } from '@app/persistence';
+import { runOn } from '../../../apps/worker/src/activities/chain-run-on';
 import { reply } from '../../support/model-fake';
 import { ToolServer } from '../../support/tool-server';
 import { activityScope, agentStep, llmStep, newRun, newUserId, stepContext, workflowDefinition } from '../support/fixtures';
@@ -32,6 +33,28 @@ describe('The commits of a step', () => {
     const { statements } = await countStatements(setup.db, setup.oneTrip, () => setup.llm.run(stepContext(run, 0), step, activityScope()));
 
     expect([statements.commits, statements.writeTrips]).toEqual([2, 2]);
+  });
+
+  it("a chain's LLM steps sharing an activity: one a step, its start with the end of the step before, and the last one's end", async () => {
+    const steps = [llmStep({ name: 'one' }), llmStep({ name: 'two' }), llmStep({ name: 'three' })];
+    const run = newRun(newUserId(), workflowDefinition(steps));
+    await setup.runs.create(run);
+    setup.model.script(reply.text('one'), reply.text('two'), reply.text('three'));
+
+    const { statements } = await countStatements(setup.db, setup.oneTrip, async () => {
+      const context = stepContext(run, 0);
+      const first = await setup.chainRunner.run(context, steps[0], activityScope(), null);
+      const ahead = steps.slice(1).map((step, index) => ({ step, instance_uuid: run.steps[index + 1].uuid }));
+      return runOn(setup.chainRunner, { context, step: steps[0], ...first }, ahead, {
+        scope: activityScope(),
+        log: { warn: () => undefined },
+      });
+    });
+
+    expect([statements.commits, statements.writeTrips]).toEqual([4, 4]);
+    expect(await Promise.all(run.steps.map((row) => setup.rows.step(row.uuid)))).toEqual(
+      Array.from({ length: 3 }, () => expect.objectContaining({ status: 'completed', output_id: expect.any(String) })),
+    );
   });
 
   it("agent round: two for the model turn (its call's start, its end with the answer) and two for the tool call, one round trip each", async () => {

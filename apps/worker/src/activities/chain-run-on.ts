@@ -4,49 +4,62 @@
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import type { ChainStepAhead, ChainStepsRan, CustomLlmStep, StepContext, StepResultRef } from '@app/contracts';
 import { SHARED_ACTIVITY_MS, type ActivityScope } from '../execution/activity-scope';
+import type { HeldEnd } from '../execution/llm-step.service';
 import { toApplicationFailure } from './to-application-failure';
 
-type RunLlm = (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => Promise<StepResultRef>;
-
-/** A step this activity ran: the context it ran with, and its output. */
+/** A step's run: its output, and its end held back (null when an earlier attempt completed it). */
 export interface RanStep {
   context: StepContext;
   step: CustomLlmStep;
   ref: StepResultRef;
+  end: HeldEnd | null;
+}
+
+/** How runOn runs a step (writing `before`, the end the step before held, with its start), writes an end, fails a step. */
+export interface ChainStepRunner {
+  run(context: StepContext, step: CustomLlmStep, scope: ActivityScope, before: HeldEnd | null): Promise<Pick<RanStep, 'ref' | 'end'>>;
+  writeEnd(end: HeldEnd): Promise<void>;
+  failStep(instanceUuid: string, message: string): Promise<void>;
 }
 
 /**
  * Runs `ahead` one after another after `first` (run with `context`), each on its row with the output of the one
- * before as its $previous_output, for about `forMs` (a step begun before it ends is finished). A step that fails
- * ends it with its error (`failed`), for the workflow to decide as it would for the step's own activity; a
- * cancel fails the step it reached as the workflow would and is thrown.
+ * before as its $previous_output, for about `forMs` (a step begun before it ends is finished). Each step's end is
+ * written with the next one's start (one commit a step), the last on its own: every end is written when this
+ * returns. A step that fails ends it with its error (`failed`), for the workflow to decide as it would for the
+ * step's own activity; a cancel fails the step it reached as the workflow would and is thrown.
  */
 export async function runOn(
-  run: RunLlm,
-  failStep: (instanceUuid: string, message: string) => Promise<void>,
+  runner: ChainStepRunner,
   first: RanStep,
   ahead: ChainStepAhead[],
   { scope, log, forMs = SHARED_ACTIVITY_MS }: { scope: ActivityScope; log: Pick<Context['log'], 'warn'>; forMs?: number },
 ): Promise<Pick<ChainStepsRan, 'ran_on' | 'failed'>> {
   const until = Date.now() + forMs;
   const ranOn: StepResultRef[] = [];
+  // A step whose end is not written is not done: nothing is handed back before its end is.
+  const written = async ({ end }: RanStep) => {
+    if (end && !end.written) await runner.writeEnd(end);
+  };
   let before = first;
   for (const { step, instance_uuid } of ahead) {
     if (Date.now() >= until || scope.signal.aborted) break;
     const context = { ...first.context, instance_uuid, previous_step_uuid: before.step.uuid, previous_output_id: before.ref.output_id };
     try {
       // Its attempts count as its own activity's would: from 1 (the audit numbering on where an earlier run got to).
-      const ref = await run(context, step, { ...scope, attempt: 1 });
+      const { ref, end } = await runner.run(context, step, { ...scope, attempt: 1 }, before.end);
       ranOn.push(ref);
-      before = { context, step, ref };
+      before = { context, step, ref, end };
     } catch (error) {
+      await written(before);
       if (scope.signal.aborted) {
-        await failStep(instance_uuid, 'Cancelled while running');
+        await runner.failStep(instance_uuid, 'Cancelled while running');
         throw error;
       }
       return { ran_on: ranOn, failed: failureOf(toApplicationFailure(error, log)) };
     }
   }
+  await written(before);
   return { ran_on: ranOn };
 }
 

@@ -20,7 +20,7 @@ import type { CallAuditRepository, RunRepository, StepRepository } from '@app/pe
 import { runEnding, type RunPreparer } from '@app/runs';
 import type { ActivityScope } from '../execution/activity-scope';
 import type { AgentStepService } from '../execution/agent-step.service';
-import type { LlmStepService } from '../execution/llm-step.service';
+import type { HeldEnd, LlmStepService } from '../execution/llm-step.service';
 import type { GraphService } from '../execution/graph.service';
 import type { ConversationService } from '../execution/conversation.service';
 import type { HumanInputService } from '../execution/human-input.service';
@@ -32,7 +32,7 @@ import type { StopCheckerService } from '../execution/stop-checker.service';
 import type { ToolCallService } from '../execution/tool-call.service';
 import type { ToolExecutorService } from '../execution/tool-executor.service';
 import { nameLogStep } from '../activity-interceptors';
-import { runOn, type RanStep } from './chain-run-on';
+import { runOn, type ChainStepRunner, type RanStep } from './chain-run-on';
 import { acceptingLegacyContexts } from './legacy-step-context';
 import { toApplicationFailure } from './to-application-failure';
 
@@ -118,20 +118,26 @@ export function createRunActivities(services: RunServices): RunActivities {
     await endRun({ run_uuid: runUuid, status: 'completed', error_message: null });
     return { run_ended: true };
   };
-  /** A custom_llm step's run: its output, routed and loop-checked. */
-  const llmStep = async (context: StepContext, step: CustomLlmStep, scope: ActivityScope) => {
-    const stored = await services.llm.run(context, services.graph.routed(step, context), scope);
-    return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
+  /** A custom_llm step's run: its output, routed and loop-checked, and its end held back for the next step's start (runOn). */
+  const llmStep = async (context: StepContext, step: CustomLlmStep, scope: ActivityScope, before: HeldEnd | null = null) => {
+    const { stored, end } = await services.llm.runHoldingEnd(context, services.graph.routed(step, context), scope, before ?? undefined);
+    return { ref: services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data), end };
   };
-  /** A chain's steps run on after `first` in this activity (runOn): the log lines of each name it, then the activity's own again. */
+  /**
+   * The steps of a chain run on after `first` in this activity (runOn), every end written once it returns: the log
+   * lines of each name it, then the activity's own again.
+   */
   const chainRunOn = async (first: RanStep, ahead: ChainStepAhead[], scope: ActivityScope) => {
     const activity = Context.current();
-    const named = (context: StepContext, step: CustomLlmStep, stepScope: ActivityScope) => {
-      nameLogStep(activity, step.name);
-      return llmStep(context, step, stepScope);
+    const runner: ChainStepRunner = {
+      run: (context, step, stepScope, before) => {
+        nameLogStep(activity, step.name);
+        return llmStep(context, step, stepScope, before);
+      },
+      writeEnd: (end) => services.llm.writeEnd(end),
+      failStep: (instanceUuid, message) => services.steps.failStep(instanceUuid, message),
     };
-    const failStep = (instanceUuid: string, message: string) => services.steps.failStep(instanceUuid, message);
-    const ran = await runOn(named, failStep, first, ahead, { scope, log: activity.log });
+    const ran = await runOn(runner, first, ahead, { scope, log: activity.log });
     nameLogStep(activity, first.step.name);
     return ran;
   };
@@ -170,8 +176,9 @@ export function createRunActivities(services: RunServices): RunActivities {
       }),
     runLlmStep: ({ step, run_on, ends_run, ...context }) =>
       opening(context, async (scope) => {
-        const ref = await llmStep(context, step, scope);
-        const ran = run_on?.length ? await chainRunOn({ context, step, ref }, run_on, scope) : {};
+        const { ref, end } = await llmStep(context, step, scope);
+        if (!run_on?.length && end) await services.llm.writeEnd(end);
+        const ran = run_on?.length ? await chainRunOn({ context, step, ref, end }, run_on, scope) : {};
         const allRan = (ran.ran_on?.length ?? 0) === (run_on?.length ?? 0);
         return { ...ref, ...ran, ...(await endedIf(Boolean(ends_run) && allRan, context.run_uuid, scope)) };
       }),

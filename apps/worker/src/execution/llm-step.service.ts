@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomLlmStep, StepContext } from '@app/contracts';
-import { CallAuditRepository, OutputRepository, StepRepository } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, StepRepository, type StepCompletion } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { modelOf, ModelCallService } from './model-call.service';
 import { RecentOutputs } from './recent-outputs';
@@ -10,10 +10,17 @@ import { responseFormatOf, StructuredOutputService } from './structured-output.s
 
 const ONE_STATEMENT_PROMPT_CHARS = 1024 * 1024;
 
+/** A step's end (its output, messages and call's end, and its close) not written yet; `written` once it is. */
+export interface HeldEnd {
+  completion: StepCompletion;
+  written: boolean;
+}
+
 /**
  * custom_llm: one chat completion; with an output_schema, that is the response format, and an answer that
  * breaks it is sent back for correction (more model calls, same activity). Two commits in all: the step's
- * start with its call's, and the call's end with the output and the step's close.
+ * start with its call's, and the call's end with the output and the step's close; in a chain whose steps share
+ * an activity, one a step: its start with the end of the step before.
  */
 @Injectable()
 export class LlmStepService {
@@ -28,6 +35,22 @@ export class LlmStepService {
   ) {}
 
   async run(context: StepContext, step: CustomLlmStep, scope: ActivityScope): Promise<StoredOutput> {
+    const { stored, end } = await this.runHoldingEnd(context, step, scope);
+    if (end) await this.writeEnd(end);
+    return stored;
+  }
+
+  /**
+   * The step run with its end held back (`end`; null when an earlier attempt completed the step), for the caller
+   * to write with the next step's start: `before` is the end the step before held, written with this step's
+   * start (one commit for the two; `written` says when it is).
+   */
+  async runHoldingEnd(
+    context: StepContext,
+    step: CustomLlmStep,
+    scope: ActivityScope,
+    before?: HeldEnd,
+  ): Promise<{ stored: StoredOutput; end: HeldEnd | null }> {
     const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system },
@@ -37,21 +60,30 @@ export class LlmStepService {
     // The messages: what the call's audit refers to, even if it fails; in the start's own statement unless the
     // prompt is large (its two copies in one statement could pass the server's packet limit, 16 MiB by default).
     const apart = input.system.length + input.user.length > ONE_STATEMENT_PROMPT_CHARS;
-    let attempt = await this.steps.startStepWithCall(context.instance_uuid, input.record, { list: messages, apart }, call.running);
+    const instance = context.instance_uuid;
+    let attempt = await this.steps.startStepWithCall(instance, input.record, { list: messages, apart }, call.running, before?.completion);
+    if (before) before.written = true;
     if (attempt === null) {
       // The row was ended by an earlier attempt: its output if it completed the step (asking only then saves a
       // read), else the call goes ahead, started on its own.
       const done = await completedStored(this.steps, this.outputs, context);
-      if (done) return done;
-      await this.steps.saveMessages(context.instance_uuid, messages);
+      if (done) return { stored: done, end: null };
+      await this.steps.saveMessages(instance, messages);
       attempt = await this.calls.recordModelCall(call.running);
     }
     const { response, ended } = await this.models.send(context, call, attempt, scope);
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope, ended);
     const output = newOutput(context, answer.data);
-    await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages, call: answer.ended });
     // A chain's next step, on this worker, reads it from here (a loop's iterations are not kept: one of many, read once at most).
     if (!context.execution) this.recent.keep(output);
-    return storedOf(output);
+    const completion = { instance_uuid: instance, output, messages: answer.messages, call: answer.ended };
+    return { stored: storedOf(output), end: { completion, written: false } };
+  }
+
+  /** A held end written on its own (the last of a chain's steps in an activity, or one whose next step failed before its start). */
+  async writeEnd(end: HeldEnd): Promise<void> {
+    const { instance_uuid, output, ...closing } = end.completion;
+    await this.steps.completeStep(instance_uuid, output, closing);
+    end.written = true;
   }
 }

@@ -2,6 +2,14 @@ import type { ModelCallAttempt } from './call-attempts';
 import type { NewOutput } from './output.repository';
 import type { LoopState, StepInstanceRecord } from './run.records';
 
+/** A step's completion: its output, and with an LLM step's its messages and its last call's end. */
+export interface StepCompletion {
+  instance_uuid: string;
+  output: NewOutput | null;
+  messages?: unknown[];
+  call?: ModelCallAttempt;
+}
+
 /** A step instance's row through its life (the worker's activities): started, waiting, completed or failed; a loop's iteration rows. */
 export abstract class StepRepository {
   abstract instance(instanceUuid: string): Promise<StepInstanceRecord | null>;
@@ -15,12 +23,15 @@ export abstract class StepRepository {
    * which refers to them), in one transaction: one commit. `apart`: the messages in a statement of their own (a
    * large prompt's: its two copies in one statement could pass the server's packet limit, 16 MiB by default).
    * Null, and nothing written, when the row was not open; else the attempt the call's row went under.
+   * `after`: the completion of the step before (a chain's steps sharing an activity), written in the same
+   * transaction where it can be, else on its own first; whatever the answer, it is written once this returns.
    */
   abstract startStepWithCall(
     instanceUuid: string,
     inputData: unknown,
     messages: { list: unknown[]; apart: boolean },
     call: ModelCallAttempt,
+    after?: StepCompletion,
   ): Promise<number | null>;
   /** The step's chat messages so far (an LLM step's, an agent's transcript; column model_messages): the model calls' audit refers to them by position. */
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
@@ -42,11 +53,7 @@ export abstract class StepRepository {
    * Stores the output and completes the step, summing its model calls' tokens, in one transaction; with
    * `messages`, its chat messages; with `call`, the end of its last model call's attempt (whose tokens count).
    */
-  abstract completeStep(
-    instanceUuid: string,
-    output: NewOutput | null,
-    closing?: { messages?: unknown[]; call?: ModelCallAttempt },
-  ): Promise<void>;
+  abstract completeStep(instanceUuid: string, output: NewOutput | null, closing?: Pick<StepCompletion, 'messages' | 'call'>): Promise<void>;
   /** Completes a step whose output is one stored already (its latest iteration's or execution's): referenced, not copied. */
   abstract completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void>;
   /** Fails a step that has not completed. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { execute, insertRow, insertWhere, updateRow } from '../entity-statements';
-import { affectedRows, type OneTripPool } from '../one-trip-pool';
+import { affectedRows, type OneTripPool, type Statement } from '../one-trip-pool';
 import { isDuplicateKey } from '../rolled-back';
 import { attemptStatement, MODEL_CALLS, startAttempt, type ModelCallAttempt } from './call-attempts';
 import type { NewOutput } from './output.repository';
@@ -21,7 +21,7 @@ import {
   runTransaction,
   type StepClosing,
 } from './run-sql';
-import { StepRepository } from './step.repository';
+import { StepRepository, type StepCompletion } from './step.repository';
 
 export class TypeormStepRepository extends StepRepository {
   constructor(
@@ -45,6 +45,7 @@ export class TypeormStepRepository extends StepRepository {
     inputData: unknown,
     messages: { list: unknown[]; apart: boolean },
     call: ModelCallAttempt,
+    after?: StepCompletion,
   ): Promise<number | null> {
     // The common case, a call's first attempt with the prompt in the start's own statement: one round trip.
     if (call.attempt === 1 && !messages.apart) {
@@ -57,14 +58,20 @@ export class TypeormStepRepository extends StepRepository {
         "workflow_step_instances WHERE uuid = ? AND status = 'running'",
         [instanceUuid],
       );
+      const before = after ? this.completionStatements(after) : [];
       try {
-        const [marked] = await this.oneTrip.transaction([startedStatement(manager, instanceUuid, inputData, messages.list), firstAttempt]);
-        return affectedRows(marked) === 1 ? 1 : null;
+        const results = await this.oneTrip.transaction([
+          ...before,
+          startedStatement(manager, instanceUuid, inputData, messages.list),
+          firstAttempt,
+        ]);
+        return affectedRows(results[before.length]) === 1 ? 1 : null;
       } catch (error) {
         // Its first attempt has a row: a worker that died ran the call. The transaction below numbers the next.
         if (!isDuplicateKey(error)) throw error;
       }
     }
+    if (after) await this.complete(after);
     return runTransaction(this.dataSource, async (manager) => {
       if (!(await markStarted(manager, instanceUuid, inputData, messages.apart ? undefined : messages.list))) return null;
       if (messages.apart) await manager.update(StepInstanceEntity, { uuid: instanceUuid }, { model_messages: messages.list as never });
@@ -115,27 +122,35 @@ export class TypeormStepRepository extends StepRepository {
     }
   }
 
-  async completeStep(
-    instanceUuid: string,
-    output: NewOutput | null,
-    { messages, call }: { messages?: unknown[]; call?: ModelCallAttempt } = {},
-  ): Promise<void> {
+  completeStep(instanceUuid: string, output: NewOutput | null, closing: Pick<StepCompletion, 'messages' | 'call'> = {}): Promise<void> {
+    return this.complete({ instance_uuid: instanceUuid, output, ...closing });
+  }
+
+  private async complete(completion: StepCompletion): Promise<void> {
+    const { output, messages, call } = completion;
+    if (!output && !call && !messages) {
+      const [close] = this.completionStatements(completion);
+      return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
+    }
+    await this.oneTrip.transaction(this.completionStatements(completion));
+  }
+
+  /** The statements of a completion, in order. */
+  private completionStatements({ instance_uuid: instanceUuid, output, messages, call }: StepCompletion): Statement[] {
+    const manager = this.dataSource.manager;
     const close = closeStepStatement(
       instanceUuid,
       { status: 'completed', output_id: output?.uuid ?? null, error_message: null, model_messages: messages },
       false,
     );
-    if (!output && !call && !messages)
-      return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
-    const manager = this.dataSource.manager;
-    await this.oneTrip.transaction([
+    return [
       // The messages written whole hold the appended ones.
       ...(messages ? [dropAppendedMessages(instanceUuid)] : []),
       // The call's end first: the close sums the tokens of the step's completed calls.
       ...(call ? [attemptStatement(manager, MODEL_CALLS, call)] : []),
       ...(output ? [insertRow(manager, StepOutputEntity, output as never)] : []),
       close,
-    ]);
+    ];
   }
 
   async completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void> {
