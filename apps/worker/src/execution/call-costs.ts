@@ -15,7 +15,7 @@ const REMEMBERED_RUNS = 10_000;
  */
 @Injectable()
 export class CallCosts {
-  private readonly workflows = new Map<string, string>();
+  private readonly workflows = new Map<string, Promise<string>>();
 
   constructor(
     private readonly config: AppConfig,
@@ -43,18 +43,30 @@ export class CallCosts {
     const labels = {
       provider,
       model,
-      workflow: await this.workflowOf(context).catch(() => ''),
+      workflow: await this.workflowOf(context),
       ...(this.config.costs.userLabel ? { user: context.user_id } : {}),
     };
     this.metrics.recordModelCall(labels, outcome, spent?.usage, spent?.cost);
   }
 
-  private async workflowOf({ user_id, run_uuid }: StepContext): Promise<string> {
+  /** Starts reading the run's workflow for the label where this worker does not know it yet: `count`, after the call, finds it read. */
+  prefetch(context: StepContext): void {
+    void this.workflowOf(context);
+  }
+
+  /** Read once per run: the read (a promise) is kept, so a call's `prefetch` and its `count` share it; a failed one is not kept. */
+  private workflowOf({ user_id, run_uuid }: StepContext): Promise<string> {
     const known = this.workflows.get(run_uuid);
     if (known !== undefined) return known;
-    const workflow = (await this.runs.findRun(user_id, run_uuid))?.workflow_uuid ?? '';
+    const read = this.runs.findRun(user_id, run_uuid).then(
+      (run) => run?.workflow_uuid ?? '',
+      () => {
+        this.workflows.delete(run_uuid);
+        return '';
+      },
+    );
     if (this.workflows.size >= REMEMBERED_RUNS) this.workflows.delete(this.workflows.keys().next().value!);
-    this.workflows.set(run_uuid, workflow);
-    return workflow;
+    this.workflows.set(run_uuid, read);
+    return read;
   }
 }

@@ -210,6 +210,8 @@ export class ModelCallService {
         if (context.dry_run || context.replay?.offline)
           response = dryRunAnswer(request, context.execution?.index ?? 0, this.config.limits.exampleMaxBytes);
         else {
+          // The metrics' label is read while the provider answers, not after.
+          this.costs.prefetch(context);
           // The call's worst case held against its run's max_cost and the user's spend limits first: no room, no call.
           hold = await this.spend.reserve(context.user_id, context.run_uuid, system, request, {
             retried: attempt > 1,
