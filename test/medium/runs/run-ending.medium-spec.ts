@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { RunRepository, type WorkflowRepository } from '@app/persistence';
-import { interruptedEnding } from '@app/runs';
+import { interruptedEnding, runEnding } from '@app/runs';
 import type { Rows } from '../support/rows';
 import { endRun, modelCall, toolCall, workflowWithRun } from './run-fixtures';
 import { setUpRunRepository, type RunRepositories } from './run-repository.setup';
@@ -30,6 +31,27 @@ describe(`${RunRepository.name}: ending runs`, () => {
     expect(await rows.run(run.uuid)).toMatchObject({ status: 'completed', error_message: null, finished_at: expect.any(Date) });
     expect((await rows.step(run.steps[0].uuid)).status).toBe('completed');
     expect((await rows.step(run.steps[1].uuid)).status).toBe('skipped');
+    expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 1, successful_runs: 1, failed_runs: 0 });
+    expect(await rows.runsInFlight(userId)).toBe(0);
+  });
+
+  it("ends a run with its last step's completion in one transaction, once, the step's call counted in the run's tokens", async () => {
+    const { userId, workflowUuid, run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    const attempt = await steps.startStepWithCall(step, {}, { list: [], apart: false }, modelCall(run, step, { status: 'running' }));
+    const output = { uuid: randomUUID(), run_uuid: run.uuid, user_id: userId, step_instance_uuid: step, raw_data: 'done' };
+    const completion = {
+      instance_uuid: step,
+      output: { ...output, summary: 'done', markdown_representation: null, size_bytes: 4 },
+      call: modelCall(run, step, { attempt: attempt! }),
+    };
+
+    expect(await steps.completeStepEndingRun(completion, runEnding(run.uuid, { status: 'completed', error_message: null }))).toBe(true);
+    expect(await endRun(runs, run.uuid, 'failed', 'too late')).toBe(false);
+
+    expect(await rows.step(step)).toMatchObject({ status: 'completed', output_id: output.uuid, total_tokens: 15 });
+    expect(await rows.run(run.uuid)).toMatchObject({ status: 'completed', total_tokens: 15, finished_at: expect.any(Date) });
     expect(await rows.counters(workflowUuid)).toEqual({ total_runs: 1, successful_runs: 1, failed_runs: 0 });
     expect(await rows.runsInFlight(userId)).toBe(0);
   });

@@ -37,8 +37,12 @@ describe('runOn (a chain’s steps in one activity)', () => {
     const { first, ahead, rows } = await firstRan(3);
 
     const ran = await runOn(setup.chainRunner, first, ahead, { scope: activityScope(), log });
+    // The last one's end is handed back for the activity to write (with the run's end where the chain ends there).
+    const lastBeforeItsEnd = await setup.rows.step(rows[2]);
+    await setup.chainRunner.writeEnd(ran.held!);
 
     expect(ran.failed).toBeUndefined();
+    expect(lastBeforeItsEnd).toMatchObject({ status: 'running' });
     expect(await Promise.all(rows.map((row) => setup.rows.step(row)))).toEqual([
       expect.objectContaining({ status: 'completed', output_id: first.ref.output_id }),
       expect.objectContaining({ status: 'completed', output_id: ran.ran_on![0].output_id }),
@@ -57,6 +61,7 @@ describe('runOn (a chain’s steps in one activity)', () => {
     const ran = await runOn(setup.chainRunner, first, ahead, { scope: activityScope(), log });
 
     expect(ran.ran_on).toEqual([]);
+    expect(ran.held).toMatchObject({ written: true });
     expect(ran.failed).toEqual({ message: expect.any(String), type: expect.stringMatching(/^Model_/), retryable: false });
     expect(setup.model.requests).toHaveLength(2);
     // The workflow fails it, or runs it again as its own activity: the failed attempt stays in its audit.
@@ -71,16 +76,14 @@ describe('runOn (a chain’s steps in one activity)', () => {
     const { first, ahead } = await firstRan(3);
 
     const ran = await runOn(setup.chainRunner, first, ahead.slice(0, 1), { scope: activityScope(), log, forMs: 60_000 });
-    const none = await runOn(setup.chainRunner, { ...first, ref: ran.ran_on![0], step: ahead[0].step }, ahead.slice(1), {
+    const none = await runOn(setup.chainRunner, { ...first, ref: ran.ran_on![0], step: ahead[0].step, end: ran.held }, ahead.slice(1), {
       scope: activityScope(),
       log,
       forMs: 0,
     });
 
     expect(ran.ran_on).toHaveLength(1);
-    // The last step it ran has its end written on its own before it hands back.
-    expect(await setup.rows.step(ahead[0].instance_uuid)).toMatchObject({ status: 'completed', output_id: ran.ran_on![0].output_id });
-    expect(none).toEqual({ ran_on: [] });
+    expect(none).toEqual({ ran_on: [], held: ran.held });
     expect(setup.model.requests).toHaveLength(2);
   });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ToolRepository } from '@app/persistence';
+import { runEnding } from '@app/runs';
 import { runOn } from '../../../apps/worker/src/activities/chain-run-on';
 import { reply } from '../../support/model-fake';
 import { ToolServer } from '../../support/tool-server';
@@ -35,7 +36,7 @@ describe('The commits of a step', () => {
     expect([statements.commits, statements.writeTrips]).toEqual([2, 2]);
   });
 
-  it("a chain's LLM steps sharing an activity: one a step, its start with the end of the step before, and the last one's end", async () => {
+  it("a chain's LLM steps sharing an activity: one a step, its start with the end of the step before, and the last one's end with the run's", async () => {
     const steps = [llmStep({ name: 'one' }), llmStep({ name: 'two' }), llmStep({ name: 'three' })];
     const run = newRun(newUserId(), workflowDefinition(steps));
     await setup.runs.create(run);
@@ -45,13 +46,16 @@ describe('The commits of a step', () => {
       const context = stepContext(run, 0);
       const first = await setup.chainRunner.run(context, steps[0], activityScope(), null);
       const ahead = steps.slice(1).map((step, index) => ({ step, instance_uuid: run.steps[index + 1].uuid }));
-      return runOn(setup.chainRunner, { context, step: steps[0], ...first }, ahead, {
+      const { held } = await runOn(setup.chainRunner, { context, step: steps[0], ...first }, ahead, {
         scope: activityScope(),
         log: { warn: () => undefined },
       });
+      // As the activity writes it where the chain ends there: with the run's end.
+      await setup.llm.writeEnd(held!, runEnding(run.uuid, { status: 'completed', error_message: null }));
     });
 
     expect([statements.commits, statements.writeTrips]).toEqual([4, 4]);
+    expect(await setup.rows.run(run.uuid)).toMatchObject({ status: 'completed' });
     expect(await Promise.all(run.steps.map((row) => setup.rows.step(row.uuid)))).toEqual(
       Array.from({ length: 3 }, () => expect.objectContaining({ status: 'completed', output_id: expect.any(String) })),
     );

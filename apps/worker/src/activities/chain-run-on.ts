@@ -18,29 +18,26 @@ export interface RanStep {
 /** How runOn runs a step (writing `before`, the end the step before held, with its start), writes an end, fails a step. */
 export interface ChainStepRunner {
   run(context: StepContext, step: CustomLlmStep, scope: ActivityScope, before: HeldEnd | null): Promise<Pick<RanStep, 'ref' | 'end'>>;
-  writeEnd(end: HeldEnd): Promise<void>;
+  writeEnd(end: HeldEnd): Promise<unknown>;
   failStep(instanceUuid: string, message: string): Promise<void>;
 }
 
 /**
  * Runs `ahead` one after another after `first` (run with `context`), each on its row with the output of the one
  * before as its $previous_output, for about `forMs` (a step begun before it ends is finished). Each step's end is
- * written with the next one's start (one commit a step), the last on its own: every end is written when this
- * returns. A step that fails ends it with its error (`failed`), for the workflow to decide as it would for the
- * step's own activity; a cancel fails the step it reached as the workflow would and is thrown.
+ * written with the next one's start (one commit a step); the end of the last step it ran is handed back unwritten
+ * (`held`), for the caller to write, with the run's end where that step ends the chain. A step that fails ends
+ * it with its error (`failed`), for the workflow to decide as it would for the step's own activity; a cancel
+ * fails the step it reached as the workflow would and is thrown, every end written.
  */
 export async function runOn(
   runner: ChainStepRunner,
   first: RanStep,
   ahead: ChainStepAhead[],
   { scope, log, forMs = SHARED_ACTIVITY_MS }: { scope: ActivityScope; log: Pick<Context['log'], 'warn'>; forMs?: number },
-): Promise<Pick<ChainStepsRan, 'ran_on' | 'failed'>> {
+): Promise<Pick<ChainStepsRan, 'ran_on' | 'failed'> & { held: HeldEnd | null }> {
   const until = Date.now() + forMs;
   const ranOn: StepResultRef[] = [];
-  // A step whose end is not written is not done: nothing is handed back before its end is.
-  const written = async ({ end }: RanStep) => {
-    if (end && !end.written) await runner.writeEnd(end);
-  };
   let before = first;
   for (const { step, instance_uuid } of ahead) {
     if (Date.now() >= until || scope.signal.aborted) break;
@@ -51,16 +48,15 @@ export async function runOn(
       ranOn.push(ref);
       before = { context, step, ref, end };
     } catch (error) {
-      await written(before);
       if (scope.signal.aborted) {
+        if (before.end && !before.end.written) await runner.writeEnd(before.end);
         await runner.failStep(instance_uuid, 'Cancelled while running');
         throw error;
       }
-      return { ran_on: ranOn, failed: failureOf(toApplicationFailure(error, log)) };
+      return { ran_on: ranOn, failed: failureOf(toApplicationFailure(error, log)), held: before.end };
     }
   }
-  await written(before);
-  return { ran_on: ranOn };
+  return { ran_on: ranOn, held: before.end };
 }
 
 /** The error as the workflow would have seen it from the step's own activity. */

@@ -110,12 +110,24 @@ export function createRunActivities(services: RunServices): RunActivities {
     if (await services.runs.end(runEnding(run_uuid, { status, error_message, guard_rail }))) services.metrics.runsFinished.inc({ status });
   };
   /**
-   * Where the chain's last step completed in this activity (`done`) and no cancel came: the run's end recorded
-   * as finishRun would (`run_ended`), for the workflow to skip finishRun.
+   * The end the last step this activity ran still holds written (`held`), and where that step completed the
+   * chain (`done`) and no cancel came, the run's end recorded as finishRun would, in the same transaction when
+   * there is such an end: `run_ended`, for the workflow to skip finishRun.
    */
-  const endedIf = async (done: boolean, runUuid: string, scope: ActivityScope): Promise<{ run_ended?: true }> => {
-    if (!done || scope.signal.aborted) return {};
-    await endRun({ run_uuid: runUuid, status: 'completed', error_message: null });
+  const endedIf = async (
+    done: boolean,
+    runUuid: string,
+    scope: ActivityScope,
+    held: HeldEnd | null = null,
+  ): Promise<{ run_ended?: true }> => {
+    const unwritten = held?.written ? null : held;
+    if (!done || scope.signal.aborted) {
+      if (unwritten) await services.llm.writeEnd(unwritten);
+      return {};
+    }
+    const ending = runEnding(runUuid, { status: 'completed', error_message: null });
+    if (await (unwritten ? services.llm.writeEnd(unwritten, ending) : services.runs.end(ending)))
+      services.metrics.runsFinished.inc({ status: 'completed' });
     return { run_ended: true };
   };
   /** A custom_llm step's run: its output, routed and loop-checked, and its end held back for the next step's start (runOn). */
@@ -177,10 +189,9 @@ export function createRunActivities(services: RunServices): RunActivities {
     runLlmStep: ({ step, run_on, ends_run, ...context }) =>
       opening(context, async (scope) => {
         const { ref, end } = await llmStep(context, step, scope);
-        if (!run_on?.length && end) await services.llm.writeEnd(end);
-        const ran = run_on?.length ? await chainRunOn({ context, step, ref, end }, run_on, scope) : {};
+        const { held, ...ran } = run_on?.length ? await chainRunOn({ context, step, ref, end }, run_on, scope) : { held: end };
         const allRan = (ran.ran_on?.length ?? 0) === (run_on?.length ?? 0);
-        return { ...ref, ...ran, ...(await endedIf(Boolean(ends_run) && allRan, context.run_uuid, scope)) };
+        return { ...ref, ...ran, ...(await endedIf(Boolean(ends_run) && allRan, context.run_uuid, scope, held)) };
       }),
     startAgentStep: ({ step, turns, ...context }) =>
       opening(context, async (scope) => {

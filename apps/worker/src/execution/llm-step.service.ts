@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ChatMessage, CustomLlmStep, StepContext } from '@app/contracts';
-import { CallAuditRepository, OutputRepository, StepRepository, type StepCompletion } from '@app/persistence';
+import { CallAuditRepository, OutputRepository, StepRepository, type RunEnding, type StepCompletion } from '@app/persistence';
 import type { ActivityScope } from './activity-scope';
 import { modelOf, ModelCallService } from './model-call.service';
 import { RecentOutputs } from './recent-outputs';
@@ -80,10 +80,16 @@ export class LlmStepService {
     return { stored: storedOf(output), end: { completion, written: false } };
   }
 
-  /** A held end written on its own (the last of a chain's steps in an activity, or one whose next step failed before its start). */
-  async writeEnd(end: HeldEnd): Promise<void> {
+  /**
+   * A held end written on its own (the last of a chain's steps in an activity, or one whose next step failed before
+   * its start), or with its run's end (`ending`, the chain's last step): true when that end was the run's.
+   */
+  async writeEnd(end: HeldEnd, ending?: RunEnding): Promise<boolean> {
     const { instance_uuid, output, ...closing } = end.completion;
-    await this.steps.completeStep(instance_uuid, output, closing);
+    let ended = false;
+    if (ending) ended = await this.steps.completeStepEndingRun(end.completion, ending);
+    else await this.steps.completeStep(instance_uuid, output, closing);
     end.written = true;
+    return ended;
   }
 }

@@ -1,6 +1,6 @@
 import type { ModelCallAttempt } from './call-attempts';
 import type { NewOutput } from './output.repository';
-import type { LoopState, StepInstanceRecord } from './run.records';
+import type { LoopState, RunEnding, StepInstanceRecord } from './run.records';
 
 /** A step's completion: its output, and with an LLM step's its messages and its last call's end. */
 export interface StepCompletion {
@@ -54,6 +54,11 @@ export abstract class StepRepository {
    * `messages`, its chat messages; with `call`, the end of its last model call's attempt (whose tokens count).
    */
   abstract completeStep(instanceUuid: string, output: NewOutput | null, closing?: Pick<StepCompletion, 'messages' | 'call'>): Promise<void>;
+  /**
+   * Completes the step as completeStep does and ends its run (RunRepository.end) in the same transaction: a
+   * chain's last step. True when this end was the run's (it was still in flight).
+   */
+  abstract completeStepEndingRun(completion: StepCompletion, ending: RunEnding): Promise<boolean>;
   /** Completes a step whose output is one stored already (its latest iteration's or execution's): referenced, not copied. */
   abstract completeStepWithOutput(instanceUuid: string, outputId: string): Promise<void>;
   /** Fails a step that has not completed. */

@@ -7,7 +7,8 @@ import { attemptStatement, MODEL_CALLS, startAttempt, type ModelCallAttempt } fr
 import type { NewOutput } from './output.repository';
 import { ModelCallEntity, RunEntity, StepInstanceEntity, StepOutputEntity } from './run.entities';
 import { stepInstanceOf } from './run.mappers';
-import type { LoopState, StepInstanceRecord } from './run.records';
+import type { LoopState, RunEnding, StepInstanceRecord } from './run.records';
+import { runEndStatements } from './run-end-sql';
 import {
   appendMessageStatements,
   closeStepStatement,
@@ -133,6 +134,14 @@ export class TypeormStepRepository extends StepRepository {
       return void (await runStatement(this.dataSource, (manager) => manager.query(close.sql, close.params)));
     }
     await this.oneTrip.transaction(this.completionStatements(completion));
+  }
+
+  async completeStepEndingRun(completion: StepCompletion, ending: RunEnding): Promise<boolean> {
+    const results = await this.oneTrip.transaction([
+      ...this.completionStatements(completion),
+      ...runEndStatements(this.dataSource.manager, ending),
+    ]);
+    return affectedRows(results[results.length - 1]) > 0;
   }
 
   /** The statements of a completion, in order. */
