@@ -71,13 +71,15 @@ export class RunPreparer {
   ) {}
 
   async prepare(request: RunRequest): Promise<Prepared> {
+    // The user's spend is read beside the workflow's rows, and checked where every start checks it.
+    const room = this.roomFor(request);
     const record = await this.workflows.find(request.userId, request.workflowUuid);
     if (!record) throw notFound('Workflow', request.workflowUuid);
     // The workflows its sub_workflow steps call, pinned as they are now: later edits never reach this run.
     const definition = await pinSubWorkflows(this.workflows, request.userId, definitionOf(record), this.subWorkflowMaxDepth);
     assertAcceptsRuns(definition, request.origin);
     // Tools changed since the workflow was saved: "fail" refuses here (nothing written), "warn" records it on the run.
-    return this.record(request, definition, () => this.toolManifests.driftOf(record), record.version);
+    return this.record(request, definition, () => this.toolManifests.driftOf(record), { version: record.version, room });
   }
 
   /**
@@ -94,7 +96,7 @@ export class RunPreparer {
 
   /** A run of an earlier version of the workflow (a replay, an evaluation's case): its definition then, recorded as that version's run. */
   prepareVersion(request: Omit<RunRequest, 'origin'>, definition: WorkflowDefinition, version: number) {
-    return this.record(request, definition, async () => null, version);
+    return this.record(request, definition, async () => null, { version });
   }
 
   /**
@@ -107,21 +109,34 @@ export class RunPreparer {
     calledBy: { run_uuid: string; step_uuid: string },
   ): Promise<Prepared> {
     const { version, ...pinned } = definition;
-    return this.record(request, pinned, async () => null, version ?? null, calledBy);
+    return this.record(request, pinned, async () => null, { version: version ?? null, calledBy });
+  }
+
+  /**
+   * Whether the user may start a run that pays: a user whose day or month is spent starts none (a dry run costs
+   * nothing). Started at once, awaited by record(); a start refused before that leaves its refusal unread.
+   */
+  private roomFor(request: Pick<RunRequest, 'userId' | 'dryRun'>): Promise<void> {
+    if (request.dryRun || !this.spend) return Promise.resolve();
+    const room = this.spend.assertRoomForRun(request.userId);
+    room.catch(() => undefined);
+    return room;
   }
 
   private async record(
     request: Omit<RunRequest, 'origin'>,
     definition: WorkflowDefinition,
     driftOf: () => Promise<ToolDrift | null>,
-    version: number | null = null,
-    calledBy?: { run_uuid: string; step_uuid: string },
+    {
+      version = null,
+      calledBy,
+      room = this.roomFor(request),
+    }: { version?: number | null; calledBy?: { run_uuid: string; step_uuid: string }; room?: Promise<void> } = {},
   ): Promise<Prepared> {
     // Saved before MODELS_ALLOWED or MAX_MAX_TOKENS changed: refused now, nothing written.
     throwIssues(modelPolicyIssues(definition.steps, this.models));
     if (!definition.steps.length) throw new DomainError(ErrorCode.ValidationFailed, 'The workflow has no steps to run', { field: 'steps' });
-    // A user whose day or month is spent starts nothing that pays (a dry run costs nothing).
-    if (!request.dryRun) await this.spend?.assertRoomForRun(request.userId);
+    await room;
     const toolDrift = await driftOf();
     // A start's budget, else the workflow's.
     const budget = request.budget ?? (definition.budget ? budgetLimits(definition.budget) : undefined);

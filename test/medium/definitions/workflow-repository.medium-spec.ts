@@ -36,6 +36,19 @@ describe(WorkflowRepository.name, () => {
     expect(await sut.findWorkflowOfTrigger(userId, definition.trigger!.uuid)).toBe(definition.uuid);
   });
 
+  it('finds a workflow whose step rows are not those its row lists (a save between its reads) as one snapshot shows it', async () => {
+    const userId = newUserId();
+    const definition = workflowDefinition([llmStep({ name: 'kept' }), llmStep({ name: 'gone' })]);
+    await sut.create(userId, definition, secret, noTools);
+    // As a save replacing the steps would leave it between the row's read and the steps' read.
+    await setup.db.query('DELETE FROM workflow_steps WHERE uuid = ?', [definition.steps[1].uuid]);
+
+    const found = await sut.find(userId, definition.uuid);
+
+    expect(found?.steps.map((step) => step.name)).toEqual(['kept']);
+    expect(await sut.find(newUserId(), definition.uuid)).toBeNull();
+  });
+
   it("refuses a second workflow under a uuid already taken, as a conflict (another user's: identities.medium-spec)", async () => {
     const [userId, definition] = [newUserId(), workflowDefinition()];
     await sut.create(userId, definition, secret, noTools);
