@@ -22,7 +22,7 @@ export async function setUpStepServices(options: Omit<MediumOptions, 'modelBaseU
   /** A chain's LLM steps as the activity runs them on (runOn), each holding its end for the next one's start. */
   const chainRunner: ChainStepRunner = {
     run: async (context, step, scope, before) => {
-      const { stored, end } = await llm.runHoldingEnd(context, step, scope, before ?? undefined);
+      const { stored, end } = await llm.runHoldingEnd(context, step, scope, before);
       return { ref: stored.ref, end };
     },
     writeEnd: (end) => llm.writeEnd(end),

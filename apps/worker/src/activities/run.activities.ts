@@ -132,12 +132,12 @@ export function createRunActivities(services: RunServices): RunActivities {
   };
   /** A custom_llm step's run: its output, routed and loop-checked, and its end held back for the next step's start (runOn). */
   const llmStep = async (context: StepContext, step: CustomLlmStep, scope: ActivityScope, before: HeldEnd | null = null) => {
-    const { stored, end } = await services.llm.runHoldingEnd(context, services.graph.routed(step, context), scope, before ?? undefined);
+    const { stored, end } = await services.llm.runHoldingEnd(context, services.graph.routed(step, context), scope, before);
     return { ref: services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data), end };
   };
   /**
-   * The steps of a chain run on after `first` in this activity (runOn), every end written once it returns: the log
-   * lines of each name it, then the activity's own again.
+   * The steps of a chain run on after `first` in this activity (runOn), every end written but the last one's, handed
+   * back (`held`): the log lines of each name it, then the activity's own again.
    */
   const chainRunOn = async (first: RanStep, ahead: ChainStepAhead[], scope: ActivityScope) => {
     const activity = Context.current();

@@ -49,7 +49,7 @@ export class LlmStepService {
     context: StepContext,
     step: CustomLlmStep,
     scope: ActivityScope,
-    before?: HeldEnd,
+    before: HeldEnd | null = null,
   ): Promise<{ stored: StoredOutput; end: HeldEnd | null }> {
     const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
     const messages: ChatMessage[] = [
