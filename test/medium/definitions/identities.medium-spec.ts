@@ -91,6 +91,19 @@ describe('identities', () => {
       expect(await keys.list(ownerId)).toEqual([expect.objectContaining({ user_id: ownerId })]);
     });
 
+    it('finds an active key by its hash as a listing shows it, and never once revoked', async () => {
+      const [userId, keyHash, uuid] = [newUserId(), randomUUID().replace(/-/g, '').repeat(2), randomUUID()];
+      await keys.insert({ uuid, key_hash: keyHash, key_prefix: 'sk_medium', user_id: userId, name: 'k' });
+
+      const found = await keys.findActiveByHash(keyHash);
+      const listed = await keys.list(userId);
+      await keys.revoke(uuid);
+
+      expect(found).toEqual(listed[0]);
+      expect(found).toMatchObject({ uuid, user_id: userId, revoked_at: null, created_at: expect.any(Date) });
+      expect(await keys.findActiveByHash(keyHash)).toBeNull();
+    });
+
     it('lists every user id a key was made for, each variant as it was written', async () => {
       const suffix = randomUUID();
       for (const userId of [`Bob-${suffix}`, `bob-${suffix}`])
