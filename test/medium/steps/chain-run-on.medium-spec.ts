@@ -1,6 +1,6 @@
 // A chain's LLM steps that run on in the activity of the one before them (issue #32): each on its own row and
 // audit, handed back at a failure, at the time bound, at a cancel.
-import type { ChainStepAhead } from '@app/contracts';
+import type { ChainStepAhead, CustomLlmStep } from '@app/contracts';
 import type { NewRun } from '@app/persistence';
 import { runOn } from '../../../apps/worker/src/activities/chain-run-on';
 import { reply } from '../../support/model-fake';
@@ -18,11 +18,12 @@ describe('runOn (a chain’s steps in one activity)', () => {
 
   const log = { warn: () => undefined };
 
-  /** A recorded chain of `count` steps whose first has run; the rest, as the workflow asks them to run on. */
-  async function firstRan(count: number) {
+  /** A recorded chain of `count` steps (their prompts `prompts` where given) whose first has run; the rest, as the workflow asks them to run on. */
+  async function firstRan(count: number, prompts: (steps: CustomLlmStep[]) => string[] = () => []) {
     const steps = Array.from({ length: count }, (_, index) =>
       llmStep({ name: `step-${index}`, system_prompt: index ? 'Shorten it' : 'Summarise <<trigger_output>>' }),
     );
+    prompts(steps).forEach((prompt, index) => (steps[index].system_prompt = prompt));
     const recorded: NewRun = newRun(newUserId(), workflowDefinition(steps), { topic: 'tides' });
     await setup.runs.create(recorded);
     const context = stepContext(recorded, 0);
@@ -52,6 +53,23 @@ describe('runOn (a chain’s steps in one activity)', () => {
     expect(second[1].content).toContain('The tides turn twice a day.');
     expect(third[1].content).toContain('Tides turn.');
     expect(await setup.rows.outputData(ran.ran_on![1].output_id)).toBe('Turn.');
+  });
+
+  it('gives a step the output of the one before while that waits to commit with its start: by name, and past the size kept in memory', async () => {
+    const long = 'The tides turn twice a day. '.repeat(1_000);
+    setup.model.script(reply.text(long), reply.text('Tides turn.'), reply.text('Turn.'));
+    const { first, ahead } = await firstRan(3, (steps) => [
+      'Summarise <<trigger_output>>',
+      'Shorten it',
+      `Polish <<step_output.${steps[1].uuid}>>`,
+    ]);
+
+    await runOn(setup.chainRunner, first, ahead, { scope: activityScope(), log });
+
+    const [, second, third] = setup.model.requests.map((request) => request.body.messages);
+    expect(long.length).toBeGreaterThan(16 * 1024);
+    expect(second[1].content).toContain(long.trim());
+    expect(third[0].content).toBe('Polish Tides turn.');
   });
 
   it('stops at a step that failed, its error handed back as its own activity would have failed, and runs nothing after it', async () => {

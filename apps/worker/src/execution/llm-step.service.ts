@@ -51,7 +51,9 @@ export class LlmStepService {
     scope: ActivityScope,
     before: HeldEnd | null = null,
   ): Promise<{ stored: StoredOutput; end: HeldEnd | null }> {
-    const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop);
+    // The step before's output is not committed yet: this step reads it from its held end.
+    const held = before?.completion.output ? { ...before.completion.output, created_at: new Date() } : undefined;
+    const input = await this.inputs.build(context, step.system_prompt, 'full', step.loop, held);
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system },
       { role: 'user', content: input.user },

@@ -35,14 +35,18 @@ export class StepInputService {
     private readonly recent: RecentOutputs,
   ) {}
 
-  async build(context: StepContext, systemPrompt: string, mode: DataMode, loop?: StepLoop | null): Promise<StepInput> {
+  /**
+   * `held`: the output of the step before whose end has not committed yet (it commits with this step's start, a
+   * chain's steps sharing an activity): read from here however the prompt names it, never from MySQL.
+   */
+  async build(context: StepContext, systemPrompt: string, mode: DataMode, loop?: StepLoop | null, held?: OutputRecord): Promise<StepInput> {
     const refs = findPlaceholders(systemPrompt);
     const outputs = new Map<string, OutputRecord | null>();
     // Read once per source, not per placeholder: a prompt naming a large output a thousand ways loads it once.
     const sources = new Map<string, OutputRecord | null>();
     for (const ref of refs.filter((ref) => !isItemRef(ref))) {
       const source = sourceOf(ref);
-      if (!sources.has(source)) sources.set(source, await this.referenced(context, ref, mode));
+      if (!sources.has(source)) sources.set(source, await this.referenced(context, ref, mode, held));
       outputs.set(ref.raw, sources.get(source)!);
     }
     const item = refs.some(isItemRef) ? await this.currentItem(context, loop) : undefined;
@@ -56,7 +60,7 @@ export class StepInputService {
     const previous =
       refs.length || (inConversation && !context.previous_step_uuid)
         ? null
-        : await this.referenced(context, { raw: '$previous_output', kind: 'previous', path: [] }, mode);
+        : await this.referenced(context, { raw: '$previous_output', kind: 'previous', path: [] }, mode, held);
     const previousText = previous ? `Previous output:\n${this.present(previous, { raw: '', kind: 'previous', path: [] }, mode)}` : null;
     const user = inConversation
       ? [await this.conversationSoFar(context), previousText].filter(Boolean).join('\n\n')
@@ -146,8 +150,8 @@ export class StepInputService {
    * replayed run's output instead when that holds the same data: the prompt then asks what the recorded one
    * asked (its hash matches), and get_output reads the same data by either id.
    */
-  private async referenced(context: StepContext, ref: PlaceholderRef, mode: DataMode): Promise<OutputRecord | null> {
-    const output = await this.outputFor(context, ref);
+  private async referenced(context: StepContext, ref: PlaceholderRef, mode: DataMode, held?: OutputRecord): Promise<OutputRecord | null> {
+    const output = await this.outputFor(context, ref, held);
     if (!output || !context.replay || mode !== 'reference' || ref.path.length) return output;
     const recorded = await this.outputFor({ ...context, run_uuid: context.replay.of }, ref);
     const same =
@@ -155,7 +159,10 @@ export class StepInputService {
     return same ? recorded : output;
   }
 
-  private async outputFor(context: StepContext, ref: PlaceholderRef): Promise<OutputRecord | null> {
+  private async outputFor(context: StepContext, ref: PlaceholderRef, held?: OutputRecord): Promise<OutputRecord | null> {
+    const before = ref.kind === 'previous' || (ref.kind === 'step' && ref.step_uuid === context.previous_step_uuid);
+    // The step before is a chain's plain step (no loop): its one output is its whole history.
+    if (held && before && context.previous_step_uuid) return pickFromHistory([held], ref.index) ?? null;
     if (ref.kind === 'step') {
       // Without an index: the step's own output. With one: a pick from its latest outputs (a loop's iterations).
       if (ref.index === undefined) return this.outputs.outputOfStep(context.run_uuid, ref.step_uuid!);
