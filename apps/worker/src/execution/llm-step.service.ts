@@ -14,6 +14,8 @@ const ONE_STATEMENT_PROMPT_CHARS = 1024 * 1024;
 export interface HeldEnd {
   completion: StepCompletion;
   written: boolean;
+  /** Its output kept in this worker's memory once written on its own, for the next activity's step (not a loop's iteration). */
+  keep: boolean;
 }
 
 /**
@@ -76,10 +78,9 @@ export class LlmStepService {
     const { response, ended } = await this.models.send(context, call, attempt, scope);
     const answer = await this.structured.settle(context, step, [...messages, response.message], 1, scope, ended);
     const output = newOutput(context, answer.data);
-    // A chain's next step, on this worker, reads it from here (a loop's iterations are not kept: one of many, read once at most).
-    if (!context.execution) this.recent.keep(output);
     const completion = { instance_uuid: instance, output, messages: answer.messages, call: answer.ended };
-    return { stored: storedOf(output), end: { completion, written: false } };
+    // A loop's iterations are not kept: one of many, read once at most.
+    return { stored: storedOf(output), end: { completion, written: false, keep: !context.execution } };
   }
 
   /**
@@ -92,6 +93,8 @@ export class LlmStepService {
     if (ending) ended = await this.steps.completeStepEndingRun(end.completion, ending);
     else await this.steps.completeStep(instance_uuid, output, closing);
     end.written = true;
+    // A chain's next step, on this worker, reads it from here; one whose end goes with its start took it held.
+    if (end.keep && output && !ending) this.recent.keep(output);
     return ended;
   }
 }
