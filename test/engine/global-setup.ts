@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { preloadedModules } from '../../apps/worker/src/workflow-source';
 import { aliasesFor } from '../support/workflow-bundle';
 import { ENGINE_BUNDLE_ENV } from './support/engine-bundle';
 
@@ -15,6 +16,7 @@ export default async function globalSetup(): Promise<void> {
     throw new Error('TEMPORAL_ADDRESS must be set: run the tests with `npm test` (or export it for a Temporal server you run)');
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS,
+    preloadModules: preloadedModules(WORKFLOWS),
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error },
     webpackConfigHook: (config) => ({
       ...config,

@@ -50,7 +50,7 @@ export class WorkerRootModule {
 }
 
 /** Where the workflow code comes from: the compiled folder in production, a prebuilt bundle in tests. */
-export type WorkflowSource = Pick<WorkerOptions, 'workflowsPath'> | Pick<WorkerOptions, 'workflowBundle'>;
+export type WorkflowSource = Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> | Pick<WorkerOptions, 'workflowBundle'>;
 
 export interface RunWorker {
   worker: Worker;
