@@ -1,14 +1,13 @@
 // npm run bench:paired -- --against DIR [--steps 1,20 --runs 40]: this build against another checkout's build (DIR,
 // built: its dist/bench/support/system.js), each with its own API and worker on the same Temporal server and MySQL,
-// their runs alternated one by one. The median of the paired differences is the change's own cost or gain on a
-// machine whose speed drifts between minutes (alternated whole probe runs differ by ±15% here).
+// their runs alternated one by one (support/alternate.ts): the median of the paired differences is the change's own.
 import 'reflect-metadata';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ModelFake, reply } from '../test/support/model-fake';
+import { alternate, pairedFigures } from './support/alternate';
 import { runMain } from './support/main';
-import { median, percentile, round } from './support/stats';
 import { stepwiseRunner } from './support/stepwise.runner';
 import { startSystem, type System } from './support/system';
 import { table } from './support/table';
@@ -29,28 +28,8 @@ async function main(): Promise<void> {
   try {
     for (const steps of values.steps!.split(',').map(Number)) {
       const [before, after] = await Promise.all(systems.map((system) => stepwiseRunner(system, '').prepareChain(steps)));
-      for (let i = 0; i < WARMUP; i++) for (const run of [before, after]) await run();
-      const times: [number[], number[]] = [[], []];
-      const differences: number[] = [];
-      for (let i = 0; i < Number(values.runs); i++) {
-        // Each pair in the other order from the one before: neither build always runs second.
-        const took = [0, 0];
-        for (const side of i % 2 ? [0, 1] : [1, 0]) {
-          const started = performance.now();
-          await [before, after][side]();
-          took[side] = performance.now() - started;
-          times[side].push(took[side]);
-        }
-        differences.push(took[1] - took[0]);
-      }
-      rows.push([
-        steps,
-        differences.length,
-        round(median(times[0])),
-        round(median(times[1])),
-        round(median(differences)),
-        `${round(percentile(differences, 25))} / ${round(percentile(differences, 75))}`,
-      ]);
+      const figures = pairedFigures(await alternate([before, after], Number(values.runs), WARMUP));
+      rows.push([steps, values.runs!, ...figures.p50, figures.difference_p50, `${figures.difference_p25} / ${figures.difference_p75}`]);
     }
   } finally {
     await Promise.all(systems.map((system) => system.stop()));

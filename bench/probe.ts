@@ -180,7 +180,7 @@ async function main(): Promise<void> {
         { firstDeltaRuns: Math.max(10, runs * 3), watchers: 100 },
         {
           unstreamed: () => startSystem(model.baseUrl, { ...extraEnv, MODEL_STREAMING: 'off' }),
-          overheadOf: async (measured) => (await measureOverhead(measured, model, [5], runs, 3))[0].per_step_overhead_ms.p50,
+          pairs: runs,
         },
       );
       for (const printed of liveTables(live, 'live runs')) console.log(printed);

@@ -259,8 +259,7 @@ async function main(): Promise<void> {
       mode.live.compare
         ? {
             unstreamed: () => startSystem(model.baseUrl, { SSE_MAX_STREAMS_PER_KEY: '1000', MODEL_STREAMING: 'off' }),
-            overheadOf: async (measured) =>
-              (await measureOverhead(measured, model, [5], mode.runs * 2, mode.warmup))[0].per_step_overhead_ms.p50,
+            pairs: mode.runs * 2,
           }
         : null,
     );

@@ -1,10 +1,12 @@
 // Live runs (#28): how soon a streamed answer's first piece reaches a watcher of GET /runs/{uuid}/events
 // after the provider wrote it (the model fake's clock and the client's are the same machine's), and one
-// run watched by many clients at once. The cost of streaming per step is scenario 1 with MODEL_STREAMING
-// off against on (see probe.ts and run.ts).
+// run watched by many clients at once. The cost of streaming per step: a 5-step chain on a system with
+// MODEL_STREAMING off against the same on this one, their runs alternated (see probe.ts and run.ts).
 import { readFileSync } from 'node:fs';
 import { reply, type FakeReply, type ModelFake, type RecordedRequest, type ReplyHandler } from '../../test/support/model-fake';
-import { distribution, type Distribution } from '../support/stats';
+import { alternate, pairedFigures } from '../support/alternate';
+import { distribution, round, type Distribution } from '../support/stats';
+import { stepwiseRunner } from '../support/stepwise.runner';
 import type { System } from '../support/system';
 import { table } from '../support/table';
 
@@ -112,7 +114,8 @@ export interface LiveReport {
   first_delta: LiveResult;
   watchers: WatchersResult[];
   /** Per-step overhead p50 of a 5-step chain (model answering at once), streamed and not; null when not compared. */
-  per_step_overhead_ms: { streamed: number; not_streamed: number } | null;
+  /** A 5-step chain's run, streamed and not (p50 ms), and what streaming adds a step (p50 of the paired differences / 5). */
+  streamed_chain: { streamed_run_ms: number; not_streamed_run_ms: number; added_per_step_ms: number } | null;
 }
 
 export interface LiveSizes {
@@ -121,24 +124,36 @@ export interface LiveSizes {
   watchers: number;
 }
 
+/** The chain whose runs compare streaming on and off. */
+const COMPARED_STEPS = 5;
+
 /**
  * The whole live-runs family: first-delta latency, 1 and `watchers` watchers of one run, and, given a way to
- * start a system with MODEL_STREAMING off, the per-step overhead of a chain streamed (`system`) and not.
+ * start a system with MODEL_STREAMING off, a chain's runs there alternated with the same chain's on `system`.
  */
 export async function measureLive(
   system: System,
   model: ModelFake,
   replies: ReplyHandler,
   sizes: LiveSizes,
-  compare: { unstreamed: () => Promise<System>; overheadOf: (system: System) => Promise<number> } | null,
+  compare: { unstreamed: () => Promise<System>; pairs: number } | null,
 ): Promise<LiveReport> {
   const first_delta = await measureFirstDelta(system, model, replies, sizes.firstDeltaRuns);
   const watchers = [await measureWatchers(system, model, replies, 1), await measureWatchers(system, model, replies, sizes.watchers)];
-  if (!compare) return { first_delta, watchers, per_step_overhead_ms: null };
-  const streamed = await compare.overheadOf(system);
+  if (!compare) return { first_delta, watchers, streamed_chain: null };
   const other = await compare.unstreamed();
   try {
-    return { first_delta, watchers, per_step_overhead_ms: { streamed, not_streamed: await compare.overheadOf(other) } };
+    const chains = await Promise.all([other, system].map((each) => stepwiseRunner(each, '').prepareChain(COMPARED_STEPS)));
+    const figures = pairedFigures(await alternate([chains[0], chains[1]], compare.pairs));
+    return {
+      first_delta,
+      watchers,
+      streamed_chain: {
+        streamed_run_ms: figures.p50[1],
+        not_streamed_run_ms: figures.p50[0],
+        added_per_step_ms: round(figures.difference_p50 / COMPARED_STEPS),
+      },
+    };
   } finally {
     await other.stop();
   }
@@ -166,13 +181,13 @@ export function liveTables(live: LiveReport, heading: string): string[] {
       ],
     ),
   ];
-  const overhead = live.per_step_overhead_ms;
-  if (overhead)
+  const compared = live.streamed_chain;
+  if (compared)
     tables.push(
       table(
-        `${heading}: per-step overhead of a 5-step chain (p50 ms)`,
-        ['MODEL_STREAMING=on', 'off', 'added per step'],
-        [[overhead.streamed, overhead.not_streamed, Math.round((overhead.streamed - overhead.not_streamed) * 10) / 10]],
+        `${heading}: a ${COMPARED_STEPS}-step chain streamed and not, runs alternated (ms)`,
+        ['MODEL_STREAMING=on run p50', 'off run p50', 'added per step (p50 of paired differences)'],
+        [[compared.streamed_run_ms, compared.not_streamed_run_ms, compared.added_per_step_ms]],
       ),
     );
   return tables;
