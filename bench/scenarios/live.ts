@@ -113,8 +113,7 @@ export async function measureWatchers(system: System, model: ModelFake, replies:
 export interface LiveReport {
   first_delta: LiveResult;
   watchers: WatchersResult[];
-  /** Per-step overhead p50 of a 5-step chain (model answering at once), streamed and not; null when not compared. */
-  /** A 5-step chain's run, streamed and not (p50 ms), and what streaming adds a step (p50 of the paired differences / 5). */
+  /** A 5-step chain's run streamed and not (p50 ms), and what streaming adds a step (p50 of the paired differences / 5); null when not compared. */
   streamed_chain: { streamed_run_ms: number; not_streamed_run_ms: number; added_per_step_ms: number } | null;
 }
 
