@@ -1,7 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
 import type { SummaryStatus } from '@app/contracts';
+import { retryingRolledBack } from '../rolled-back';
 import { StepSummaryEntity } from './definition.entities';
+
+/** Rows an INSERT IGNORE wrote: its header's affectedRows (0 when the key was there). */
+const affectedByInsert = (raw: unknown): number => (raw as { affectedRows?: number }).affectedRows ?? 0;
 
 export interface StepSummaryRecord {
   step_uuid: string;
@@ -42,26 +46,32 @@ export class TypeormStepSummaryRepository extends StepSummaryRepository {
     }));
   }
 
+  /**
+   * A new step's row is inserted as it is, with no locking read first: a locking read of a row that is not there
+   * locks the gap where it would go, and two saves (two users', unrelated) each holding a gap lock they then insert
+   * into deadlock. Only a row that exists is read locked (no gap) and updated; one deleted in between (its step
+   * deleted) needs no summary. A transaction the server rolled back anyway runs again, as every write does.
+   */
   async request(userId: string, stepUuid: string, sourceHash: string): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const current = await manager.findOne(StepSummaryEntity, { where: { step_uuid: stepUuid }, lock: { mode: 'pessimistic_write' } });
-      if (current?.source_hash === sourceHash && current.status !== 'failed') return false;
-      if (current)
+    return retryingRolledBack(async () => {
+      const inserted = await this.dataSource
+        .createQueryBuilder()
+        .insert()
+        .orIgnore()
+        .into(StepSummaryEntity)
+        .values({ step_uuid: stepUuid, user_id: userId, source_hash: sourceHash, status: 'pending', summary: null, error_message: null })
+        .execute();
+      if (affectedByInsert(inserted.raw) > 0) return true;
+      return this.dataSource.transaction(async (manager) => {
+        const current = await manager.findOne(StepSummaryEntity, { where: { step_uuid: stepUuid }, lock: { mode: 'pessimistic_write' } });
+        if (!current || (current.source_hash === sourceHash && current.status !== 'failed')) return false;
         await manager.update(
           StepSummaryEntity,
           { step_uuid: stepUuid },
           { source_hash: sourceHash, status: 'pending', error_message: null },
         );
-      else
-        await manager.insert(StepSummaryEntity, {
-          step_uuid: stepUuid,
-          user_id: userId,
-          source_hash: sourceHash,
-          status: 'pending',
-          summary: null,
-          error_message: null,
-        });
-      return true;
+        return true;
+      });
     });
   }
 
