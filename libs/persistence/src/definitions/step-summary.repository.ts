@@ -1,11 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
 import type { SummaryStatus } from '@app/contracts';
+import { affectedRows, type StatementResult } from '../one-trip-pool';
 import { retryingRolledBack } from '../rolled-back';
 import { StepSummaryEntity } from './definition.entities';
-
-/** Rows an INSERT IGNORE wrote: its header's affectedRows (0 when the key was there). */
-const affectedByInsert = (raw: unknown): number => (raw as { affectedRows?: number }).affectedRows ?? 0;
 
 export interface StepSummaryRecord {
   step_uuid: string;
@@ -61,7 +59,7 @@ export class TypeormStepSummaryRepository extends StepSummaryRepository {
         .into(StepSummaryEntity)
         .values({ step_uuid: stepUuid, user_id: userId, source_hash: sourceHash, status: 'pending', summary: null, error_message: null })
         .execute();
-      if (affectedByInsert(inserted.raw) > 0) return true;
+      if (affectedRows(inserted.raw as StatementResult) > 0) return true;
       return this.dataSource.transaction(async (manager) => {
         const current = await manager.findOne(StepSummaryEntity, { where: { step_uuid: stepUuid }, lock: { mode: 'pessimistic_write' } });
         if (!current || (current.source_hash === sourceHash && current.status !== 'failed')) return false;
