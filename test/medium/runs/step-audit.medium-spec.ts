@@ -328,4 +328,54 @@ describe(`${RunRepository.name}: a step's audit`, () => {
       answerOf(2),
     ]);
   });
+
+  it("ends a tool call with its answer and starts the next model turn in one transaction; the turn's row only where it has none", async () => {
+    const { run } = await workflowWithRun(workflows, 1);
+    await runs.create(run);
+    const step = run.steps[0].uuid;
+    const asked = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1' }] };
+    await steps.saveMessages(step, [{ role: 'user', content: 'go' }, asked]);
+    const running = (tool_call_id: string) => toolCall(run, step, { tool_call_id, status: 'running', output: null, finished_at: null });
+    const endOf = (tool_call_id: string) => ({
+      ...running(tool_call_id),
+      status: 'completed' as const,
+      output: { ok: true },
+      finished_at: new Date(),
+    });
+    const answerOf = (tool_call_id: string) => ({ role: 'tool', tool_call_id, content: '{"ok":true}' });
+    const turn = (number: number) => modelCall(run, step, { turn: number, status: 'running', finished_at: null });
+    await audit.recordToolCall(running('call_1'));
+
+    const misplaced = await audit.recordToolAnswerStartingTurn(
+      endOf('call_1'),
+      { instance_uuid: step, position: 3, message: answerOf('call_1') },
+      turn(2),
+    );
+    const first = await audit.recordToolAnswerStartingTurn(
+      endOf('call_1'),
+      { instance_uuid: step, position: 2, message: answerOf('call_1') },
+      turn(2),
+    );
+    // The turn has a row already (an earlier run of the activity began it): the answer goes in, the row is left as it is.
+    await steps.appendMessage(step, 3, { ...asked, tool_calls: [{ id: 'call_2' }] });
+    await audit.recordToolCall(running('call_2'));
+    await audit.recordModelCall(turn(3));
+    const taken = await audit.recordToolAnswerStartingTurn(
+      endOf('call_2'),
+      { instance_uuid: step, position: 4, message: answerOf('call_2') },
+      turn(3),
+    );
+
+    expect([misplaced, first, taken]).toEqual([
+      { answered: false, turnStarted: false },
+      { answered: true, turnStarted: true },
+      { answered: true, turnStarted: false },
+    ]);
+    expect((await rows.modelCalls(step)).map((call) => [call.turn, call.attempt, call.status])).toEqual([
+      [2, 1, 'running'],
+      [3, 1, 'running'],
+    ]);
+    expect((await rows.toolCalls(step)).map((call) => call.status)).toEqual(['completed', 'completed']);
+    expect(await steps.messagesOf(step)).toHaveLength(5);
+  });
 });

@@ -123,4 +123,45 @@ describe('The commits of a step', () => {
       expect.objectContaining({ role: 'tool', name: tool!.name, content: JSON.stringify({ population: 522_000 }) }),
     ]);
   });
+
+  it("agent rounds sharing an activity: two commits a round after the first, the next turn's running row written with the tool's answer", async () => {
+    const userId = newUserId();
+    const tool = await setup.get(ToolRepository).create({
+      user_id: userId,
+      name: `lookup_${randomUUID().slice(0, 8)}`,
+      description: 'looks a city up',
+      parameters: { type: 'object' },
+      transport: 'http',
+      endpoint_url: tools.url('lookup'),
+      timeout_ms: 5_000,
+      side_effect_free: false,
+    });
+    const step = agentStep({ system_prompt: 'Read <<trigger_output>>', tools: [tool!.name] });
+    const run = newRun(userId, workflowDefinition([step]), { city: 'Lyon' });
+    await setup.runs.create(run);
+    const context = stepContext(run, 0);
+    const { tools: specs, local_tools } = await setup.agent.start(context, step);
+    tools.setHandler('lookup', () => ({ population: 522_000 }));
+    // Each answer a call of its own id (one the model used before takes its own path: the call's next attempt).
+    const asks = () => reply.toolCalls([{ name: tool!.name, arguments: { city: 'Lyon' } }]);
+    setup.model.script(asks(), asks(), reply.text('Lyon'));
+
+    const rounds = await countStatements(setup.db, setup.oneTrip, () =>
+      setup.agent.turns(context, step, specs, { turn: 1, lastTurn: 10, length: 2 }, activityScope(), local_tools!),
+    );
+
+    expect(rounds.result).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
+    // Turn 1's running row; per round, the turn's end with its answer and the call's running row, then the call's
+    // end with its answer and the next turn's running row; the last turn's end with its answer.
+    expect([rounds.statements.commits, rounds.statements.writeTrips]).toEqual([6, 6]);
+    expect((await setup.rows.modelCalls(context.instance_uuid)).map(({ turn, attempt, status }) => [turn, attempt, status])).toEqual([
+      [1, 1, 'completed'],
+      [2, 1, 'completed'],
+      [3, 1, 'completed'],
+    ]);
+    // Each turn asked with the transcript as stored, the tool's answer before it included.
+    const stored = await setup.rows.messages(context.instance_uuid);
+    expect(setup.model.requests.map((request) => request.body.messages.length)).toEqual([2, 4, 6]);
+    expect(setup.model.requests[2].body.messages.at(-1)).toMatchObject({ role: 'tool', content: stored[5].content });
+  });
 });

@@ -14,16 +14,23 @@ import { CallAuditRepository, OutputRepository, StepRepository, type ModelCallAt
 import { SHARED_ACTIVITY_MS, type ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, shortTools, type ResolvedTool } from './agent-tools.service';
-import { modelOf, ModelCallService } from './model-call.service';
+import { modelOf, ModelCallService, type ModelCallStart } from './model-call.service';
 import { RecentOutputs } from './recent-outputs';
 import { StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
-import { ToolCallService, type StartedWithTurn } from './tool-call.service';
+import { ToolCallService, type Heard, type NextTurn, type StartedWithTurn } from './tool-call.service';
 import { WorkflowToolService } from './workflow-tool.service';
 
-/** A turn by its number and the transcript's length before it; `known`, that transcript as this activity wrote it. */
-type TurnAt = { turn: number; length: number; known?: ChatMessage[] };
+/**
+ * A turn by its number and the transcript's length before it; `known`, that transcript as this activity wrote it;
+ * `begun`, the turn's model call whose `running` row (attempt 1) went in with the last answer before it; `goesOn`,
+ * the turn after it follows in this activity if this one runs all its calls.
+ */
+type TurnAt = { turn: number; length: number; known?: ChatMessage[]; begun?: ModelCallStart; goesOn?: boolean };
+
+/** What a turn asks its model: the step's model, the transcript so far and the agent's tools. */
+const turnRequest = (step: CustomAgentStep, messages: ChatMessage[], tools: ToolSpec[]) => ({ ...modelOf(step), messages, tools });
 
 /** Finds the tool a call names, from reads started once (AgentToolsService.findEach). */
 type ToolFinder = ReturnType<AgentToolsService['findEach']>;
@@ -108,31 +115,52 @@ export class AgentStepService {
 
   /**
    * A turn and the short calls it runs; `transcript`: the transcript as it now stands, where this turn wrote all of
-   * it past `known` (its model asked, every call's answer appended), so the next turn need not read it.
+   * it past `known` (its model asked, every call's answer appended), so the next turn need not read it. Where the
+   * next turn `goesOn` here, the last answer's commit begins it (`begun`, where its row went in).
    */
   private async roundOf(
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    { turn, length, known }: TurnAt,
+    at: TurnAt,
     scope: ActivityScope,
     shortTools: string[],
     find?: ToolFinder,
-  ): Promise<{ result: AgentTurnResult; transcript?: ChatMessage[] }> {
-    const turned = await this.modelTurn(context, step, tools, { turn, length, known }, scope, shortTools, find);
+  ): Promise<{ result: AgentTurnResult; transcript?: ChatMessage[]; begun?: ModelCallStart }> {
+    const turned = await this.modelTurn(context, step, tools, at, scope, shortTools, find);
     const { result, fresh, lookups, started } = turned;
+    const calls = result.tool_calls;
     const appended: ChatMessage[] = [];
-    const heard = (message: ChatMessage) => void appended.push(message);
+    let next: ModelCallStart | undefined;
+    let begun: ModelCallStart | undefined;
+    const heard: Heard = (message, turnStarted) => {
+      appended.push(message);
+      if (turnStarted) begun = next;
+    };
+    const { transcript } = turned;
+    const nextTurn: NextTurn = (message) => {
+      const request = turnRequest(step, [...(transcript ?? []), ...appended, message], tools);
+      next = this.models.prepare(context, at.turn + 1, request, { ...scope, attempt: 1 });
+      return next.running;
+    };
+    const beginsNext = at.goesOn && transcript && lookups.length === calls.length && !calls.some((call) => call.name === END_TOOL_NAME);
     let position = result.conversation_length;
     for (const [index, tool] of lookups.entries()) {
+      const last = index === lookups.length - 1 && appended.length === index;
       // After a fresh answer the transcript ends with it: nothing at a call's position to look for.
-      const folded = { ends: fresh, tool, heard, ...(index === 0 && started ? { started } : {}) };
-      await this.toolCalls.call(context, step, result.tool_calls[index], position, scope, context.instance_uuid, folded);
+      const folded = {
+        ends: fresh,
+        tool,
+        heard,
+        ...(index === 0 && started ? { started } : {}),
+        ...(beginsNext && last ? { nextTurn } : {}),
+      };
+      await this.toolCalls.call(context, step, calls[index], position, scope, context.instance_uuid, folded);
       position += 1;
     }
     const ran = shortTools.length ? { ...result, conversation_length: position, tool_calls_run: lookups.length } : result;
-    const whole = turned.transcript && appended.length === lookups.length ? [...turned.transcript, ...appended] : undefined;
-    return { result: ran, ...(whole ? { transcript: whole } : {}) };
+    const whole = transcript && appended.length === lookups.length ? [...transcript, ...appended] : undefined;
+    return { result: ran, ...(whole ? { transcript: whole } : {}), ...(begun && whole ? { begun } : {}) };
   }
 
   /**
@@ -153,17 +181,30 @@ export class AgentStepService {
     // The short tools are read once for all the activity's rounds (a change to one counts from the next activity).
     const find = this.findShort(context, step, shortTools);
     let known: ChatMessage[] | undefined;
+    let begun: ModelCallStart | undefined;
     for (let current = turn, at = length; ; current++) {
       // A later turn counts its attempts as its own activity would have: from 1, the audit taking the next
       // number where an earlier run of this activity got that far (as after a crash).
       const attempt = current === turn ? scope : { ...scope, attempt: 1 };
-      const round = await this.roundOf(context, step, tools, { turn: current, length: at, known }, attempt, shortTools, find);
+      const goesOn = current < lastTurn && Date.now() < until && !scope.signal.aborted;
+      const round = await this.roundOf(
+        context,
+        step,
+        tools,
+        { turn: current, length: at, known, begun, goesOn },
+        attempt,
+        shortTools,
+        find,
+      );
       const { result } = round;
       const { tool_calls: calls, tool_calls_run: run } = result;
       const roundDone = calls.length > 0 && run === calls.length && !calls.some((call) => call.name === END_TOOL_NAME);
-      if (!roundDone || current >= lastTurn || Date.now() >= until || scope.signal.aborted) return { ...result, turn: current };
+      // A turn begun with the round's last answer is asked here, whatever the time: its row says it runs.
+      const stops = !round.begun && (current >= lastTurn || Date.now() >= until);
+      if (!roundDone || stops || scope.signal.aborted) return { ...result, turn: current };
       at = result.conversation_length;
       known = round.transcript;
+      begun = round.begun;
     }
   }
 
@@ -180,7 +221,7 @@ export class AgentStepService {
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    { turn, length, known }: TurnAt,
+    { turn, length, known, begun }: TurnAt,
     scope: ActivityScope,
     shortTools: string[],
     // The short tools' reads go beside the transcript's and the model's: the answer's first call needs its tool found to start with it.
@@ -198,7 +239,9 @@ export class AgentStepService {
       known?.length === length ? { messages: known, next: null } : await this.transcript.load(context.instance_uuid, length);
     const earlier = await this.answeredTurn(context, turn, length, next, scope.attempt);
     if (earlier) return { result: earlier, fresh: false, lookups: lookUp(find, earlier.tool_calls, shortTools) };
-    const { response, ended } = await this.models.ask(context, turn, { ...modelOf(step), messages, tools }, scope);
+    const { response, ended } = begun
+      ? await this.models.send(context, begun, 1, scope)
+      : await this.models.ask(context, turn, turnRequest(step, messages, tools), scope);
     const calls = response.message.tool_calls ?? [];
     const lookups = lookUp(find, calls, shortTools);
     const first = lookups.length ? await this.toolCalls.startWithTurn(context, calls[0], length + 1, scope, lookups[0]) : null;

@@ -9,7 +9,14 @@ import {
 } from '@app/contracts';
 import { byteSize, DomainError, ErrorCode, outputPreview, SIDE_EFFECT_FREE_BUILTINS } from '@app/domain';
 import { inClientSpan, Metrics } from '@app/observability';
-import { CallAuditRepository, OutputRepository, type CallStatus, type ToolCallAttempt, type ToolCallRecord } from '@app/persistence';
+import {
+  CallAuditRepository,
+  OutputRepository,
+  type CallStatus,
+  type ModelCallAttempt,
+  type ToolCallAttempt,
+  type ToolCallRecord,
+} from '@app/persistence';
 import { ToolCallError, ToolTransport, type ToolDescriptor } from '@app/providers';
 import type { ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
@@ -34,6 +41,11 @@ export interface StartedWithTurn {
   args: unknown;
   started_at: Date;
 }
+
+/** Given the answer's message once it is in the transcript; `turnStarted`, the next turn's row went in with it (NextTurn). */
+export type Heard = (message: ChatMessage, turnStarted: boolean) => void;
+/** The `running` row of the model turn that follows the call's answer (`message`): written with the answer where it goes in. */
+export type NextTurn = (message: ChatMessage) => ModelCallAttempt;
 
 /** The call's arguments parsed, null when they are not JSON. */
 function parsedArguments(call: ToolCallRequest): { args: unknown } | null {
@@ -81,7 +93,8 @@ export class ToolCallService {
    * attempt before it gets the next number); `ends`, the transcript is known to end at `position` (the turn
    * just wrote the message before it), so it is not read; `tool`, the tool as the turn looked it up; `started`,
    * the turn wrote the call's `running` row with its answer (startWithTurn); `heard`, given the answer's message once
-   * it is in the transcript.
+   * it is in the transcript; `nextTurn`, the `running` row of the model turn this answer is the last before, written
+   * with the answer (`heard` says whether it went in).
    */
   async call(
     context: StepContext,
@@ -90,7 +103,7 @@ export class ToolCallService {
     position: number,
     scope: ActivityScope,
     transcriptUuid = context.instance_uuid,
-    folded?: { ends: boolean; tool: Promise<ResolvedTool | null>; started?: StartedWithTurn; heard?: (message: ChatMessage) => void },
+    folded?: { ends: boolean; tool: Promise<ResolvedTool | null>; started?: StartedWithTurn; heard?: Heard; nextTurn?: NextTurn },
   ): Promise<ToolCallResult> {
     // The tool is looked up while the transcript is checked: only the message at `position` is read, not the whole transcript.
     const [stored, tool] = await Promise.all([
@@ -103,6 +116,7 @@ export class ToolCallService {
       rowAttempt: folded ? 1 : scope.attempt,
       started_at: started?.started_at,
       heard: folded?.heard,
+      nextTurn: folded?.nextTurn,
     });
     // A call started with its turn has no other row: nothing an earlier attempt did to find.
     const earlier = started ? null : await this.answeredCall(context, call, stored, scope.attempt, answer);
@@ -191,9 +205,9 @@ export class ToolCallService {
 
   /**
    * How this attempt writes: `row` its audit row's fields, `audit` its row, `answer` the transcript's message
-   * (with, when `ended` is given, the attempt's end in the same statement, its row having said running), handed to
-   * `heard` once stored. `named` is what the row names; `started_at` when the call began before this activity (a
-   * workflow tool: its child run's start).
+   * (with, when `ended` is given, the attempt's end in the same statement, its row having said running, and
+   * `nextTurn`'s row), handed to `heard` once stored. `named` is what the row names; `started_at` when the call began
+   * before this activity (a workflow tool: its child run's start).
    */
   attempt(
     context: StepContext,
@@ -205,7 +219,8 @@ export class ToolCallService {
       rowAttempt = scope.attempt,
       started_at = new Date(),
       heard,
-    }: { transcriptUuid?: string; rowAttempt?: number; started_at?: Date; heard?: (message: ChatMessage) => void } = {},
+      nextTurn,
+    }: { transcriptUuid?: string; rowAttempt?: number; started_at?: Date; heard?: Heard; nextTurn?: NextTurn } = {},
   ) {
     // Named as the model called it, until mcpNamed says otherwise.
     const named = { tool_name: call.name, mcp_server: null as string | null };
@@ -228,13 +243,18 @@ export class ToolCallService {
     /** The answer put in the transcript; `ended`: with the attempt's end, written with it when its row says running. */
     const answer = async (status: ToolCallResult['status'], content: unknown, ended?: AttemptFields): Promise<ToolCallResult> => {
       const message: ChatMessage = { role: 'tool', tool_call_id: call.id, name: call.name, content: JSON.stringify(content) };
+      const at = { instance_uuid: transcriptUuid, position, message };
       const together =
-        ended !== undefined && (await this.calls.recordToolAnswer(record(ended), { instance_uuid: transcriptUuid, position, message }));
-      if (!together) {
+        ended === undefined
+          ? { answered: false, turnStarted: false }
+          : nextTurn
+            ? await this.calls.recordToolAnswerStartingTurn(record(ended), at, nextTurn(message))
+            : { answered: await this.calls.recordToolAnswer(record(ended), at), turnStarted: false };
+      if (!together.answered) {
         if (ended) await audit(ended);
         await this.transcript.put(transcriptUuid, position, message);
       }
-      heard?.(message);
+      heard?.(message, together.turnStarted);
       return { status, summary: outputPreview(content), size_bytes: byteSize(content) };
     };
     return { named, audit, answer, row: record };

@@ -216,18 +216,19 @@ export function endWithAnswer<End extends AttemptRow>(
 }
 
 /**
- * A tool call's first `running` row, sent after endWithAnswer's statements (its turn's answer) in their
- * transaction: it goes in only where the answer did (@appended) and the call has no row yet (a model may reuse
- * a tool_call_id across turns: the caller then numbers the attempt as ever), so a taken key never rolls back
- * the answer. Its affected rows say whether it went in.
+ * A call's first `running` row (a tool call its turn's answer asks for, or the model turn after a tool's answer),
+ * sent after endWithAnswer's statements in their transaction: it goes in only where the answer did (@appended)
+ * and the call has no row yet (a model may reuse a tool_call_id across turns; a turn an earlier run of the
+ * activity began: the caller then numbers the attempt as ever), so a taken key never rolls back the answer. Its
+ * affected rows say whether it went in.
  */
-export function firstAttemptAfterAnswer(manager: EntityManager, call: ToolCallAttempt): Statement {
-  const table = manager.connection.getMetadata(ToolCallEntity).tableName;
+export function firstAttemptAfterAnswer<End extends AttemptRow>(manager: EntityManager, kind: CallKind<End>, call: End): Statement {
+  const table = manager.connection.getMetadata(kind.entity).tableName;
   return insertWhere(
     manager,
-    ToolCallEntity,
-    { ...call, uuid: randomUUID() },
-    `DUAL WHERE @appended = 1 AND NOT EXISTS (SELECT 1 FROM ${table} WHERE step_instance_uuid = ? AND tool_call_id = ?)`,
-    [call.step_instance_uuid, call.tool_call_id],
+    kind.entity as typeof ModelCallEntity,
+    newAttemptRow(call),
+    `DUAL WHERE @appended = 1 AND NOT EXISTS (SELECT 1 FROM ${table} WHERE step_instance_uuid = ? AND ${kind.call.column} = ?)`,
+    [call.step_instance_uuid, kind.call.of(call)],
   );
 }

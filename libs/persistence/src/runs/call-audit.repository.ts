@@ -34,6 +34,16 @@ export abstract class CallAuditRepository {
   ): Promise<{ answered: boolean; toolStarted: boolean }>;
   /** The same for a tool call's attempt and its answer. */
   abstract recordToolAnswer(end: ToolCallEnd, answer: TranscriptAnswer): Promise<boolean>;
+  /**
+   * recordToolAnswer, and in the same transaction the first `running` row (attempt 1) of the model turn that
+   * follows (its request the transcript with this answer), written only where the answer went in and the turn
+   * has no row yet: `turnStarted` says whether it did.
+   */
+  abstract recordToolAnswerStartingTurn(
+    end: ToolCallEnd,
+    answer: TranscriptAnswer,
+    running: ModelCallAttempt,
+  ): Promise<{ answered: boolean; turnStarted: boolean }>;
   /** The completed attempt of a model turn or a tool call, if any: a retry finds the work already done. */
   abstract completedModelCall(instanceUuid: string, turn: number): Promise<ModelCallRecord | null>;
   abstract completedToolCall(instanceUuid: string, toolCallId: string): Promise<ToolCallRecord | null>;

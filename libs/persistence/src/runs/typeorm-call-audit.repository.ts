@@ -62,12 +62,33 @@ export class TypeormCallAuditRepository extends CallAuditRepository {
     answer: TranscriptAnswer,
     running: ToolCallAttempt,
   ): Promise<{ answered: boolean; toolStarted: boolean }> {
+    const { answered, started } = await this.answerStarting(MODEL_CALLS, end, answer, TOOL_CALLS, running);
+    return { answered, toolStarted: started };
+  }
+
+  async recordToolAnswerStartingTurn(
+    end: ToolCallEnd,
+    answer: TranscriptAnswer,
+    running: ModelCallAttempt,
+  ): Promise<{ answered: boolean; turnStarted: boolean }> {
+    const { answered, started } = await this.answerStarting(TOOL_CALLS, end, answer, MODEL_CALLS, running);
+    return { answered, turnStarted: started };
+  }
+
+  /** A call's end with its answer, and the next call's first `running` row, in one trip. */
+  private async answerStarting<End extends ModelCallEnd | ToolCallEnd, Next extends ModelCallEnd | ToolCallEnd>(
+    kind: CallKind<End>,
+    end: End,
+    answer: TranscriptAnswer,
+    nextKind: CallKind<Next>,
+    running: Next,
+  ): Promise<{ answered: boolean; started: boolean }> {
     const manager = this.dataSource.manager;
     const results = await this.oneTripUnlessTaken([
-      ...endWithAnswer(manager, MODEL_CALLS, end, answer),
-      firstAttemptAfterAnswer(manager, running),
+      ...endWithAnswer(manager, kind, end, answer),
+      firstAttemptAfterAnswer(manager, nextKind, running),
     ]);
-    return { answered: affectedRows(results?.at(-2)) === 1, toolStarted: affectedRows(results?.at(-1)) === 1 };
+    return { answered: affectedRows(results?.at(-2)) === 1, started: affectedRows(results?.at(-1)) === 1 };
   }
 
   recordToolAnswer(end: ToolCallEnd, answer: TranscriptAnswer): Promise<boolean> {
