@@ -137,8 +137,8 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     setup.model.script(reply.text('Lyon it is', { usage: { prompt_tokens: 30, completion_tokens: 3 } }));
     const last = await sut.turn(agent.context, agent.step, agent.tools, 2, 4, activityScope());
 
-    const output = await sut.complete(agent.context, agent.step, last.conversation_length, activityScope());
-    const retried = await sut.complete(agent.context, agent.step, last.conversation_length, activityScope(2));
+    const { stored: output } = await sut.complete(agent.context, agent.step, last.conversation_length, activityScope());
+    const { stored: retried } = await sut.complete(agent.context, agent.step, last.conversation_length, activityScope(2));
 
     expect(retried).toEqual(output);
     expect(await setup.rows.outputData(output.ref.output_id)).toBe('Lyon it is');
@@ -263,8 +263,8 @@ describe(`${AgentStepService.name} and ${ToolCallService.name}: an agent's tool 
     const callsGetOutput = (agent: StartedAgent) =>
       reply.toolCalls([{ name: 'get_output', arguments: { output_id: agent.triggerOutputId } }]);
     /** One run of the shared activity from `from`, as its attempt `attempt`. */
-    const runTurns = (agent: StartedAgent, from: { turn: number; lastTurn: number; length: number; forMs?: number }, attempt = 1) =>
-      sut.turns(agent.context, agent.step, agent.tools, from, activityScope(attempt), short);
+    const runTurns = async (agent: StartedAgent, from: { turn: number; lastTurn: number; length: number; forMs?: number }, attempt = 1) =>
+      (await sut.turns(agent.context, agent.step, agent.tools, from, activityScope(attempt), short)).result;
     /** [turn, attempt, status] of each model call the step's audit holds. */
     const auditedTurns = async (agent: StartedAgent) =>
       (await setup.rows.modelCalls(agent.context.instance_uuid)).map(({ turn, attempt, status }) => [turn, attempt, status]);

@@ -124,7 +124,7 @@ describe('The commits of a step', () => {
     ]);
   });
 
-  it("agent rounds sharing an activity: two commits a round after the first, the next turn's running row written with the tool's answer", async () => {
+  it("agent rounds sharing an activity: two commits a round after the first, the next turn's running row written with the tool's answer; one for the start, one for the step's and the run's end", async () => {
     const userId = newUserId();
     const tool = await setup.get(ToolRepository).create({
       user_id: userId,
@@ -140,17 +140,26 @@ describe('The commits of a step', () => {
     const run = newRun(userId, workflowDefinition([step]), { city: 'Lyon' });
     await setup.runs.create(run);
     const context = stepContext(run, 0);
-    const { tools: specs, local_tools } = await setup.agent.start(context, step);
+    const begin = await countStatements(setup.db, setup.oneTrip, () => setup.agent.begin(context, step));
+    const { start, known } = begin.result;
+    const { tools: specs, local_tools } = start;
     tools.setHandler('lookup', () => ({ population: 522_000 }));
     // Each answer a call of its own id (one the model used before takes its own path: the call's next attempt).
     const asks = () => reply.toolCalls([{ name: tool!.name, arguments: { city: 'Lyon' } }]);
     setup.model.script(asks(), asks(), reply.text('Lyon'));
 
     const rounds = await countStatements(setup.db, setup.oneTrip, () =>
-      setup.agent.turns(context, step, specs, { turn: 1, lastTurn: 10, length: 2 }, activityScope(), local_tools!),
+      setup.agent.turns(context, step, specs, { turn: 1, lastTurn: 10, length: 2, known }, activityScope(), local_tools!),
+    );
+    const { transcript } = rounds.result;
+    const completion = await countStatements(setup.db, setup.oneTrip, () =>
+      setup.agent.complete(context, step, 7, activityScope(), { transcript, endsRun: true }),
     );
 
-    expect(rounds.result).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
+    // The step's start with its first messages; the turns after it never read the transcript this activity wrote.
+    expect(begin.statements.commits).toBe(1);
+    expect(rounds.statements.sent.filter((sql) => /^\s*SELECT[^]*model_messages/i.test(sql))).toEqual([]);
+    expect(rounds.result.result).toMatchObject({ turn: 3, tool_calls: [], conversation_length: 7 });
     // Turn 1's running row; per round, the turn's end with its answer and the call's running row, then the call's
     // end with its answer and the next turn's running row; the last turn's end with its answer.
     expect([rounds.statements.commits, rounds.statements.writeTrips]).toEqual([6, 6]);
@@ -163,5 +172,11 @@ describe('The commits of a step', () => {
     const stored = await setup.rows.messages(context.instance_uuid);
     expect(setup.model.requests.map((request) => request.body.messages.length)).toEqual([2, 4, 6]);
     expect(setup.model.requests[2].body.messages.at(-1)).toMatchObject({ role: 'tool', content: stored[5].content });
+    // Completed by the activity that asked its final answer: the transcript it wrote is not read back, and the
+    // step's end and the run's go in one commit.
+    expect(completion.result.runEnded).toBe(true);
+    expect([completion.statements.commits, completion.statements.sent.filter((sql) => /^\s*SELECT/i.test(sql))]).toEqual([1, []]);
+    expect(await setup.rows.step(context.instance_uuid)).toMatchObject({ status: 'completed' });
+    expect(await setup.rows.run(run.uuid)).toMatchObject({ status: 'completed' });
   });
 });

@@ -153,24 +153,39 @@ export function createRunActivities(services: RunServices): RunActivities {
     nameLogStep(activity, first.step.name);
     return ran;
   };
-  /** An agent's completion: its final answer as the output, routed and loop-checked as any step's. */
-  const completeAgent = async (context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope) => {
-    const stored = await services.agent.complete(context, services.graph.routed(step, context), length, scope);
-    return services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
+  /**
+   * An agent's completion: its final answer as the output, routed and loop-checked as any step's; `after`, what the
+   * activity that asked that answer knows (AgentStepService.complete), `runEnded` where the run's end went with it.
+   */
+  const completeAgent = async (
+    context: StepContext,
+    step: CustomAgentStep,
+    length: number,
+    scope: ActivityScope,
+    after?: Parameters<AgentStepService['complete']>[4],
+  ) => {
+    const { stored, runEnded } = await services.agent.complete(context, services.graph.routed(step, context), length, scope, after);
+    if (runEnded) services.metrics.runsFinished.inc({ status: 'completed' });
+    const ref = services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
+    return { ref, ...(runEnded !== undefined ? { run_ended: true as const } : {}) };
   };
-  /** Rounds sharing one activity; with `complete`, a final answer reached there completes the step too. */
+  /**
+   * Rounds sharing one activity; with `complete`, a final answer reached there completes the step too, and with
+   * `endsRun` (the step ends the chain) the run with it (`run_ended`).
+   */
   const sharedTurns = async (
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    from: { turn: number; lastTurn: number; length: number },
+    from: Parameters<AgentStepService['turns']>[3],
     shortTools: string[],
-    complete: boolean | undefined,
+    { complete, endsRun }: { complete?: boolean; endsRun?: boolean },
     scope: ActivityScope,
-  ): Promise<AgentTurnResult> => {
-    const result = await services.agent.turns(context, step, tools, from, scope, shortTools);
-    if (!complete || result.tool_calls.length) return result;
-    return { ...result, completed: await completeAgent(context, step, result.conversation_length, scope) };
+  ): Promise<{ result: AgentTurnResult; run_ended?: true }> => {
+    const { result, transcript } = await services.agent.turns(context, step, tools, from, scope, shortTools);
+    if (!complete || result.tool_calls.length) return { result };
+    const { ref, run_ended } = await completeAgent(context, step, result.conversation_length, scope, { transcript, endsRun });
+    return { result: { ...result, completed: ref }, ...(run_ended ? { run_ended } : {}) };
   };
   return acceptingLegacyContexts<RunActivities>({
     prepareScheduledRun: ({ schedule_id, workflow_uuid, user_id, trigger_output, run_uuid, temporal_workflow_id }) =>
@@ -195,22 +210,43 @@ export function createRunActivities(services: RunServices): RunActivities {
       }),
     startAgentStep: ({ step, turns, ...context }) =>
       opening(context, async (scope) => {
-        const start = await services.agent.start(context, services.graph.routed(step, context));
+        const { start, known } = await services.agent.begin(context, services.graph.routed(step, context));
         if (!turns || !start.local_tools?.length) return start;
-        const from = { turn: 1, lastTurn: turns.last_turn, length: start.conversation_length };
-        const first = await sharedTurns(context, step, start.tools, from, start.local_tools, true, scope);
-        return { ...start, first_turns: first, ...(await endedIf(Boolean(turns.ends_run && first.completed), context.run_uuid, scope)) };
+        const from = { turn: 1, lastTurn: turns.last_turn, length: start.conversation_length, known };
+        const endsRun = Boolean(turns.ends_run);
+        const { result: first, run_ended } = await sharedTurns(
+          context,
+          step,
+          start.tools,
+          from,
+          start.local_tools,
+          { complete: true, endsRun },
+          scope,
+        );
+        // The run's end went with the step's, or, where an earlier attempt completed the step, goes now.
+        const ended = run_ended ? { run_ended } : await endedIf(endsRun && Boolean(first.completed), context.run_uuid, scope);
+        return { ...start, first_turns: first, ...ended };
       }),
     agentTurn: ({ step, tools, turn, conversation_length, short_tools, last_turn, complete, ...context }) =>
-      inActivity((scope) =>
+      inActivity(async (scope) =>
         last_turn && short_tools
-          ? sharedTurns(context, step, tools, { turn, lastTurn: last_turn, length: conversation_length }, short_tools, complete, scope)
+          ? (
+              await sharedTurns(
+                context,
+                step,
+                tools,
+                { turn, lastTurn: last_turn, length: conversation_length },
+                short_tools,
+                { complete },
+                scope,
+              )
+            ).result
           : services.agent.turn(context, step, tools, turn, conversation_length, scope, short_tools),
       ),
     callTool: ({ step, call, position, conversation_uuid, ...context }) =>
       inActivity((scope) => services.tools.call(context, step, call, position, scope, conversation_uuid)),
     completeAgentStep: ({ step, conversation_length, ...context }) =>
-      inActivity((scope) => completeAgent(context, step, conversation_length, scope)),
+      inActivity(async (scope) => (await completeAgent(context, step, conversation_length, scope)).ref),
     handOffToolCalls: ({ tool_calls, ...context }) => inActivity(() => services.toolExecutor.handOff(context, tool_calls)),
     startToolExecutor: ({ handoff, ...context }) => opening(context, () => services.toolExecutor.start(context, handoff)),
     completeToolExecutor: ({ handoff, ...context }) => inActivity(() => services.toolExecutor.complete(context, handoff)),

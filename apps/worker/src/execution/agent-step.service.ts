@@ -11,6 +11,7 @@ import {
   type ToolSpec,
 } from '@app/contracts';
 import { CallAuditRepository, OutputRepository, StepRepository, type ModelCallAttempt } from '@app/persistence';
+import { runEnding } from '@app/runs';
 import { SHARED_ACTIVITY_MS, type ActivityScope } from './activity-scope';
 import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, shortTools, type ResolvedTool } from './agent-tools.service';
@@ -31,6 +32,15 @@ type TurnAt = { turn: number; length: number; known?: ChatMessage[]; begun?: Mod
 
 /** What a turn asks its model: the step's model, the transcript so far and the agent's tools. */
 const turnRequest = (step: CustomAgentStep, messages: ChatMessage[], tools: ToolSpec[]) => ({ ...modelOf(step), messages, tools });
+
+/** Rounds run in one activity: the last turn's result, and the transcript where the activity wrote it whole. */
+export interface TurnsRun {
+  result: AgentTurnResult;
+  transcript?: ChatMessage[];
+}
+
+/** A run completed by its last step, as finishRun would record it. */
+const completedRun = (runUuid: string) => runEnding(runUuid, { status: 'completed', error_message: null });
 
 /** Finds the tool a call names, from reads started once (AgentToolsService.findEach). */
 type ToolFinder = ReturnType<AgentToolsService['findEach']>;
@@ -74,7 +84,15 @@ export class AgentStepService {
 
   /** The step's start: its input, its transcript's first messages, its tools and which of them are short. */
   async start(context: StepContext, step: CustomAgentStep): Promise<AgentStart> {
-    const resolved = await this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined);
+    return (await this.begin(context, step)).start;
+  }
+
+  /** `start`, and the first messages where it wrote them (nothing else in the transcript: its first turn need not read it). */
+  async begin(context: StepContext, step: CustomAgentStep): Promise<{ start: AgentStart; known?: ChatMessage[] }> {
+    const [resolved, input] = await Promise.all([
+      this.tools.resolve(context.user_id, step.tools, context.conversation_turn !== undefined),
+      this.inputs.build(context, step.system_prompt, 'reference', step.loop),
+    ]);
     const named = resolved.map((tool) => tool.spec);
     const workflows = await this.workflowTools.resolve(
       context,
@@ -82,18 +100,20 @@ export class AgentStepService {
       named.map((tool) => tool.name),
     );
     const tools = [...named, ...workflows.specs];
-    const input = await this.inputs.build(context, step.system_prompt, 'reference', step.loop);
-    await this.steps.startStep(context.instance_uuid, { ...input.record, tools: tools.map((tool) => tool.name) });
     const messages: ChatMessage[] = [
       { role: 'system', content: input.system + REFERENCE_NOTE },
       { role: 'user', content: input.user },
     ];
-    return {
+    // A start run again (a local activity whose worker died after its turns) keeps the messages they appended.
+    const inputData = { ...input.record, tools: tools.map((tool) => tool.name) };
+    const begun = await this.steps.startStepBeginningMessages(context.instance_uuid, inputData, messages);
+    const start = {
       tools,
-      conversation_length: await this.transcript.begin(context.instance_uuid, messages),
+      conversation_length: messages.length,
       local_tools: shortTools(resolved, this.config.toolCalls.localMaxTimeoutMs),
       ...(workflows.specs.length ? { workflow_tools: workflows.byName } : {}),
     };
+    return { start, ...(begun ? { known: messages } : {}) };
   }
 
   /**
@@ -166,21 +186,29 @@ export class AgentStepService {
   /**
    * Folded rounds, one after another (`lastTurn`: runs begun since an agent's rounds share a local activity):
    * from `turn`, while each turn asks only for short calls and ran them all, up to `lastTurn`, for about `forMs`
-   * (a round begun before it ends is finished), and not past a cancel or the conversation's end tool. The last
-   * turn's result, `turn` its number: the workflow goes on from there.
+   * (a round begun before it ends is finished), and not past a cancel or the conversation's end tool; `known`, the
+   * transcript as the step's start wrote it (AgentStepService.begin). The last
+   * turn's result, `turn` its number: the workflow goes on from there; `transcript`, as this activity wrote it
+   * whole (its final answer for `complete`).
    */
   async turns(
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    { turn, lastTurn, length, forMs = SHARED_ACTIVITY_MS }: { turn: number; lastTurn: number; length: number; forMs?: number },
+    {
+      turn,
+      lastTurn,
+      length,
+      forMs = SHARED_ACTIVITY_MS,
+      known: startKnown,
+    }: { turn: number; lastTurn: number; length: number; forMs?: number; known?: ChatMessage[] },
     scope: ActivityScope,
     shortTools: string[],
-  ): Promise<AgentTurnResult> {
+  ): Promise<TurnsRun> {
     const until = Date.now() + forMs;
     // The short tools are read once for all the activity's rounds (a change to one counts from the next activity).
     const find = this.findShort(context, step, shortTools);
-    let known: ChatMessage[] | undefined;
+    let known = startKnown;
     let begun: ModelCallStart | undefined;
     for (let current = turn, at = length; ; current++) {
       // A later turn counts its attempts as its own activity would have: from 1, the audit taking the next
@@ -201,7 +229,7 @@ export class AgentStepService {
       const roundDone = calls.length > 0 && run === calls.length && !calls.some((call) => call.name === END_TOOL_NAME);
       // A turn begun with the round's last answer is asked here, whatever the time: its row says it runs.
       const stops = !round.begun && (current >= lastTurn || Date.now() >= until);
-      if (!roundDone || stops || scope.signal.aborted) return { ...result, turn: current };
+      if (!roundDone || stops || scope.signal.aborted) return { result: { ...result, turn: current }, transcript: round.transcript };
       at = result.conversation_length;
       known = round.transcript;
       begun = round.begun;
@@ -307,18 +335,31 @@ export class AgentStepService {
 
   /**
    * The final answer (the last turn's) becomes the output; one that breaks the output_schema is corrected
-   * here, in turns numbered after the agent's own (each of its turns added one assistant message).
+   * here, in turns numbered after the agent's own (each of its turns added one assistant message). From the
+   * activity that asked that answer: `transcript`, as it wrote it (no earlier attempt can have completed the step:
+   * nothing read), and `endsRun`, the run's end written with the step's unless a cancel came (`runEnded`, present
+   * where it was: whether that end was the run's).
    */
-  async complete(context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope): Promise<StoredOutput> {
-    const done = await completedStored(this.steps, this.outputs, context);
-    if (done) return done;
-    const messages = await this.transcript.read(context.instance_uuid, length);
+  async complete(
+    context: StepContext,
+    step: CustomAgentStep,
+    length: number,
+    scope: ActivityScope,
+    { transcript, endsRun }: { transcript?: ChatMessage[]; endsRun?: boolean } = {},
+  ): Promise<{ stored: StoredOutput; runEnded?: boolean }> {
+    const known = transcript?.length === length ? transcript : undefined;
+    const done = known ? null : await completedStored(this.steps, this.outputs, context);
+    if (done) return { stored: done };
+    const messages = known ?? (await this.transcript.read(context.instance_uuid, length));
     const turns = messages.filter((message) => message.role === 'assistant').length;
     const answer = await this.structured.settle(context, step, messages, turns, scope);
     const output = newOutput(context, answer.data);
+    const completion = { instance_uuid: context.instance_uuid, output, messages: answer.messages };
+    if (endsRun && !scope.signal.aborted)
+      return { stored: storedOf(output), runEnded: await this.steps.completeStepEndingRun(completion, completedRun(context.run_uuid)) };
     await this.steps.completeStep(context.instance_uuid, output, { messages: answer.messages });
     // As an LLM step's: a chain's next step, on this worker, reads it from here (not a loop's iterations).
     if (!context.execution) this.recent.keep(output);
-    return storedOf(output);
+    return { stored: storedOf(output) };
   }
 }

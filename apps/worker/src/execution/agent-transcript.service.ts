@@ -18,16 +18,6 @@ export class AgentTranscript {
     return messages.length;
   }
 
-  /**
-   * An agent's first messages, where its transcript is still empty: an agent's start run again (a local
-   * activity whose worker died before the turns after it were recorded) keeps the answers they stored, which
-   * those turns, run again, then find.
-   */
-  async begin(instanceUuid: string, messages: ChatMessage[]): Promise<number> {
-    await this.steps.beginMessages(instanceUuid, messages);
-    return messages.length;
-  }
-
   /** The first `length` messages. */
   async read(instanceUuid: string, length: number): Promise<ChatMessage[]> {
     return (await this.load(instanceUuid, length)).messages;

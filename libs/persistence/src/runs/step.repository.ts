@@ -36,10 +36,11 @@ export abstract class StepRepository {
   /** The step's chat messages so far (an LLM step's, an agent's transcript; column model_messages): the model calls' audit refers to them by position. */
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
   /**
-   * The step's first messages, unless it holds some already: a start run again (a local activity after its
-   * worker died) keeps what the turns after it wrote. False when the row kept its messages.
+   * Starts the step as startStep does and gives it its first messages, unless it holds some already (a start run
+   * again, as a local activity after its worker died, keeps what the turns after it wrote), in one transaction:
+   * false when the row kept its messages.
    */
-  abstract beginMessages(instanceUuid: string, messages: unknown[]): Promise<boolean>;
+  abstract startStepBeginningMessages(instanceUuid: string, inputData: unknown, messages: unknown[]): Promise<boolean>;
   /** The step's chat messages alone (not the rest of its row); null when it has none or no row. */
   abstract messagesOf(instanceUuid: string): Promise<unknown[] | null>;
   /** How many messages the step has, and the one at `position` if any, without reading the others. */

@@ -87,14 +87,12 @@ export class TypeormStepRepository extends StepRepository {
     ]);
   }
 
-  async beginMessages(instanceUuid: string, messages: unknown[]): Promise<boolean> {
-    const result = (await runStatement(this.dataSource, (manager) =>
-      manager.query(
-        'UPDATE workflow_step_instances SET model_messages = ? WHERE uuid = ? AND (model_messages IS NULL OR JSON_LENGTH(model_messages) = 0)',
-        [JSON.stringify(messages), instanceUuid],
-      ),
-    )) as { affectedRows: number };
-    return result.affectedRows === 1;
+  async startStepBeginningMessages(instanceUuid: string, inputData: unknown, messages: unknown[]): Promise<boolean> {
+    const results = await this.oneTrip.transaction([
+      startedStatement(this.dataSource.manager, instanceUuid, inputData),
+      beginMessagesStatement(instanceUuid, messages),
+    ]);
+    return affectedRows(results[1]) === 1;
   }
 
   async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
@@ -270,6 +268,12 @@ export class TypeormStepRepository extends StepRepository {
 async function markStarted(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]): Promise<boolean> {
   return affectedRows(await execute(manager, startedStatement(manager, instanceUuid, inputData, messages))) === 1;
 }
+
+/** The step's first messages, where it holds none yet (StepRepository.startStepBeginningMessages). */
+const beginMessagesStatement = (instanceUuid: string, messages: unknown[]): Statement => ({
+  sql: 'UPDATE workflow_step_instances SET model_messages = ? WHERE uuid = ? AND (model_messages IS NULL OR JSON_LENGTH(model_messages) = 0)',
+  params: [JSON.stringify(messages), instanceUuid],
+});
 
 /** The step's row set running (one attempt more) with its input, and its prompt when given, while it is open. */
 function startedStatement(manager: EntityManager, instanceUuid: string, inputData: unknown, messages?: unknown[]) {
