@@ -27,7 +27,7 @@ export interface AgentRoundsResult {
 }
 
 /** Tool calls until the conversation has as many answers as its prompt asks for, then a text answer. */
-function roundReplies(request: RecordedRequest) {
+export function roundReplies(request: RecordedRequest) {
   const done = request.body.messages.filter((message) => message.role === 'tool').length;
   const wanted = request.body.tools?.length ? (toolCallsAsked(request.body.messages) ?? 0) : 0;
   return done < wanted ? reply.toolCalls([{ name: BENCH_TOOL, arguments: { call: done } }]) : reply.text('done');
@@ -37,7 +37,7 @@ function roundReplies(request: RecordedRequest) {
  * stepwise's agent with the bench's HTTP tool, asked for `toolCalls` calls; its one-step run is the usual chain.
  * `queued`: every round an ordinary activity, as all of them were before issue #32.
  */
-function stepwiseAgent(system: System, toolUrl: string, queued = false): Runner {
+export function stepwiseAgent(system: System, toolUrl: string, queued = false): Runner {
   const chain = stepwiseRunner(system, toolUrl);
   const post = (route: string, body: unknown) =>
     fetch(`${system.apiUrl}${route}`, {
