@@ -25,6 +25,25 @@ describe('The commits of a step', () => {
     await setup.close();
   });
 
+  /** A started run of one agent step whose one tool is a short HTTP tool (`lookup` of the tool server). */
+  async function agentWithHttpTool() {
+    const userId = newUserId();
+    const tool = (await setup.get(ToolRepository).create({
+      user_id: userId,
+      name: `lookup_${randomUUID().slice(0, 8)}`,
+      description: 'looks a city up',
+      parameters: { type: 'object' },
+      transport: 'http',
+      endpoint_url: tools.url('lookup'),
+      timeout_ms: 5_000,
+      side_effect_free: false,
+    }))!;
+    const step = agentStep({ system_prompt: 'Read <<trigger_output>>', tools: [tool.name] });
+    const run = newRun(userId, workflowDefinition([step]), { city: 'Lyon' });
+    await setup.runs.create(run);
+    return { tool, step, run, context: stepContext(run, 0) };
+  }
+
   it("LLM step: two, its start with its call's and the call's end with its output and close, each in one round trip", async () => {
     const step = llmStep();
     const run = newRun(newUserId(), workflowDefinition([step]));
@@ -81,21 +100,7 @@ describe('The commits of a step', () => {
   });
 
   it("folded agent round (a local turn running its short HTTP tool call): three commits, the call's running row written with the turn's answer before the tool is called", async () => {
-    const userId = newUserId();
-    const tool = await setup.get(ToolRepository).create({
-      user_id: userId,
-      name: `lookup_${randomUUID().slice(0, 8)}`,
-      description: 'looks a city up',
-      parameters: { type: 'object' },
-      transport: 'http',
-      endpoint_url: tools.url('lookup'),
-      timeout_ms: 5_000,
-      side_effect_free: false,
-    });
-    const step = agentStep({ system_prompt: 'Read <<trigger_output>>', tools: [tool!.name] });
-    const run = newRun(userId, workflowDefinition([step]), { city: 'Lyon' });
-    await setup.runs.create(run);
-    const context = stepContext(run, 0);
+    const { tool, step, context } = await agentWithHttpTool();
     const { tools: specs, local_tools } = await setup.agent.start(context, step);
     // What the audit says of the call while the tool answers it (read on a connection of its own: committed rows only).
     let seenByTheTool: unknown;
@@ -103,7 +108,7 @@ describe('The commits of a step', () => {
       seenByTheTool = await setup.rows.toolCalls(context.instance_uuid);
       return { population: 522_000 };
     });
-    setup.model.script(reply.toolCalls([{ name: tool!.name, arguments: { city: 'Lyon' } }]));
+    setup.model.script(reply.toolCalls([{ name: tool.name, arguments: { city: 'Lyon' } }]));
 
     const round = await countStatements(setup.db, setup.oneTrip, () =>
       setup.agent.turn(context, step, specs, 1, 2, activityScope(), local_tools),
@@ -120,32 +125,18 @@ describe('The commits of a step', () => {
       expect.objectContaining({ role: 'system' }),
       expect.objectContaining({ role: 'user' }),
       expect.objectContaining({ role: 'assistant' }),
-      expect.objectContaining({ role: 'tool', name: tool!.name, content: JSON.stringify({ population: 522_000 }) }),
+      expect.objectContaining({ role: 'tool', name: tool.name, content: JSON.stringify({ population: 522_000 }) }),
     ]);
   });
 
   it("agent rounds sharing an activity: two commits a round after the first, the next turn's running row written with the tool's answer; one for the start, one for the step's and the run's end", async () => {
-    const userId = newUserId();
-    const tool = await setup.get(ToolRepository).create({
-      user_id: userId,
-      name: `lookup_${randomUUID().slice(0, 8)}`,
-      description: 'looks a city up',
-      parameters: { type: 'object' },
-      transport: 'http',
-      endpoint_url: tools.url('lookup'),
-      timeout_ms: 5_000,
-      side_effect_free: false,
-    });
-    const step = agentStep({ system_prompt: 'Read <<trigger_output>>', tools: [tool!.name] });
-    const run = newRun(userId, workflowDefinition([step]), { city: 'Lyon' });
-    await setup.runs.create(run);
-    const context = stepContext(run, 0);
+    const { tool, step, run, context } = await agentWithHttpTool();
     const begin = await countStatements(setup.db, setup.oneTrip, () => setup.agent.begin(context, step));
     const { start, known } = begin.result;
     const { tools: specs, local_tools } = start;
     tools.setHandler('lookup', () => ({ population: 522_000 }));
     // Each answer a call of its own id (one the model used before takes its own path: the call's next attempt).
-    const asks = () => reply.toolCalls([{ name: tool!.name, arguments: { city: 'Lyon' } }]);
+    const asks = () => reply.toolCalls([{ name: tool.name, arguments: { city: 'Lyon' } }]);
     setup.model.script(asks(), asks(), reply.text('Lyon'));
 
     const rounds = await countStatements(setup.db, setup.oneTrip, () =>
