@@ -69,10 +69,13 @@ export class SpendGuard {
     const now = new Date();
     const { day, month } = periodKeys(now);
     const hold: SpendHold = { userId, spentIn: [day, month], user: null, runUuid: null, run: null };
+    // An unpriced model costs nothing to hold: its prompt (an agent's whole transcript) is not measured.
+    const price = this.costs.priceOf(provider, request.model);
+    if (!price) return hold;
     const prompt = Math.ceil(
       JSON.stringify([request.messages, request.tools ?? null, request.response_format ?? null]).length / CHARS_PER_TOKEN,
     );
-    const worst = worstCaseCost(this.costs.priceOf(provider, request.model), prompt, request.max_tokens ?? 0) ?? 0;
+    const worst = worstCaseCost(price, prompt, request.max_tokens ?? 0) ?? 0;
     if (worst === 0) return hold;
     const terms = { callKey, ttlMs: this.holdTtlMs() };
     // The run's max_cost first: a run without one reserves nothing there (one locked read of its row).
