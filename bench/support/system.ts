@@ -39,10 +39,13 @@ export function startProcess(entry: string, env: NodeJS.ProcessEnv, ready: strin
     const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${output}`)), 60_000);
     const watch = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes(ready)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
+      if (!output.includes(ready)) return;
+      clearTimeout(timer);
+      // Ready: what it writes from now on (the API's access log) is drained unread. Kept, every line would be
+      // a scan of the whole log so far, on the cores the measured system runs on.
+      for (const stream of [child.stdout!, child.stderr!]) stream.off('data', watch).resume();
+      output = '';
+      resolve(child);
     };
     child.stdout!.on('data', watch);
     child.stderr!.on('data', watch);
