@@ -170,4 +170,19 @@ describe('The commits of a step', () => {
     expect(await setup.rows.step(context.instance_uuid)).toMatchObject({ status: 'completed' });
     expect(await setup.rows.run(run.uuid)).toMatchObject({ status: 'completed' });
   });
+
+  it('agent start with a prompt of 9 MiB: its messages in a statement of their own, so no packet holds the prompt twice', async () => {
+    const step = agentStep({ system_prompt: 'Read <<trigger_output.text>>', tools: [] });
+    const text = 'x'.repeat(9 * 1024 * 1024);
+    const run = newRun(newUserId(), workflowDefinition([step]), { text });
+    await setup.runs.create(run);
+    const context = stepContext(run, 0);
+
+    const begin = await countStatements(setup.db, setup.oneTrip, () => setup.agent.begin(context, step));
+
+    expect(begin.result.known?.[0].content).toContain(text);
+    expect([begin.statements.commits, begin.statements.writeTrips]).toEqual([2, 2]);
+    const [system] = await setup.rows.messages(context.instance_uuid);
+    expect(system.content === begin.result.known![0].content).toBe(true); // not toEqual: a failed diff of 9 MiB would drown the report
+  });
 });

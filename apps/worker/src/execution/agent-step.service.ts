@@ -17,7 +17,7 @@ import { AgentTranscript } from './agent-transcript.service';
 import { AgentToolsService, shortTools, type ResolvedTool } from './agent-tools.service';
 import { modelOf, ModelCallService, type ModelCallStart } from './model-call.service';
 import { RecentOutputs } from './recent-outputs';
-import { StepInputService } from './step-input.service';
+import { promptApart, StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { StructuredOutputService } from './structured-output.service';
 import { ToolCallService, type Heard, type NextTurn, type StartedWithTurn } from './tool-call.service';
@@ -106,7 +106,10 @@ export class AgentStepService {
     ];
     // A start run again (a local activity whose worker died after its turns) keeps the messages they appended.
     const inputData = { ...input.record, tools: tools.map((tool) => tool.name) };
-    const begun = await this.steps.startStepBeginningMessages(context.instance_uuid, inputData, messages);
+    const begun = await this.steps.startStepBeginningMessages(context.instance_uuid, inputData, {
+      list: messages,
+      apart: promptApart(input),
+    });
     const start = {
       tools,
       conversation_length: messages.length,

@@ -4,11 +4,9 @@ import { CallAuditRepository, OutputRepository, StepRepository, type RunEnding, 
 import type { ActivityScope } from './activity-scope';
 import { modelOf, ModelCallService } from './model-call.service';
 import { RecentOutputs } from './recent-outputs';
-import { StepInputService } from './step-input.service';
+import { promptApart, StepInputService } from './step-input.service';
 import { completedStored, newOutput, storedOf, type StoredOutput } from './step-output';
 import { responseFormatOf, StructuredOutputService } from './structured-output.service';
-
-const ONE_STATEMENT_PROMPT_CHARS = 1024 * 1024;
 
 /** A step's end (its output, messages and call's end, and its close) not written yet; `written` once it is. */
 export interface HeldEnd {
@@ -61,9 +59,8 @@ export class LlmStepService {
       { role: 'user', content: input.user },
     ];
     const call = this.models.prepare(context, 1, { ...modelOf(step), messages, response_format: responseFormatOf(step) }, scope);
-    // The messages: what the call's audit refers to, even if it fails; in the start's own statement unless the
-    // prompt is large (its two copies in one statement could pass the server's packet limit, 16 MiB by default).
-    const apart = input.system.length + input.user.length > ONE_STATEMENT_PROMPT_CHARS;
+    // The messages: what the call's audit refers to, even if it fails; in the start's own statement unless the prompt is large.
+    const apart = promptApart(input);
     const instance = context.instance_uuid;
     let attempt = await this.steps.startStepWithCall(instance, input.record, { list: messages, apart }, call.running, before?.completion);
     if (before) before.written = true;

@@ -27,6 +27,14 @@ export interface StepInput {
 
 const TASK_MESSAGE = 'Execute your task.';
 
+/**
+ * A prompt this large goes into the step's messages in a statement of its own: with the step's input_data, which
+ * holds it too, one statement could pass the server's packet limit (16 MiB by default).
+ */
+const ONE_STATEMENT_PROMPT_CHARS = 1024 * 1024;
+export const promptApart = (input: Pick<StepInput, 'system' | 'user'>): boolean =>
+  input.system.length + input.user.length > ONE_STATEMENT_PROMPT_CHARS;
+
 @Injectable()
 export class StepInputService {
   constructor(

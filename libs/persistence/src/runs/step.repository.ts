@@ -37,10 +37,15 @@ export abstract class StepRepository {
   abstract saveMessages(instanceUuid: string, messages: unknown[]): Promise<void>;
   /**
    * Starts the step as startStep does and gives it its first messages, unless it holds some already (a start run
-   * again, as a local activity after its worker died, keeps what the turns after it wrote), in one transaction:
-   * false when the row kept its messages.
+   * again, as a local activity after its worker died, keeps what the turns after it wrote), in one transaction
+   * unless `apart` (a large prompt's, as in startStepWithCall: then one statement each): false when the row kept its
+   * messages.
    */
-  abstract startStepBeginningMessages(instanceUuid: string, inputData: unknown, messages: unknown[]): Promise<boolean>;
+  abstract startStepBeginningMessages(
+    instanceUuid: string,
+    inputData: unknown,
+    messages: { list: unknown[]; apart: boolean },
+  ): Promise<boolean>;
   /** The step's chat messages alone (not the rest of its row); null when it has none or no row. */
   abstract messagesOf(instanceUuid: string): Promise<unknown[] | null>;
   /** How many messages the step has, and the one at `position` if any, without reading the others. */

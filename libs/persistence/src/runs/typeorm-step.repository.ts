@@ -87,12 +87,16 @@ export class TypeormStepRepository extends StepRepository {
     ]);
   }
 
-  async startStepBeginningMessages(instanceUuid: string, inputData: unknown, messages: unknown[]): Promise<boolean> {
-    const results = await this.oneTrip.transaction([
-      startedStatement(this.dataSource.manager, instanceUuid, inputData),
-      beginMessagesStatement(instanceUuid, messages),
-    ]);
-    return affectedRows(results[1]) === 1;
+  async startStepBeginningMessages(
+    instanceUuid: string,
+    inputData: unknown,
+    messages: { list: unknown[]; apart: boolean },
+  ): Promise<boolean> {
+    const started = startedStatement(this.dataSource.manager, instanceUuid, inputData);
+    const begin = beginMessagesStatement(instanceUuid, messages.list);
+    if (!messages.apart) return affectedRows((await this.oneTrip.transaction([started, begin]))[1]) === 1;
+    await runStatement(this.dataSource, (manager) => execute(manager, started));
+    return affectedRows(await runStatement(this.dataSource, (manager) => execute(manager, begin))) === 1;
   }
 
   async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
