@@ -19,7 +19,7 @@ import type { Metrics } from '@app/observability';
 import type { CallAuditRepository, RunRepository, StepRepository } from '@app/persistence';
 import { runEnding, type RunPreparer } from '@app/runs';
 import type { ActivityScope } from '../execution/activity-scope';
-import type { AgentStepService } from '../execution/agent-step.service';
+import type { AgentStepService, AnsweredHere, TurnsFrom } from '../execution/agent-step.service';
 import type { HeldEnd, LlmStepService } from '../execution/llm-step.service';
 import type { GraphService } from '../execution/graph.service';
 import type { ConversationService } from '../execution/conversation.service';
@@ -157,13 +157,7 @@ export function createRunActivities(services: RunServices): RunActivities {
    * An agent's completion: its final answer as the output, routed and loop-checked as any step's; `after`, what the
    * activity that asked that answer knows (AgentStepService.complete), `runEnded` where the run's end went with it.
    */
-  const completeAgent = async (
-    context: StepContext,
-    step: CustomAgentStep,
-    length: number,
-    scope: ActivityScope,
-    after?: Parameters<AgentStepService['complete']>[4],
-  ) => {
+  const completeAgent = async (context: StepContext, step: CustomAgentStep, length: number, scope: ActivityScope, after?: AnsweredHere) => {
     const { stored, runEnded } = await services.agent.complete(context, services.graph.routed(step, context), length, scope, after);
     if (runEnded) services.metrics.runsFinished.inc({ status: 'completed' });
     const ref = services.graph.withRoute(context, services.loops.checked(context, step, stored), stored.data);
@@ -177,7 +171,7 @@ export function createRunActivities(services: RunServices): RunActivities {
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    from: Parameters<AgentStepService['turns']>[3],
+    from: TurnsFrom,
     shortTools: string[],
     { complete, endsRun }: { complete?: boolean; endsRun?: boolean },
     scope: ActivityScope,

@@ -33,6 +33,21 @@ type TurnAt = { turn: number; length: number; known?: ChatMessage[]; begun?: Mod
 /** What a turn asks its model: the step's model, the transcript so far and the agent's tools. */
 const turnRequest = (step: CustomAgentStep, messages: ChatMessage[], tools: ToolSpec[]) => ({ ...modelOf(step), messages, tools });
 
+/** Where an activity's rounds begin; `forMs`, how long they may go on; `known`, the transcript as the step's start wrote it. */
+export interface TurnsFrom {
+  turn: number;
+  lastTurn: number;
+  length: number;
+  forMs?: number;
+  known?: ChatMessage[];
+}
+
+/** What the activity that asked an agent's final answer knows at its completion (AgentStepService.complete). */
+export interface AnsweredHere {
+  transcript?: ChatMessage[];
+  endsRun?: boolean;
+}
+
 /** Rounds run in one activity: the last turn's result, and the transcript where the activity wrote it whole. */
 export interface TurnsRun {
   result: AgentTurnResult;
@@ -189,8 +204,7 @@ export class AgentStepService {
   /**
    * Folded rounds, one after another (`lastTurn`: runs begun since an agent's rounds share a local activity):
    * from `turn`, while each turn asks only for short calls and ran them all, up to `lastTurn`, for about `forMs`
-   * (a round begun before it ends is finished), and not past a cancel or the conversation's end tool; `known`, the
-   * transcript as the step's start wrote it (AgentStepService.begin). The last
+   * (a round begun before it ends is finished), and not past a cancel or the conversation's end tool. The last
    * turn's result, `turn` its number: the workflow goes on from there; `transcript`, as this activity wrote it
    * whole (its final answer for `complete`).
    */
@@ -198,13 +212,7 @@ export class AgentStepService {
     context: StepContext,
     step: CustomAgentStep,
     tools: ToolSpec[],
-    {
-      turn,
-      lastTurn,
-      length,
-      forMs = SHARED_ACTIVITY_MS,
-      known: startKnown,
-    }: { turn: number; lastTurn: number; length: number; forMs?: number; known?: ChatMessage[] },
+    { turn, lastTurn, length, forMs = SHARED_ACTIVITY_MS, known: startKnown }: TurnsFrom,
     scope: ActivityScope,
     shortTools: string[],
   ): Promise<TurnsRun> {
@@ -348,7 +356,7 @@ export class AgentStepService {
     step: CustomAgentStep,
     length: number,
     scope: ActivityScope,
-    { transcript, endsRun }: { transcript?: ChatMessage[]; endsRun?: boolean } = {},
+    { transcript, endsRun }: AnsweredHere = {},
   ): Promise<{ stored: StoredOutput; runEnded?: boolean }> {
     const known = transcript?.length === length ? transcript : undefined;
     const done = known ? null : await completedStored(this.steps, this.outputs, context);

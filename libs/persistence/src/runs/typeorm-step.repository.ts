@@ -92,11 +92,13 @@ export class TypeormStepRepository extends StepRepository {
     inputData: unknown,
     messages: { list: unknown[]; apart: boolean },
   ): Promise<boolean> {
-    const started = startedStatement(this.dataSource.manager, instanceUuid, inputData);
     const begin = beginMessagesStatement(instanceUuid, messages.list);
-    if (!messages.apart) return affectedRows((await this.oneTrip.transaction([started, begin]))[1]) === 1;
-    await runStatement(this.dataSource, (manager) => execute(manager, started));
-    return affectedRows(await runStatement(this.dataSource, (manager) => execute(manager, begin))) === 1;
+    if (messages.apart) {
+      await this.startStep(instanceUuid, inputData);
+      return affectedRows(await runStatement(this.dataSource, (manager) => execute(manager, begin))) === 1;
+    }
+    const started = startedStatement(this.dataSource.manager, instanceUuid, inputData);
+    return affectedRows((await this.oneTrip.transaction([started, begin]))[1]) === 1;
   }
 
   async messagesOf(instanceUuid: string): Promise<unknown[] | null> {
